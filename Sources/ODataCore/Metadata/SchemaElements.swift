@@ -1,0 +1,156 @@
+/// How many entities an association end holds.
+public enum Multiplicity: String, Sendable, Hashable {
+    case one = "1"
+    case zeroOrOne = "0..1"
+    case many = "*"
+}
+
+/// An `EntityType`: key, properties and navigation properties.
+public struct EntityType: Sendable, Hashable {
+    public var namespace: String
+    public var name: String
+    /// Names of the key properties, in declared order (empty when inherited).
+    public var key: [String]
+    public var properties: [Property]
+    public var navigationProperties: [NavigationProperty]
+    /// Qualified name of the base type, if derived.
+    public var baseType: String?
+    public var isAbstract: Bool
+    /// Whether the type is a media link entry (`m:HasStream`).
+    public var hasStream: Bool
+
+    public var qualifiedName: String { namespace + "." + name }
+
+    public init(
+        namespace: String, name: String, key: [String] = [], properties: [Property] = [],
+        navigationProperties: [NavigationProperty] = [], baseType: String? = nil, isAbstract: Bool = false,
+        hasStream: Bool = false
+    ) {
+        self.namespace = namespace
+        self.name = name
+        self.key = key
+        self.properties = properties
+        self.navigationProperties = navigationProperties
+        self.baseType = baseType
+        self.isAbstract = isAbstract
+        self.hasStream = hasStream
+    }
+
+    /// The declared property called `name` (this type only).
+    public func property(named name: String) -> Property? { properties.first { $0.name == name } }
+}
+
+/// A `ComplexType`: a structured value without identity.
+public struct ComplexType: Sendable, Hashable {
+    public var namespace: String
+    public var name: String
+    public var properties: [Property]
+
+    public var qualifiedName: String { namespace + "." + name }
+
+    public init(namespace: String, name: String, properties: [Property] = []) {
+        self.namespace = namespace
+        self.name = name
+        self.properties = properties
+    }
+}
+
+/// A structural property.
+public struct Property: Sendable, Hashable {
+    public var name: String
+    public var type: EdmTypeReference
+    public var isNullable: Bool
+    /// `MaxLength`, when a number (`Max` reads as nil).
+    public var maxLength: Int?
+    /// `ConcurrencyMode="Fixed"`: the property takes part in the ETag.
+    public var isConcurrencyToken: Bool
+    public var precision: Int?
+    public var scale: Int?
+
+    public init(
+        name: String, type: EdmTypeReference, isNullable: Bool = true, maxLength: Int? = nil,
+        isConcurrencyToken: Bool = false, precision: Int? = nil, scale: Int? = nil
+    ) {
+        self.name = name
+        self.type = type
+        self.isNullable = isNullable
+        self.maxLength = maxLength
+        self.isConcurrencyToken = isConcurrencyToken
+        self.precision = precision
+        self.scale = scale
+    }
+}
+
+/// A navigation property as declared (resolve it with ``ServiceModel/resolveNavigation(_:fromSet:)``).
+public struct NavigationProperty: Sendable, Hashable {
+    public var name: String
+    /// Qualified association name.
+    public var relationship: String
+    public var fromRole: String
+    public var toRole: String
+
+    public init(name: String, relationship: String, fromRole: String, toRole: String) {
+        self.name = name
+        self.relationship = relationship
+        self.fromRole = fromRole
+        self.toRole = toRole
+    }
+}
+
+/// An `Association` between two entity types.
+public struct Association: Sendable, Hashable {
+    public struct End: Sendable, Hashable {
+        public var role: String
+        /// Qualified entity type name.
+        public var type: String
+        public var multiplicity: Multiplicity
+    }
+
+    /// `ReferentialConstraint`: which dependent properties refer to which principal ones.
+    public struct ReferentialConstraint: Sendable, Hashable {
+        public var principalRole: String
+        public var principalProperties: [String]
+        public var dependentRole: String
+        public var dependentProperties: [String]
+    }
+
+    public var namespace: String
+    public var name: String
+    public var ends: [End]
+    public var referentialConstraint: ReferentialConstraint?
+
+    public var qualifiedName: String { namespace + "." + name }
+}
+
+/// An `EntityContainer`: the sets a service exposes.
+public struct EntityContainer: Sendable, Hashable {
+    public var name: String
+    public var isDefault: Bool
+    public var entitySets: [EntitySet]
+    public var associationSets: [AssociationSet]
+}
+
+/// An `EntitySet`: a collection of entities of one type.
+public struct EntitySet: Sendable, Hashable {
+    public var name: String
+    /// Qualified entity type name.
+    public var entityType: String
+
+    public init(name: String, entityType: String) {
+        self.name = name
+        self.entityType = entityType
+    }
+}
+
+/// An `AssociationSet`: which entity set each end of an association lives in.
+public struct AssociationSet: Sendable, Hashable {
+    public struct End: Sendable, Hashable {
+        public var role: String
+        public var entitySet: String
+    }
+
+    public var name: String
+    /// Qualified association name.
+    public var association: String
+    public var ends: [End]
+}

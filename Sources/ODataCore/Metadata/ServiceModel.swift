@@ -1,0 +1,122 @@
+/// A service's `$metadata` (EDMX 1.0, CSDL v1–v2) as a model.
+///
+/// Type names are stored qualified by namespace (aliases resolved), and each
+/// navigation property can be resolved to the entity set it leads to and how
+/// many entities it holds.
+public struct ServiceModel: Sendable {
+    public var entityTypes: [String: EntityType] = [:]
+    public var complexTypes: [String: ComplexType] = [:]
+    public var associations: [String: Association] = [:]
+    public var containers: [EntityContainer] = []
+    /// `DataServiceVersion` the document declared, if any.
+    public var dataServiceVersion: String?
+
+    public init() {}
+
+    /// The default container (`m:IsDefaultEntityContainer="true"`), else the first.
+    public var defaultContainer: EntityContainer? {
+        containers.first(where: \.isDefault) ?? containers.first
+    }
+
+    /// Entity sets of the default container, in document order.
+    public var entitySets: [EntitySet] { defaultContainer?.entitySets ?? [] }
+
+    /// The entity set called `name` in any container.
+    public func entitySet(named name: String) -> EntitySet? {
+        for container in containers {
+            if let set = container.entitySets.first(where: { $0.name == name }) { return set }
+        }
+        return nil
+    }
+
+    /// The entity type of a set.
+    public func entityType(ofSet name: String) -> EntityType? {
+        entitySet(named: name).flatMap { entityTypes[$0.entityType] }
+    }
+
+    /// The key properties of a type, inherited from its base types when it declares none.
+    public func keyProperties(of type: EntityType) -> [String] {
+        var current: EntityType? = type
+        var guardCount = 0
+        while let candidate = current, guardCount < 32 {
+            if !candidate.key.isEmpty { return candidate.key }
+            current = candidate.baseType.flatMap { entityTypes[$0] }
+            guardCount += 1
+        }
+        return []
+    }
+
+    /// All properties of a type, base types' first.
+    public func properties(of type: EntityType) -> [Property] {
+        chain(of: type).flatMap(\.properties)
+    }
+
+    /// All navigation properties of a type, base types' first.
+    public func navigationProperties(of type: EntityType) -> [NavigationProperty] {
+        chain(of: type).flatMap(\.navigationProperties)
+    }
+
+    /// The type and its base types, root first (cycles cut).
+    func chain(of type: EntityType) -> [EntityType] {
+        var result = [type]
+        var seen: Set<String> = [type.qualifiedName]
+        while let base = result[0].baseType, let baseType = entityTypes[base], !seen.contains(base) {
+            result.insert(baseType, at: 0)
+            seen.insert(base)
+        }
+        return result
+    }
+
+    /// Edm types of the key properties of a set, for typed URL literals.
+    public func keyTypes(ofEntitySet name: String) -> [String: EdmPrimitiveType] {
+        guard let type = entityType(ofSet: name) else { return [:] }
+        let props = properties(of: type)
+        var result: [String: EdmPrimitiveType] = [:]
+        for key in keyProperties(of: type) {
+            if let primitive = props.first(where: { $0.name == key })?.type.primitive { result[key] = primitive }
+        }
+        return result
+    }
+
+    /// Where navigation `name` of an entity in `sourceSet` leads.
+    public func resolveNavigation(_ name: String, fromSet sourceSet: String) -> ResolvedNavigation? {
+        guard let set = entitySet(named: sourceSet), let type = entityTypes[set.entityType],
+              let navigation = navigationProperties(of: type).first(where: { $0.name == name }),
+              let association = associations[navigation.relationship],
+              let toEnd = association.ends.first(where: { $0.role == navigation.toRole })
+        else { return nil }
+        // The association set in the same container tells which set the far end lives in.
+        let container = containers.first { $0.entitySets.contains { $0.name == sourceSet } }
+        var targetSet: String?
+        for associationSet in container?.associationSets ?? [] where associationSet.association == navigation.relationship {
+            let from = associationSet.ends.first { $0.role == navigation.fromRole }
+            if from == nil || from?.entitySet == sourceSet {
+                targetSet = associationSet.ends.first { $0.role == navigation.toRole }?.entitySet
+                if targetSet != nil { break }
+            }
+        }
+        // Without an association set, fall back to the only set of the target type.
+        if targetSet == nil {
+            let candidates = (container?.entitySets ?? []).filter { $0.entityType == toEnd.type }
+            if candidates.count == 1 { targetSet = candidates[0].name }
+        }
+        guard let targetSet else { return nil }
+        return ResolvedNavigation(
+            name: name, sourceSet: sourceSet, targetSet: targetSet, targetType: toEnd.type,
+            multiplicity: toEnd.multiplicity
+        )
+    }
+}
+
+/// A navigation property resolved to where it leads.
+public struct ResolvedNavigation: Sendable, Hashable {
+    public var name: String
+    public var sourceSet: String
+    public var targetSet: String
+    /// Qualified name of the target entity type.
+    public var targetType: String
+    public var multiplicity: Multiplicity
+
+    /// Whether the navigation yields a list (`*`).
+    public var isCollection: Bool { multiplicity == .many }
+}

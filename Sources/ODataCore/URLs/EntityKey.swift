@@ -1,0 +1,133 @@
+/// The identity of one entity: its entity set and key values.
+///
+/// ``canonical`` is the one cache key for an entity, whatever form the server
+/// used: `Person(1)` whether the URI said `Person(1)`, `Person(1L)` or
+/// `Person(personID=1)`; composite keys are ordered by property name.
+public struct EntityKey: Sendable, Hashable, CustomStringConvertible {
+    public var entitySet: String
+    /// Key values; `name` is nil for the short single-key form `Set(1)`.
+    public var values: [KeyValue]
+
+    /// One key property and its value.
+    public struct KeyValue: Sendable, Hashable {
+        public var name: String?
+        public var value: ODataValue
+
+        public init(name: String?, value: ODataValue) {
+            self.name = name
+            self.value = value
+        }
+    }
+
+    public init(entitySet: String, values: [KeyValue]) {
+        self.entitySet = entitySet
+        self.values = values
+    }
+
+    /// A single-valued key.
+    public init(entitySet: String, value: ODataValue) {
+        self.init(entitySet: entitySet, values: [KeyValue(name: nil, value: value)])
+    }
+
+    /// `Set(predicate)` with canonical literals and no percent-encoding: the cache key.
+    public var canonical: String { entitySet + "(" + KeyPredicate.canonical(values) + ")" }
+
+    public var description: String { canonical }
+}
+
+/// Key predicates: the `(…)` after an entity set name.
+public enum KeyPredicate {
+    /// The canonical predicate text: one value alone, or `A=1,B='x'` sorted by name.
+    static func canonical(_ values: [EntityKey.KeyValue]) -> String {
+        if values.count == 1 { return canonicalLiteral(values[0].value) }
+        return values.sorted { ($0.name ?? "") < ($1.name ?? "") }
+            .map { ($0.name ?? "") + "=" + canonicalLiteral($0.value) }
+            .joined(separator: ",")
+    }
+
+    /// Literals spelled so that equal values compare equal: integers without suffix,
+    /// decimals canonical, strings quoted.
+    static func canonicalLiteral(_ value: ODataValue) -> String {
+        switch value {
+        case .int(let number): return String(number)
+        default: return ODataLiteral.format(value) ?? "null"
+        }
+    }
+
+    /// The predicate as it goes into a URL path: literals typed by `types` (key property
+    /// name → Edm type) when known, then percent-encoded.
+    public static func urlText(_ values: [EntityKey.KeyValue], types: [String: EdmPrimitiveType] = [:]) -> String {
+        func literal(_ keyValue: EntityKey.KeyValue) -> String {
+            let type = keyValue.name.flatMap { types[$0] } ?? (values.count == 1 ? types.values.first : nil)
+            return ODataLiteral.format(keyValue.value, as: type) ?? "null"
+        }
+        let text: String
+        if values.count == 1, values[0].name == nil || types.count <= 1 {
+            text = literal(values[0])
+        } else {
+            text = values.map { ($0.name ?? "") + "=" + literal($0) }.joined(separator: ",")
+        }
+        return PercentEncoding.encodePathSegment(text)
+    }
+
+    /// Parses the (percent-decoded) text between the parentheses: `1`, `'O''Neil'`,
+    /// `OrderID=1L,LineNumber=10`. Commas and `=` inside quoted strings are respected.
+    public static func parse(_ text: some StringProtocol) -> [EntityKey.KeyValue]? {
+        var parts: [Substring] = []
+        var current = Substring(text).startIndex
+        var inQuote = false
+        let text = Substring(text)
+        var index = text.startIndex
+        while index < text.endIndex {
+            let character = text[index]
+            if character == "'" { inQuote.toggle() }
+            if character == ",", !inQuote {
+                parts.append(text[current..<index])
+                current = text.index(after: index)
+            }
+            index = text.index(after: index)
+        }
+        guard !inQuote else { return nil }
+        parts.append(text[current...])
+        var values: [EntityKey.KeyValue] = []
+        for part in parts {
+            let trimmed = part.trimmingSpaces
+            guard !trimmed.isEmpty else { return nil }
+            if let equals = firstUnquoted("=", in: trimmed) {
+                let name = String(trimmed[..<equals].trimmingSpaces)
+                guard isIdentifier(name), let value = ODataLiteral.parse(trimmed[trimmed.index(after: equals)...].trimmingSpaces)
+                else { return nil }
+                values.append(EntityKey.KeyValue(name: name, value: value))
+            } else {
+                guard parts.count == 1, let value = ODataLiteral.parse(trimmed) else { return nil }
+                values.append(EntityKey.KeyValue(name: nil, value: value))
+            }
+        }
+        return values.isEmpty ? nil : values
+    }
+
+    static func firstUnquoted(_ target: Character, in text: Substring) -> Substring.Index? {
+        var inQuote = false
+        var index = text.startIndex
+        while index < text.endIndex {
+            let character = text[index]
+            if character == "'" { inQuote.toggle() } else if character == target, !inQuote { return index }
+            index = text.index(after: index)
+        }
+        return nil
+    }
+
+    static func isIdentifier(_ text: String) -> Bool {
+        guard let first = text.first, first.isLetter || first == "_" else { return false }
+        return text.allSatisfy { $0.isLetter || $0.isNumber || $0 == "_" }
+    }
+}
+
+extension StringProtocol {
+    var trimmingSpaces: Substring {
+        var slice = Substring(self)
+        while slice.first == " " { slice = slice.dropFirst() }
+        while slice.last == " " { slice = slice.dropLast() }
+        return slice
+    }
+}

@@ -1,0 +1,84 @@
+/// System query options of OData v2 (`$expand`, `$filter`, …) and custom ones.
+public struct QueryOptions: Sendable, Hashable {
+    /// Navigation paths to expand, e.g. `["PersonCar", "PersonCar/Car"]`.
+    public var expand: [String] = []
+    /// Properties (or paths into expansions) to return.
+    public var select: [String] = []
+    /// A `$filter` expression, unencoded.
+    public var filter: String?
+    /// `$orderby` items, e.g. `[.init("lastName"), .init("createDate", descending: true)]`.
+    public var orderBy: [OrderItem] = []
+    public var top: Int?
+    public var skip: Int?
+    public var skipToken: String?
+    /// `$inlinecount=allpages` when true.
+    public var inlineCount: Bool = false
+    /// `$format=json` fallback for servers that ignore `Accept`.
+    public var formatJSON: Bool = false
+    /// Service-specific options (`sap-client=100`), kept in order.
+    public var custom: [(name: String, value: String)] = []
+
+    /// One `$orderby` item.
+    public struct OrderItem: Sendable, Hashable {
+        public var property: String
+        public var descending: Bool
+
+        public init(_ property: String, descending: Bool = false) {
+            self.property = property
+            self.descending = descending
+        }
+    }
+
+    public init(
+        expand: [String] = [], select: [String] = [], filter: String? = nil, orderBy: [OrderItem] = [],
+        top: Int? = nil, skip: Int? = nil, skipToken: String? = nil, inlineCount: Bool = false,
+        formatJSON: Bool = false
+    ) {
+        self.expand = expand
+        self.select = select
+        self.filter = filter
+        self.orderBy = orderBy
+        self.top = top
+        self.skip = skip
+        self.skipToken = skipToken
+        self.inlineCount = inlineCount
+        self.formatJSON = formatJSON
+    }
+
+    /// The query string without `?`: literal `$`, spaces as `%20`, options in a fixed order.
+    public var queryText: String {
+        var items: [String] = []
+        func add(_ name: String, _ value: String) {
+            items.append(name + "=" + PercentEncoding.encodeQueryValue(value))
+        }
+        if !expand.isEmpty { add("$expand", expand.joined(separator: ",")) }
+        if !select.isEmpty { add("$select", select.joined(separator: ",")) }
+        if let filter { add("$filter", filter) }
+        if !orderBy.isEmpty {
+            add("$orderby", orderBy.map { $0.property + ($0.descending ? " desc" : "") }.joined(separator: ","))
+        }
+        if let top { add("$top", String(top)) }
+        if let skip { add("$skip", String(skip)) }
+        if let skipToken { add("$skiptoken", skipToken) }
+        if inlineCount { add("$inlinecount", "allpages") }
+        if formatJSON { add("$format", "json") }
+        for (name, value) in custom { add(PercentEncoding.encodeQueryValue(name), value) }
+        return items.joined(separator: "&")
+    }
+
+    /// The options that decide *which* entities a list holds, in canonical text:
+    /// `$filter` and `$orderby` only. Paging (`$top`, `$skip`, `$skiptoken`), shape
+    /// (`$select`, `$expand`) and format do not change the list's identity (seed 004's
+    /// "non-fielded endpoint").
+    public var listIdentity: String {
+        var parts: [String] = []
+        if let filter, !filter.isEmpty { parts.append("$filter=" + filter) }
+        if !orderBy.isEmpty {
+            parts.append("$orderby=" + orderBy.map { $0.property + ($0.descending ? " desc" : "") }.joined(separator: ","))
+        }
+        return parts.joined(separator: "&")
+    }
+
+    public static func == (lhs: QueryOptions, rhs: QueryOptions) -> Bool { lhs.queryText == rhs.queryText }
+    public func hash(into hasher: inout Hasher) { hasher.combine(queryText) }
+}

@@ -1,0 +1,135 @@
+/// The resource path of an OData URL: `Person(1)/PersonCar`, `Car(2)/$count`.
+public struct ResourcePath: Sendable, Hashable, CustomStringConvertible {
+    /// One path segment: a name, optionally with a key predicate.
+    public struct Segment: Sendable, Hashable {
+        public var name: String
+        public var key: [EntityKey.KeyValue]?
+
+        public init(name: String, key: [EntityKey.KeyValue]? = nil) {
+            self.name = name
+            self.key = key
+        }
+    }
+
+    public var segments: [Segment]
+
+    public init(segments: [Segment]) {
+        self.segments = segments
+    }
+
+    /// An entity set, optionally one entity in it.
+    public init(entitySet: String, key: [EntityKey.KeyValue]? = nil) {
+        self.segments = [Segment(name: entitySet, key: key)]
+    }
+
+    /// The path to one entity.
+    public init(_ key: EntityKey) {
+        self.init(entitySet: key.entitySet, key: key.values)
+    }
+
+    /// This path followed by a navigation property.
+    public func appending(_ navigation: String, key: [EntityKey.KeyValue]? = nil) -> ResourcePath {
+        ResourcePath(segments: segments + [Segment(name: navigation, key: key)])
+    }
+
+    /// The entity addressed when the path is exactly `Set(key)`.
+    public var entityKey: EntityKey? {
+        guard segments.count == 1, let key = segments[0].key else { return nil }
+        return EntityKey(entitySet: segments[0].name, values: key)
+    }
+
+    /// Canonical text (no percent-encoding, canonical literals): part of cache keys.
+    public var canonical: String {
+        segments.map { segment in
+            guard let key = segment.key else { return segment.name }
+            return segment.name + "(" + KeyPredicate.canonical(key) + ")"
+        }.joined(separator: "/")
+    }
+
+    public var description: String { canonical }
+
+    /// The path as it goes into a URL, with literals typed by `keyTypes` where known.
+    public func urlText(keyTypes: (String) -> [String: EdmPrimitiveType] = { _ in [:] }) -> String {
+        segments.map { segment in
+            let name = PercentEncoding.encodePathSegment(segment.name)
+            guard let key = segment.key else { return name }
+            return name + "(" + KeyPredicate.urlText(key, types: keyTypes(segment.name)) + ")"
+        }.joined(separator: "/")
+    }
+
+    /// Parses a path relative to the service root (`Person(1)/PersonCar`), percent-encoded or not.
+    public static func parse(relative text: some StringProtocol) -> ResourcePath? {
+        var segments: [Segment] = []
+        for raw in splitSegments(Substring(text)) where !raw.isEmpty {
+            guard let segment = parseSegment(raw) else { return nil }
+            segments.append(segment)
+        }
+        return segments.isEmpty ? nil : ResourcePath(segments: segments)
+    }
+
+    /// Parses an absolute URI from a payload (`__metadata.uri`, `__deferred.uri`) into the
+    /// path below `serviceRoot`. The host may differ from the root's (servers report their
+    /// own host name), so the match is on the root's path, then on its last segment
+    /// (e.g. `CarDealer.svc`), then the whole path is taken as relative.
+    public static func parse(uri: String, serviceRoot: String) -> ResourcePath? {
+        let path = pathPart(of: uri)
+        let rootPath = pathPart(of: serviceRoot)
+        let trimmedRoot = rootPath.hasSuffix("/") ? String(rootPath.dropLast()) : rootPath
+        if !trimmedRoot.isEmpty, path.hasPrefix(trimmedRoot + "/") {
+            return parse(relative: path.dropFirst(trimmedRoot.count + 1))
+        }
+        if let last = trimmedRoot.split(separator: "/").last, let range = path.range(of: "/" + last + "/") {
+            return parse(relative: path[range.upperBound...])
+        }
+        if !uri.contains("://") { return parse(relative: path) }
+        return nil
+    }
+
+    /// The path of an absolute or relative URI, without query or fragment.
+    static func pathPart(of uri: String) -> String {
+        var rest = Substring(uri)
+        if let query = rest.firstIndex(where: { $0 == "?" || $0 == "#" }) { rest = rest[..<query] }
+        if let scheme = rest.range(of: "://") {
+            let afterScheme = rest[scheme.upperBound...]
+            rest = afterScheme.firstIndex(of: "/").map { afterScheme[$0...] } ?? ""
+        }
+        return String(rest)
+    }
+
+    /// Splits on `/` outside parentheses and quotes.
+    static func splitSegments(_ text: Substring) -> [Substring] {
+        var result: [Substring] = []
+        var depth = 0
+        var inQuote = false
+        var start = text.startIndex
+        var index = text.startIndex
+        while index < text.endIndex {
+            switch text[index] {
+            case "'" where depth > 0: inQuote.toggle()
+            case "(" where !inQuote: depth += 1
+            case ")" where !inQuote: depth = max(0, depth - 1)
+            case "/" where depth == 0 && !inQuote:
+                result.append(text[start..<index])
+                start = text.index(after: index)
+            default: break
+            }
+            index = text.index(after: index)
+        }
+        result.append(text[start...])
+        return result
+    }
+
+    static func parseSegment(_ raw: Substring) -> Segment? {
+        guard let open = raw.firstIndex(of: "(") else {
+            let name = PercentEncoding.decode(raw)
+            return name.isEmpty ? nil : Segment(name: name)
+        }
+        guard raw.last == ")" else { return nil }
+        let name = PercentEncoding.decode(raw[..<open])
+        let predicate = PercentEncoding.decode(raw[raw.index(after: open)..<raw.index(before: raw.endIndex)])
+        guard !name.isEmpty else { return nil }
+        if predicate.isEmpty { return Segment(name: name) }
+        guard let key = KeyPredicate.parse(predicate) else { return nil }
+        return Segment(name: name, key: key)
+    }
+}

@@ -1,0 +1,150 @@
+import Foundation
+
+/// URI literals of OData v2 (MS-ODATA §2.2.2): formatting and parsing.
+///
+/// Formatting produces the *unencoded* literal (`'O''Neil'`, `10248L`);
+/// URL building percent-encodes it afterwards.
+public enum ODataLiteral {
+    /// The literal for `value`, spelled for `type` when the declared type is known
+    /// (suffixes such as `L`, `M`, `d`, `f`); nil for values without a literal form.
+    public static func format(_ value: ODataValue, as type: EdmPrimitiveType? = nil) -> String? {
+        switch value {
+        case .null: return "null"
+        case .bool(let flag): return flag ? "true" : "false"
+        case .int(let number):
+            switch type {
+            case .int64: return "\(number)L"
+            case .decimal: return "\(number)M"
+            case .double: return "\(number)d"
+            case .single: return "\(number)f"
+            case .string: return quote(String(number))
+            default: return String(number)
+            }
+        case .decimal(let text): return text + (type == .double ? "d" : type == .single ? "f" : "M")
+        case .double(let number):
+            guard number.isFinite else { return number.isNaN ? "NaNd" : (number < 0 ? "-INFd" : "INFd") }
+            return "\(number)" + (type == .single ? "f" : type == .decimal ? "M" : "d")
+        case .string(let text): return quote(text)
+        case .guid(let text): return "guid'\(text)'"
+        case .dateTime(let instant): return "datetime'\(instant.iso8601(withOffset: false))'"
+        case .dateTimeOffset(let instant):
+            var withOffset = instant
+            if withOffset.offsetMinutes == nil { withOffset.offsetMinutes = 0 }
+            return "datetimeoffset'\(withOffset.iso8601())'"
+        case .time(let duration): return "time'\(duration.iso8601)'"
+        case .binary(let data): return "X'" + data.map { pad2hex($0) }.joined() + "'"
+        case .complex, .collection: return nil
+        }
+    }
+
+    /// A single-quoted string literal with embedded quotes doubled.
+    public static func quote(_ text: String) -> String {
+        "'" + text.replacingOccurrences(of: "'", with: "''") + "'"
+    }
+
+    /// Parses one (already percent-decoded) literal: `1`, `10248L`, `1.5M`, `2.0d`, `'O''Neil'`,
+    /// `guid'…'`, `datetime'…'`, `datetimeoffset'…'`, `time'…'`, `X'…'`/`binary'…'`, `true`, `null`.
+    public static func parse(_ text: some StringProtocol) -> ODataValue? {
+        let text = Substring(text)
+        guard let first = text.first else { return nil }
+        if first == "'" {
+            return unquote(text).map(ODataValue.string)
+        }
+        if let quote = text.firstIndex(of: "'") {
+            let prefix = text[..<quote].lowercased()
+            guard let body = unquote(text[quote...]) else { return nil }
+            switch prefix {
+            case "guid":
+                guard UUID(uuidString: body) != nil else { return nil }
+                return .guid(body.lowercased())
+            case "datetime":
+                guard var instant = ODataInstant(iso8601: body) else { return nil }
+                instant.offsetMinutes = nil
+                return .dateTime(instant)
+            case "datetimeoffset":
+                return ODataInstant(iso8601: body).map(ODataValue.dateTimeOffset)
+            case "time":
+                return ODataDuration(parsing: body).map(ODataValue.time)
+            case "x", "binary":
+                return hexData(body).map(ODataValue.binary)
+            default:
+                return nil
+            }
+        }
+        switch text {
+        case "true": return .bool(true)
+        case "false": return .bool(false)
+        case "null": return .null
+        case "NaNd", "NaNf", "NaN": return .double(.nan)
+        case "INFd", "INFf", "INF": return .double(.infinity)
+        case "-INFd", "-INFf", "-INF": return .double(-.infinity)
+        default: break
+        }
+        let last = text.last!
+        switch last {
+        case "L", "l":
+            return Int64(text.dropLast()).map(ODataValue.int)
+        case "M", "m":
+            return DecimalText.canonical(text.dropLast()).map(ODataValue.decimal)
+        case "d", "D", "f", "F":
+            guard isNumeric(text.dropLast()), let number = Double(text.dropLast()) else { return nil }
+            return .double(number)
+        default:
+            if let integer = Int64(text) { return .int(integer) }
+            guard isNumeric(text), let number = Double(text) else { return nil }
+            return .double(number)
+        }
+    }
+
+    /// The body of a single-quoted literal with `''` undoubled; nil unless properly quoted.
+    static func unquote(_ text: Substring) -> String? {
+        guard text.count >= 2, text.first == "'", text.last == "'" else { return nil }
+        let inner = text.dropFirst().dropLast()
+        var result = ""
+        var index = inner.startIndex
+        while index < inner.endIndex {
+            let character = inner[index]
+            if character == "'" {
+                let next = inner.index(after: index)
+                guard next < inner.endIndex, inner[next] == "'" else { return nil }
+                result.append("'")
+                index = inner.index(after: next)
+            } else {
+                result.append(character)
+                index = inner.index(after: index)
+            }
+        }
+        return result
+    }
+
+    static func isNumeric(_ text: Substring) -> Bool {
+        !text.isEmpty && text.allSatisfy { $0.isASCII && ($0.isNumber || "+-.eE".contains($0)) }
+    }
+
+    static func hexData(_ text: String) -> Data? {
+        let bytes = Array(text.utf8)
+        guard bytes.count % 2 == 0 else { return nil }
+        var data = Data(capacity: bytes.count / 2)
+        var index = 0
+        while index < bytes.count {
+            guard let high = hexDigit(bytes[index]), let low = hexDigit(bytes[index + 1]) else { return nil }
+            data.append(high << 4 | low)
+            index += 2
+        }
+        return data
+    }
+
+    static func hexDigit(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+        default: nil
+        }
+    }
+
+    static func pad2hex(_ byte: UInt8) -> String {
+        let digits = Array("0123456789ABCDEF")
+        return String([digits[Int(byte >> 4)], digits[Int(byte & 0xF)]])
+    }
+}
