@@ -112,7 +112,7 @@ extension VerboseJSONDecoder {
                     etag: metadata["etag"].flatMap(Self.string)
                 )
             }
-            if let uri = entity.metadata.uri, let path = ResourcePath.parse(uri: uri, serviceRoot: decoder.serviceRoot),
+            if let uri = entity.metadata.uri, let path = Self.entityPath(uri: uri, serviceRoot: decoder.serviceRoot),
                let last = path.segments.last, let key = last.key {
                 entity.key = EntityKey(entitySet: last.name, values: key)
                 entity.entitySet = path.segments.count == 1 ? last.name : (model?.entitySet(named: last.name) != nil ? last.name : contextSet)
@@ -192,6 +192,15 @@ extension VerboseJSONDecoder {
             default:
                 return nil
             }
+        }
+
+        /// The path of an entity's own URI. When the URI is not below the service root (a proxy
+        /// rewrote it), its last segment still names the entity: canonical URIs are `…/Set(key)`.
+        static func entityPath(uri: String, serviceRoot: String) -> ResourcePath? {
+            if let path = ResourcePath.parse(uri: uri, serviceRoot: serviceRoot) { return path }
+            let path = ResourcePath.pathPart(of: uri)
+            guard let last = ResourcePath.splitSegments(Substring(path)).last else { return nil }
+            return ResourcePath.parse(relative: last)
         }
 
         static func string(_ value: JSONValue) -> String? {
