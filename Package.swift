@@ -21,6 +21,7 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        .executableTarget(name: "decode-bench", dependencies: ["ODataCore"], path: "Benchmarks/DecodeBench"),
         .testTarget(name: "ODataCoreTests", dependencies: ["ODataCore"], resources: [.copy("Fixtures")]),
     ],
     swiftLanguageModes: [.v6]
