@@ -14,6 +14,8 @@ let package = Package(
     targets: [
         // Pure OData v2 protocol core: $metadata, URLs, keys, verbose JSON. No I/O.
         .target(name: "ODataCore"),
+        // Screens: navigation stack, controllers, chrome. Reads only the cache; never imports Sync.
+        .target(name: "Browser", dependencies: ["ODataCore"]),
         .executableTarget(
             name: "cardealer",
             dependencies: [
@@ -23,6 +25,7 @@ let package = Package(
         ),
         .executableTarget(name: "decode-bench", dependencies: ["ODataCore"], path: "Benchmarks/DecodeBench"),
         .testTarget(name: "ODataCoreTests", dependencies: ["ODataCore"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "BrowserTests", dependencies: ["Browser"]),
     ],
     swiftLanguageModes: [.v6]
 )
