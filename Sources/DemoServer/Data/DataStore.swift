@@ -32,7 +32,9 @@ public struct DataStore: Sendable {
         }
         var configuration = Configuration()
         configuration.maximumReaderCount = 8
-        let pool = try DatabasePool(path: path, configuration: configuration)
+        // Several servers (parallel tests) may open the same cached file at once.
+        configuration.busyMode = .timeout(10)
+        let pool = try generationLock.withLock { try DatabasePool(path: path, configuration: configuration) }
         let count = try pool.read { db in try Int.fetchOne(db, sql: "SELECT people FROM demo_meta") } ?? wanted
         return DataStore(reader: pool, path: path, people: count, generated: generated)
     }
