@@ -30,6 +30,8 @@ struct RouterTests {
             #expect(Self.text(raw) == "Bob")
             let named = try await client.execute(uri: "/CarDealer.svc/Person(personID=1)", method: .get)
             #expect(named.status == .ok)
+            let encoded = try await client.execute(uri: "/CarDealer.svc/Person%281%29", method: .get)  // as pyodata sends
+            #expect(encoded.status == .ok)
         }
     }
 

@@ -62,7 +62,12 @@ public struct ODataResponder: HTTPResponder {
         if relative == "$metadata" {
             return respond(request, body: metadata, version: "2.0", etag: nil, contentType: "application/xml;charset=utf-8")
         }
-        guard let resourcePath = ResourcePath.parse(relative: relative) else {
+        // Some clients (pyodata) percent-encode the key predicate's parentheses and quotes: `Person%281%29`.
+        var unescaped = String(relative)
+        for (escape, character) in [("%28", "("), ("%29", ")"), ("%27", "'")] {
+            unescaped = unescaped.replacingOccurrences(of: escape, with: character, options: .caseInsensitive)
+        }
+        guard let resourcePath = ResourcePath.parse(relative: unescaped) else {
             throw ServiceError.badRequest("The resource path '\(PercentEncoding.decode(relative))' is malformed.")
         }
         if resourcePath.segments.contains(where: { $0.name == "$links" }) {
