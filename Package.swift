@@ -7,25 +7,51 @@ let package = Package(
     products: [
         .executable(name: "cardealer", targets: ["cardealer"]),
         .library(name: "ODataCore", targets: ["ODataCore"]),
+        .library(name: "DemoServer", targets: ["DemoServer"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
     ],
     targets: [
         // Pure OData v2 protocol core: $metadata, URLs, keys, verbose JSON. No I/O.
         .target(name: "ODataCore"),
         // Screens: navigation stack, controllers, chrome. Reads only the cache; never imports Sync.
         .target(name: "Browser", dependencies: ["ODataCore"]),
+        // The built-in CarDealer OData v2 service: schema, data, query engine, routes.
+        .target(
+            name: "DemoServer",
+            dependencies: [
+                "ODataCore",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ]
+        ),
         .executableTarget(
             name: "cardealer",
             dependencies: [
                 "ODataCore",
+                "DemoServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .executableTarget(name: "decode-bench", dependencies: ["ODataCore"], path: "Benchmarks/DecodeBench"),
         .testTarget(name: "ODataCoreTests", dependencies: ["ODataCore"], resources: [.copy("Fixtures")]),
         .testTarget(name: "BrowserTests", dependencies: ["Browser"]),
+        .testTarget(
+            name: "DemoServerTests",
+            dependencies: [
+                "DemoServer",
+                "ODataCore",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+            ]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )
