@@ -29,7 +29,7 @@ let package = Package(
         // Terminal protocol, ncurses and headless drivers, keys, text sanitising, display width.
         .target(name: "Terminal", dependencies: ["CNcurses", "CTermSupport"]),
         // A tiny program that draws hostile text; driven inside tmux by TerminalTests.
-        .executableTarget(name: "terminal-demo", dependencies: ["Terminal"]),
+        .executableTarget(name: "TerminalDemo", dependencies: ["Terminal"]),
         .testTarget(name: "TerminalTests", dependencies: ["Terminal"]),
     ],
     swiftLanguageModes: [.v6]

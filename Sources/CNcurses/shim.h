@@ -61,6 +61,10 @@ static inline mmask_t cd_wheel_mask(void) { return BUTTON4_PRESSED | BUTTON5_PRE
 static inline chtype cd_acs_hline(void) { return ACS_HLINE; }
 static inline chtype cd_acs_vline(void) { return ACS_VLINE; }
 
+/* glibc wcwidth (needs _XOPEN_SOURCE, so it is not visible to Swift directly): how ncurses measures. */
+int wcwidth(wchar_t c);
+static inline int cd_wcwidth(wchar_t c) { return wcwidth(c); }
+
 /* The codeset of the current LC_CTYPE, e.g. "UTF-8". */
 static inline const char *cd_codeset(void) { return nl_langinfo(CODESET); }
 

@@ -12,8 +12,8 @@
 #ifndef CARDEALER_CTERMSUPPORT_H
 #define CARDEALER_CTERMSUPPORT_H
 
-#define CTS_BYTE_RESIZE 'R'
-#define CTS_BYTE_WAKE 'W'
+#define CTS_BYTE_RESIZE 82 /* 'R' */
+#define CTS_BYTE_WAKE 87 /* 'W' */
 
 /* Creates the wake pipe once; returns its read end, or -1 with errno set. */
 int cts_wake_pipe_open(void);
