@@ -18,7 +18,7 @@ public enum DisplayWidth {
     public static func width(of character: Character) -> Int {
         let scalars = character.unicodeScalars
         guard let first = scalars.first else { return 0 }
-        if first.value < 0x7F { return first.value >= 0x20 ? 1 : 0 }
+        if first.value < 0x7F, scalars.count == 1 { return first.value >= 0x20 ? 1 : 0 }
         if scalars.allSatisfy(isZeroWidth) { return 0 }
         let props = first.properties
         if props.isEmojiPresentation { return 2 }
