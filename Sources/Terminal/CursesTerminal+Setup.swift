@@ -22,14 +22,17 @@ extension CursesTerminal {
     }
 
     /// stdin/stdout when both are terminals; otherwise `/dev/tty` for both directions.
-    static func openFiles() throws -> (input: UnsafeMutablePointer<FILE>, output: UnsafeMutablePointer<FILE>, ownsTTY: Bool) {
+    static func openFiles() throws -> (
+        input: UnsafeMutablePointer<FILE>, output: UnsafeMutablePointer<FILE>, ownsTTY: Bool
+    ) {
         if isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1,
             let input = cd_stdin_file(), let output = cd_stdout_file()
         {
             return (input, output, false)
         }
         guard let tty = fopen("/dev/tty", "r+") else {
-            throw TerminalError("No terminal to draw on: stdin/stdout are not a terminal and /dev/tty cannot be opened.")
+            throw TerminalError(
+                "No terminal to draw on: stdin/stdout are not a terminal and /dev/tty cannot be opened.")
         }
         return (tty, tty, true)
     }
@@ -91,5 +94,5 @@ extension CursesTerminal {
         }
     }
 
-    nonisolated(unsafe) private static var exitHookRegistered = false  // main actor only
+    private static var exitHookRegistered = false
 }

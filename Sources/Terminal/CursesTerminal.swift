@@ -51,7 +51,7 @@ public final class CursesTerminal: TerminalDriver {
     var inputSource: DispatchSourceRead?
     var wakeSource: DispatchSourceRead?
     var inputHungUp = false
-    nonisolated(unsafe) static var isOpen = false  // main actor only; checked in init
+    static var isOpen = false
 
     /// Opens the terminal. Throws when there is no terminal or no usable terminfo entry.
     public init(options: Options = Options()) throws {

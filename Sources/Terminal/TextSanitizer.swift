@@ -5,9 +5,9 @@
 ///
 /// | input | shown as |
 /// |---|---|
-/// | C0 control U+0000–U+001F (NUL, BEL, TAB, LF, CR, …) | its Control Picture, U+2400 + code: `␀` `␇` `␉` `␊` `␍` |
+/// | C0 control U+0000–U+001F (NUL, BEL, TAB, LF, CR, …) | its Control Picture (U+2400 + code): `␀` `␇` `␉` `␊` |
 /// | DEL U+007F | `␡` |
-/// | a whole escape sequence: ESC + CSI/OSC/DCS/SOS/PM/APC/nF/Fe, or C1 CSI/OSC/DCS/… (0x9B, 0x9D, …) | one `␛` |
+/// | a whole escape sequence: ESC + CSI/OSC/DCS/SOS/PM/APC/nF/Fe, or C1 CSI/OSC/… (0x9B, 0x9D…) | one `␛` |
 /// | any other C1 control U+0080–U+009F | `�` |
 /// | bidi overrides, embeddings, isolates and marks (U+202A–E, U+2066–9, U+200E/F, U+061C) | `⇆` |
 /// | zero-width and other invisible format characters (U+200B, U+2060, U+FEFF, stray ZWJ/ZWNJ, stray tags, …) | `␣` |

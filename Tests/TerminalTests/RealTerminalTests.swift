@@ -67,4 +67,20 @@ struct RealTerminalTests {
         try tmux.sendKeys("q")
         #expect(try await tmux.waitFor { $0.contains("EXIT=0") }.matched)
     }
+
+    @Test func ctrl_c_restores_the_terminal_and_exits_with_130() async throws {
+        let demo = try #require(Self.demoExecutable(), "TerminalDemo is not built (swift build first)")
+        let tmux = try TmuxSession(columns: 80, rows: 24)
+        defer { tmux.kill() }
+
+        // Given the demo running
+        try tmux.typeLine("\(demo); echo EXIT=$?")
+        #expect(try await tmux.waitFor { $0.contains("terminal-demo  (q quits)") }.matched)
+        // When Ctrl-C is pressed
+        try tmux.sendKeys("C-c")
+        // Then it exits with 128 + SIGINT, off the alternate screen
+        let exited = try await tmux.waitFor { $0.contains("EXIT=130") }
+        #expect(exited.matched, "no exit on Ctrl-C:\n\(exited.screen)")
+        #expect(!exited.screen.contains("terminal-demo  (q quits)"))
+    }
 }
