@@ -52,6 +52,15 @@ let package = Package(
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
             ]
         ),
+        // ncursesw as a system library; shim.h wraps what Swift cannot import.
+        .systemLibrary(name: "CNcurses", providers: [.apt(["libncursesw5-dev"])]),
+        // Async-signal-safe SIGWINCH / SIGINT / SIGTERM / SIGHUP → wake pipe.
+        .target(name: "CTermSupport"),
+        // Terminal protocol, ncurses and headless drivers, keys, text sanitising, display width.
+        .target(name: "Terminal", dependencies: ["CNcurses", "CTermSupport"]),
+        // A tiny program that draws hostile text; driven inside tmux by TerminalTests.
+        .executableTarget(name: "TerminalDemo", dependencies: ["Terminal"]),
+        .testTarget(name: "TerminalTests", dependencies: ["Terminal"]),
     ],
     swiftLanguageModes: [.v6]
 )
