@@ -61,20 +61,29 @@ extension CacheDatabase {
         }
     }
 
-    /// When the positions `range` of list `key` were all fetched, the oldest of their
-    /// fetch times; nil when any position in range (clipped to the list's end) is missing.
-    public func listRangeFetchedAt(_ key: ListKey, range: Range<Int>) throws -> Date? {
+    /// Which positions of `range` of list `key` are cached, and how old the oldest is.
+    /// The range is clipped to the list's end when the list is complete.
+    public func listRangeStatus(_ key: ListKey, range: Range<Int>) throws -> ListRangeStatus {
         try read { db in
-            guard let (id, state) = try CacheQueries.listState(db, key: key) else { return nil }
+            guard let (id, state) = try CacheQueries.listState(db, key: key) else {
+                return ListRangeStatus(firstMissing: range.lowerBound, oldestFetch: nil)
+            }
             let end = state.isComplete ? min(range.upperBound, state.fetchedCount) : range.upperBound
-            guard end > range.lowerBound else { return state.fetchedAt }
-            let sql = """
-                SELECT COUNT(*), MIN(fetchedAt) FROM listRow WHERE listId = ? AND position >= ? AND position < ?
-                """
-            guard let row = try Row.fetchOne(db.cachedStatement(sql: sql), arguments: [id, range.lowerBound, end]),
-                  row[0] as Int == end - range.lowerBound, let oldest = row[1] as Double?
-            else { return nil }
-            return Date(timeIntervalSince1970: oldest)
+            guard end > range.lowerBound else { return ListRangeStatus(firstMissing: nil, oldestFetch: state.fetchedAt) }
+            let sql = "SELECT position, fetchedAt FROM listRow WHERE listId = ? AND position >= ? AND position < ? ORDER BY position"
+            let rows = try Row.fetchAll(db.cachedStatement(sql: sql), arguments: [id, range.lowerBound, end])
+            var expected = range.lowerBound
+            var oldest: Double?
+            for row in rows {
+                let position: Int = row[0]
+                if position != expected { break }
+                expected += 1
+                let fetched: Double = row[1]
+                oldest = min(oldest ?? fetched, fetched)
+            }
+            return ListRangeStatus(
+                firstMissing: expected < end ? expected : nil, oldestFetch: oldest.map(Date.init(timeIntervalSince1970:))
+            )
         }
     }
 
@@ -90,5 +99,16 @@ extension CacheDatabase {
     /// Child keys of a known relation in order, nil while unknown.
     public func relationKeys(_ parent: EntityKey, navigation: String) throws -> (keys: [String], fetchedAt: Date)? {
         try read { try CacheQueries.relationKeys($0, parent: parent.canonical, navigation: navigation) }
+    }
+}
+
+extension CacheDatabase {
+    /// The stored `__next` link of a list's contiguous prefix, if any.
+    public func listNextLink(_ key: ListKey) throws -> String? {
+        try read { db in
+            try String.fetchOne(
+                db.cachedStatement(sql: "SELECT nextLink FROM list WHERE listKey = ?"), arguments: [key.canonical]
+            )
+        }
     }
 }

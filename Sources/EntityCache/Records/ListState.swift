@@ -59,3 +59,16 @@ public struct ListWindow: Sendable, Hashable {
         self.state = state
     }
 }
+
+/// How much of a range of a stored list is cached (for the fetcher's freshness checks).
+public struct ListRangeStatus: Sendable, Hashable {
+    /// The first position of the range with no row, nil when all are cached.
+    public var firstMissing: Int?
+    /// The oldest fetch time among the cached prefix of the range.
+    public var oldestFetch: Date?
+
+    public init(firstMissing: Int?, oldestFetch: Date?) {
+        self.firstMissing = firstMissing
+        self.oldestFetch = oldestFetch
+    }
+}
