@@ -45,8 +45,8 @@ extension SyncEngine: SyncIntents {
             let old = state.predicted
             state.predicted = urls
             screens[screen] = state
-            release(old.subtracting(urls), from: screen)
             for plan in plans { enqueue(url: plan.url, target: plan.target, priority: .prediction, owner: screen) }
+            release(old.subtracting(urls), from: screen)
         case .close(let screen):
             guard let state = screens.removeValue(forKey: screen) else { return }
             release(state.shown.union(state.predicted), from: screen)
@@ -65,8 +65,9 @@ extension SyncEngine: SyncIntents {
         let old = state.shown
         state.shown = urls
         screens[screen] = state
-        release(old.subtracting(urls), from: screen)
+        // Queue first, then release: the engine never looks idle in between.
         for plan in plans { enqueue(url: plan.url, target: plan.target, priority: plan.priority, owner: screen) }
+        release(old.subtracting(urls), from: screen)
     }
 
     /// After a page lands, screens on that list may need the next one (server pages can be shorter than ours).

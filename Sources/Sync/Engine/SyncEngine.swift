@@ -74,17 +74,18 @@ public actor SyncEngine {
         self.transport = transport
         self.clock = clock
         self.random = random
-        self.builder = ODataURLBuilder(serviceRoot: configuration.serviceRoot)
+        self.builder = model.map { ODataURLBuilder(serviceRoot: configuration.serviceRoot, model: $0) }
+            ?? ODataURLBuilder(serviceRoot: configuration.serviceRoot)
+        self.model = model
+        self.policy = model.map { PrefetchPolicy(model: $0, profile: configuration.profile) }
         let (stream, continuation) = AsyncStream<Intent>.makeStream()
         self.intents = continuation
-        if let model { self.model = model }
         Task { [weak self] in
             for await intent in stream {
                 guard let self else { return }
                 await self.handle(intent)
             }
         }
-        if let model { Task { await self.use(model) } }
     }
 
     /// Installs a service model: typed decoding, typed key literals and the prefetch policy.
@@ -115,11 +116,16 @@ public actor SyncEngine {
     /// Suspends until every intent sent so far is handled and nothing is queued or running.
     /// Parked (offline) jobs do not count.
     public func waitUntilIdle() async {
+        await flushIntents()
+        if queue.isEmpty && running.isEmpty { return }
+        await withCheckedContinuation { idleWaiters.append($0) }
+    }
+
+    /// Suspends until every intent sent so far has been handled (fetches may still run).
+    public func flushIntents() async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             intents.yield(.barrier(continuation))
         }
-        if queue.isEmpty && running.isEmpty { return }
-        await withCheckedContinuation { idleWaiters.append($0) }
     }
 
     /// Whether the service was reachable at the last attempt.
