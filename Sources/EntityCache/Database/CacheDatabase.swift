@@ -1,0 +1,70 @@
+import Foundation
+import GRDB
+
+/// One cache database: a SQLite file (WAL, via `DatabasePool`) or an in-memory queue.
+///
+/// Screens use the read API (`CacheDatabase+Reads`, `+Observation`); only Sync
+/// uses ``write(_:)``. The type is `Sendable`: GRDB's writers serialise their
+/// own access, and nothing else here is mutable.
+public final class CacheDatabase: Sendable {
+    /// The underlying GRDB writer (a pool for files, a queue in memory).
+    let writer: any DatabaseWriter
+    /// The file path, nil in memory.
+    public let path: String?
+
+    /// Opens (creating with mode 0600 if needed) and migrates the cache at `path`.
+    public init(path: String) throws {
+        try Self.createPrivateFile(at: path)
+        var configuration = Configuration()
+        configuration.prepareDatabase { db in
+            // Small page cache per connection: the fetcher's memory budget is 40 MB with 1M rows.
+            try db.execute(sql: "PRAGMA cache_size = -4000; PRAGMA synchronous = NORMAL")
+        }
+        configuration.maximumReaderCount = 2
+        let pool = try DatabasePool(path: path, configuration: configuration)
+        try CacheSchema.migrator.migrate(pool)
+        self.writer = pool
+        self.path = path
+    }
+
+    /// An empty cache in memory (tests, throwaway sessions).
+    public init() throws {
+        let queue = try DatabaseQueue()
+        try CacheSchema.migrator.migrate(queue)
+        self.writer = queue
+        self.path = nil
+    }
+
+    /// Creates the file (and its directory, mode 0700) readable by the owner only.
+    static func createPrivateFile(at path: String) throws {
+        let manager = FileManager.default
+        let directory = (path as NSString).deletingLastPathComponent
+        if !directory.isEmpty, !manager.fileExists(atPath: directory) {
+            try manager.createDirectory(
+                atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700]
+            )
+        }
+        if !manager.fileExists(atPath: path) {
+            guard manager.createFile(atPath: path, contents: nil, attributes: [.posixPermissions: 0o600]) else {
+                throw CocoaError(.fileWriteNoPermission, userInfo: [NSFilePathErrorKey: path])
+            }
+        }
+        // SQLite gives the -wal and -shm files the database file's mode.
+        try manager.setAttributes([.posixPermissions: 0o600], ofItemAtPath: path)
+    }
+
+    /// Runs `body` in one write transaction. **Sync only.**
+    public func write<T>(_ body: (CacheWriteSession) throws -> T) throws -> T {
+        try writer.write { db in try body(CacheWriteSession(db: db)) }
+    }
+
+    /// Runs `body` in one write transaction without blocking the caller's thread. **Sync only.**
+    public func write<T: Sendable>(_ body: @escaping @Sendable (CacheWriteSession) throws -> T) async throws -> T {
+        try await writer.write { db in try body(CacheWriteSession(db: db)) }
+    }
+
+    /// A consistent read (used by the read API and by Sync's freshness checks).
+    func read<T>(_ body: (Database) throws -> T) throws -> T {
+        try writer.read(body)
+    }
+}

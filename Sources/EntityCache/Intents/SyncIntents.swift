@@ -1,0 +1,53 @@
+import ODataCore
+
+/// Identifies one screen instance on the navigation stack (not its kind: two
+/// people screens pushed twice are two screens).
+public struct ScreenID: Sendable, Hashable, CustomStringConvertible {
+    public let rawValue: Int
+
+    public init(_ rawValue: Int) {
+        self.rawValue = rawValue
+    }
+
+    public var description: String { "screen#\(rawValue)" }
+}
+
+/// What a screen displays, in cache terms.
+public enum ScreenContent: Sendable, Hashable {
+    /// A stored list (an entity set, filtered/ordered), read with `listWindow`.
+    case list(ListRequest)
+    /// The entities behind a navigation path of one entity, read with `related(_:path:)`;
+    /// `["PersonCar", "Car"]` hops through the link entity.
+    case related(parent: EntityKey, path: [String])
+    /// One entity's detail, read with `entity(_:)`.
+    case entity(EntityKey)
+}
+
+/// What screens tell the background fetcher. Implemented by Sync, wired by the
+/// `cardealer` executable; screens depend only on this protocol, so they can
+/// never wait on the network.
+///
+/// All calls are fire-and-forget and cheap: they record the intent and return;
+/// fetching happens later, and results arrive through cache observation.
+/// Calls for a closed screen are ignored.
+public protocol SyncIntents: Sendable {
+    /// The screen shows `content`, rows `visible` (positions in the list or relation)
+    /// on screen now. Called when the screen appears and whenever it scrolls or resizes.
+    /// The fetcher fetches what is visible first, then prefetches the next screen's
+    /// data for those rows, follows `__next` when `visible` nears the end of what is
+    /// cached, and drops queued fetches of this screen that scrolled away.
+    func screenDidShow(_ content: ScreenContent, visible: Range<Int>, screen: ScreenID)
+
+    /// The cursor has rested on `key` (the row's entity; for hop screens the link
+    /// entity) with `neighbours` just above and below: prefetch the level after next
+    /// for them, at lower priority than what is visible.
+    func cursorDidRest(on key: EntityKey, neighbours: [EntityKey], in screen: ScreenID)
+
+    /// The screen was popped: cancel its queued and in-flight fetches that no other
+    /// screen wants.
+    func screenDidClose(_ screen: ScreenID)
+
+    /// The user asked for fresh data: refetch what the screen shows, ignoring
+    /// freshness (revalidating with `If-None-Match` where an ETag is known).
+    func refresh(screen: ScreenID)
+}

@@ -1,0 +1,114 @@
+import Foundation
+import GRDB
+import ODataCore
+
+/// The read API for screens (and Sync's freshness checks): one-shot reads.
+///
+/// Each has an observing twin in `CacheDatabase+Observation.swift`.
+extension CacheDatabase {
+    /// The rows at `range` of the stored list `key` (gaps where not fetched yet) and its state.
+    public func listWindow(_ key: ListKey, range: Range<Int>) throws -> ListWindow {
+        try read { try CacheQueries.listWindow($0, key: key, range: range) }
+    }
+
+    /// The state of a stored list, nil if it was never fetched.
+    public func listState(_ key: ListKey) throws -> ListState? {
+        try read { try CacheQueries.listState($0, key: key)?.state }
+    }
+
+    /// One entity by key.
+    public func entity(_ key: EntityKey) throws -> CachedEntity? {
+        try entity(canonical: key.canonical)
+    }
+
+    /// One entity by canonical key text.
+    public func entity(canonical key: String) throws -> CachedEntity? {
+        try read { try CacheQueries.entity($0, key: key) }
+    }
+
+    /// The ordered entities behind `navigation` of `parent`: unknown, empty or the list.
+    public func related(_ parent: EntityKey, navigation: String) throws -> Related<CachedEntity> {
+        try read { try CacheQueries.related($0, parent: parent.canonical, navigation: navigation) }
+    }
+
+    /// Hop-through rows: `path[0]` as an ordered relation, later segments as to-one hops.
+    /// `related(Person(1), path: ["PersonCar", "Car"])` gives (PersonCar, Car?) rows.
+    public func related(_ parent: EntityKey, path: [String]) throws -> Related<HopRow> {
+        try read { try CacheQueries.related($0, parent: parent.canonical, path: path) }
+    }
+
+    /// The fetcher's state for the status line.
+    public func syncStatus() throws -> SyncStatus {
+        try read { try CacheQueries.syncStatus($0) }
+    }
+
+    /// The most recent `limit` request log entries, oldest first.
+    public func requestLog(limit: Int = 500) throws -> [RequestLogEntry] {
+        try read { try CacheQueries.requestLog($0, limit: limit) }
+    }
+
+    /// The `$metadata` document last fetched, for offline starts.
+    public func metadataDocument() throws -> [UInt8]? {
+        try read { db in
+            try Data.fetchOne(db, sql: "SELECT document FROM metadataDocument WHERE id = 1").map { Array($0) }
+        }
+    }
+
+    /// The stored HTTP ETag for a request URL (for `If-None-Match`).
+    public func validator(forURL url: String) throws -> String? {
+        try read { db in
+            try String.fetchOne(db.cachedStatement(sql: "SELECT etag FROM validator WHERE url = ?"), arguments: [url])
+        }
+    }
+
+    /// Which positions of `range` of list `key` are cached, and how old the oldest is.
+    /// The range is clipped to the list's end when the list is complete.
+    public func listRangeStatus(_ key: ListKey, range: Range<Int>) throws -> ListRangeStatus {
+        try read { db in
+            guard let (id, state) = try CacheQueries.listState(db, key: key) else {
+                return ListRangeStatus(firstMissing: range.lowerBound, oldestFetch: nil)
+            }
+            let end = state.isComplete ? min(range.upperBound, state.fetchedCount) : range.upperBound
+            guard end > range.lowerBound else { return ListRangeStatus(firstMissing: nil, oldestFetch: state.fetchedAt) }
+            let sql = "SELECT position, fetchedAt FROM listRow WHERE listId = ? AND position >= ? AND position < ? ORDER BY position"
+            let rows = try Row.fetchAll(db.cachedStatement(sql: sql), arguments: [id, range.lowerBound, end])
+            var expected = range.lowerBound
+            var oldest: Double?
+            for row in rows {
+                let position: Int = row[0]
+                if position != expected { break }
+                expected += 1
+                let fetched: Double = row[1]
+                oldest = min(oldest ?? fetched, fetched)
+            }
+            return ListRangeStatus(
+                firstMissing: expected < end ? expected : nil, oldestFetch: oldest.map(Date.init(timeIntervalSince1970:))
+            )
+        }
+    }
+
+    /// Entity keys at `range` of a stored list, in order (Sync uses them for predictions).
+    public func listKeys(_ key: ListKey, range: Range<Int>) throws -> [String] {
+        try read { db in
+            guard let id = try CacheQueries.listId(db, key: key) else { return [] }
+            let sql = "SELECT entityKey FROM listRow WHERE listId = ? AND position >= ? AND position < ? ORDER BY position"
+            return try String.fetchAll(db.cachedStatement(sql: sql), arguments: [id, range.lowerBound, range.upperBound])
+        }
+    }
+
+    /// Child keys of a known relation in order, nil while unknown.
+    public func relationKeys(_ parent: EntityKey, navigation: String) throws -> (keys: [String], fetchedAt: Date)? {
+        try read { try CacheQueries.relationKeys($0, parent: parent.canonical, navigation: navigation) }
+    }
+}
+
+extension CacheDatabase {
+    /// The stored `__next` link of a list's contiguous prefix, if any.
+    public func listNextLink(_ key: ListKey) throws -> String? {
+        try read { db in
+            try String.fetchOne(
+                db.cachedStatement(sql: "SELECT nextLink FROM list WHERE listKey = ?"), arguments: [key.canonical]
+            )
+        }
+    }
+}

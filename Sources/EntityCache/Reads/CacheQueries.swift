@@ -1,0 +1,129 @@
+import Foundation
+import GRDB
+import ODataCore
+
+/// The SQL behind the read API; each function is one consistent read of few rows.
+///
+/// Every query is a primary-key lookup or a primary-key range scan: a window of a
+/// 1,000,000-row list reads 50 `listRow` entries by `(listId, position)` and 50
+/// entities by key, whatever the position.
+enum CacheQueries {
+    static let entityColumns = "key, entitySet, type, properties, etag, fetchedAt"
+
+    static func entity(_ db: Database, key: String) throws -> CachedEntity? {
+        let statement = try db.cachedStatement(sql: "SELECT \(entityColumns) FROM entity WHERE key = ?")
+        return try Row.fetchOne(statement, arguments: [key]).map { entity(from: $0, offset: 0) }
+    }
+
+    /// Decodes an entity from six consecutive columns starting at `offset`.
+    static func entity(from row: Row, offset: Int) -> CachedEntity {
+        let blob: Data = row[offset + 3]
+        return CachedEntity(
+            key: row[offset], entitySet: row[offset + 1], type: row[offset + 2],
+            properties: PropertyCodec.decode(blob) ?? [], etag: row[offset + 4],
+            fetchedAt: Date(timeIntervalSince1970: row[offset + 5])
+        )
+    }
+
+    static func listId(_ db: Database, key: ListKey) throws -> Int64? {
+        try Int64.fetchOne(db.cachedStatement(sql: "SELECT id FROM list WHERE listKey = ?"), arguments: [key.canonical])
+    }
+
+    static func listState(_ db: Database, key: ListKey) throws -> (id: Int64, state: ListState)? {
+        let sql = """
+            SELECT id, totalCount, fetchedCount, isComplete, nextLink, nextPosition, fetchedAt, lastError
+            FROM list WHERE listKey = ?
+            """
+        guard let row = try Row.fetchOne(db.cachedStatement(sql: sql), arguments: [key.canonical]) else { return nil }
+        let nextLink: String? = row[4]
+        let fetchedAt: Double? = row[6]
+        let state = ListState(
+            totalCount: row[1], fetchedCount: row[2], isComplete: row[3], hasNextLink: nextLink != nil,
+            nextPosition: row[5], fetchedAt: fetchedAt.map(Date.init(timeIntervalSince1970:)), lastError: row[7]
+        )
+        return (row[0], state)
+    }
+
+    static func listWindow(_ db: Database, key: ListKey, range: Range<Int>) throws -> ListWindow {
+        guard let (id, state) = try listState(db, key: key) else { return ListWindow(range: range, rows: [], state: nil) }
+        let sql = """
+            SELECT r.position, e.key, e.entitySet, e.type, e.properties, e.etag, e.fetchedAt
+            FROM listRow r LEFT JOIN entity e ON e.key = r.entityKey
+            WHERE r.listId = ? AND r.position >= ? AND r.position < ? ORDER BY r.position
+            """
+        var found: [Int: CachedEntity] = [:]
+        let cursor = try Row.fetchCursor(db.cachedStatement(sql: sql), arguments: [id, range.lowerBound, range.upperBound])
+        while let row = try cursor.next() {
+            guard !row.hasNull(atIndex: 1) else { continue }
+            found[row[0]] = entity(from: row, offset: 1)
+        }
+        // Positions past the end are not rows; unknown ones are gaps.
+        let knownEnd = max(state.displayCount, (found.keys.max() ?? -1) + 1)
+        let openEnded = !state.isComplete && state.totalCount == nil && state.hasNextLink
+        let end = openEnded ? max(knownEnd, range.upperBound) : knownEnd
+        let clipped = range.clamped(to: 0..<max(end, range.lowerBound))
+        let rows = clipped.map { ListWindow.Row(position: $0, entity: found[$0]) }
+        return ListWindow(range: range, rows: rows, state: state)
+    }
+
+    /// Child keys of a known relation, in order; nil when unknown.
+    static func relationKeys(_ db: Database, parent: String, navigation: String) throws -> (keys: [String], fetchedAt: Date)? {
+        let stateSQL = "SELECT fetchedAt FROM relationState WHERE parentKey = ? AND navigation = ?"
+        guard let fetchedAt = try Double.fetchOne(db.cachedStatement(sql: stateSQL), arguments: [parent, navigation])
+        else { return nil }
+        let sql = "SELECT childKey FROM relation WHERE parentKey = ? AND navigation = ? ORDER BY position"
+        let keys = try String.fetchAll(db.cachedStatement(sql: sql), arguments: [parent, navigation])
+        return (keys, Date(timeIntervalSince1970: fetchedAt))
+    }
+
+    static func related(_ db: Database, parent: String, navigation: String) throws -> Related<CachedEntity> {
+        guard let (keys, at) = try relationKeys(db, parent: parent, navigation: navigation) else { return .unknown }
+        return .known(try keys.compactMap { try entity(db, key: $0) }, fetchedAt: at)
+    }
+
+    /// Follows `path[0]` as an ordered relation, then each later segment as a to-one hop.
+    static func related(_ db: Database, parent: String, path: [String]) throws -> Related<HopRow> {
+        guard let first = path.first else { return .unknown }
+        guard let (keys, at) = try relationKeys(db, parent: parent, navigation: first) else { return .unknown }
+        var rows: [HopRow] = []
+        rows.reserveCapacity(keys.count)
+        for key in keys {
+            guard let link = try entity(db, key: key) else { continue }
+            var target: CachedEntity? = link
+            for navigation in path.dropFirst() {
+                guard let current = target,
+                      let next = try relationKeys(db, parent: current.key, navigation: navigation)?.keys.first
+                else { target = nil; break }
+                target = try entity(db, key: next)
+            }
+            rows.append(HopRow(link: link, target: path.count == 1 ? link : target))
+        }
+        return .known(rows, fetchedAt: at)
+    }
+
+    static func syncStatus(_ db: Database) throws -> SyncStatus {
+        let sql = "SELECT isOnline, inFlight, queued, lastError, lastErrorAt, lastSuccessAt FROM syncStatus WHERE id = 1"
+        guard let row = try Row.fetchOne(db, sql: sql) else { return SyncStatus() }
+        let errorAt: Double? = row[4]
+        let successAt: Double? = row[5]
+        return SyncStatus(
+            isOnline: row[0], inFlight: row[1], queued: row[2], lastError: row[3],
+            lastErrorAt: errorAt.map(Date.init(timeIntervalSince1970:)),
+            lastSuccessAt: successAt.map(Date.init(timeIntervalSince1970:))
+        )
+    }
+
+    static func requestLog(_ db: Database, limit: Int) throws -> [RequestLogEntry] {
+        let sql = """
+            SELECT id, url, status, bytes, duration, outcome, startedAt, attempts, error
+            FROM requestLog ORDER BY id DESC LIMIT ?
+            """
+        return try Row.fetchAll(db, sql: sql, arguments: [limit]).reversed().map { row in
+            RequestLogEntry(
+                id: row[0], url: row[1], status: row[2], bytes: row[3], duration: row[4],
+                outcome: RequestLogEntry.Outcome(rawValue: row[5]) ?? .failed,
+                startedAt: Date(timeIntervalSince1970: row[6]), attempts: row[7], error: row[8]
+            )
+        }
+    }
+}

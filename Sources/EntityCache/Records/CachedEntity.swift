@@ -1,0 +1,36 @@
+import Foundation
+import ODataCore
+
+/// One entity as the cache holds it: flat, identified by its canonical key.
+public struct CachedEntity: Sendable, Hashable {
+    /// ``ODataCore/EntityKey/canonical`` text, e.g. `Person(1)`.
+    public var key: String
+    public var entitySet: String
+    /// Qualified type name, when the server said it.
+    public var type: String?
+    /// Structural properties, in the order first seen (later partial fetches append).
+    public var properties: [ODataProperty]
+    /// The entity's ETag, opaque.
+    public var etag: String?
+    /// When these values were last confirmed by the server (fetched or revalidated).
+    public var fetchedAt: Date
+
+    public init(
+        key: String, entitySet: String, type: String?, properties: [ODataProperty], etag: String?, fetchedAt: Date
+    ) {
+        self.key = key
+        self.entitySet = entitySet
+        self.type = type
+        self.properties = properties
+        self.etag = etag
+        self.fetchedAt = fetchedAt
+    }
+
+    /// Names of the properties known for this entity (a `$select` fetch knows fewer).
+    public var presentFields: [String] { properties.map(\.name) }
+
+    /// The value of property `name`, if known.
+    public subscript(name: String) -> ODataValue? {
+        properties.first { $0.name == name }?.value
+    }
+}

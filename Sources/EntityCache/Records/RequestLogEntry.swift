@@ -1,0 +1,46 @@
+import Foundation
+
+/// One request the fetcher made (or merged, or dropped), for the inspector screen.
+public struct RequestLogEntry: Sendable, Hashable {
+    /// How a request ended.
+    public enum Outcome: String, Sendable, Hashable, CaseIterable {
+        /// A 2xx whose body was written to the cache.
+        case fetched
+        /// A 304: the cached rows were confirmed, only fetched-at changed.
+        case notModified = "304"
+        /// Failed after its retries (or a non-retryable error).
+        case failed
+        /// Dropped because no screen wanted it any more.
+        case cancelled
+        /// Merged into an identical request already queued or in flight: no request was sent.
+        case coalesced
+    }
+
+    /// Assigned by the cache, increasing.
+    public var id: Int64
+    public var url: String
+    public var status: Int?
+    public var bytes: Int
+    /// Seconds from first attempt to outcome.
+    public var duration: Double
+    public var outcome: Outcome
+    public var startedAt: Date
+    /// Attempts made (retries included); 0 for coalesced or cancelled before sending.
+    public var attempts: Int
+    public var error: String?
+
+    public init(
+        id: Int64 = 0, url: String, status: Int?, bytes: Int, duration: Double, outcome: Outcome, startedAt: Date,
+        attempts: Int, error: String? = nil
+    ) {
+        self.id = id
+        self.url = url
+        self.status = status
+        self.bytes = bytes
+        self.duration = duration
+        self.outcome = outcome
+        self.startedAt = startedAt
+        self.attempts = attempts
+        self.error = error
+    }
+}

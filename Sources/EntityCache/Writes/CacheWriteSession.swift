@@ -1,0 +1,115 @@
+import Foundation
+import GRDB
+import ODataCore
+
+/// The write API, valid inside one ``CacheDatabase/write(_:)`` transaction. **Used only by Sync.**
+///
+/// Writes are flat upserts keyed by canonical keys; every statement is cached,
+/// so normalising a page costs a handful of prepared-statement executions per entity.
+public struct CacheWriteSession {
+    let db: Database
+
+    /// Inserts or updates one entity.
+    ///
+    /// When `partial` (a `$select` response) the incoming properties merge into the
+    /// known ones: known fields keep their place, new values replace old, fields the
+    /// response left out are never erased, and a missing etag keeps the stored one.
+    /// Otherwise the incoming properties replace the stored ones.
+    public func upsertEntity(
+        key: String, entitySet: String, type: String?, properties: [ODataProperty], etag: String?, at date: Date,
+        partial: Bool
+    ) throws {
+        var properties = properties
+        var etag = etag
+        var type = type
+        if partial, let existing = try CacheQueries.entity(db, key: key) {
+            properties = Self.merge(existing.properties, with: properties)
+            etag = etag ?? existing.etag
+            type = type ?? existing.type
+        }
+        let statement = try db.cachedStatement(sql: """
+            INSERT INTO entity (key, entitySet, type, properties, etag, fetchedAt) VALUES (?, ?, ?, ?, ?, ?)
+            ON CONFLICT (key) DO UPDATE SET entitySet = excluded.entitySet, type = coalesce(excluded.type, type),
+                properties = excluded.properties, etag = excluded.etag, fetchedAt = excluded.fetchedAt
+            """)
+        let blob = PropertyCodec.encode(properties)
+        try blob.withUnsafeBytes { bytes in
+            let data = Data(bytesNoCopy: UnsafeMutableRawPointer(mutating: bytes.baseAddress!), count: bytes.count,
+                            deallocator: .none)
+            try statement.execute(arguments: [key, entitySet, type, data, etag, date.timeIntervalSince1970])
+        }
+    }
+
+    /// Known fields in their order with incoming values, then fields seen for the first time.
+    static func merge(_ known: [ODataProperty], with incoming: [ODataProperty]) -> [ODataProperty] {
+        var result = known
+        var index: [String: Int] = [:]
+        for (offset, property) in known.enumerated() { index[property.name] = offset }
+        for property in incoming {
+            if let offset = index[property.name] {
+                result[offset].value = property.value
+            } else {
+                index[property.name] = result.count
+                result.append(property)
+            }
+        }
+        return result
+    }
+
+    /// Replaces the whole relation `(parent, navigation)` with `children` in order and
+    /// marks it known. An empty array records an *empty* relation (a `null` to-one or
+    /// an empty expanded collection).
+    public func replaceRelation(parent: String, navigation: String, children: [String], at date: Date) throws {
+        let existing = try Int.fetchOne(
+            db.cachedStatement(sql: "SELECT count FROM relationState WHERE parentKey = ? AND navigation = ?"),
+            arguments: [parent, navigation]
+        )
+        if existing.map({ $0 > children.count }) ?? false {
+            try db.cachedStatement(sql: "DELETE FROM relation WHERE parentKey = ? AND navigation = ? AND position >= ?")
+                .execute(arguments: [parent, navigation, children.count])
+        }
+        let insert = try db.cachedStatement(sql: """
+            INSERT INTO relation (parentKey, navigation, position, childKey) VALUES (?, ?, ?, ?)
+            ON CONFLICT (parentKey, navigation, position) DO UPDATE SET childKey = excluded.childKey
+            """)
+        for (position, child) in children.enumerated() {
+            try insert.execute(arguments: [parent, navigation, position, child])
+        }
+        try db.cachedStatement(sql: """
+            INSERT INTO relationState (parentKey, navigation, count, fetchedAt) VALUES (?, ?, ?, ?)
+            ON CONFLICT (parentKey, navigation) DO UPDATE SET count = excluded.count, fetchedAt = excluded.fetchedAt
+            """).execute(arguments: [parent, navigation, children.count, date.timeIntervalSince1970])
+    }
+
+    /// Confirms an entity unchanged (a 304): only fetched-at moves.
+    public func touchEntity(key: String, at date: Date) throws {
+        try db.cachedStatement(sql: "UPDATE entity SET fetchedAt = ? WHERE key = ?")
+            .execute(arguments: [date.timeIntervalSince1970, key])
+    }
+
+    /// Confirms a relation unchanged (a 304).
+    public func touchRelation(parent: String, navigation: String, at date: Date) throws {
+        try db.cachedStatement(sql: "UPDATE relationState SET fetchedAt = ? WHERE parentKey = ? AND navigation = ?")
+            .execute(arguments: [date.timeIntervalSince1970, parent, navigation])
+    }
+
+    /// Stores the HTTP ETag a URL answered with, for later `If-None-Match`.
+    public func setValidator(url: String, etag: String?, at date: Date) throws {
+        if let etag {
+            try db.cachedStatement(sql: """
+                INSERT INTO validator (url, etag, storedAt) VALUES (?, ?, ?)
+                ON CONFLICT (url) DO UPDATE SET etag = excluded.etag, storedAt = excluded.storedAt
+                """).execute(arguments: [url, etag, date.timeIntervalSince1970])
+        } else {
+            try db.cachedStatement(sql: "DELETE FROM validator WHERE url = ?").execute(arguments: [url])
+        }
+    }
+
+    /// Stores the `$metadata` document for offline starts.
+    public func storeMetadataDocument(_ bytes: [UInt8], at date: Date) throws {
+        try db.execute(
+            sql: "INSERT OR REPLACE INTO metadataDocument (id, document, fetchedAt) VALUES (1, ?, ?)",
+            arguments: [Data(bytes), date.timeIntervalSince1970]
+        )
+    }
+}

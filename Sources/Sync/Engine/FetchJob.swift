@@ -1,0 +1,50 @@
+import EntityCache
+import ODataCore
+
+/// How urgent a fetch is; lower raw value runs first.
+public enum FetchPriority: Int, Sendable, Hashable, Comparable {
+    /// Rows on screen now.
+    case visible = 0
+    /// The next page of a list whose window nears the end of what is cached.
+    case nextPage = 1
+    /// The level after next for the row under the cursor and its neighbours.
+    case prediction = 2
+
+    public static func < (lhs: FetchPriority, rhs: FetchPriority) -> Bool { lhs.rawValue < rhs.rawValue }
+}
+
+/// One queued or running GET. Identical URLs are one job (de-duplication).
+struct FetchJob: Sendable {
+    let url: String
+    let target: FetchTarget
+    var priority: FetchPriority
+    /// Screens that want it; when the last one leaves and it is not pinned, it is cancelled.
+    var owners: Set<ScreenID>
+    /// Asked for directly (``SyncEngine/fetch(_:target:priority:)``): never cancelled by screens.
+    var pinned: Bool
+    /// FIFO order within a priority.
+    var sequence: Int
+    /// A `$select` response: merge, do not replace.
+    let partial: Bool
+
+    var isWanted: Bool { pinned || !owners.isEmpty }
+}
+
+/// What became of one fetch, for callers that await it.
+public struct FetchResult: Sendable, Hashable {
+    public var outcome: RequestLogEntry.Outcome
+    public var status: Int?
+    public var error: String?
+}
+
+/// What the runner reports back to the engine.
+struct JobReport: Sendable {
+    var outcome: RequestLogEntry.Outcome
+    var status: Int?
+    var bytes = 0
+    var attempts = 0
+    var error: ODataError?
+
+    /// Whether the failure means the service could not be reached at all.
+    var isUnreachable: Bool { outcome == .failed && error?.kind == .transport }
+}

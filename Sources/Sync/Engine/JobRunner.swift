@@ -1,0 +1,120 @@
+import Foundation
+import EntityCache
+import ODataCore
+
+/// Performs one job off the engine's actor: attempts with retry and backoff,
+/// `If-None-Match` revalidation, decoding and the cache write.
+struct JobRunner: Sendable {
+    let cache: CacheDatabase
+    let transport: any ODataTransport
+    let clock: any SyncClock
+    let random: @Sendable () -> Double
+    let retry: RetryPolicy
+    let decoder: VerboseJSONDecoder
+    let normaliser = Normaliser()
+
+    func run(_ job: FetchJob) async -> JobReport {
+        var report = JobReport(outcome: .failed)
+        while report.attempts < retry.maxAttempts {
+            guard !Task.isCancelled else { return cancelled(report) }
+            report.attempts += 1
+            var headers: [String: String] = [:]
+            if let etag = try? cache.validator(forURL: job.url) { headers["If-None-Match"] = etag }
+            do {
+                let response = try await transport.get(TransportRequest(url: job.url, headers: headers))
+                guard !Task.isCancelled else { return cancelled(report) }
+                report.status = response.status
+                report.bytes = response.body.count
+                switch response.status {
+                case 200..<300:
+                    return try await store(response, for: job, report: report)
+                case 304:
+                    try await confirm(job)
+                    report.outcome = .notModified
+                    report.error = nil
+                    return report
+                default:
+                    let error = ODataError.fromResponse(
+                        status: response.status, url: job.url, contentType: response.headers["content-type"],
+                        body: response.body
+                    )
+                    report.error = error
+                    guard RetryPolicy.isRetryable(status: response.status) else { return report }
+                }
+            } catch is CancellationError {
+                return cancelled(report)
+            } catch let error as ODataError {
+                report.error = error
+                // A body that is not OData will not improve by asking again.
+                if error.kind == .malformedPayload { return report }
+            } catch {
+                report.error = ODataError(kind: .transport, message: String(describing: error), url: job.url)
+            }
+            if report.attempts < retry.maxAttempts {
+                do {
+                    try await clock.sleep(seconds: retry.delay(afterAttempt: report.attempts, random: random()))
+                } catch {
+                    return cancelled(report)
+                }
+            }
+        }
+        return report
+    }
+
+    func cancelled(_ report: JobReport) -> JobReport {
+        var report = report
+        report.outcome = .cancelled
+        report.error = nil
+        return report
+    }
+
+    /// Decodes and writes a 2xx body, and remembers its ETag, in one transaction.
+    func store(_ response: TransportResponse, for job: FetchJob, report: JobReport) async throws -> JobReport {
+        let payload = try decoder.decode(response.body, entitySet: job.target.entitySetHint, url: job.url)
+        let date = clock.now()
+        let normaliser = self.normaliser
+        let etag = response.etag ?? Self.entityETag(payload, target: job.target)
+        try await cache.write { session in
+            try normaliser.write(payload, for: job.target, partial: job.partial, at: date, into: session)
+            try session.setValidator(url: job.url, etag: etag, at: date)
+        }
+        var report = report
+        report.outcome = .fetched
+        report.error = nil
+        return report
+    }
+
+    /// A single entity's `__metadata.etag` validates its URL when the server sent no header.
+    static func entityETag(_ payload: ODataPayload, target: FetchTarget) -> String? {
+        guard case .entity = target, case .entity(let entity) = payload else { return nil }
+        return entity.metadata.etag
+    }
+
+    /// A 304: the rows are current; only fetched-at moves.
+    func confirm(_ job: FetchJob) async throws {
+        let date = clock.now()
+        let target = job.target
+        let pageSize = job.target.pageLength
+        try await cache.write { session in
+            switch target {
+            case .listPage(let key, _, let offset, _):
+                try session.touchList(key, range: offset..<(offset + pageSize), at: date)
+            case .entity(let key, let expanded):
+                try session.touchEntity(key: key.canonical, at: date)
+                for navigation in Set(expanded.compactMap { $0.split(separator: "/").first.map(String.init) }) {
+                    try session.touchRelation(parent: key.canonical, navigation: navigation, at: date)
+                }
+            case .relation(let parent, let navigation, _):
+                try session.touchRelation(parent: parent.canonical, navigation: navigation, at: date)
+            }
+        }
+    }
+}
+
+extension FetchTarget {
+    /// The positions a list page covers for a 304 (its `$top`, else a generous page).
+    var pageLength: Int {
+        if case .listPage(_, _, _, let top) = self { return top ?? 1000 }
+        return 0
+    }
+}

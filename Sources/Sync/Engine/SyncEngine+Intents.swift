@@ -1,0 +1,84 @@
+import Foundation
+import EntityCache
+import ODataCore
+
+/// The intents screens send, delivered in order through one stream.
+enum Intent: Sendable {
+    case show(ScreenContent, visible: Range<Int>, screen: ScreenID)
+    case rest(EntityKey, neighbours: [EntityKey], screen: ScreenID)
+    case close(ScreenID)
+    case refresh(ScreenID)
+    /// Resumes once every earlier intent is handled (tests, ``SyncEngine/waitUntilIdle()``).
+    case barrier(CheckedContinuation<Void, Never>)
+}
+
+extension SyncEngine: SyncIntents {
+    public nonisolated func screenDidShow(_ content: ScreenContent, visible: Range<Int>, screen: ScreenID) {
+        intents.yield(.show(content, visible: visible, screen: screen))
+    }
+
+    public nonisolated func cursorDidRest(on key: EntityKey, neighbours: [EntityKey], in screen: ScreenID) {
+        intents.yield(.rest(key, neighbours: neighbours, screen: screen))
+    }
+
+    public nonisolated func screenDidClose(_ screen: ScreenID) {
+        intents.yield(.close(screen))
+    }
+
+    public nonisolated func refresh(screen: ScreenID) {
+        intents.yield(.refresh(screen))
+    }
+
+    func handle(_ intent: Intent) {
+        switch intent {
+        case .show(let content, let visible, let screen):
+            var state = screens[screen] ?? ScreenState(content: content, visible: visible)
+            if state.content != content { state.predicted = [] }
+            state.content = content
+            state.visible = visible
+            screens[screen] = state
+            replan(screen, force: false)
+        case .rest(let key, let neighbours, let screen):
+            guard var state = screens[screen] else { return }
+            let plans = ([key] + neighbours).compactMap { planResting($0) }
+            let urls = Set(plans.map(\.url))
+            let old = state.predicted
+            state.predicted = urls
+            screens[screen] = state
+            for plan in plans { enqueue(url: plan.url, target: plan.target, priority: .prediction, owner: screen) }
+            release(old.subtracting(urls), from: screen)
+        case .close(let screen):
+            guard let state = screens.removeValue(forKey: screen) else { return }
+            release(state.shown.union(state.predicted), from: screen)
+        case .refresh(let screen):
+            replan(screen, force: true)
+        case .barrier(let continuation):
+            continuation.resume()
+        }
+    }
+
+    /// Recomputes what `screen` needs, drops what it no longer needs, queues the rest.
+    func replan(_ screen: ScreenID, force: Bool) {
+        guard var state = screens[screen] else { return }
+        let plans = plan(state.content, visible: state.visible, force: force)
+        let urls = Set(plans.map(\.url))
+        let old = state.shown
+        state.shown = urls
+        screens[screen] = state
+        // Queue first, then release: the engine never looks idle in between.
+        for plan in plans { enqueue(url: plan.url, target: plan.target, priority: plan.priority, owner: screen) }
+        release(old.subtracting(urls), from: screen)
+    }
+
+    /// After a page lands, screens on that list may need the next one (server pages can be shorter than ours).
+    func replanScreens(showing key: ListKey) {
+        for (screen, state) in screens {
+            if case .list(let request) = state.content, request.key == key { replan(screen, force: false) }
+        }
+    }
+
+    func isFresh(_ date: Date?) -> Bool {
+        guard let date else { return false }
+        return clock.now().timeIntervalSince(date) < configuration.freshness
+    }
+}

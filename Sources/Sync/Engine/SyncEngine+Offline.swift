@@ -1,0 +1,63 @@
+import Foundation
+import EntityCache
+import ODataCore
+
+extension SyncEngine {
+    /// The service could not be reached: queued work is parked and a probe started.
+    func wentOffline(_ sentence: String, at date: Date) {
+        lastError = (sentence, date)
+        guard isOnline else { return }
+        isOnline = false
+        for job in queue where job.isWanted { parked[job.url] = job }
+        queue.removeAll()
+        startProbe()
+        publishStatus()
+    }
+
+    /// A request succeeded after being offline: parked work goes back in the queue.
+    func cameOnline() {
+        isOnline = true
+        probeTask?.cancel()
+        probeTask = nil
+        let jobs = parked.values.sorted { ($0.priority, $0.sequence) < ($1.priority, $1.sequence) }
+        parked.removeAll()
+        queue.append(contentsOf: jobs)
+        sortQueue()
+        publishStatus()
+    }
+
+    /// Every `offlineProbeInterval`, re-sends the most urgent parked job until one gets an answer.
+    func startProbe() {
+        guard probeTask == nil else { return }
+        let clock = self.clock
+        let interval = configuration.offlineProbeInterval
+        probeTask = Task { [weak self] in
+            while !Task.isCancelled {
+                do { try await clock.sleep(seconds: interval) } catch { return }
+                guard let self, let job = await self.nextProbe() else { return }
+                let report = await self.runner.run(job)
+                await self.probeFinished(job, report: report)
+                if await self.online { return }
+            }
+        }
+    }
+
+    /// The parked job to probe with, moved to running; nil (and probing stops) when none.
+    func nextProbe() -> FetchJob? {
+        guard !isOnline, let job = parked.values.min(by: { ($0.priority, $0.sequence) < ($1.priority, $1.sequence) })
+        else {
+            probeTask = nil
+            return nil
+        }
+        parked[job.url] = nil
+        running[job.url] = (job, Task {})
+        publishStatus()
+        return job
+    }
+
+    func probeFinished(_ job: FetchJob, report: JobReport) {
+        if report.isUnreachable { probeTask = nil }
+        finish(job.url, report: report, startedAt: nil)
+        if !isOnline { startProbe() }
+    }
+}

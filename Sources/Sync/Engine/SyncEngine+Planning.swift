@@ -1,0 +1,127 @@
+import Foundation
+import EntityCache
+import ODataCore
+
+/// One fetch a screen needs.
+struct FetchPlan: Sendable {
+    var url: String
+    var target: FetchTarget
+    var priority: FetchPriority
+}
+
+extension SyncEngine {
+    /// The fetches that make `content` at `visible` complete and fresh (see ``PrefetchPolicy``).
+    func plan(_ content: ScreenContent, visible: Range<Int>, force: Bool) -> [FetchPlan] {
+        switch content {
+        case .list(let request): return planList(request, visible: visible, force: force)
+        case .related(let parent, let path):
+            guard let first = path.first else { return [] }
+            let known = try? cache.relationKeys(parent, navigation: first)
+            if !force, let known, isFresh(known.fetchedAt) { return [] }
+            let expand = policy?.relatedExpansions(parentSet: parent.entitySet, path: path) ?? [path.joined(separator: "/")]
+            return [entityPlan(parent, expand: expand, priority: .visible)]
+        case .entity(let key):
+            if !force, isFresh((try? cache.entity(key))??.fetchedAt) { return [] }
+            return [entityPlan(key, expand: policy?.nextScreenExpansions(forSet: key.entitySet) ?? [], priority: .visible)]
+        }
+    }
+
+    func entityPlan(_ key: EntityKey, expand: [String], priority: FetchPriority) -> FetchPlan {
+        FetchPlan(
+            url: builder.url(ResourcePath(key), QueryOptions(expand: expand)),
+            target: .entity(key, expanded: expand), priority: priority
+        )
+    }
+
+    /// Pages covering `visible`, then the next page when the window nears the cached end.
+    func planList(_ request: ListRequest, visible: Range<Int>, force: Bool) -> [FetchPlan] {
+        let key = request.key
+        let set = policy?.entitySet(of: request.path) ?? request.path.segments.last?.name ?? ""
+        let expand = policy?.nextScreenExpansions(forSet: set) ?? []
+        let state = try? cache.listState(key)
+        let size = configuration.pageSize
+        var plans: [FetchPlan] = []
+        var start = (visible.lowerBound / size) * size
+        repeat {
+            if let state, state.isComplete, start >= state.fetchedCount, start > 0 { break }
+            let status = try? cache.listRangeStatus(key, range: start..<(start + size))
+            if let missing = status?.firstMissing {
+                plans.append(pagePlan(request, set: set, expand: expand, offset: missing, end: start + size, state: state))
+            } else if force || !isFresh(status?.oldestFetch) {
+                plans.append(pagePlan(request, set: set, expand: expand, offset: start, end: start + size, state: nil))
+            }
+            start += size
+        } while start < visible.upperBound
+        // Follow `__next` (or page on) when the window's end nears the end of what is cached.
+        if let state, !state.isComplete, state.fetchedCount > 0 {
+            let cachedEnd = state.nextPosition ?? state.fetchedCount
+            if visible.upperBound + configuration.prefetchMargin >= cachedEnd,
+               state.totalCount.map({ cachedEnd < $0 }) ?? true {
+                var next = pagePlan(request, set: set, expand: expand, offset: cachedEnd, end: cachedEnd + size, state: state)
+                next.priority = .nextPage
+                if !plans.contains(where: { $0.url == next.url }) { plans.append(next) }
+            }
+        }
+        return plans
+    }
+
+    /// The request for positions `offset..<end`: the first page, the server's next link
+    /// when it continues there, else `$skip`/`$top`.
+    func pagePlan(
+        _ request: ListRequest, set: String, expand: [String], offset: Int, end: Int, state: ListState?
+    ) -> FetchPlan {
+        if offset > 0, let state, state.nextPosition == offset, let link = try? cache.listNextLink(request.key) {
+            return FetchPlan(
+                url: absolute(link), target: .listPage(request.key, entitySet: set, offset: offset, requestedTop: nil),
+                priority: .visible
+            )
+        }
+        var options = request.options
+        options.expand = expand
+        options.top = end - offset
+        options.skip = offset > 0 ? offset : nil
+        options.skipToken = nil
+        options.inlineCount = true
+        return FetchPlan(
+            url: builder.url(request.path, options),
+            target: .listPage(request.key, entitySet: set, offset: offset, requestedTop: end - offset), priority: .visible
+        )
+    }
+
+    /// A next link as an absolute URL (some servers send it relative to the service root).
+    func absolute(_ link: String) -> String {
+        link.contains("://") ? link : builder.serviceRoot + (link.hasPrefix("/") ? String(link.dropFirst()) : link)
+    }
+
+    /// The level after next for an entity the cursor rests on; nil when already fresh.
+    func planResting(_ key: EntityKey) -> FetchPlan? {
+        guard let policy else { return nil }
+        let expand = policy.restingExpansions(forSet: key.entitySet)
+        guard !expand.isEmpty else { return nil }
+        if isFresh((try? cache.entity(key))??.fetchedAt),
+           expand.allSatisfy({ isPathFresh(from: key.canonical, path: $0.split(separator: "/").map(String.init)) }) {
+            return nil
+        }
+        return entityPlan(key, expand: expand, priority: .prediction)
+    }
+
+    /// Whether every relation along `path` from `root` is known and fresh (breadth-limited).
+    func isPathFresh(from root: String, path: [String]) -> Bool {
+        var keys = [root]
+        for navigation in path {
+            var next: [String] = []
+            for key in keys.prefix(64) {
+                guard let parent = entityKey(canonical: key),
+                      let known = try? cache.relationKeys(parent, navigation: navigation), isFresh(known.fetchedAt)
+                else { return false }
+                next += known.keys
+            }
+            keys = next
+        }
+        return true
+    }
+
+    func entityKey(canonical: String) -> EntityKey? {
+        ResourcePath.parse(relative: canonical)?.entityKey
+    }
+}

@@ -1,0 +1,155 @@
+import Foundation
+import EntityCache
+import ODataCore
+
+extension SyncEngine {
+    /// Adds a job, or joins the identical one queued or running.
+    func enqueue(url: String, target: FetchTarget, priority: FetchPriority, owner: ScreenID?, partial: Bool = false) {
+        if let index = queue.firstIndex(where: { $0.url == url }) {
+            let isNewRequester = owner.map { !queue[index].owners.contains($0) } ?? true
+            if let owner { queue[index].owners.insert(owner) } else { queue[index].pinned = true }
+            if priority < queue[index].priority {
+                queue[index].priority = priority
+                sortQueue()
+            }
+            if isNewRequester { logInstant(url: url, outcome: .coalesced) }
+            return
+        }
+        if var entry = running[url] {
+            let isNewRequester = owner.map { !entry.job.owners.contains($0) } ?? true
+            if let owner { entry.job.owners.insert(owner) } else { entry.job.pinned = true }
+            running[url] = entry
+            if isNewRequester { logInstant(url: url, outcome: .coalesced) }
+            return
+        }
+        sequence += 1
+        let job = FetchJob(
+            url: url, target: target, priority: priority, owners: owner.map { [$0] } ?? [], pinned: owner == nil,
+            sequence: sequence, partial: partial
+        )
+        if !isOnline {
+            if var existing = parked[url] {
+                existing.owners.formUnion(job.owners)
+                existing.pinned = existing.pinned || job.pinned
+                parked[url] = existing
+            } else {
+                parked[url] = job
+            }
+            startProbe()
+            return
+        }
+        queue.append(job)
+        sortQueue()
+        dispatch()
+    }
+
+    func sortQueue() {
+        queue.sort { ($0.priority, $0.sequence) < ($1.priority, $1.sequence) }
+    }
+
+    /// Starts queued jobs while slots are free.
+    func dispatch() {
+        while running.count < configuration.maxConcurrent, isOnline, !queue.isEmpty {
+            let job = queue.removeFirst()
+            let runner = self.runner
+            let task = Task { [weak self] in
+                let report = await runner.run(job)
+                await self?.finish(job.url, report: report, startedAt: nil)
+            }
+            running[job.url] = (job, task)
+        }
+        publishStatus()
+        resumeIdleWaitersIfIdle()
+    }
+
+    /// Removes `screen`'s claim on queued or running jobs whose URL is in `urls`;
+    /// jobs nobody wants any more are dropped or cancelled.
+    func release(_ urls: Set<String>, from screen: ScreenID) {
+        guard !urls.isEmpty else { return }
+        var dropped: [FetchJob] = []
+        queue.removeAll { job in
+            guard urls.contains(job.url) else { return false }
+            var job = job
+            job.owners.remove(screen)
+            if job.isWanted { return false }
+            dropped.append(job)
+            return true
+        }
+        for index in queue.indices where urls.contains(queue[index].url) { queue[index].owners.remove(screen) }
+        for job in dropped { logInstant(url: job.url, outcome: .cancelled) }
+        for url in urls {
+            if var entry = running[url] {
+                entry.job.owners.remove(screen)
+                running[url] = entry
+                if !entry.job.isWanted { entry.task.cancel() }
+            }
+            if var job = parked[url] {
+                job.owners.remove(screen)
+                parked[url] = job.isWanted ? job : nil
+            }
+        }
+        publishStatus()
+        resumeIdleWaitersIfIdle()
+    }
+
+    /// Records the end of a running job (or a probe) and starts the next ones.
+    func finish(_ url: String, report: JobReport, startedAt: Date?) {
+        let entry = running.removeValue(forKey: url)
+        let now = clock.now()
+        if report.isUnreachable {
+            wentOffline(report.error?.description ?? "The service could not be reached.", at: now)
+            if let job = entry?.job, job.isWanted { parked[url] = job }
+        } else if report.outcome == .fetched || report.outcome == .notModified {
+            lastSuccessAt = now
+            if !isOnline { cameOnline() }
+        } else if report.outcome == .failed, let error = report.error {
+            lastError = (error.description, now)
+        }
+        let target = entry?.job.target
+        let log = RequestLogEntry(
+            url: url, status: report.status, bytes: report.bytes, duration: 0, outcome: report.outcome,
+            startedAt: now, attempts: report.attempts, error: report.error?.description
+        )
+        let parkedNow = parked[url] != nil
+        _ = try? cache.write { session in
+            try session.appendRequestLog(log)
+            if case .listPage(let key, _, _, _)? = target, report.outcome == .failed, !parkedNow {
+                try session.setListError(key, message: report.error?.description)
+            }
+        }
+        let result = FetchResult(outcome: report.outcome, status: report.status, error: report.error?.description)
+        for waiter in resultWaiters.removeValue(forKey: url) ?? [] { waiter.resume(returning: result) }
+        if report.outcome == .fetched, case .listPage(let key, _, _, _)? = target { replanScreens(showing: key) }
+        dispatch()
+    }
+
+    /// Logs an outcome that sent no request (coalesced, cancelled before start).
+    func logInstant(url: String, outcome: RequestLogEntry.Outcome) {
+        let entry = RequestLogEntry(
+            url: url, status: nil, bytes: 0, duration: 0, outcome: outcome, startedAt: clock.now(), attempts: 0
+        )
+        _ = try? cache.write { try $0.appendRequestLog(entry) }
+        if outcome == .cancelled {
+            let result = FetchResult(outcome: .cancelled, status: nil, error: nil)
+            for waiter in resultWaiters.removeValue(forKey: url) ?? [] { waiter.resume(returning: result) }
+        }
+    }
+
+    func resumeIdleWaitersIfIdle() {
+        guard queue.isEmpty, running.isEmpty, !idleWaiters.isEmpty else { return }
+        let waiters = idleWaiters
+        idleWaiters = []
+        for waiter in waiters { waiter.resume() }
+    }
+
+    /// Writes the status row when it changed.
+    func publishStatus() {
+        let status = SyncStatus(
+            isOnline: isOnline, inFlight: running.count, queued: queue.count + parked.count,
+            lastError: lastError?.0, lastErrorAt: lastError?.1, lastSuccessAt: lastSuccessAt
+        )
+        guard status != publishedStatus else { return }
+        publishedStatus = status
+        _ = try? cache.write { session in try session.updateSyncStatus { $0 = status } }
+    }
+}

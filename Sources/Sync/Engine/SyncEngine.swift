@@ -1,0 +1,133 @@
+import Foundation
+import EntityCache
+import ODataCore
+
+/// The background fetcher: one actor owning the fetch queue and what screens want.
+///
+/// * **Priority queue** — jobs ordered by ``FetchPriority`` then arrival; at most
+///   `maxConcurrent` on the wire.
+/// * **De-duplication** — one job per URL: a second request for a queued or running
+///   URL joins it (logged `coalesced`) and the server sees it once.
+/// * **Cancel** — jobs belong to screens; when no screen wants a job (closed, or
+///   scrolled away) it is dropped from the queue or its task cancelled (`cancelled`).
+/// * **Retry / revalidation** — see ``JobRunner`` and ``RetryPolicy``.
+/// * **Offline** — when the service cannot be reached, jobs are parked, the status
+///   says offline, and a probe retries the most urgent one every
+///   `offlineProbeInterval` until the service answers; then parked jobs resume.
+public actor SyncEngine {
+    /// Tunables, all with working defaults.
+    public struct Configuration: Sendable {
+        public var serviceRoot: String
+        public var maxConcurrent = 4
+        /// Rows per list request (`$top`).
+        public var pageSize = 50
+        /// Fetch the next page when the window's end is this close to the cached end.
+        public var prefetchMargin = 25
+        /// Seconds for which fetched data is not fetched again.
+        public var freshness: Double = 300
+        public var retry = RetryPolicy()
+        public var offlineProbeInterval: Double = 5
+        public var profile = DisplayProfile()
+
+        public init(serviceRoot: String) {
+            self.serviceRoot = serviceRoot
+        }
+    }
+
+    /// What one screen shows and which jobs it asked for.
+    struct ScreenState {
+        var content: ScreenContent
+        var visible: Range<Int>
+        var shown: Set<String> = []
+        var predicted: Set<String> = []
+    }
+
+    public nonisolated let cache: CacheDatabase
+    let transport: any ODataTransport
+    let clock: any SyncClock
+    let random: @Sendable () -> Double
+    public let configuration: Configuration
+    var model: ServiceModel?
+    var policy: PrefetchPolicy?
+    var builder: ODataURLBuilder
+
+    var queue: [FetchJob] = []
+    var running: [String: (job: FetchJob, task: Task<Void, Never>)] = [:]
+    var parked: [String: FetchJob] = [:]
+    var screens: [ScreenID: ScreenState] = [:]
+    var resultWaiters: [String: [CheckedContinuation<FetchResult, Never>]] = [:]
+    var idleWaiters: [CheckedContinuation<Void, Never>] = []
+    var sequence = 0
+    var isOnline = true
+    var probeTask: Task<Void, Never>?
+    var publishedStatus: SyncStatus?
+    var lastError: (String, Date)?
+    var lastSuccessAt: Date?
+    nonisolated let intents: AsyncStream<Intent>.Continuation
+
+    public init(
+        configuration: Configuration, cache: CacheDatabase, transport: any ODataTransport, model: ServiceModel? = nil,
+        clock: any SyncClock = SystemClock(), random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) }
+    ) {
+        self.configuration = configuration
+        self.cache = cache
+        self.transport = transport
+        self.clock = clock
+        self.random = random
+        self.builder = model.map { ODataURLBuilder(serviceRoot: configuration.serviceRoot, model: $0) }
+            ?? ODataURLBuilder(serviceRoot: configuration.serviceRoot)
+        self.model = model
+        self.policy = model.map { PrefetchPolicy(model: $0, profile: configuration.profile) }
+        let (stream, continuation) = AsyncStream<Intent>.makeStream()
+        self.intents = continuation
+        Task { [weak self] in
+            for await intent in stream {
+                guard let self else { return }
+                await self.handle(intent)
+            }
+        }
+    }
+
+    /// Installs a service model: typed decoding, typed key literals and the prefetch policy.
+    public func use(_ model: ServiceModel) {
+        self.model = model
+        policy = PrefetchPolicy(model: model, profile: configuration.profile)
+        builder = ODataURLBuilder(serviceRoot: configuration.serviceRoot, model: model)
+    }
+
+    var runner: JobRunner {
+        JobRunner(
+            cache: cache, transport: transport, clock: clock, random: random, retry: configuration.retry,
+            decoder: VerboseJSONDecoder(serviceRoot: builder.serviceRoot, model: model)
+        )
+    }
+
+    /// Fetches `url` into the cache as `target` at `priority`, joining an identical
+    /// request if one is queued or running, and returns how it ended. Not cancelled by screens.
+    public func fetch(
+        _ url: String, target: FetchTarget, priority: FetchPriority = .visible, partial: Bool = false
+    ) async -> FetchResult {
+        await withCheckedContinuation { continuation in
+            resultWaiters[url, default: []].append(continuation)
+            enqueue(url: url, target: target, priority: priority, owner: nil, partial: partial)
+        }
+    }
+
+    /// Suspends until every intent sent so far is handled and nothing is queued or running.
+    /// Parked (offline) jobs do not count.
+    public func waitUntilIdle() async {
+        await flushIntents()
+        if queue.isEmpty && running.isEmpty { return }
+        await withCheckedContinuation { idleWaiters.append($0) }
+    }
+
+    /// Suspends until every intent sent so far has been handled (fetches may still run).
+    public func flushIntents() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            intents.yield(.barrier(continuation))
+        }
+    }
+
+    /// Whether the service was reachable at the last attempt.
+    public var online: Bool { isOnline }
+}

@@ -1,0 +1,95 @@
+import Foundation
+import EntityCache
+import ODataCore
+
+/// Turns one decoded response into flat cache rows, inside the caller's transaction.
+///
+/// * Every entity with a key (nested `$expand` included) becomes one `entity` upsert;
+///   entities without a key cannot be referred to and are skipped.
+/// * A partial response (`$select`) merges into known fields and never erases them.
+/// * An expanded to-many replaces that relation's positions; an expanded to-one is a
+///   one-row relation; `null` clears it (known, empty); `__deferred` leaves it as it
+///   was — unknown if never fetched, not empty.
+/// * A list page writes its positions, `__count` and `__next`.
+public struct Normaliser: Sendable {
+    public init() {}
+
+    /// What one response wrote.
+    public struct Summary: Sendable, Hashable {
+        /// Entities upserted (nested ones included).
+        public var entities = 0
+        /// Relations replaced.
+        public var relations = 0
+    }
+
+    /// Files `payload` for `target` at `date`.
+    @discardableResult
+    public func write(
+        _ payload: ODataPayload, for target: FetchTarget, partial: Bool, at date: Date, into session: CacheWriteSession
+    ) throws -> Summary {
+        var summary = Summary()
+        switch (target, payload) {
+        case (.listPage(let key, _, let offset, let top), .collection(let collection)):
+            let keys = try collection.entities.compactMap {
+                try write($0, partial: partial, at: date, session: session, summary: &summary)
+            }
+            let short = top.map { collection.entities.count < $0 } ?? true
+            try session.writeListPage(
+                key, offset: offset, entityKeys: keys, totalCount: collection.count.map { Int($0) },
+                nextLink: collection.nextLink, isLastPage: collection.nextLink == nil && short, at: date
+            )
+        case (.entity, .entity(let entity)):
+            _ = try write(entity, partial: partial, at: date, session: session, summary: &summary)
+        case (.relation(let parent, let navigation, _), _):
+            var children: [String] = []
+            switch payload {
+            case .collection(let collection):
+                children = try collection.entities.compactMap {
+                    try write($0, partial: partial, at: date, session: session, summary: &summary)
+                }
+            case .entity(let entity):
+                children = try write(entity, partial: partial, at: date, session: session, summary: &summary)
+                    .map { [$0] } ?? []
+            case .value:
+                children = []
+            }
+            try session.replaceRelation(parent: parent.canonical, navigation: navigation, children: children, at: date)
+            summary.relations += 1
+        default:
+            throw ODataError(kind: .malformedPayload, message: "the answer does not have the expected shape")
+        }
+        return summary
+    }
+
+    /// Writes one entity and its expanded navigations; returns its canonical key.
+    func write(
+        _ entity: ODataEntity, partial: Bool, at date: Date, session: CacheWriteSession, summary: inout Summary
+    ) throws -> String? {
+        guard let key = entity.key else { return nil }
+        let canonical = key.canonical
+        try session.upsertEntity(
+            key: canonical, entitySet: key.entitySet, type: entity.metadata.type, properties: entity.properties,
+            etag: entity.metadata.etag, at: date, partial: partial
+        )
+        summary.entities += 1
+        for link in entity.navigations {
+            let children: [String]
+            switch link.content {
+            case .deferred:
+                continue
+            case .null:
+                children = []
+            case .entity(let child):
+                children = try write(child, partial: partial, at: date, session: session, summary: &summary)
+                    .map { [$0] } ?? []
+            case .collection(let collection):
+                children = try collection.entities.compactMap {
+                    try write($0, partial: partial, at: date, session: session, summary: &summary)
+                }
+            }
+            try session.replaceRelation(parent: canonical, navigation: link.name, children: children, at: date)
+            summary.relations += 1
+        }
+        return canonical
+    }
+}

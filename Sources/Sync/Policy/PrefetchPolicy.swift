@@ -1,0 +1,98 @@
+import ODataCore
+
+/// Decides what to `$expand`, from `$metadata` navigations (not from CarDealer names).
+///
+/// **The policy.**
+/// 1. *A list shows a page* → fetch that page with `$expand` of the **next screen**:
+///    every to-many navigation `N` of the list's entity set, continued through one
+///    hop `N/H` when `N` leads to a link entity (`Person?$expand=PersonCar/Car`).
+///    Drilling into any row on the page then needs no request.
+/// 2. *The cursor rests on a row* → fetch, for it and its neighbours, the **level
+///    after next**: the entity with the next screen's expansions plus, for each link
+///    `N`, its own to-many navigations `M` and their hops
+///    (`Person(1)?$expand=PersonCar/Car,PersonCar/PersonCarMaintenance/Maintenance`).
+/// 3. Skip what is fresh (the engine checks fetched-at before queueing) and drop
+///    queued fetches that scrolled away or whose screen closed.
+///
+/// **Hops.** The display profile may name the hop for a link set. Otherwise a set
+/// reached through `N` is a link when its type has exactly one to-one navigation
+/// that does not lead back to where we came from: that navigation is the hop.
+/// At most ``maxExpansions`` paths are expanded per request, to keep payloads small.
+public struct PrefetchPolicy: Sendable {
+    public let model: ServiceModel
+    public let profile: DisplayProfile
+    public var maxExpansions = 4
+
+    public init(model: ServiceModel, profile: DisplayProfile = DisplayProfile()) {
+        self.model = model
+        self.profile = profile
+    }
+
+    /// Navigations of a set, resolved, in declared order.
+    func navigations(ofSet set: String) -> [ResolvedNavigation] {
+        guard let type = model.entityType(ofSet: set) else { return [] }
+        return model.navigationProperties(of: type).compactMap { model.resolveNavigation($0.name, fromSet: set) }
+    }
+
+    /// The hop from link set `link` that was reached from `source`, if any.
+    public func hop(from link: String, arrivedFrom source: String) -> String? {
+        if let named = profile.hops[link] { return named.isEmpty ? nil : named }
+        let candidates = navigations(ofSet: link).filter { !$0.isCollection && $0.targetSet != source }
+        return candidates.count == 1 ? candidates[0].name : nil
+    }
+
+    /// The screens one level down from an entity of `set`: `N` or `N/H` for each to-many `N`.
+    public func nextScreenExpansions(forSet set: String) -> [String] {
+        var result: [String] = []
+        for navigation in navigations(ofSet: set) where navigation.isCollection {
+            if let hop = hop(from: navigation.targetSet, arrivedFrom: set) {
+                result.append(navigation.name + "/" + hop)
+            } else {
+                result.append(navigation.name)
+            }
+        }
+        return Array(result.prefix(maxExpansions))
+    }
+
+    /// The next screen and the level after it, for an entity of `set` the cursor rests on.
+    public func restingExpansions(forSet set: String) -> [String] {
+        var result = nextScreenExpansions(forSet: set)
+        for navigation in navigations(ofSet: set) where navigation.isCollection {
+            let link = navigation.targetSet
+            for inner in navigations(ofSet: link) where inner.isCollection && inner.targetSet != set {
+                var path = navigation.name + "/" + inner.name
+                if let hop = hop(from: inner.targetSet, arrivedFrom: link) { path += "/" + hop }
+                result.append(path)
+            }
+        }
+        return Array(result.prefix(maxExpansions))
+    }
+
+    /// The expansions for a related screen `parent/path…`: the path itself, and the
+    /// next screen of each row (the first segment's target, e.g. `PersonCar`).
+    public func relatedExpansions(parentSet: String, path: [String]) -> [String] {
+        guard let first = path.first else { return [] }
+        var result = [path.joined(separator: "/")]
+        if let link = model.resolveNavigation(first, fromSet: parentSet)?.targetSet {
+            for next in nextScreenExpansions(forSet: link) where !next.hasPrefix(parentNavigationBack(link, parentSet)) {
+                result.append(first + "/" + next)
+            }
+        }
+        return Array(result.prefix(maxExpansions))
+    }
+
+    /// The name of a to-many navigation of `set` leading back to `parentSet` (excluded from prefetch).
+    func parentNavigationBack(_ set: String, _ parentSet: String) -> String {
+        navigations(ofSet: set).first { $0.isCollection && $0.targetSet == parentSet }.map { $0.name + "/" } ?? "\u{0}"
+    }
+
+    /// The entity set a collection path lists (`Person(1)/PersonCar` → `PersonCar`).
+    public func entitySet(of path: ResourcePath) -> String? {
+        guard var set = path.segments.first?.name else { return nil }
+        for segment in path.segments.dropFirst() {
+            guard let next = model.resolveNavigation(segment.name, fromSet: set)?.targetSet else { return nil }
+            set = next
+        }
+        return set
+    }
+}

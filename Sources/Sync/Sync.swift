@@ -1,0 +1,11 @@
+/// Sync: the background fetcher.
+///
+/// Owns the HTTP transport (a protocol, with a URLSession implementation), the
+/// request registry (``SyncEngine``: priority queue, de-duplication, cancel,
+/// retry with backoff, ETag revalidation, request log, offline state), the
+/// ``PrefetchPolicy`` that turns screen intents into `$expand` requests, and the
+/// ``Normaliser`` that writes responses into the cache as flat rows.
+///
+/// Screens never call Sync directly: they publish intents through
+/// `EntityCache.SyncIntents`, which ``SyncEngine`` implements.
+public enum SyncModule {}

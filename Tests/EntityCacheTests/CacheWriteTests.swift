@@ -1,0 +1,80 @@
+import Foundation
+import ODataCore
+import Testing
+@testable import EntityCache
+
+@Suite struct CacheWriteTests {
+    let date = Date(timeIntervalSince1970: 1_700_000_000)
+    let person = EntityKey(entitySet: "Person", value: .int(1))
+
+    @Test func a_partial_entity_merges_into_known_fields_and_never_erases_them() throws {
+        // Given a full person in the cache
+        let cache = try CacheDatabase()
+        try cache.write { session in
+            try session.upsertEntity(
+                key: "Person(1)", entitySet: "Person", type: "M.Person",
+                properties: [.init(name: "firstName", value: .string("Bob")), .init(name: "lastName", value: .string("Samson"))],
+                etag: "W/\"1\"", at: date, partial: false
+            )
+        }
+        // When a $select response brings a new lastName and a field never seen, without an etag
+        try cache.write { session in
+            try session.upsertEntity(
+                key: "Person(1)", entitySet: "Person", type: nil,
+                properties: [.init(name: "lastName", value: .string("Sampson")), .init(name: "ssn", value: .string("5"))],
+                etag: nil, at: date.addingTimeInterval(5), partial: true
+            )
+        }
+        // Then known fields keep their place, new values win, nothing is erased, etag and type stay
+        let entity = try #require(try cache.entity(person))
+        #expect(entity.presentFields == ["firstName", "lastName", "ssn"])
+        #expect(entity["firstName"] == .string("Bob"))
+        #expect(entity["lastName"] == .string("Sampson"))
+        #expect(entity.etag == "W/\"1\"")
+        #expect(entity.type == "M.Person")
+        #expect(entity.fetchedAt == date.addingTimeInterval(5))
+    }
+
+    @Test func an_unfetched_relation_is_unknown_and_an_empty_one_is_known_and_empty() throws {
+        // Given a cache where Person(1)'s cars were fetched empty and Person(2)'s never
+        let cache = try CacheDatabase()
+        try cache.write { try $0.replaceRelation(parent: "Person(1)", navigation: "PersonCar", children: [], at: date) }
+        // When both are read
+        let empty = try cache.related(person, navigation: "PersonCar")
+        let unknown = try cache.related(EntityKey(entitySet: "Person", value: .int(2)), navigation: "PersonCar")
+        // Then the first is known and empty, the second unknown
+        #expect(empty == .known([], fetchedAt: date))
+        #expect(unknown == .unknown)
+    }
+
+    @Test func replacing_a_relation_with_fewer_children_removes_the_old_tail() throws {
+        // Given a relation of three children
+        let cache = try CacheDatabase()
+        try cache.write { session in
+            for id in 1...3 {
+                try session.upsertEntity(key: "Car(\(id))", entitySet: "Car", type: nil, properties: [], etag: nil,
+                                         at: date, partial: false)
+            }
+            try session.replaceRelation(parent: "Person(1)", navigation: "Cars", children: ["Car(1)", "Car(2)", "Car(3)"], at: date)
+        }
+        // When it is replaced by one child
+        try cache.write { try $0.replaceRelation(parent: "Person(1)", navigation: "Cars", children: ["Car(3)"], at: date) }
+        // Then only that child remains
+        #expect(try cache.related(person, navigation: "Cars").elements?.map(\.key) == ["Car(3)"])
+        #expect(try cache.integrity().isClean)
+    }
+
+    @Test func the_cache_file_is_private_to_its_owner() throws {
+        // Given a cache location under a temporary XDG cache home
+        let home = NSTemporaryDirectory() + "cardealer-test-\(UUID().uuidString)"
+        let location = CacheLocation(serviceIdentity: "builtin-demo", user: "alice", environment: ["XDG_CACHE_HOME": home])
+        // When the cache is opened
+        _ = try CacheDatabase(path: location.path)
+        // Then the file exists with mode 0600, under cardealer/, named after the service and user
+        let mode = try FileManager.default.attributesOfItem(atPath: location.path)[.posixPermissions] as? NSNumber
+        #expect(mode?.intValue == 0o600)
+        #expect(location.path.hasPrefix(home + "/cardealer/builtin_demo_alice-"))
+        #expect(CacheLocation(serviceIdentity: "HTTP://Host:8080/svc", environment: [:]).serviceIdentity == "http://host:8080/svc/")
+        try FileManager.default.removeItem(atPath: home)
+    }
+}

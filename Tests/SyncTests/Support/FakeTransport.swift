@@ -1,0 +1,102 @@
+import Foundation
+import ODataCore
+@testable import Sync
+
+/// A scripted transport: answers by URL through a handler, counts and records requests,
+/// and can hold requests until released (to make concurrency observable without sleeps).
+actor FakeTransport: ODataTransport {
+    typealias Handler = @Sendable (TransportRequest, Int) throws -> TransportResponse
+
+    private var handler: Handler
+    private(set) var requests: [TransportRequest] = []
+    private var held = false
+    private var holders: [CheckedContinuation<Void, Never>] = []
+
+    init(handler: @escaping Handler) {
+        self.handler = handler
+    }
+
+    func setHandler(_ handler: @escaping Handler) { self.handler = handler }
+
+    /// While held, requests wait (counted) until ``release()``.
+    func hold() { held = true }
+
+    func release() {
+        held = false
+        let waiting = holders
+        holders = []
+        for holder in waiting { holder.resume() }
+    }
+
+    var waitingCount: Int { holders.count }
+
+    func count(of url: String) -> Int { requests.filter { $0.url == url }.count }
+
+    nonisolated func get(_ request: TransportRequest) async throws -> TransportResponse {
+        let number = await record(request)
+        if await isHeld { await wait() }
+        try Task.checkCancellation()
+        return try await currentHandler(request, number)
+    }
+
+    private var isHeld: Bool { held }
+
+    private func wait() async {
+        await withCheckedContinuation { holders.append($0) }
+    }
+
+    private func record(_ request: TransportRequest) -> Int {
+        requests.append(request)
+        return requests.count
+    }
+
+    private func currentHandler(_ request: TransportRequest, _ number: Int) throws -> TransportResponse {
+        try handler(request, number)
+    }
+}
+
+/// A clock whose sleeps are recorded and end only when the test advances time.
+actor ManualClock: SyncClock {
+    private var current = Date(timeIntervalSince1970: 1_700_000_000)
+    private(set) var sleeps: [Double] = []
+    private var sleepers: [(deadline: Date, continuation: CheckedContinuation<Void, Never>)] = []
+    private let autoAdvance: Bool
+
+    /// With `autoAdvance`, every sleep returns at once (after moving time on).
+    init(autoAdvance: Bool = false) {
+        self.autoAdvance = autoAdvance
+    }
+
+    nonisolated func now() -> Date { Date(timeIntervalSince1970: 1_700_000_000) }
+
+    func sleep(seconds: Double) async throws {
+        sleeps.append(seconds)
+        if autoAdvance { return }
+        let deadline = current.addingTimeInterval(seconds)
+        await withCheckedContinuation { sleepers.append((deadline, $0)) }
+        try Task.checkCancellation()
+    }
+
+    var pendingSleeps: Int { sleepers.count }
+
+    func advance(by seconds: Double) {
+        current = current.addingTimeInterval(seconds)
+        let due = sleepers.filter { $0.deadline <= current }
+        sleepers.removeAll { $0.deadline <= current }
+        for sleeper in due { sleeper.continuation.resume() }
+    }
+}
+
+func json(_ text: String, status: Int = 200, etag: String? = nil) -> TransportResponse {
+    TransportResponse(status: status, headers: etag.map { ["etag": $0] } ?? [:], body: Array(text.utf8))
+}
+
+/// Polls an async condition until it holds or the deadline passes (no fixed sleeps).
+func eventually(seconds: Double = 5, _ condition: () async throws -> Bool) async throws -> Bool {
+    let deadline = Date().addingTimeInterval(seconds)
+    while Date() < deadline {
+        if try await condition() { return true }
+        try await Task.sleep(nanoseconds: 2_000_000)
+    }
+    return false
+}

@@ -1,0 +1,163 @@
+import EntityCache
+import Foundation
+import ODataCore
+import Testing
+@testable import Sync
+
+@Suite struct SyncEngineTests {
+    static let root = "http://cardealer.test/svc/"
+
+    /// People `ids` with their PersonCar/Car expanded, as a v2 collection.
+    static func peoplePage(_ ids: Range<Int>, count: Int? = nil, next: String? = nil) -> String {
+        let people = ids.map { id in
+            #"""
+            {"__metadata":{"uri":"\#(root)Person(\#(id))"},"personID":\#(id),"firstName":"P\#(id)",
+             "PersonCar":{"results":[{"__metadata":{"uri":"\#(root)PersonCar(\#(id))"},"personCarID":\#(id),
+               "Car":{"__metadata":{"uri":"\#(root)Car(\#(id))"},"carID":\#(id),"make":"Ford"}}]}}
+            """#
+        }.joined(separator: ",")
+        let countText = count.map { #","__count":"\#($0)""# } ?? ""
+        let nextText = next.map { #","__next":"\#($0)""# } ?? ""
+        return #"{"d":{"results":[\#(people)]\#(countText)\#(nextText)}}"#
+    }
+
+    func makeEngine(_ transport: FakeTransport, clock: ManualClock = ManualClock(autoAdvance: true),
+                    cache: CacheDatabase? = nil) throws -> SyncEngine {
+        var configuration = SyncEngine.Configuration(serviceRoot: Self.root)
+        configuration.pageSize = 10
+        return SyncEngine(configuration: configuration, cache: try cache ?? CacheDatabase(), transport: transport,
+                          model: CarDealerModel.model, clock: clock, random: { 0.5 })
+    }
+
+    @Test func after_the_first_page_settles_opening_a_person_and_their_cars_makes_no_request() async throws {
+        // Given a service with 25 people, paged by our $top
+        let transport = FakeTransport { request, _ in
+            let skip = request.url.range(of: "$skip=").map { Int(request.url[$0.upperBound...].prefix { $0.isNumber })! } ?? 0
+            return json(Self.peoplePage(skip..<min(skip + 10, 25), count: 25))
+        }
+        let engine = try makeEngine(transport)
+        // When the people screen shows its first rows and settles
+        engine.screenDidShow(.list(ListRequest(entitySet: "Person")), visible: 0..<5, screen: ScreenID(1))
+        await engine.waitUntilIdle()
+        let sent = await transport.requests.count
+        #expect(sent >= 1)
+        #expect(await transport.requests.first?.url == Self.root + "Person?$expand=PersonCar/Car&$top=10&$inlinecount=allpages")
+        // And a person and their cars are opened
+        let person = EntityKey(entitySet: "Person", value: .int(3))
+        engine.screenDidShow(.entity(person), visible: 0..<1, screen: ScreenID(2))
+        engine.screenDidShow(.related(parent: person, path: ["PersonCar", "Car"]), visible: 0..<10, screen: ScreenID(3))
+        await engine.waitUntilIdle()
+        // Then no further request was made, and the cars are in the cache
+        let after = await transport.requests.map(\.url)
+        #expect(after.count == sent, "\(after.dropFirst(sent))")
+        #expect(try engine.cache.related(person, path: ["PersonCar", "Car"]).elements?.first?.target?["make"] == .string("Ford"))
+        #expect(try engine.cache.listWindow(ListRequest(entitySet: "Person").key, range: 0..<5).state?.totalCount == 25)
+    }
+
+    @Test func identical_concurrent_requests_reach_the_server_once() async throws {
+        // Given a transport that holds requests
+        let transport = FakeTransport { _, _ in json(Self.peoplePage(0..<2)) }
+        await transport.hold()
+        let engine = try makeEngine(transport)
+        let url = Self.root + "Person?$top=2"
+        let target = FetchTarget.listPage(ListRequest(entitySet: "Person").key, entitySet: "Person", offset: 0, requestedTop: 2)
+        // When the same URL is fetched three times concurrently
+        async let first = engine.fetch(url, target: target)
+        async let second = engine.fetch(url, target: target)
+        async let third = engine.fetch(url, target: target)
+        #expect(try await eventually { await transport.waitingCount == 1 })
+        await transport.release()
+        let outcomes = await [first, second, third].map(\.outcome)
+        // Then the server saw it once, every caller got the result, and the log shows the merges
+        #expect(await transport.count(of: url) == 1)
+        #expect(outcomes == [.fetched, .fetched, .fetched])
+        let log = try engine.cache.requestLog().map(\.outcome)
+        #expect(log.filter { $0 == .coalesced }.count == 2)
+        #expect(log.filter { $0 == .fetched }.count == 1)
+    }
+
+    @Test func closing_a_screen_cancels_its_fetch_and_writes_nothing() async throws {
+        // Given a people screen whose first page is on the wire
+        let transport = FakeTransport { _, _ in json(Self.peoplePage(0..<10)) }
+        await transport.hold()
+        let engine = try makeEngine(transport)
+        engine.screenDidShow(.list(ListRequest(entitySet: "Person")), visible: 0..<5, screen: ScreenID(1))
+        #expect(try await eventually { await transport.waitingCount == 1 })
+        // When the screen is closed
+        engine.screenDidClose(ScreenID(1))
+        await engine.flushIntents()
+        await transport.release()
+        // Then the fetch ends cancelled and the list stays unfetched
+        #expect(try await eventually { try engine.cache.requestLog().contains { $0.outcome == .cancelled } })
+        #expect(try engine.cache.listState(ListRequest(entitySet: "Person").key) == nil)
+    }
+
+    @Test func failed_attempts_are_retried_with_capped_exponential_backoff_and_jitter() async throws {
+        // Given a service that answers 503 twice, then the data; a manual clock; random fixed at 0.5
+        let transport = FakeTransport { _, number in number <= 2 ? json("{}", status: 503) : json(Self.peoplePage(0..<1)) }
+        let clock = ManualClock()
+        let engine = try makeEngine(transport, clock: clock)
+        let target = FetchTarget.listPage(ListRequest(entitySet: "Person").key, entitySet: "Person", offset: 0, requestedTop: 1)
+        // When a fetch is made and time is advanced through each backoff
+        async let result = engine.fetch(Self.root + "Person?$top=1", target: target)
+        #expect(try await eventually { await clock.pendingSleeps == 1 })
+        await clock.advance(by: 1)
+        #expect(try await eventually {
+            let slept = await clock.sleeps.count
+            let pending = await clock.pendingSleeps
+            return slept == 2 && pending == 1
+        })
+        await clock.advance(by: 1)
+        // Then it succeeds on the third attempt after waits of 0.2·2⁰ and 0.2·2¹, each scaled by 1 − 0.5·0.5
+        #expect(await result.outcome == .fetched)
+        let sleeps = await clock.sleeps
+        #expect(sleeps.count == 2 && abs(sleeps[0] - 0.15) < 1e-9 && abs(sleeps[1] - 0.3) < 1e-9)
+        #expect(try engine.cache.requestLog().last?.attempts == 3)
+        #expect(RetryPolicy().delay(afterAttempt: 12, random: 0) == 5)
+    }
+
+    @Test func a_revalidation_answered_304_refreshes_fetched_at_without_rewriting_rows() async throws {
+        // Given a person fetched once with an ETag
+        let transport = FakeTransport { request, _ in
+            if request.headers["If-None-Match"] == "W/\"7\"" { return TransportResponse(status: 304) }
+            return json(#"{"d":{"__metadata":{"uri":"\#(Self.root)Person(1)"},"personID":1,"firstName":"Bob"}}"#, etag: "W/\"7\"")
+        }
+        let engine = try makeEngine(transport)
+        let person = EntityKey(entitySet: "Person", value: .int(1))
+        let url = Self.root + "Person(1)"
+        #expect(await engine.fetch(url, target: .entity(person, expanded: [])).outcome == .fetched)
+        // When it is fetched again
+        let result = await engine.fetch(url, target: .entity(person, expanded: []))
+        // Then the request carried If-None-Match, the answer was 304 and the entity is intact
+        #expect(result.outcome == .notModified)
+        #expect(await transport.requests.last?.headers["If-None-Match"] == "W/\"7\"")
+        #expect(try engine.cache.entity(person)?["firstName"] == .string("Bob"))
+        #expect(try engine.cache.requestLog().map(\.outcome) == [.fetched, .notModified])
+    }
+
+    @Test func when_the_service_is_unreachable_the_cache_stays_readable_and_fetches_resume_later() async throws {
+        // Given a service that cannot be reached, and a retry policy of one attempt
+        let transport = FakeTransport { request, _ in
+            throw ODataError(kind: .transport, message: "the connection was refused", url: request.url)
+        }
+        let clock = ManualClock()
+        var configuration = SyncEngine.Configuration(serviceRoot: Self.root)
+        configuration.retry = RetryPolicy(maxAttempts: 1)
+        let engine = SyncEngine(configuration: configuration, cache: try CacheDatabase(), transport: transport,
+                                model: CarDealerModel.model, clock: clock)
+        // When a screen asks for people
+        engine.screenDidShow(.list(ListRequest(entitySet: "Person")), visible: 0..<5, screen: ScreenID(1))
+        // Then the status says offline with a sentence
+        #expect(try await eventually { try engine.cache.syncStatus().isOnline == false })
+        #expect(try engine.cache.syncStatus().lastError?.contains("connection was refused") == true)
+        // When the service returns and the probe interval passes
+        await transport.setHandler { _, _ in json(Self.peoplePage(0..<3)) }
+        #expect(try await eventually { await clock.pendingSleeps == 1 })
+        await clock.advance(by: 5)
+        // Then the parked fetch completes and the status is online again
+        #expect(try await eventually { try engine.cache.syncStatus().isOnline })
+        #expect(try await eventually {
+            try engine.cache.listWindow(ListRequest(entitySet: "Person").key, range: 0..<5).rows.count == 3
+        })
+    }
+}
