@@ -62,7 +62,14 @@ let package = Package(
         .testTarget(
             name: "SyncTests", dependencies: ["ODataCore", "EntityCache", "Sync"], resources: [.copy("Fixtures")]
         ),
-        .testTarget(name: "TerminalTests", dependencies: ["Terminal"]),
+        // Helpers shared by test targets: a private tmux session, built products.
+        .target(name: "CarDealerTestSupport", path: "Tests/TestSupport"),
+        .testTarget(name: "TerminalTests", dependencies: ["Terminal", "CarDealerTestSupport"]),
+        // The built cardealer binary in tmux: keys in, capture-pane out.
+        .testTarget(
+            name: "EndToEndTests",
+            dependencies: ["CarDealerTestSupport", "Browser", "Sync", "EntityCache", "DemoServer", "ODataCore", "Terminal"]
+        ),
         .testTarget(name: "BrowserTests", dependencies: ["Browser", "EntityCache", "ODataCore", "Terminal"]),
         .testTarget(
             name: "DemoServerTests",
