@@ -39,8 +39,10 @@ func temporaryCache() throws -> CacheDatabase {
 }
 
 /// Writes people, cars and links as Sync's normaliser would after `Person?$expand=PersonCar/Car`.
-func seedPeople(_ cache: CacheDatabase, people: [(id: Int, first: String, last: String, cars: [(link: Int, car: Int, make: String, model: String)])]) throws {
-    let now = Date()
+func seedPeople(
+    _ cache: CacheDatabase, people: [(id: Int, first: String, last: String, cars: [(link: Int, car: Int, make: String, model: String)])],
+    at now: Date = Date()
+) throws {
     try cache.write { session in
         for person in people {
             try session.upsertEntity(
@@ -84,8 +86,10 @@ func pollUntil(timeout: Double = 5, _ condition: @MainActor () -> Bool) async ->
 }
 
 /// Writes a car's service history as Sync would after `PersonCar(link)?$expand=PersonCarMaintenance/Maintenance`.
-func seedMaintenance(_ cache: CacheDatabase, link: Int, records: [(id: Int, date: Int64, text: String, mileage: Int, cost: String)]) throws {
-    let now = Date()
+func seedMaintenance(
+    _ cache: CacheDatabase, link: Int, records: [(id: Int, date: Int64, text: String, mileage: Int, cost: String)],
+    at now: Date = Date()
+) throws {
     try cache.write { session in
         for record in records {
             try session.upsertEntity(

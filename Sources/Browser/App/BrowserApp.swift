@@ -80,7 +80,9 @@ public final class BrowserApp {
     public func render(size: TerminalSize) -> ScreenBuffer {
         var buffer = ScreenBuffer(size: size)
         guard size.rows >= 4, size.columns >= 16 else {
-            if size.rows > 0 { buffer.put("CarDealer: window too small (\(size))", row: 0, column: 0) }
+            let messages = ["CarDealer: window too small (\(size))", "window too small", "too small", "small"]
+            let message = messages.first { DisplayWidth.width(of: $0) <= size.columns } ?? ""
+            if size.rows > 0 { buffer.put(message, row: 0, column: 0) }
             return buffer
         }
         let top = stack.top
