@@ -70,7 +70,7 @@ let package = Package(
             name: "EndToEndTests",
             dependencies: ["CarDealerTestSupport", "Browser", "Sync", "EntityCache", "DemoServer", "ODataCore", "Terminal"]
         ),
-        .testTarget(name: "BrowserTests", dependencies: ["Browser", "EntityCache", "ODataCore", "Terminal"]),
+        .testTarget(name: "BrowserTests", dependencies: ["Browser", "EntityCache", "ODataCore", "Terminal", "DemoServer"]),
         .testTarget(
             name: "DemoServerTests",
             dependencies: ["DemoServer", "ODataCore", hummingbird, .product(name: "HummingbirdTesting", package: "hummingbird")]

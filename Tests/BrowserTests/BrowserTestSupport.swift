@@ -1,3 +1,4 @@
+import DemoServer
 import Foundation
 import EntityCache
 import ODataCore
@@ -27,9 +28,9 @@ final class RecordingIntents: SyncIntents, @unchecked Sendable {
     func refresh(screen: ScreenID) {}
 }
 
-/// The CarDealer `$metadata` the demo server serves, parsed.
+/// The CarDealer `$metadata`, exactly as the built-in service serves it.
 func carDealerModel() throws -> ServiceModel {
-    try EDMXParser.parse(Array(carDealerEDMX.utf8))
+    try EDMXParser.parse(ServiceSchema.carDealer.edmx)
 }
 
 /// A fresh cache database in a temporary file (observation needs a real writer, as in the app).

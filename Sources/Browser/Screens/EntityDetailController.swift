@@ -61,15 +61,11 @@ public final class EntityDetailController: ScreenController {
     }
 
     public func handle(_ key: Key) -> ScreenAction {
+        if cursor.apply(key) {
+            environment.setNeedsDisplay()
+            return .handled
+        }
         switch key {
-        case .up, .char("k"): cursor.move(by: -1)
-        case .down, .char("j"): cursor.move(by: 1)
-        case .pageUp: cursor.pageUp()
-        case .pageDown: cursor.pageDown()
-        case .home, .char("g"): cursor.moveToStart()
-        case .end, .char("G"): cursor.moveToEnd()
-        case .mouseWheelUp: cursor.scroll(by: -3)
-        case .mouseWheelDown: cursor.scroll(by: 3)
         case .enter, .right, .char("l"):
             let all = lines
             guard cursor.selected < all.count, let navigation = all[cursor.selected].navigation else { return .handled }
@@ -80,8 +76,6 @@ public final class EntityDetailController: ScreenController {
         default:
             return .ignored
         }
-        environment.setNeedsDisplay()
-        return .handled
     }
 
     public func render(into buffer: inout ScreenBuffer, rows: Range<Int>) {

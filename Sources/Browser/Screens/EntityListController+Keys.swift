@@ -6,15 +6,11 @@ import Terminal
 extension EntityListController {
     public func handle(_ key: Key) -> ScreenAction {
         if filter.isEditing { return handleFilterKey(key) }
+        if cursor.apply(key) {
+            cursorMoved()
+            return .handled
+        }
         switch key {
-        case .up, .char("k"): cursor.move(by: -1)
-        case .down, .char("j"): cursor.move(by: 1)
-        case .pageUp, .ctrl("b"): cursor.pageUp()
-        case .pageDown, .ctrl("f"), .char(" "): cursor.pageDown()
-        case .home, .char("g"): cursor.moveToStart()
-        case .end, .char("G"): cursor.moveToEnd()
-        case .mouseWheelUp: cursor.scroll(by: -3)
-        case .mouseWheelDown: cursor.scroll(by: 3)
         case .enter, .right, .char("l"):
             return drill().map(ScreenAction.push) ?? .handled
         case .char("d"):
@@ -29,8 +25,6 @@ extension EntityListController {
         default:
             return .ignored
         }
-        cursorMoved()
-        return .handled
     }
 
     func cursorMoved() {

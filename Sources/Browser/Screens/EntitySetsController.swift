@@ -21,21 +21,17 @@ public final class EntitySetsController: ScreenController {
     }
 
     public func handle(_ key: Key) -> ScreenAction {
+        if cursor.apply(key) {
+            environment.setNeedsDisplay()
+            return .handled
+        }
         switch key {
-        case .up, .char("k"): cursor.move(by: -1)
-        case .down, .char("j"): cursor.move(by: 1)
-        case .home, .char("g"): cursor.moveToStart()
-        case .end, .char("G"): cursor.moveToEnd()
-        case .pageUp: cursor.pageUp()
-        case .pageDown: cursor.pageDown()
         case .enter, .right, .char("l"):
             guard cursor.selected < sets.count else { return .handled }
             return .push(EntityListController(environment: environment, entitySet: sets[cursor.selected]))
         default:
             return .ignored
         }
-        environment.setNeedsDisplay()
-        return .handled
     }
 
     public func render(into buffer: inout ScreenBuffer, rows: Range<Int>) {

@@ -40,18 +40,8 @@ public final class RequestLogController: ScreenController {
     }
 
     public func handle(_ key: Key) -> ScreenAction {
-        switch key {
-        case .up, .char("k"): cursor.move(by: -1)
-        case .down, .char("j"): cursor.move(by: 1)
-        case .pageUp: cursor.pageUp()
-        case .pageDown: cursor.pageDown()
-        case .home, .char("g"): cursor.moveToStart()
-        case .end, .char("G"): cursor.moveToEnd()
-        case .mouseWheelUp: cursor.scroll(by: -3)
-        case .mouseWheelDown: cursor.scroll(by: 3)
-        case .char("i"): return .pop
-        default: return .ignored
-        }
+        if key == .char("i") { return .pop }
+        guard cursor.apply(key) else { return .ignored }
         environment.setNeedsDisplay()
         return .handled
     }
