@@ -94,6 +94,9 @@ enum BrowserSession {
         } catch {
             throw SessionError("Cannot open the terminal: \(error)")
         }
+        // From here on the screen is ncurses'; anything else goes to the log.
+        SessionLog.captureStandardError()
+        SessionLog.write("browsing \(serviceRoot) (cache \(cache.path ?? "in memory"))")
         let environment = BrowserEnvironment(cache: cache, intents: engine, model: model, profile: profile)
         let root: any ScreenController
         if let set = environment.profile.root {
@@ -106,12 +109,14 @@ enum BrowserSession {
         terminal.start { events in
             for event in events {
                 if case .signal(let signal) = event {
+                    SessionLog.write("quitting on signal \(signal.rawValue)")
                     app.shutdown()
                     terminal.restore()
                     exit(signal.exitStatus)
                 }
             }
             if !app.handle(events) {
+                SessionLog.write("quit")
                 app.shutdown()
                 terminal.restore()
                 exit(0)

@@ -17,7 +17,8 @@ struct BrowserInTmuxTests {
             directory = try BuiltProducts.temporaryDirectory("cardealer-e2e")
             tmux = try TmuxSession(columns: columns, rows: rows)
             try tmux.typeLine(
-                "XDG_CACHE_HOME=\(directory)/cache XDG_DATA_HOME=\(directory)/data \(binary) \(arguments); echo EXIT=$?"
+                "XDG_CACHE_HOME=\(directory)/cache XDG_DATA_HOME=\(directory)/data XDG_STATE_HOME=\(directory)/state "
+                    + "\(binary) \(arguments); echo EXIT=$?"
             )
         }
 
@@ -81,6 +82,13 @@ struct BrowserInTmuxTests {
         try await app.expect("a clean exit with the browser's screen gone") { $0.contains("EXIT=0") && !$0.contains("Customer since") }
         try app.tmux.typeLine("echo restored-$((20+22))")
         try await app.expect("the shell echoing again") { $0.contains("\nrestored-42") }
+
+        // And the session was logged to a private file, not the screen
+        let log = app.directory + "/state/cardealer/cardealer.log"
+        let text = try String(contentsOfFile: log, encoding: .utf8)
+        #expect(text.contains("browsing http://127.0.0.1:") && text.contains("quit"))
+        let mode = try FileManager.default.attributesOfItem(atPath: log)[.posixPermissions] as? Int
+        #expect(mode == 0o600)
     }
 
     @Test func with_300_ms_latency_a_settled_people_list_opens_any_visible_person_at_once() async throws {
