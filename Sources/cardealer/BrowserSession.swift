@@ -57,7 +57,7 @@ enum BrowserSession {
         do {
             response = try await transport.get(TransportRequest(url: url, acceptsXML: true))
         } catch {
-            throw SessionError("Could not load the service's $metadata from \(url): \(error)")
+            throw SessionError("Could not load the service's $metadata. \(error)")
         }
         guard response.status == 200 else {
             let error = ODataError.fromResponse(status: response.status, url: url, contentType: response.headers["content-type"], body: response.body)
