@@ -2,49 +2,74 @@ import Foundation
 
 extension VerboseJSONDecoder.Context {
     /// A value whose declared type is known; a value of the wrong shape is an error naming the property.
-    func typedValue(_ value: JSONValue, type: EdmTypeReference, name: String, depth: Int) throws(ODataError) -> ODataValue {
-        if case .null = value { return .null }
+    func typedValue(_ value: Int, type: EdmTypeReference, name: String, depth: Int) throws(ODataError) -> ODataValue {
+        let kind = tape[value].kind
+        if kind == .null { return .null }
         func wrong() -> ODataError {
             malformed("the property \(name) should be \(type) but is \(describe(value))")
         }
         switch type {
-        case .primitive(let primitive):
-            guard let typed = Self.primitive(value, as: primitive) else { throw wrong() }
+        case .primitive(let edmType):
+            guard let typed = primitive(value, as: edmType) else { throw wrong() }
             return typed
         case .named(let typeName):
-            guard case .object(let object) = value else { throw wrong() }
+            guard kind == .object else { throw wrong() }
             let declared = model?.complexTypes[typeName]?.properties ?? []
             var members: [ODataProperty] = []
-            for member in object.members where !member.key.hasPrefix("__") {
-                if let property = declared.first(where: { $0.name == member.key }) {
-                    members.append(ODataProperty(name: member.key, value: try typedValue(member.value, type: property.type, name: name + "/" + member.key, depth: depth + 1)))
+            var key = tape.firstChild(value)
+            for _ in 0..<tape[value].count {
+                let member = key + 1
+                defer { key = tape.after(member) }
+                if tape.isReservedKey(key) { continue }
+                let memberName = tape.string(key)
+                if let property = declared.first(where: { $0.name == memberName }) {
+                    members.append(ODataProperty(
+                        name: memberName, value: try typedValue(member, type: property.type, name: name + "/" + memberName, depth: depth + 1)
+                    ))
                 } else {
-                    members.append(ODataProperty(name: member.key, value: untypedValue(member.value, depth: depth + 1)))
+                    members.append(ODataProperty(name: memberName, value: untypedValue(member, depth: depth + 1)))
                 }
             }
             return .complex(members)
         case .collection(let element):
-            let elements: [JSONValue]
-            if case .array(let array) = value {
-                elements = array
-            } else if case .array(let array)? = value["results"] {
-                elements = array
+            let array: Int
+            if kind == .array {
+                array = value
+            } else if kind == .object, let results = tape.member(value, "results"), tape[results].kind == .array {
+                array = results
             } else {
                 throw wrong()
             }
             var result: [ODataValue] = []
-            for item in elements { result.append(try typedValue(item, type: element, name: name, depth: depth + 1)) }
+            var item = tape.firstChild(array)
+            for _ in 0..<tape[array].count {
+                result.append(try typedValue(item, type: element, name: name, depth: depth + 1))
+                item = tape.after(item)
+            }
             return .collection(result)
         case .unknown:
             return untypedValue(value, depth: depth)
         }
     }
 
-    func describe(_ value: JSONValue) -> String {
-        switch value {
-        case .string(let text): "the string \"\(text.prefix(40))\(text.count > 40 ? "…" : "")\""
-        case .number(let text): "the number \(text.prefix(40))"
-        default: value.kindName
+    func describe(_ value: Int) -> String {
+        switch tape[value].kind {
+        case .string:
+            let text = tape.string(value)
+            return "the string \"\(text.prefix(40))\(text.count > 40 ? "…" : "")\""
+        case .number: return "the number \(tape.string(value).prefix(40))"
+        default: return tape.kindName(value)
+        }
+    }
+
+    /// Reads a primitive from any of the forms servers use; nil when it is none of them.
+    func primitive(_ value: Int, as type: EdmPrimitiveType) -> ODataValue? {
+        switch tape[value].kind {
+        case .true: return Self.primitive(.bool(true), as: type)
+        case .false: return Self.primitive(.bool(false), as: type)
+        case .number: return Self.primitive(.number(tape.string(value)), as: type)
+        case .string: return Self.primitive(.string(tape.string(value)), as: type)
+        default: return nil
         }
     }
 
@@ -105,29 +130,45 @@ extension VerboseJSONDecoder.Context {
 
     /// Best-effort typing when the model says nothing: `/Date(…)/` strings become instants,
     /// whole numbers `Int64` (or lossless decimals when too large), other numbers doubles.
-    func untypedValue(_ value: JSONValue, depth: Int) -> ODataValue {
-        switch value {
+    func untypedValue(_ value: Int, depth: Int) -> ODataValue {
+        switch tape[value].kind {
         case .null: return .null
-        case .bool(let flag): return .bool(flag)
-        case .string(let text):
+        case .true: return .bool(true)
+        case .false: return .bool(false)
+        case .string:
+            let text = tape.string(value)
             if text.hasPrefix("/Date(") || text.hasPrefix("\\/Date("), let instant = ODataInstant(wireDate: text) {
                 return instant.offsetMinutes == nil ? .dateTime(instant) : .dateTimeOffset(instant)
             }
             return .string(text)
-        case .number(let text):
+        case .number:
+            let text = tape.string(value)
             if let integer = Int64(text) { return .int(integer) }
             if !text.contains("."), !text.contains("e"), !text.contains("E"), let decimal = DecimalText.canonical(text) {
                 return .decimal(decimal)
             }
             return .double(Double(text) ?? .nan)
-        case .array(let elements):
+        case .array:
             guard depth < 96 else { return .null }
-            return .collection(elements.map { untypedValue($0, depth: depth + 1) })
-        case .object(let object):
+            var items: [ODataValue] = []
+            var item = tape.firstChild(value)
+            for _ in 0..<tape[value].count {
+                items.append(untypedValue(item, depth: depth + 1))
+                item = tape.after(item)
+            }
+            return .collection(items)
+        case .object:
             guard depth < 96 else { return .null }
-            return .complex(object.members.filter { !$0.key.hasPrefix("__") }.map {
-                ODataProperty(name: $0.key, value: untypedValue($0.value, depth: depth + 1))
-            })
+            var members: [ODataProperty] = []
+            var key = tape.firstChild(value)
+            for _ in 0..<tape[value].count {
+                let member = key + 1
+                if !tape.isReservedKey(key) {
+                    members.append(ODataProperty(name: tape.string(key), value: untypedValue(member, depth: depth + 1)))
+                }
+                key = tape.after(member)
+            }
+            return .complex(members)
         }
     }
 }

@@ -19,35 +19,42 @@ public struct VerboseJSONDecoder: Sendable {
     /// Decodes a response body. `entitySet` is the set the request addressed
     /// (e.g. `PersonCar` for `Person(1)/PersonCar`), used when entities carry no `__metadata`.
     public func decode(_ bytes: some Collection<UInt8>, entitySet: String? = nil, url: String? = nil) throws(ODataError) -> ODataPayload {
-        let json: JSONValue
+        let tape: JSONTape
         do {
-            json = try reader.read(bytes)
+            tape = try JSONTape(Array(bytes), maximumDepth: reader.maximumDepth)
         } catch {
             throw ODataError(kind: .malformedPayload, message: error.description, url: url)
         }
-        return try decode(json: json, entitySet: entitySet, url: url)
+        return try decode(tape: tape, entitySet: entitySet, url: url)
     }
 
-    /// Decodes an already parsed document.
-    public func decode(json: JSONValue, entitySet: String? = nil, url: String? = nil) throws(ODataError) -> ODataPayload {
-        guard case .object(let root) = json else {
-            throw malformed("the body is \(json.kindName), not an object with a \"d\" member", url)
+    func decode(tape: JSONTape, entitySet: String?, url: String?) throws(ODataError) -> ODataPayload {
+        guard tape[0].kind == .object else {
+            throw malformed("the body is \(tape.kindName(0)), not an object with a \"d\" member", url)
         }
-        if let error = root["error"] ?? root["odata.error"] {
-            throw ODataError.fromErrorObject(error, status: nil, url: url)
+        if let error = tape.member(0, "error") ?? tape.member(0, "odata.error") {
+            throw ODataError.fromErrorObject(JSONReader.materialise(tape, error), status: nil, url: url)
         }
-        guard let d = root["d"] else {
-            throw malformed("the body has no \"d\" member (members: \(root.members.prefix(5).map(\.key).joined(separator: ", ")))", url)
-        }
-        let context = Context(decoder: self, url: url)
-        switch d {
-        case .array(let elements):
-            return .collection(try context.collection(elements, count: nil, next: nil, set: entitySet, depth: 0))
-        case .object(let object):
-            if case .array(let elements)? = object["results"] {
-                return .collection(try context.collection(elements, count: object["__count"], next: object["__next"], set: entitySet, depth: 0))
+        guard let d = tape.member(0, "d") else {
+            var names: [String] = []
+            var child = tape.firstChild(0)
+            for _ in 0..<min(5, Int(tape[0].count)) {
+                names.append(tape.string(child))
+                child = tape.after(child + 1)
             }
-            return .entity(try context.entity(object, set: entitySet, depth: 0))
+            throw malformed("the body has no \"d\" member (members: \(names.joined(separator: ", ")))", url)
+        }
+        let context = Context(decoder: self, tape: tape, url: url)
+        switch tape[d].kind {
+        case .array:
+            return .collection(try context.collection(d, count: nil, next: nil, set: entitySet, depth: 0))
+        case .object:
+            if let results = tape.member(d, "results"), tape[results].kind == .array {
+                return .collection(try context.collection(
+                    results, count: tape.member(d, "__count"), next: tape.member(d, "__next"), set: entitySet, depth: 0
+                ))
+            }
+            return .entity(try context.entity(d, set: entitySet, depth: 0))
         default:
             return .value(context.untypedValue(d, depth: 0))
         }
@@ -62,12 +69,14 @@ extension VerboseJSONDecoder {
     /// Decoding state for one document.
     final class Context {
         let decoder: VerboseJSONDecoder
+        let tape: JSONTape
         let url: String?
         /// Decoding plans per entity type (or per set when the type is unknown), built once per document.
         private var plans: [String: TypePlan?] = [:]
 
-        init(decoder: VerboseJSONDecoder, url: String?) {
+        init(decoder: VerboseJSONDecoder, tape: JSONTape, url: String?) {
             self.decoder = decoder
+            self.tape = tape
             self.url = url
         }
 
@@ -75,48 +84,53 @@ extension VerboseJSONDecoder {
 
         func malformed(_ message: String) -> ODataError { decoder.malformed(message, url) }
 
-        func collection(_ elements: [JSONValue], count: JSONValue?, next: JSONValue?, set: String?, depth: Int) throws(ODataError) -> ODataCollection {
+        /// Decodes the entity objects of array node `array`.
+        func collection(_ array: Int, count: Int?, next: Int?, set: String?, depth: Int) throws(ODataError) -> ODataCollection {
             var entities: [ODataEntity] = []
-            entities.reserveCapacity(elements.count)
-            for (position, element) in elements.enumerated() {
-                guard case .object(let object) = element else {
-                    throw malformed("entry \(position) of a collection is \(element.kindName), not an entity object")
+            entities.reserveCapacity(Int(tape[array].count))
+            var element = tape.firstChild(array)
+            for position in 0..<Int(tape[array].count) {
+                guard tape[element].kind == .object else {
+                    throw malformed("entry \(position) of a collection is \(tape.kindName(element)), not an entity object")
                 }
-                entities.append(try entity(object, set: set, depth: depth))
+                entities.append(try entity(element, set: set, depth: depth))
+                element = tape.after(element)
             }
             return ODataCollection(entities: entities, count: try self.count(count), nextLink: try nextLink(next))
         }
 
-        func count(_ value: JSONValue?) throws(ODataError) -> Int64? {
-            switch value {
-            case nil, .null?: return nil
-            case .string(let text)?, .number(let text)?:
+        func count(_ node: Int?) throws(ODataError) -> Int64? {
+            guard let node else { return nil }
+            switch tape[node].kind {
+            case .null: return nil
+            case .string, .number:
+                let text = tape.string(node)
                 guard let count = Int64(text), count >= 0 else { throw malformed("__count is \"\(text.prefix(40))\", not a count") }
                 return count
-            case let other?: throw malformed("__count is \(other.kindName), not a number")
+            default: throw malformed("__count is \(tape.kindName(node)), not a number")
             }
         }
 
-        func nextLink(_ value: JSONValue?) throws(ODataError) -> String? {
-            switch value {
-            case nil, .null?: return nil
-            case .string(let text)?: return text
-            case .object(let object)?:
-                if case .string(let text)? = object["uri"] { return text }
+        func nextLink(_ node: Int?) throws(ODataError) -> String? {
+            guard let node else { return nil }
+            switch tape[node].kind {
+            case .null: return nil
+            case .string: return tape.string(node)
+            case .object:
+                if let uri = tape.member(node, "uri"), tape[uri].kind == .string { return tape.string(uri) }
                 throw malformed("__next is an object without a \"uri\" string")
-            case let other?: throw malformed("__next is \(other.kindName), not a link")
+            default: throw malformed("__next is \(tape.kindName(node)), not a link")
             }
         }
 
-        func entity(_ object: JSONObject, set contextSet: String?, depth: Int) throws(ODataError) -> ODataEntity {
+        func entity(_ object: Int, set contextSet: String?, depth: Int) throws(ODataError) -> ODataEntity {
             var entity = ODataEntity()
-            if let metadataValue = object["__metadata"] {
-                guard case .object(let metadata) = metadataValue else {
-                    throw malformed("__metadata is \(metadataValue.kindName), not an object")
+            if let metadata = tape.member(object, "__metadata") {
+                guard tape[metadata].kind == .object else {
+                    throw malformed("__metadata is \(tape.kindName(metadata)), not an object")
                 }
                 entity.metadata = EntityMetadata(
-                    uri: metadata["uri"].flatMap(Self.string), type: metadata["type"].flatMap(Self.string),
-                    etag: metadata["etag"].flatMap(Self.string)
+                    uri: stringMember(metadata, "uri"), type: stringMember(metadata, "type"), etag: stringMember(metadata, "etag")
                 )
             }
             if let uri = entity.metadata.uri, let key = Self.entityKey(uri: uri) {
@@ -126,17 +140,28 @@ extension VerboseJSONDecoder {
                 entity.entitySet = contextSet
             }
             let plan = self.plan(metadataType: entity.metadata.type, set: entity.entitySet)
-            entity.properties.reserveCapacity(object.members.count)
-            for member in object.members where !member.key.hasPrefix("__") {
-                let name = member.key
-                if let plan, let target = plan.navigations[name] {
-                    entity.navigations.append(NavigationLink(name: name, content: try navigation(member.value, name: name, set: target, depth: depth + 1)))
-                } else if let type = plan?.properties[name] {
-                    entity.properties.append(ODataProperty(name: name, value: try typedValue(member.value, type: type, name: name, depth: depth + 1)))
-                } else if plan == nil, let content = try untypedNavigation(member.value, depth: depth + 1) {
+            let memberCount = Int(tape[object].count)
+            entity.properties.reserveCapacity(memberCount)
+            var key = tape.firstChild(object)
+            for _ in 0..<memberCount {
+                let value = key + 1
+                defer { key = tape.after(value) }
+                if tape.isReservedKey(key) { continue }
+                let name = tape.string(key)
+                switch plan?.members[name] {
+                case .navigation(let target)?:
+                    entity.navigations.append(NavigationLink(name: name, content: try navigation(value, name: name, set: target, depth: depth + 1)))
+                    continue
+                case .property(let type)?:
+                    entity.properties.append(ODataProperty(name: name, value: try typedValue(value, type: type, name: name, depth: depth + 1)))
+                    continue
+                case nil:
+                    break
+                }
+                if plan == nil, let content = try untypedNavigation(value, depth: depth + 1) {
                     entity.navigations.append(NavigationLink(name: name, content: content))
                 } else {
-                    entity.properties.append(ODataProperty(name: name, value: untypedValue(member.value, depth: depth + 1)))
+                    entity.properties.append(ODataProperty(name: name, value: untypedValue(value, depth: depth + 1)))
                 }
             }
             if entity.key == nil, let plan, let set = entity.entitySet {
@@ -145,11 +170,22 @@ extension VerboseJSONDecoder {
             return entity
         }
 
+        /// The text of string member `name` of object `object`, if it is a string.
+        func stringMember(_ object: Int, _ name: StaticString) -> String? {
+            guard let node = tape.member(object, name), tape[node].kind == .string else { return nil }
+            return tape.string(node)
+        }
+
         /// What the model says about one entity type, in the shape decoding needs.
         struct TypePlan {
-            var properties: [String: EdmTypeReference]
-            /// Navigation name → the set it leads to (nil when the model cannot tell).
-            var navigations: [String: String?]
+            /// What each member name is, so one lookup decides how to decode it.
+            enum Member {
+                case property(EdmTypeReference)
+                /// A navigation and the set it leads to (nil when the model cannot tell).
+                case navigation(String?)
+            }
+
+            var members: [String: Member]
             var keyNames: [String]
         }
 
@@ -160,13 +196,12 @@ extension VerboseJSONDecoder {
             if let cached = plans[cacheKey] { return cached }
             var plan: TypePlan?
             if let type = entityType(metadataType: metadataType, set: set) {
-                var properties: [String: EdmTypeReference] = [:]
-                for property in model.properties(of: type) { properties[property.name] = property.type }
-                var navigations: [String: String?] = [:]
+                var members: [String: TypePlan.Member] = [:]
+                for property in model.properties(of: type) { members[property.name] = .property(property.type) }
                 for navigation in model.navigationProperties(of: type) {
-                    navigations[navigation.name] = set.flatMap { model.resolveNavigation(navigation.name, fromSet: $0)?.targetSet }
+                    members[navigation.name] = .navigation(set.flatMap { model.resolveNavigation(navigation.name, fromSet: $0)?.targetSet })
                 }
-                plan = TypePlan(properties: properties, navigations: navigations, keyNames: model.keyProperties(of: type))
+                plan = TypePlan(members: members, keyNames: model.keyProperties(of: type))
             }
             plans[cacheKey] = plan
             return plan
@@ -189,35 +224,44 @@ extension VerboseJSONDecoder {
         }
 
         /// A navigation the model declares: deferred, null, an entity or a collection.
-        func navigation(_ value: JSONValue, name: String, set: String?, depth: Int) throws(ODataError) -> NavigationContent {
+        func navigation(_ value: Int, name: String, set: String?, depth: Int) throws(ODataError) -> NavigationContent {
             if let content = try untypedNavigation(value, set: set, depth: depth) { return content }
-            switch value {
+            switch tape[value].kind {
             case .null: return .null
-            case .object(let object): return .entity(try entity(object, set: set, depth: depth))
-            default: throw malformed("the navigation \(name) is \(value.kindName), not an entity, a list or a deferred link")
+            case .object: return .entity(try entity(value, set: set, depth: depth))
+            default: throw malformed("the navigation \(name) is \(tape.kindName(value)), not an entity, a list or a deferred link")
             }
         }
 
         /// Recognises navigation shapes without a model: `__deferred`, `results` lists,
         /// arrays of entities, objects with `__metadata.uri`. Nil when it is not one.
-        func untypedNavigation(_ value: JSONValue, set: String? = nil, depth: Int) throws(ODataError) -> NavigationContent? {
+        func untypedNavigation(_ value: Int, set: String? = nil, depth: Int) throws(ODataError) -> NavigationContent? {
             guard depth < 96 else { throw malformed("entities nest deeper than 96 levels") }
-            switch value {
-            case .object(let object):
-                if let deferred = object["__deferred"] {
-                    guard case .string(let uri)? = deferred["uri"] else { throw malformed("__deferred has no \"uri\" string") }
+            switch tape[value].kind {
+            case .object:
+                if let deferred = tape.member(value, "__deferred") {
+                    guard tape[deferred].kind == .object, let uri = stringMember(deferred, "uri") else {
+                        throw malformed("__deferred has no \"uri\" string")
+                    }
                     return .deferred(uri: uri)
                 }
-                if case .array(let elements)? = object["results"] {
-                    return .collection(try collection(elements, count: object["__count"], next: object["__next"], set: set, depth: depth))
+                if let results = tape.member(value, "results"), tape[results].kind == .array {
+                    return .collection(try collection(
+                        results, count: tape.member(value, "__count"), next: tape.member(value, "__next"), set: set, depth: depth
+                    ))
                 }
-                if case .object(let metadata)? = object["__metadata"], metadata["uri"] != nil {
-                    return .entity(try entity(object, set: set, depth: depth))
+                if let metadata = tape.member(value, "__metadata"), tape[metadata].kind == .object,
+                   tape.member(metadata, "uri") != nil {
+                    return .entity(try entity(value, set: set, depth: depth))
                 }
                 return nil
-            case .array(let elements):
-                guard elements.allSatisfy({ if case .object = $0 { true } else { false } }) else { return nil }
-                return .collection(try collection(elements, count: nil, next: nil, set: set, depth: depth))
+            case .array:
+                var element = tape.firstChild(value)
+                for _ in 0..<tape[value].count {
+                    guard tape[element].kind == .object else { return nil }
+                    element = tape.after(element)
+                }
+                return .collection(try collection(value, count: nil, next: nil, set: set, depth: depth))
             default:
                 return nil
             }
@@ -270,11 +314,6 @@ extension VerboseJSONDecoder {
                 let name = String(decoding: UnsafeBufferPointer(rebasing: bytes[(index + 1)..<nameEnd]), as: UTF8.self)
                 return EntityKey(entitySet: name, value: .int(value))
             } ?? nil
-        }
-
-        static func string(_ value: JSONValue) -> String? {
-            if case .string(let text) = value { return text }
-            return nil
         }
     }
 }
