@@ -11,7 +11,8 @@ struct CarDealer: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "cardealer",
         abstract: "Browse OData v2 services (people → cars → maintenance) in the terminal.",
-        discussion: "The interactive browser is not built yet; see README.md for what works today."
+        discussion: "The interactive browser is not built yet; see README.md for what works today.",
+        subcommands: [CacheCommand.self]
     )
 
     mutating func run() async throws {

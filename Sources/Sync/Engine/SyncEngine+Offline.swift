@@ -57,7 +57,7 @@ extension SyncEngine {
 
     func probeFinished(_ job: FetchJob, report: JobReport) {
         if report.isUnreachable { probeTask = nil }
-        finish(job.url, report: report, startedAt: nil)
+        finish(job.url, report: report)
         if !isOnline { startProbe() }
     }
 }
