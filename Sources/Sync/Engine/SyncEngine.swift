@@ -88,6 +88,11 @@ public actor SyncEngine {
         }
     }
 
+    deinit {
+        intents.finish()
+        probeTask?.cancel()
+    }
+
     /// Installs a service model: typed decoding, typed key literals and the prefetch policy.
     public func use(_ model: ServiceModel) {
         self.model = model
