@@ -1,6 +1,9 @@
 // swift-tools-version: 6.0
 import PackageDescription
 
+let grdb = Target.Dependency.product(name: "GRDB", package: "GRDB.swift")
+let hummingbird = Target.Dependency.product(name: "Hummingbird", package: "hummingbird")
+
 let package = Package(
     name: "CarDealer",
     platforms: [.macOS(.v14)],
@@ -9,32 +12,61 @@ let package = Package(
         .library(name: "ODataCore", targets: ["ODataCore"]),
         .library(name: "EntityCache", targets: ["EntityCache"]),
         .library(name: "Sync", targets: ["Sync"]),
+        .library(name: "DemoServer", targets: ["DemoServer"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
     ],
     targets: [
         // Pure OData v2 protocol core: $metadata, URLs, keys, verbose JSON. No I/O.
         .target(name: "ODataCore"),
         // The local SQLite cache screens read: flat entities, relations, stored list results.
-        .target(name: "EntityCache", dependencies: ["ODataCore", .product(name: "GRDB", package: "GRDB.swift")]),
+        .target(name: "EntityCache", dependencies: ["ODataCore", grdb]),
         // The background fetcher: transport, request registry, prefetch policy, normaliser.
         .target(name: "Sync", dependencies: ["ODataCore", "EntityCache"]),
-        // Ingest and window-read figures; run in release.
-        .executableTarget(name: "cache-bench", dependencies: ["ODataCore", "EntityCache", "Sync"]),
+        // ncursesw as a system library; shim.h wraps what Swift cannot import.
+        .systemLibrary(name: "CNcurses", providers: [.apt(["libncursesw5-dev"])]),
+        // Async-signal-safe SIGWINCH / SIGINT / SIGTERM / SIGHUP → wake pipe.
+        .target(name: "CTermSupport"),
+        // Terminal protocol, ncurses and headless drivers, keys, text sanitising, display width.
+        .target(name: "Terminal", dependencies: ["CNcurses", "CTermSupport"]),
+        // Screens: navigation stack, controllers, chrome. Reads only the cache; never imports Sync.
+        .target(name: "Browser", dependencies: ["ODataCore", "EntityCache", "Terminal"]),
+        // The built-in CarDealer OData v2 service: schema, data, query engine, routes.
+        .target(
+            name: "DemoServer",
+            dependencies: [
+                "ODataCore", grdb, hummingbird,
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ]
+        ),
         .executableTarget(
             name: "cardealer",
             dependencies: [
-                "ODataCore",
-                "EntityCache",
+                "ODataCore", "EntityCache", "Sync", "Terminal", "Browser", "DemoServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // A tiny program that draws hostile text; driven inside tmux by TerminalTests.
+        .executableTarget(name: "TerminalDemo", dependencies: ["Terminal"]),
+        // Benchmarks: programs that print figures; run in release.
+        .executableTarget(name: "decode-bench", dependencies: ["ODataCore"], path: "Benchmarks/DecodeBench"),
+        .executableTarget(name: "cache-bench", dependencies: ["ODataCore", "EntityCache", "Sync"]),
         .testTarget(name: "ODataCoreTests", dependencies: ["ODataCore"], resources: [.copy("Fixtures")]),
         .testTarget(name: "EntityCacheTests", dependencies: ["ODataCore", "EntityCache"]),
         .testTarget(
             name: "SyncTests", dependencies: ["ODataCore", "EntityCache", "Sync"], resources: [.copy("Fixtures")]
+        ),
+        .testTarget(name: "TerminalTests", dependencies: ["Terminal"]),
+        .testTarget(name: "BrowserTests", dependencies: ["Browser", "EntityCache", "ODataCore", "Terminal"]),
+        .testTarget(
+            name: "DemoServerTests",
+            dependencies: ["DemoServer", "ODataCore", hummingbird, .product(name: "HummingbirdTesting", package: "hummingbird")]
         ),
     ],
     swiftLanguageModes: [.v6]

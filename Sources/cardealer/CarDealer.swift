@@ -12,7 +12,7 @@ struct CarDealer: AsyncParsableCommand {
         commandName: "cardealer",
         abstract: "Browse OData v2 services (people → cars → maintenance) in the terminal.",
         discussion: "The interactive browser is not built yet; see README.md for what works today.",
-        subcommands: [CacheCommand.self]
+        subcommands: [ServeCommand.self, CacheCommand.self]
     )
 
     mutating func run() async throws {

@@ -95,6 +95,7 @@ private struct Cursor {
         guard depth <= maximumDepth else { throw error("objects and arrays nest deeper than \(maximumDepth) levels") }
         index += 1
         var members: [JSONObject.Member] = []
+        members.reserveCapacity(8)
         skipSpace()
         if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
             index += 1

@@ -60,9 +60,16 @@ public struct VerboseJSONDecoder: Sendable {
 
 extension VerboseJSONDecoder {
     /// Decoding state for one document.
-    struct Context {
+    final class Context {
         let decoder: VerboseJSONDecoder
         let url: String?
+        /// Decoding plans per entity type (or per set when the type is unknown), built once per document.
+        private var plans: [String: TypePlan?] = [:]
+
+        init(decoder: VerboseJSONDecoder, url: String?) {
+            self.decoder = decoder
+            self.url = url
+        }
 
         var model: ServiceModel? { decoder.model }
 
@@ -112,34 +119,57 @@ extension VerboseJSONDecoder {
                     etag: metadata["etag"].flatMap(Self.string)
                 )
             }
-            if let uri = entity.metadata.uri, let path = ResourcePath.parse(uri: uri, serviceRoot: decoder.serviceRoot),
-               let last = path.segments.last, let key = last.key {
-                entity.key = EntityKey(entitySet: last.name, values: key)
-                entity.entitySet = path.segments.count == 1 ? last.name : (model?.entitySet(named: last.name) != nil ? last.name : contextSet)
+            if let uri = entity.metadata.uri, let key = Self.entityKey(uri: uri) {
+                entity.key = key
+                entity.entitySet = model == nil || model?.entitySet(named: key.entitySet) != nil ? key.entitySet : contextSet
             } else {
                 entity.entitySet = contextSet
             }
-            let type = entityType(metadataType: entity.metadata.type, set: entity.entitySet)
-            let declared = type.map { model!.properties(of: $0) } ?? []
-            let navigationNames = Set(type.map { model!.navigationProperties(of: $0).map(\.name) } ?? [])
+            let plan = self.plan(metadataType: entity.metadata.type, set: entity.entitySet)
             entity.properties.reserveCapacity(object.members.count)
             for member in object.members where !member.key.hasPrefix("__") {
                 let name = member.key
-                if navigationNames.contains(name) {
-                    let target = entity.entitySet.flatMap { model?.resolveNavigation(name, fromSet: $0)?.targetSet }
+                if let plan, let target = plan.navigations[name] {
                     entity.navigations.append(NavigationLink(name: name, content: try navigation(member.value, name: name, set: target, depth: depth + 1)))
-                } else if let property = declared.first(where: { $0.name == name }) {
-                    entity.properties.append(ODataProperty(name: name, value: try typedValue(member.value, type: property.type, name: name, depth: depth + 1)))
-                } else if type == nil, let content = try untypedNavigation(member.value, depth: depth + 1) {
+                } else if let type = plan?.properties[name] {
+                    entity.properties.append(ODataProperty(name: name, value: try typedValue(member.value, type: type, name: name, depth: depth + 1)))
+                } else if plan == nil, let content = try untypedNavigation(member.value, depth: depth + 1) {
                     entity.navigations.append(NavigationLink(name: name, content: content))
                 } else {
                     entity.properties.append(ODataProperty(name: name, value: untypedValue(member.value, depth: depth + 1)))
                 }
             }
-            if entity.key == nil, let type, let set = entity.entitySet {
-                entity.key = keyFromProperties(entity, type: type, set: set)
+            if entity.key == nil, let plan, let set = entity.entitySet {
+                entity.key = keyFromProperties(entity, keyNames: plan.keyNames, set: set)
             }
             return entity
+        }
+
+        /// What the model says about one entity type, in the shape decoding needs.
+        struct TypePlan {
+            var properties: [String: EdmTypeReference]
+            /// Navigation name → the set it leads to (nil when the model cannot tell).
+            var navigations: [String: String?]
+            var keyNames: [String]
+        }
+
+        func plan(metadataType: String?, set: String?) -> TypePlan? {
+            guard let model else { return nil }
+            // Keyed by the type name when the payload names one (it decides the plan), else by set.
+            let cacheKey = metadataType ?? ("|" + (set ?? ""))
+            if let cached = plans[cacheKey] { return cached }
+            var plan: TypePlan?
+            if let type = entityType(metadataType: metadataType, set: set) {
+                var properties: [String: EdmTypeReference] = [:]
+                for property in model.properties(of: type) { properties[property.name] = property.type }
+                var navigations: [String: String?] = [:]
+                for navigation in model.navigationProperties(of: type) {
+                    navigations[navigation.name] = set.flatMap { model.resolveNavigation(navigation.name, fromSet: $0)?.targetSet }
+                }
+                plan = TypePlan(properties: properties, navigations: navigations, keyNames: model.keyProperties(of: type))
+            }
+            plans[cacheKey] = plan
+            return plan
         }
 
         func entityType(metadataType: String?, set: String?) -> EntityType? {
@@ -148,8 +178,7 @@ extension VerboseJSONDecoder {
             return set.flatMap { model.entityType(ofSet: $0) }
         }
 
-        func keyFromProperties(_ entity: ODataEntity, type: EntityType, set: String) -> EntityKey? {
-            let names = model?.keyProperties(of: type) ?? []
+        func keyFromProperties(_ entity: ODataEntity, keyNames names: [String], set: String) -> EntityKey? {
             guard !names.isEmpty else { return nil }
             var values: [EntityKey.KeyValue] = []
             for name in names {
@@ -192,6 +221,55 @@ extension VerboseJSONDecoder {
             default:
                 return nil
             }
+        }
+
+        /// The key in an entity's own URI. Canonical entity URIs end in `…/Set(key)`, and the
+        /// host or path before it may differ from the service root (servers report their own
+        /// host name; proxies rewrite paths), so the last segment names the entity.
+        static func entityKey(uri: String) -> EntityKey? {
+            if let key = integerKeyFastPath(uri) { return key }
+            let path = ResourcePath.pathPart(of: uri)
+            guard let last = ResourcePath.splitSegments(Substring(path)).last,
+                  let segment = ResourcePath.parse(relative: last)?.segments.last, let key = segment.key
+            else { return nil }
+            return EntityKey(entitySet: segment.name, values: key)
+        }
+
+        /// `…/Name(123)` read straight from the bytes: the common case, without the general parser.
+        static func integerKeyFastPath(_ uri: String) -> EntityKey? {
+            let utf8 = uri.utf8
+            return utf8.withContiguousStorageIfAvailable { bytes -> EntityKey? in
+                var end = bytes.count
+                guard end > 3, bytes[end - 1] == UInt8(ascii: ")") else { return nil }
+                end -= 1
+                var value: Int64 = 0
+                var digits = 0
+                var index = end - 1
+                var multiplier: Int64 = 1
+                while index >= 0, bytes[index] &- UInt8(ascii: "0") < 10 {
+                    let (product, overflowA) = Int64(bytes[index] - UInt8(ascii: "0")).multipliedReportingOverflow(by: multiplier)
+                    let (sum, overflowB) = value.addingReportingOverflow(product)
+                    guard !overflowA, !overflowB, digits < 18 else { return nil }
+                    value = sum
+                    multiplier *= 10
+                    digits += 1
+                    index -= 1
+                }
+                guard digits > 0, index > 0, bytes[index] == UInt8(ascii: "("),
+                      !(digits > 1 && bytes[index + 1] == UInt8(ascii: "0")) else { return nil }
+                let nameEnd = index
+                index -= 1
+                while index >= 0, bytes[index] != UInt8(ascii: "/") {
+                    let byte = bytes[index]
+                    let isNameByte = byte &- UInt8(ascii: "a") < 26 || byte &- UInt8(ascii: "A") < 26
+                        || byte &- UInt8(ascii: "0") < 10 || byte == UInt8(ascii: "_") || byte == UInt8(ascii: ".")
+                    guard isNameByte else { return nil }
+                    index -= 1
+                }
+                guard nameEnd - index > 1 else { return nil }
+                let name = String(decoding: UnsafeBufferPointer(rebasing: bytes[(index + 1)..<nameEnd]), as: UTF8.self)
+                return EntityKey(entitySet: name, value: .int(value))
+            } ?? nil
         }
 
         static func string(_ value: JSONValue) -> String? {

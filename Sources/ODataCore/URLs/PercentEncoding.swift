@@ -6,11 +6,16 @@
 public enum PercentEncoding {
     /// Characters left as they are inside a path segment (key predicates included).
     static let pathSafe = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~!$'()*,;=:@".utf8)
+    /// Characters left as they are in a segment's name (no parentheses or quotes: those delimit keys).
+    static let nameSafe = pathSafe.subtracting("()'".utf8)
     /// Characters left as they are inside a query option value.
     static let querySafe = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~!$'()*,;=:@/".utf8)
 
     /// Encodes a path segment (an entity set, navigation or key predicate).
     public static func encodePathSegment(_ text: String) -> String { encode(text, keeping: pathSafe) }
+
+    /// Encodes the name part of a path segment (entity set, navigation property).
+    public static func encodeSegmentName(_ text: String) -> String { encode(text, keeping: nameSafe) }
 
     /// Encodes a query option value (`$filter` text, a skip token).
     public static func encodeQueryValue(_ text: String) -> String { encode(text, keeping: querySafe) }

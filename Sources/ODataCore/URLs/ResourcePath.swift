@@ -51,7 +51,7 @@ public struct ResourcePath: Sendable, Hashable, CustomStringConvertible {
     /// The path as it goes into a URL, with literals typed by `keyTypes` where known.
     public func urlText(keyTypes: (String) -> [String: EdmPrimitiveType] = { _ in [:] }) -> String {
         segments.map { segment in
-            let name = PercentEncoding.encodePathSegment(segment.name)
+            let name = PercentEncoding.encodeSegmentName(segment.name)
             guard let key = segment.key else { return name }
             return name + "(" + KeyPredicate.urlText(key, types: keyTypes(segment.name)) + ")"
         }.joined(separator: "/")

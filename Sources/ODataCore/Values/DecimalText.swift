@@ -3,6 +3,7 @@ enum DecimalText {
     /// Canonical decimal text for `text` (`"0012.500"` → `"12.5"`, `"-0.0"` → `"0"`,
     /// `"1e3"` → `"1000"`), or nil if it is not a decimal number.
     static func canonical(_ text: some StringProtocol) -> String? {
+        if isAlreadyCanonical(text.utf8) { return String(text) }
         var bytes = Array(text.utf8)
         guard !bytes.isEmpty else { return nil }
         var negative = false
@@ -44,5 +45,32 @@ enum DecimalText {
         if !fraction.isEmpty { result += "." + String(decoding: fraction, as: UTF8.self) }
         if negative && result != "0" { result = "-" + result }
         return result
+    }
+
+    /// `-?(0|[1-9][0-9]*)(\.[0-9]*[1-9])?`: the common case, checked without allocating.
+    static func isAlreadyCanonical(_ utf8: some Collection<UInt8>) -> Bool {
+        var index = utf8.startIndex
+        guard index != utf8.endIndex else { return false }
+        if utf8[index] == UInt8(ascii: "-") { index = utf8.index(after: index) }
+        guard index != utf8.endIndex else { return false }
+        let leadingZero = utf8[index] == UInt8(ascii: "0")
+        var integerDigits = 0
+        while index != utf8.endIndex, utf8[index] &- UInt8(ascii: "0") < 10 {
+            integerDigits += 1
+            index = utf8.index(after: index)
+        }
+        guard integerDigits > 0, !(leadingZero && integerDigits > 1) else { return false }
+        if index == utf8.endIndex { return !(leadingZero && utf8.first == UInt8(ascii: "-")) }
+        guard utf8[index] == UInt8(ascii: ".") else { return false }
+        index = utf8.index(after: index)
+        var last: UInt8 = 0
+        var fractionDigits = 0
+        while index != utf8.endIndex {
+            last = utf8[index]
+            guard last &- UInt8(ascii: "0") < 10 else { return false }
+            fractionDigits += 1
+            index = utf8.index(after: index)
+        }
+        return fractionDigits > 0 && last != UInt8(ascii: "0")
     }
 }

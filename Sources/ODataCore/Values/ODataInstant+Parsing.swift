@@ -1,5 +1,5 @@
 extension ODataInstant {
-    /// Parses `/Date(ms)/`, `/Date(ms+hhmm)/` (offset in minutes, four digits) and
+    /// Parses `/Date(ms)/`, `/Date(ms+mmmm)/` (the offset is four digits of *minutes*: `-0210` is −03:30) and
     /// their `\/Date(…)\/` spelling; returns nil for anything else.
     public init?(wireDate text: some StringProtocol) {
         var utf8 = Substring(text).utf8[...]

@@ -1,0 +1,85 @@
+import Foundation
+import ODataCore
+
+/// How a service's entity sets are shown: titles, row labels, columns, and drill-downs.
+///
+/// A profile is optional. Without one, ``DisplayProfile/defaults(for:)`` derives a
+/// usable presentation from `$metadata` alone: a root list of entity sets, row
+/// labels from the first string properties, and drill-downs along every navigation.
+/// The CarDealer profile ships in `Assets/cardealer.profile.json`.
+public struct DisplayProfile: Sendable, Decodable {
+    /// The entity set the browser opens on; nil opens the list of all entity sets.
+    public var root: String?
+    public var sets: [String: SetProfile]
+
+    /// How one entity set is shown.
+    public struct SetProfile: Sendable, Decodable {
+        /// Screen title for a list of these entities ("People").
+        public var title: String?
+        /// Row label template, e.g. `{lastName}, {firstName}`; also used in breadcrumbs.
+        public var row: String?
+        /// `$orderby` items, e.g. `["serviceDate desc", "maintenanceID"]`.
+        public var orderBy: [String]?
+        /// Properties the `/` filter searches.
+        public var search: [String]?
+        public var columns: [Column]?
+        /// What Enter on a row opens.
+        public var drill: Drill?
+    }
+
+    /// One column of a list screen.
+    public struct Column: Sendable, Decodable {
+        public var title: String
+        /// Template, e.g. `{manufactureDate:year}`.
+        public var value: String
+        /// Cells; 0 takes the remaining width.
+        public var width: Int?
+        /// `left` (default) or `right`.
+        public var align: String?
+    }
+
+    /// A drill-down: a navigation path whose intermediate entities are link entities
+    /// the user never sees (`["PersonCar", "Car"]`: a person's cars, through PersonCar).
+    public struct Drill: Sendable, Decodable {
+        public var path: [String]
+        public var title: String?
+    }
+
+    public init(root: String?, sets: [String: SetProfile]) {
+        self.root = root
+        self.sets = sets
+    }
+
+    /// Reads a profile from JSON.
+    public static func load(from data: Data) throws -> DisplayProfile {
+        try JSONDecoder().decode(DisplayProfile.self, from: data)
+    }
+
+    /// A profile derived from `$metadata` alone.
+    public static func defaults(for model: ServiceModel) -> DisplayProfile {
+        var sets: [String: SetProfile] = [:]
+        for set in model.entitySets {
+            guard let type = model.entityTypes[set.entityType] else { continue }
+            let properties = model.properties(of: type)
+            let keys = model.keyProperties(of: type)
+            let strings = properties.filter { $0.type == .primitive(.string) && !keys.contains($0.name) }.prefix(2)
+            let row = strings.isEmpty
+                ? set.name + " " + keys.map { "{\($0)}" }.joined(separator: ",")
+                : strings.map { "{\($0.name)}" }.joined(separator: " ")
+            sets[set.name] = SetProfile(
+                title: set.name, row: row, orderBy: nil, search: strings.map(\.name), columns: nil, drill: nil
+            )
+        }
+        return DisplayProfile(root: nil, sets: sets)
+    }
+
+    /// This profile with sets it does not mention filled in from `$metadata`.
+    public func completed(for model: ServiceModel) -> DisplayProfile {
+        var result = self
+        for (name, set) in Self.defaults(for: model).sets where result.sets[name] == nil {
+            result.sets[name] = set
+        }
+        if let root, model.entitySet(named: root) == nil { result.root = nil }
+        return result
+    }
+}

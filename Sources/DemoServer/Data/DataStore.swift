@@ -1,0 +1,97 @@
+import Foundation
+import GRDB
+
+/// The demo's SQLite database: opened from a cached file, or generated into it first.
+///
+/// A file is reused when its `demo_meta` row says it was written by the current generator version
+/// (and, when a number of people was asked for, for that many people). Generation writes to a unique
+/// temporary file that is renamed into place, so concurrent starts never see a half-written file.
+public struct DataStore: Sendable {
+    /// The read-only-in-practice connection pool the query engine uses.
+    public let reader: DatabasePool
+    /// Where the data lives.
+    public let path: String
+    /// Number of people in the data.
+    public let people: Int
+    /// Whether this start generated the data (false when a cached file was reused).
+    public let generated: Bool
+
+    /// Opens `path` (default: a cache file in the temporary directory), generating it when needed.
+    ///
+    /// - Parameter people: the number of people wanted; nil takes whatever a cached file holds, or 200.
+    public static func open(path: String?, people: Int?) throws -> DataStore {
+        let wanted = people ?? 200
+        let path = path ?? FileManager.default.temporaryDirectory
+            .appendingPathComponent("cardealer-demo-v\(DataGenerator.version)-\(wanted).sqlite").path
+        var generated = false
+        try generationLock.withLock {
+            if cachedPeople(at: path, wanted: people) == nil {
+                try generate(people: wanted, at: path)
+                generated = true
+            }
+        }
+        var configuration = Configuration()
+        configuration.maximumReaderCount = 8
+        // Several servers (parallel tests) may open the same cached file at once.
+        configuration.busyMode = .timeout(10)
+        let pool = try generationLock.withLock { try DatabasePool(path: path, configuration: configuration) }
+        let count = try pool.read { db in try Int.fetchOne(db, sql: "SELECT people FROM demo_meta") } ?? wanted
+        return DataStore(reader: pool, path: path, people: count, generated: generated)
+    }
+
+    /// Serialises check-then-generate within this process (servers started by parallel tests).
+    private static let generationLock = NSLock()
+
+    /// The number of people in a usable cached file, or nil.
+    static func cachedPeople(at path: String, wanted: Int?) -> Int? {
+        guard FileManager.default.fileExists(atPath: path) else { return nil }
+        do {
+            var configuration = Configuration()
+            configuration.readonly = true
+            let queue = try DatabaseQueue(path: path, configuration: configuration)
+            defer { try? queue.close() }
+            let row = try queue.read { db in try Row.fetchOne(db, sql: "SELECT version, people FROM demo_meta") }
+            guard let row, row["version"] as Int == DataGenerator.version else { return nil }
+            let people: Int = row["people"]
+            if let wanted, wanted != people { return nil }
+            return people
+        } catch {
+            return nil
+        }
+    }
+
+    /// Generates the data into a temporary file next to `path`, then moves it into place.
+    static func generate(people: Int, at path: String) throws {
+        let temporary = path + ".tmp-\(ProcessInfo.processInfo.processIdentifier)-\(UInt32.random(in: 0...UInt32.max))"
+        var configuration = Configuration()
+        configuration.prepareDatabase { db in
+            try db.execute(sql: "PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF")
+        }
+        do {
+            let queue = try DatabaseQueue(path: temporary, configuration: configuration)
+            let schema = ServiceSchema.carDealer
+            try queue.inTransaction { db in
+                for statement in schema.createStatements { try db.execute(sql: statement) }
+                _ = try DataGenerator(people: people).generate(into: db)
+                for statement in schema.indexStatements { try db.execute(sql: statement) }
+                try db.execute(sql: "CREATE TABLE demo_meta (version INTEGER NOT NULL, people INTEGER NOT NULL)")
+                try db.execute(
+                    sql: "INSERT INTO demo_meta VALUES (?, ?)", arguments: [DataGenerator.version, people]
+                )
+                return .commit
+            }
+            try queue.writeWithoutTransaction { db in
+                try db.execute(sql: "ANALYZE")
+                try db.execute(sql: "PRAGMA journal_mode = WAL")
+            }
+            try queue.close()
+            for suffix in ["-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+            if rename(temporary, path) != 0 {
+                throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: path])
+            }
+        } catch {
+            try? FileManager.default.removeItem(atPath: temporary)
+            throw error
+        }
+    }
+}

@@ -1,0 +1,81 @@
+import HTTPTypes
+import Hummingbird
+
+extension HTTPField.Name {
+    static let dataServiceVersion = HTTPField.Name("DataServiceVersion")!
+    static let maxDataServiceVersion = HTTPField.Name("MaxDataServiceVersion")!
+}
+
+extension ODataResponder {
+    /// A 200 response, or 304 when `If-None-Match` names the ETag. HEAD gets the headers only.
+    func respond(
+        _ request: Request, body: [UInt8], version: String, etag: String?,
+        contentType: String = "application/json;charset=utf-8"
+    ) -> Response {
+        var headers = HTTPFields()
+        headers[.dataServiceVersion] = version + ";"
+        headers[.cacheControl] = "no-cache"
+        if let etag { headers[.eTag] = etag }
+        if let etag, let ifNoneMatch = request.headers[.ifNoneMatch], Self.matches(ifNoneMatch, etag) {
+            return Response(status: .notModified, headers: headers)
+        }
+        headers[.contentType] = contentType
+        headers[.contentLength] = String(body.count)
+        if request.method == .head { return Response(status: .ok, headers: headers) }
+        return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: body)))
+    }
+
+    /// Whether an `If-None-Match` list (`*`, or ETags separated by commas) names `etag`.
+    static func matches(_ header: String, _ etag: String) -> Bool {
+        if header.trimmingCharacters(in: " ") == "*" { return true }
+        let strip = { (tag: Substring) -> Substring in
+            let trimmed = tag.trimmingCharacters(in: " ")
+            return trimmed.hasPrefix("W/") ? trimmed.dropFirst(2) : trimmed
+        }
+        // ETags may themselves contain commas only inside quotes; ours do not.
+        return header.split(separator: ",").contains { strip($0) == strip(Substring(etag)) }
+    }
+
+    /// An OData error body with the error's status.
+    static func errorResponse(_ error: ServiceError) -> Response {
+        var json = JSONWriter()
+        json.beginObject()
+        json.key("error")
+        json.beginObject()
+        json.key("code"); json.string(error.code)
+        json.key("message")
+        json.beginObject()
+        json.key("lang"); json.string("en-US")
+        json.key("value"); json.string(error.message)
+        json.endObject()
+        json.endObject()
+        json.endObject()
+        var headers = HTTPFields()
+        headers[.contentType] = "application/json;charset=utf-8"
+        headers[.dataServiceVersion] = "1.0;"
+        headers[.contentLength] = String(json.bytes.count)
+        if error.status == 405 { headers[.allow] = "GET, HEAD" }
+        return Response(
+            status: HTTPResponse.Status(code: error.status), headers: headers,
+            body: ResponseBody(byteBuffer: ByteBuffer(bytes: json.bytes))
+        )
+    }
+
+    /// A weak ETag over a response body (FNV-1a, 64 bits): collections change when any member does.
+    static func weakETag(of body: [UInt8]) -> String {
+        var hash: UInt64 = 0xCBF2_9CE4_8422_2325
+        for byte in body {
+            hash ^= UInt64(byte)
+            hash = hash &* 0x0000_0100_0000_01B3
+        }
+        let hex = String(hash, radix: 16)
+        return "W/\"" + String(repeating: "0", count: 16 - hex.count) + hex + "\""
+    }
+
+    /// False only when the client says it reads at most v1 (`MaxDataServiceVersion: 1.0`).
+    static func clientAcceptsVersion2(_ headers: HTTPFields) -> Bool {
+        guard let value = headers[.maxDataServiceVersion] else { return true }
+        let number = value.split(separator: ";").first.map { Double($0.trimmingCharacters(in: " ")) } ?? nil
+        return (number ?? 2.0) >= 2.0
+    }
+}

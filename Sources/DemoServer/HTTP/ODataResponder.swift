@@ -1,0 +1,126 @@
+import Foundation
+import Hummingbird
+import ODataCore
+
+/// The whole HTTP surface of the service: one responder for every path under `/CarDealer.svc/`.
+///
+/// It checks the method and URL limits, injects latency and faults when configured, resolves the
+/// resource, and answers with verbose JSON (or EDMX for `$metadata`), an ETag, and 304 when the
+/// client's `If-None-Match` matches. Every refusal is an OData error body with its proper status.
+public struct ODataResponder: HTTPResponder {
+    public typealias Context = BasicRequestContext
+
+    /// The path prefix of the service root.
+    public static let servicePath = "/CarDealer.svc"
+    /// Longest accepted request target (path and query), in bytes.
+    static let maximumURLLength = 8 * 1024
+
+    let engine: QueryEngine
+    let faults: FaultInjector
+    let metadata: [UInt8]
+
+    init(engine: QueryEngine, faults: FaultInjector) {
+        self.engine = engine
+        self.faults = faults
+        self.metadata = Array(engine.schema.edmx.utf8)
+    }
+
+    public func respond(to request: Request, context: Context) async throws -> Response {
+        do {
+            try await faults.apply()
+            return try await answer(request)
+        } catch let error as ServiceError {
+            return Self.errorResponse(error)
+        } catch is CancellationError {
+            throw CancellationError()
+        } catch {
+            context.logger.error("Internal error: \(error)")
+            return Self.errorResponse(ServiceError(status: 500, code: "InternalError", message: "The service failed: \(error)."))
+        }
+    }
+
+    private func answer(_ request: Request) async throws -> Response {
+        guard request.uri.string.utf8.count <= Self.maximumURLLength else {
+            throw ServiceError(status: 414, code: "URITooLong", message: "The URL is longer than 8 KB.")
+        }
+        let path = request.uri.path
+        guard path == Self.servicePath || path.hasPrefix(Self.servicePath + "/") else {
+            throw ServiceError.notFound("Nothing is served at \(path); the service root is \(Self.servicePath)/.")
+        }
+        let relative = String(path.dropFirst(Self.servicePath.count)).trimmingCharacters(in: "/")
+        if relative == "$batch" { throw ServiceError.notImplemented("$batch is not supported by this service.") }
+        guard request.method == .get || request.method == .head else {
+            throw ServiceError.methodNotAllowed(request.method.rawValue)
+        }
+        let options = try QueryRequest(query: request.uri.query)
+        let isVersion2 = Self.clientAcceptsVersion2(request.headers)
+        let host = request.head.authority ?? "127.0.0.1"
+        let writer = PayloadWriter(schema: engine.schema, serviceRoot: "http://\(host)\(Self.servicePath)/", isVersion2: isVersion2)
+        if relative.isEmpty {
+            return respond(request, body: writer.serviceDocument(), version: "1.0", etag: nil)
+        }
+        if relative == "$metadata" {
+            return respond(request, body: metadata, version: "2.0", etag: nil, contentType: "application/xml;charset=utf-8")
+        }
+        // Some clients (pyodata) percent-encode the key predicate's parentheses and quotes: `Person%281%29`.
+        var unescaped = String(relative)
+        for (escape, character) in [("%28", "("), ("%29", ")"), ("%27", "'")] {
+            unescaped = unescaped.replacingOccurrences(of: escape, with: character, options: .caseInsensitive)
+        }
+        guard let resourcePath = ResourcePath.parse(relative: unescaped) else {
+            throw ServiceError.badRequest("The resource path '\(PercentEncoding.decode(relative))' is malformed.")
+        }
+        if resourcePath.segments.contains(where: { $0.name == "$links" }) {
+            throw ServiceError.notImplemented("$links is not supported by this service.")
+        }
+        let result = try await engine.execute(resourcePath, options)
+        let select = PathTree(paths: options.select)
+        switch result {
+        case .entity(let node):
+            return respond(request, body: writer.entityDocument(node, select: select), version: isVersion2 ? "2.0" : "1.0",
+                           etag: writer.etag(node))
+        case .collection(let nodes, let count, let next):
+            if next != nil && !isVersion2 {
+                throw ServiceError.badRequest(
+                    "This collection has more than \(engine.pageSize) entities and needs server paging, which needs "
+                        + "DataServiceVersion 2.0: send MaxDataServiceVersion: 2.0, or ask for fewer with $top."
+                )
+            }
+            let nextLink = next.map { nextPageLink(writer.serviceRoot + relative, options, $0) }
+            let body = writer.collectionDocument(nodes, count: count, nextLink: nextLink, select: select)
+            return respond(request, body: body, version: isVersion2 ? "2.0" : "1.0", etag: Self.weakETag(of: body))
+        case .count(let count):
+            return respond(request, body: Array(String(count).utf8), version: "2.0", etag: nil, contentType: "text/plain;charset=utf-8")
+        case .property(let name, let type, let value, let raw):
+            if raw {
+                let text: String
+                switch type.odataValue(value) {
+                case .string(let string): text = string
+                case .int(let number): text = String(number)
+                case .decimal(let decimal): text = decimal
+                case .dateTime(let instant): text = instant.iso8601(withOffset: false)
+                default: text = ""
+                }
+                return respond(request, body: Array(text.utf8), version: "1.0", etag: nil, contentType: "text/plain;charset=utf-8")
+            }
+            return respond(request, body: writer.propertyDocument(name: name, type: type, value: value), version: "1.0", etag: nil)
+        }
+    }
+
+    /// The service root-relative URL of the next page: the same options, `$skip` dropped, `$top` reduced.
+    private func nextPageLink(_ base: String, _ options: QueryRequest, _ next: NextPage) -> String {
+        var items: [String] = []
+        func add(_ name: String, _ value: String?) {
+            if let value { items.append(name + "=" + PercentEncoding.encodeQueryValue(value)) }
+        }
+        add("$filter", options.filterText)
+        add("$orderby", options.orderByText)
+        if !options.expand.isEmpty { add("$expand", options.expand.joined(separator: ",")) }
+        if !options.select.isEmpty { add("$select", options.select.joined(separator: ",")) }
+        if options.inlineCount { add("$inlinecount", "allpages") }
+        add("$top", next.remainingTop.map(String.init))
+        add("$skiptoken", next.skipToken)
+        for (name, value) in options.custom { add(PercentEncoding.encodeQueryValue(name), value) }
+        return base + "?" + items.joined(separator: "&")
+    }
+}

@@ -1,0 +1,134 @@
+import GRDB
+import ODataCore
+
+/// Writes query results as OData verbose JSON (`{"d": …}`), v2 or v1.
+///
+/// Entities carry `__metadata` (`uri`, `type`, `etag`), their properties in schema order, then their
+/// navigations by name: expanded content, or `{"__deferred": {"uri": …}}`. v2 collections are
+/// `{"results": […], "__count": "N", "__next": "…"}`; v1 collections (and all expanded lists in v1)
+/// are plain arrays.
+struct PayloadWriter {
+    let schema: ServiceSchema
+    /// The service root as the client addressed it, ending in `/`.
+    let serviceRoot: String
+    /// v2 (`results` wrappers, `__count`, `__next`) or v1 (plain arrays).
+    let isVersion2: Bool
+
+    /// The weak ETag of an entity: its concurrency property as a literal, e.g. `W/"datetime'2009-10-31T17:08:28.44'"`.
+    func etag(_ node: EntityNode) -> String? {
+        guard let set = schema.entitySet(node.set), let index = set.columnIndex(set.concurrencyProperty),
+              let property = set.property(set.concurrencyProperty),
+              let literal = ODataLiteral.format(property.type.odataValue(node.values[index]), as: property.type.edm)
+        else { return nil }
+        return "W/\"" + literal + "\""
+    }
+
+    func entityDocument(_ node: EntityNode, select: PathTree) -> [UInt8] {
+        var json = JSONWriter()
+        json.beginObject()
+        json.key("d")
+        write(node, select: select, into: &json)
+        json.endObject()
+        return json.bytes
+    }
+
+    func collectionDocument(_ nodes: [EntityNode], count: Int?, nextLink: String?, select: PathTree) -> [UInt8] {
+        var json = JSONWriter(capacity: 1024 * max(1, nodes.count))
+        json.beginObject()
+        json.key("d")
+        if isVersion2 { json.beginObject(); json.key("results") }
+        json.beginArray()
+        for node in nodes { write(node, select: select, into: &json) }
+        json.endArray()
+        if isVersion2 {
+            if let count { json.key("__count"); json.string(String(count)) }
+            if let nextLink { json.key("__next"); json.string(nextLink) }
+            json.endObject()
+        }
+        json.endObject()
+        return json.bytes
+    }
+
+    /// `{"d": {"name": value}}`, the answer to `Person(1)/firstName`.
+    func propertyDocument(name: String, type: PropertyType, value: DatabaseValue) -> [UInt8] {
+        var json = JSONWriter()
+        json.beginObject()
+        json.key("d")
+        json.beginObject()
+        json.key(name)
+        writeValue(type.odataValue(value), into: &json)
+        json.endObject()
+        json.endObject()
+        return json.bytes
+    }
+
+    /// `{"d": {"EntitySets": [...]}}`.
+    func serviceDocument() -> [UInt8] {
+        var json = JSONWriter()
+        json.beginObject()
+        json.key("d")
+        json.beginObject()
+        json.key("EntitySets")
+        json.beginArray()
+        for set in schema.entitySets { json.string(set.name) }
+        json.endArray()
+        json.endObject()
+        json.endObject()
+        return json.bytes
+    }
+
+    func write(_ node: EntityNode, select: PathTree, into json: inout JSONWriter) {
+        guard let set = schema.entitySet(node.set) else { json.null(); return }
+        let selectsAll = select.isEmpty || select.all
+        let uri = serviceRoot + set.name + "(" + String(node.key) + ")"
+        json.beginObject()
+        json.key("__metadata")
+        json.beginObject()
+        json.key("uri"); json.string(uri)
+        json.key("type"); json.string(schema.namespace + "." + set.name)
+        if selectsAll || select.names.contains(set.concurrencyProperty), let etag = etag(node) {
+            json.key("etag"); json.string(etag)
+        }
+        json.endObject()
+        for (index, property) in set.properties.enumerated() where selectsAll || select.names.contains(property.name) {
+            json.key(property.name)
+            writeValue(property.type.odataValue(node.values[index]), into: &json)
+        }
+        for navigation in schema.navigations(from: set.name)
+        where selectsAll || select.names.contains(navigation.name) {
+            json.key(navigation.name)
+            let childSelect = select.children[navigation.name] ?? PathTree()
+            switch node.expanded[navigation.name] {
+            case .one(let child?):
+                write(child, select: childSelect, into: &json)
+            case .one(nil):
+                json.null()
+            case .many(let children):
+                if isVersion2 { json.beginObject(); json.key("results") }
+                json.beginArray()
+                for child in children { write(child, select: childSelect, into: &json) }
+                json.endArray()
+                if isVersion2 { json.endObject() }
+            case nil:
+                json.beginObject()
+                json.key("__deferred")
+                json.beginObject()
+                json.key("uri"); json.string(uri + "/" + navigation.name)
+                json.endObject()
+                json.endObject()
+            }
+        }
+        json.endObject()
+    }
+
+    func writeValue(_ value: ODataValue, into json: inout JSONWriter) {
+        switch value {
+        case .null: json.null()
+        case .int(let number): json.number(number)
+        case .string(let text): json.string(text)
+        case .decimal(let text): json.string(text)
+        case .dateTime(let instant): json.string(instant.wireDate)
+        default: json.null()
+        }
+    }
+}

@@ -1,0 +1,23 @@
+/// A demo server running in this process, from ``DemoServer/start(_:logger:)``.
+public final class RunningDemoServer: Sendable {
+    /// The port it listens on (the real one when port 0 was asked for).
+    public let port: Int
+    /// The service root, e.g. `http://127.0.0.1:54321/CarDealer.svc/`.
+    public let baseURL: String
+    /// The data it serves.
+    public let store: DataStore
+    private let task: Task<Void, any Error>
+
+    init(port: Int, baseURL: String, store: DataStore, task: Task<Void, any Error>) {
+        self.port = port
+        self.baseURL = baseURL
+        self.store = store
+        self.task = task
+    }
+
+    /// Stops listening and waits until the server has shut down.
+    public func stop() async {
+        task.cancel()
+        _ = try? await task.value
+    }
+}

@@ -1,0 +1,66 @@
+extension ServiceSchema {
+    /// The CarDealer model of the seed: people, their cars (many-to-many through `PersonCar`) and each
+    /// owned car's maintenance (many-to-many through `PersonCarMaintenance`).
+    public static let carDealer = ServiceSchema(
+        namespace: "edmexampleModel",
+        containerName: "edmexampleEntities",
+        entitySets: [
+            EntitySetSchema(
+                name: "Person", key: "personID",
+                properties: [
+                    PropertySchema("personID", .int32), PropertySchema("firstName", .string, maxLength: 50),
+                    PropertySchema("lastName", .string, maxLength: 50), PropertySchema("ssn", .string, maxLength: 9),
+                    PropertySchema("createDate", .dateTime),
+                ],
+                concurrencyProperty: "createDate", indexed: ["lastName", "firstName", "createDate"]
+            ),
+            EntitySetSchema(
+                name: "Car", key: "carID",
+                properties: [
+                    PropertySchema("carID", .int32), PropertySchema("make", .string, maxLength: 50),
+                    PropertySchema("model", .string, maxLength: 50), PropertySchema("manufactureDate", .dateTime),
+                    PropertySchema("createStamp", .dateTime),
+                ],
+                concurrencyProperty: "createStamp", indexed: ["make", "manufactureDate"]
+            ),
+            EntitySetSchema(
+                name: "PersonCar", key: "personCarID",
+                properties: [PropertySchema("personCarID", .int32), PropertySchema("createStamp", .dateTime)],
+                concurrencyProperty: "createStamp", indexed: []
+            ),
+            EntitySetSchema(
+                name: "Maintenance", key: "maintenanceID",
+                properties: [
+                    PropertySchema("maintenanceID", .int32), PropertySchema("description", .string),
+                    PropertySchema("serviceDate", .dateTime), PropertySchema("mileage", .int32),
+                    PropertySchema("cost", .decimalCents), PropertySchema("createStamp", .dateTime),
+                ],
+                concurrencyProperty: "createStamp", indexed: ["serviceDate"]
+            ),
+            EntitySetSchema(
+                name: "PersonCarMaintenance", key: "personCarMaintenanceID",
+                properties: [PropertySchema("personCarMaintenanceID", .int32), PropertySchema("createStamp", .dateTime)],
+                concurrencyProperty: "createStamp", indexed: []
+            ),
+        ],
+        relations: [
+            RelationSchema(
+                name: "FK_PersonCar_Person", principal: "Person", dependent: "PersonCar", foreignKey: "personID",
+                principalNavigation: "PersonCar", dependentNavigation: "Person"
+            ),
+            RelationSchema(
+                name: "FK_PersonCar_Car", principal: "Car", dependent: "PersonCar", foreignKey: "carID",
+                principalNavigation: "PersonCar", dependentNavigation: "Car"
+            ),
+            RelationSchema(
+                name: "FK_PersonCarMaintenance_PersonCar", principal: "PersonCar", dependent: "PersonCarMaintenance",
+                foreignKey: "personCarID", principalNavigation: "PersonCarMaintenance", dependentNavigation: "PersonCar"
+            ),
+            RelationSchema(
+                name: "FK_PersonCarMaintenance_Maintenance", principal: "Maintenance",
+                dependent: "PersonCarMaintenance", foreignKey: "maintenanceID",
+                principalNavigation: "PersonCarMaintenance", dependentNavigation: "Maintenance"
+            ),
+        ]
+    )
+}

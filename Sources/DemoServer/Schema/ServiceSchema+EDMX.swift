@@ -1,0 +1,58 @@
+extension ServiceSchema {
+    /// The `$metadata` document: EDMX 1.0 with one CSDL v2 schema (`DataServiceVersion="2.0"`).
+    ///
+    /// Each relation becomes an `Association` (principal end `1`, dependent end `*`), an `AssociationSet`,
+    /// and a navigation property on each side. There is no `ReferentialConstraint`: the foreign-key
+    /// columns are not exposed as properties, so a constraint could not name them.
+    public var edmx: String {
+        var xml = """
+            <?xml version="1.0" encoding="utf-8" standalone="yes"?>
+            <edmx:Edmx Version="1.0" xmlns:edmx="http://schemas.microsoft.com/ado/2007/06/edmx">
+            <edmx:DataServices xmlns:m="http://schemas.microsoft.com/ado/2007/08/dataservices/metadata" \
+            m:DataServiceVersion="2.0">
+            <Schema Namespace="\(namespace)" xmlns="http://schemas.microsoft.com/ado/2008/09/edm">
+
+            """
+        for set in entitySets {
+            xml += "<EntityType Name=\"\(set.name)\"><Key><PropertyRef Name=\"\(set.key)\"/></Key>\n"
+            for property in set.properties {
+                xml += "<Property Name=\"\(property.name)\" Type=\"\(property.type.edm.rawValue)\" Nullable=\"false\""
+                if let maxLength = property.maxLength { xml += " MaxLength=\"\(maxLength)\"" }
+                if property.type == .decimalCents { xml += " Precision=\"19\" Scale=\"2\"" }
+                if property.name == set.concurrencyProperty { xml += " ConcurrencyMode=\"Fixed\"" }
+                xml += "/>\n"
+            }
+            for navigation in navigations(from: set.name) {
+                let (from, to) = navigation.isCollection
+                    ? (navigation.relation.principal, navigation.relation.dependent)
+                    : (navigation.relation.dependent, navigation.relation.principal)
+                xml += "<NavigationProperty Name=\"\(navigation.name)\" Relationship=\"\(namespace).\(navigation.relation.name)\""
+                xml += " FromRole=\"\(from)\" ToRole=\"\(to)\"/>\n"
+            }
+            xml += "</EntityType>\n"
+        }
+        for relation in relations {
+            xml += """
+                <Association Name="\(relation.name)">
+                <End Role="\(relation.principal)" Type="\(namespace).\(relation.principal)" Multiplicity="1"/>
+                <End Role="\(relation.dependent)" Type="\(namespace).\(relation.dependent)" Multiplicity="*"/>
+                </Association>
+
+                """
+        }
+        xml += "<EntityContainer Name=\"\(containerName)\" m:IsDefaultEntityContainer=\"true\">\n"
+        for set in entitySets {
+            xml += "<EntitySet Name=\"\(set.name)\" EntityType=\"\(namespace).\(set.name)\"/>\n"
+        }
+        for relation in relations {
+            xml += """
+                <AssociationSet Name="\(relation.name)" Association="\(namespace).\(relation.name)">\
+                <End Role="\(relation.principal)" EntitySet="\(relation.principal)"/>\
+                <End Role="\(relation.dependent)" EntitySet="\(relation.dependent)"/></AssociationSet>
+
+                """
+        }
+        xml += "</EntityContainer>\n</Schema>\n</edmx:DataServices>\n</edmx:Edmx>\n"
+        return xml
+    }
+}

@@ -1,0 +1,42 @@
+extension ServiceSchema {
+    /// `CREATE TABLE` statements, one per entity set (no indexes: see ``indexStatements``).
+    public var createStatements: [String] {
+        entitySets.map { set in
+            var columns = set.properties.map { property in
+                property.name == set.key
+                    ? "\(quoted(property.name)) INTEGER PRIMARY KEY"
+                    : "\(quoted(property.name)) \(property.type.sqlType) NOT NULL"
+            }
+            for relation in relations where relation.dependent == set.name {
+                let principalKey = entitySet(relation.principal)?.key ?? relation.foreignKey
+                columns.append(
+                    "\(quoted(relation.foreignKey)) INTEGER NOT NULL REFERENCES \(quoted(relation.principal))"
+                        + "(\(quoted(principalKey)))"
+                )
+            }
+            return "CREATE TABLE \(quoted(set.name)) (" + columns.joined(separator: ", ") + ")"
+        }
+    }
+
+    /// Indexes for foreign keys and sortable columns, created after a bulk load.
+    ///
+    /// A single-column index also orders by the rowid (the key), so `ORDER BY column, key` with
+    /// `WHERE (column, key) > (?, ?)` walks the index: keyset paging stays fast on a million rows.
+    public var indexStatements: [String] {
+        var statements: [String] = []
+        for set in entitySets {
+            for column in foreignKeys(of: set.name) + set.indexed {
+                statements.append(
+                    "CREATE INDEX IF NOT EXISTS \(quoted("ix_\(set.name)_\(column)")) ON \(quoted(set.name))"
+                        + "(\(quoted(column)))"
+                )
+            }
+        }
+        return statements
+    }
+}
+
+/// An SQL identifier in double quotes. Only names from the schema reach SQL this way, never request text.
+func quoted(_ identifier: String) -> String {
+    "\"" + identifier.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+}

@@ -1,0 +1,98 @@
+import CNcurses
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Opening steps for ``CursesTerminal``, each a small static function.
+extension CursesTerminal {
+    /// `setlocale(LC_ALL, "")`; if the codeset is not UTF-8, `LC_CTYPE` falls back to C.UTF-8
+    /// (without it ncursesw drops non-ASCII text and line drawing degrades to letters).
+    static func configureLocale() {
+        setlocale(LC_ALL, "")
+        if isUTF8() { return }
+        for candidate in ["C.UTF-8", "C.utf8", "en_US.UTF-8"] where setlocale(LC_CTYPE, candidate) != nil {
+            if isUTF8() { return }
+        }
+    }
+
+    private static func isUTF8() -> Bool {
+        guard let codeset = cd_codeset() else { return false }
+        let name = String(cString: codeset).uppercased()
+        return name == "UTF-8" || name == "UTF8"
+    }
+
+    /// stdin/stdout when both are terminals; otherwise `/dev/tty` for both directions.
+    static func openFiles() throws -> (
+        input: UnsafeMutablePointer<FILE>, output: UnsafeMutablePointer<FILE>, ownsTTY: Bool
+    ) {
+        if isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1,
+            let input = cd_stdin_file(), let output = cd_stdout_file()
+        {
+            return (input, output, false)
+        }
+        guard let tty = fopen("/dev/tty", "r+") else {
+            throw TerminalError(
+                "No terminal to draw on: stdin/stdout are not a terminal and /dev/tty cannot be opened.")
+        }
+        return (tty, tty, true)
+    }
+
+    /// `newterm` with `$TERM`, then `xterm-256color`, then `vt100`.
+    ///
+    /// `newterm` returns NULL (it does not exit) when terminfo lacks the entry.
+    static func newTerm(
+        input: UnsafeMutablePointer<FILE>, output: UnsafeMutablePointer<FILE>
+    ) -> (OpaquePointer, String)? {
+        var candidates: [String] = []
+        if let term = environment("TERM"), !term.isEmpty { candidates.append(term) }
+        candidates += ["xterm-256color", "vt100"]
+        for type in candidates {
+            if let screen = newterm(type, output, input) { return (screen, type) }
+        }
+        return nil
+    }
+
+    /// Input modes: cbreak (Ctrl-C stays a signal), noecho, keypad, non-blocking, short ESC delay, wheel.
+    static func configureInput(options: Options) {
+        cbreak()
+        noecho()
+        nonl()
+        let window = cd_stdscr()
+        keypad(window, true)
+        nodelay(window, true)
+        leaveok(window, true)
+        intrflush(window, false)
+        set_escdelay(options.escapeDelay)
+        curs_set(0)
+        if options.mouseWheel {
+            mouseinterval(0)
+            mousemask(cd_wheel_mask(), nil)
+        }
+    }
+
+    /// Starts colours unless disabled, `NO_COLOR` is set, or the terminal has none.
+    static func configureColors(enabled: Bool) -> ColorCapability {
+        guard enabled, environment("NO_COLOR").map(\.isEmpty) ?? true, has_colors() else { return .monochrome }
+        guard start_color() == OK else { return .monochrome }
+        use_default_colors()
+        let count = cd_colors()
+        if count >= 256 { return .palette256 }
+        if count >= 8 { return .ansi16 }
+        return .monochrome
+    }
+
+    static func environment(_ name: String) -> String? {
+        getenv(name).map { String(cString: $0) }
+    }
+
+    /// Registers (once) an `atexit` hook that gives the terminal back if nobody did.
+    static func registerExitHook() {
+        guard !exitHookRegistered else { return }
+        exitHookRegistered = true
+        atexit {
+            if isendwin() == false { endwin() }
+        }
+    }
+
+    private static var exitHookRegistered = false
+}

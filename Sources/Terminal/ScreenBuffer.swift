@@ -1,0 +1,106 @@
+/// A frame: a grid of ``Cell``s that a screen renders into and a ``TerminalDriver`` presents.
+///
+/// A value type: render a fresh buffer (or mutate a copy) per frame; the driver keeps the last
+/// presented one and sends only the difference. All text written through ``put(_:row:column:style:)``
+/// passes ``TextSanitizer`` and is measured with ``DisplayWidth``; a wide cluster is never split
+/// and never overflows the right edge (a blank is left instead).
+public struct ScreenBuffer: Hashable, Sendable {
+    /// The grid's size.
+    public let size: TerminalSize
+    /// Row-major cells, `size.rows * size.columns` of them.
+    public private(set) var cells: [Cell]
+
+    /// A buffer of blank cells in `style`.
+    public init(size: TerminalSize, style: CellStyle = .plain) {
+        self.size = size
+        self.cells = Array(repeating: .blank(style), count: size.rows * size.columns)
+    }
+
+    /// The cell at `row`, `column` (both must be in range).
+    public subscript(row: Int, column: Int) -> Cell {
+        cells[row * size.columns + column]
+    }
+
+    /// Blanks a whole row in `style` (for example a selection bar or a status line background).
+    public mutating func fill(row: Int, style: CellStyle = .plain) {
+        guard (0..<size.rows).contains(row) else { return }
+        let start = row * size.columns
+        for index in start..<(start + size.columns) { cells[index] = .blank(style) }
+    }
+
+    /// Writes `text` from `column` on `row`, cutting it hard at the right edge.
+    ///
+    /// - Returns: the column just after the last cell written.
+    @discardableResult
+    public mutating func put(_ text: String, row: Int, column: Int, style: CellStyle = .plain) -> Int {
+        write(TextSanitizer.sanitize(text), row: row, column: column, limit: size.columns, style: style)
+    }
+
+    /// Writes `text` into a field of exactly `width` cells: clipped with `…` if too long,
+    /// padded with blanks (in `style`) if too short.
+    ///
+    /// - Returns: the column just after the field (clamped to the buffer).
+    @discardableResult
+    public mutating func put(
+        _ text: String, row: Int, column: Int, width: Int,
+        alignment: DisplayWidth.Alignment = .leading, style: CellStyle = .plain
+    ) -> Int {
+        let field = DisplayWidth.pad(TextSanitizer.sanitize(text), to: width, alignment: alignment)
+        return write(field, row: row, column: column, limit: min(size.columns, column + width), style: style)
+    }
+
+    /// The frame as text, one `String` per row, wide clusters once, styles dropped.
+    public var lines: [String] {
+        (0..<size.rows).map { row in
+            var line = ""
+            for column in 0..<size.columns { line += self[row, column].text }
+            return line
+        }
+    }
+
+    /// Writes already-sanitised text between `column` and `limit`.
+    private mutating func write(_ text: String, row: Int, column: Int, limit: Int, style: CellStyle) -> Int {
+        guard (0..<size.rows).contains(row), column < limit else { return max(column, 0) }
+        var col = column
+        for character in text {
+            let width = DisplayWidth.width(of: character)
+            if width == 0 { continue }
+            if col + width > limit {
+                if col < limit, col >= 0 { set(.blank(style), row: row, column: col) }
+                col = limit
+                break
+            }
+            if col >= 0 {
+                set(Cell(text: String(character), style: style, width: UInt8(width)), row: row, column: col)
+            }
+            col += width
+        }
+        return col
+    }
+
+    /// Stores a cell, blanking the other half of any wide cluster it overwrites.
+    private mutating func set(_ cell: Cell, row: Int, column: Int) {
+        let base = row * size.columns
+        breakWide(base: base, column: column)
+        if cell.width == 2 {
+            guard column + 1 < size.columns else {
+                cells[base + column] = .blank(cell.style)
+                return
+            }
+            breakWide(base: base, column: column + 1)
+            cells[base + column + 1] = .continuation(cell.style)
+        }
+        cells[base + column] = cell
+    }
+
+    /// If `column` holds half of a wide cluster, blanks the other half.
+    private mutating func breakWide(base: Int, column: Int) {
+        let existing = cells[base + column]
+        if existing.isContinuation, column > 0 {
+            cells[base + column - 1] = .blank(cells[base + column - 1].style)
+            cells[base + column] = .blank(existing.style)
+        } else if existing.width == 2, column + 1 < size.columns {
+            cells[base + column + 1] = .blank(existing.style)
+        }
+    }
+}

@@ -1,0 +1,94 @@
+/// # Terminal
+///
+/// Owns everything between the app and the terminal device:
+///
+/// * ``TerminalDriver`` — the seam screens draw through, with two implementations:
+///   ``CursesTerminal`` (ncursesw, the real thing) and ``HeadlessTerminal`` (in memory, for tests).
+/// * ``ScreenBuffer`` — the cell grid a frame is rendered into; drivers send only cells that changed.
+/// * ``Key`` — decoded keyboard and mouse-wheel input.
+/// * ``TextSanitizer`` and ``DisplayWidth`` — every string from a server is made safe and
+///   measured per grapheme cluster before it reaches a cell.
+///
+/// What this module must not do: know about OData, caches or screens, or let an ncurses
+/// type cross its public API. It is the only module that imports `CNcurses` / `CTermSupport`.
+
+/// The size of a terminal or buffer in character cells.
+public struct TerminalSize: Hashable, Sendable, CustomStringConvertible {
+    /// Number of columns.
+    public var columns: Int
+    /// Number of rows.
+    public var rows: Int
+
+    /// Creates a size; negative values are clamped to zero.
+    public init(columns: Int, rows: Int) {
+        self.columns = max(0, columns)
+        self.rows = max(0, rows)
+    }
+
+    /// `"80×24"`.
+    public var description: String { "\(columns)×\(rows)" }
+}
+
+/// How many colours the terminal can show, after `NO_COLOR` is taken into account.
+public enum ColorCapability: Hashable, Sendable {
+    /// No colour: roles are shown with attributes only (reverse, bold, dim).
+    case monochrome
+    /// The 8/16 ANSI colours.
+    case ansi16
+    /// The xterm 256-colour palette.
+    case palette256
+}
+
+/// Something that happened on the terminal, delivered in batches by the event loop.
+public enum TerminalEvent: Hashable, Sendable {
+    /// A key, mouse wheel step or resize (``Key/resize``).
+    case key(Key)
+    /// ``TerminalWaker/wake()`` was called: background work wants a redraw.
+    case wake
+    /// SIGINT, SIGTERM or SIGHUP arrived. The handler should call `restore()` and exit.
+    case signal(TerminalSignal)
+}
+
+/// A termination signal turned into an event by the wake pipe.
+public enum TerminalSignal: Int32, Hashable, Sendable {
+    /// SIGHUP: the controlling terminal went away (for example a dropped SSH session).
+    case hangup = 1
+    /// SIGINT: Ctrl-C.
+    case interrupt = 2
+    /// SIGTERM: asked to stop.
+    case terminate = 15
+
+    /// The conventional exit status for a process ended by this signal (128 + number).
+    public var exitStatus: Int32 { 128 + rawValue }
+}
+
+/// The seam between screens and a terminal device.
+///
+/// Screens render a whole frame into a ``ScreenBuffer`` and call ``present(_:)``; the driver
+/// compares it with the previously presented frame and sends only the cells that changed.
+/// All calls happen on the main actor (ncurses is not thread-safe).
+@MainActor
+public protocol TerminalDriver: AnyObject {
+    /// The current size in cells. Changes after a ``Key/resize`` event.
+    var size: TerminalSize { get }
+
+    /// The colour capability the driver settled on.
+    var colorCapability: ColorCapability { get }
+
+    /// Shows `frame`, sending only cells that differ from the last presented frame.
+    ///
+    /// A frame whose size differs from the last one (first frame, resize) is drawn in full.
+    func present(_ frame: ScreenBuffer)
+
+    /// Returns every input event that is pending, without blocking (possibly none).
+    func readKeys() -> [Key]
+
+    /// Gives the terminal back temporarily (for example to run a pager); see ``resume()``.
+    func suspend()
+
+    /// Takes the terminal again after ``suspend()`` and forces the next frame to be drawn in full.
+    func resume()
+
+    /// Gives the terminal back for good. Idempotent; safe to call on every exit path.
+    func restore()
+}

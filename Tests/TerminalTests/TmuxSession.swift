@@ -1,0 +1,105 @@
+import Foundation
+
+/// A private tmux server with one detached pane, for driving real programs in a real terminal.
+///
+/// Each session uses its own socket (`tmux -L`) so tests never touch a user's tmux, and
+/// ``kill()`` ends that server only.
+struct TmuxSession {
+    /// The `tmux` executable, if one is installed.
+    static let executable: String? = ["/usr/bin/tmux", "/usr/local/bin/tmux", "/opt/homebrew/bin/tmux"]
+        .first { FileManager.default.isExecutableFile(atPath: $0) }
+
+    let socket: String
+    let target = "test"
+
+    /// Starts `sh` in a detached `columns`×`rows` pane.
+    init(columns: Int = 80, rows: Int = 24) throws {
+        socket = "cardealer-terminal-tests-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        try run("-f", "/dev/null", "new-session", "-d", "-x", "\(columns)", "-y", "\(rows)", "-s", target, "sh")
+    }
+
+    /// Runs one tmux command on this session's server and returns its stdout.
+    @discardableResult
+    func run(_ arguments: String...) throws -> String {
+        try run(arguments)
+    }
+
+    /// Runs tmux with `posix_spawn` and `waitpid`, stdout to a temporary file.
+    ///
+    /// Not `Process`: its `waitUntilExit` was seen to hang in async tests here, and a pipe would
+    /// be held open forever by the tmux server that `new-session` daemonises.
+    @discardableResult
+    func run(_ arguments: [String]) throws -> String {
+        let outputPath = FileManager.default.temporaryDirectory
+            .appendingPathComponent("tmux-out-\(getpid())-\(UInt64.random(in: 0...UInt64.max))").path
+        defer { unlink(outputPath) }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, outputPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        // The test runner blocks and ignores signals; tmux (and everything in its panes) must not inherit that.
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var noSignals = sigset_t()
+        var allSignals = sigset_t()
+        sigemptyset(&noSignals)
+        sigfillset(&allSignals)
+        posix_spawnattr_setsigmask(&attributes, &noSignals)
+        posix_spawnattr_setsigdefault(&attributes, &allSignals)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        let argv = ([Self.executable ?? "tmux", "-u", "-L", socket] + arguments).map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        var pid: pid_t = 0
+        let status = posix_spawn(&pid, argv[0]!, &actions, &attributes, argv, environ)
+        guard status == 0 else { throw POSIXError(POSIXErrorCode(rawValue: status) ?? .EIO) }
+        var exitStatus: Int32 = 0
+        while waitpid(pid, &exitStatus, 0) == -1, errno == EINTR {}
+        return (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? ""
+    }
+
+    /// Types `text` followed by Enter into the pane.
+    func typeLine(_ text: String) throws {
+        try run("send-keys", "-t", target, "-l", text)
+        try run("send-keys", "-t", target, "Enter")
+    }
+
+    /// Sends tmux key names (`q`, `Escape`, `C-c`, …).
+    func sendKeys(_ keys: String...) throws {
+        try run(["send-keys", "-t", target] + keys)
+    }
+
+    /// The pane's visible text.
+    func capture() throws -> String {
+        try run("capture-pane", "-p", "-t", target)
+    }
+
+    /// A tmux format evaluated for the pane, e.g. `#{pane_title}`.
+    func display(_ format: String) throws -> String {
+        try run("display-message", "-p", "-t", target, format).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// Polls the pane until `condition` holds for its text or `timeout` passes; returns the last capture.
+    @discardableResult
+    func waitFor(
+        timeout: Duration = .seconds(15), _ condition: (String) -> Bool
+    ) async throws -> (matched: Bool, screen: String) {
+        let deadline = ContinuousClock.now + timeout
+        var screen = try capture()
+        while !condition(screen) {
+            guard ContinuousClock.now < deadline else { return (false, screen) }
+            try await Task.sleep(for: .milliseconds(20))
+            screen = try capture()
+        }
+        return (true, screen)
+    }
+
+    /// Ends this session's tmux server.
+    func kill() {
+        _ = try? run("kill-server")
+        let directory = ProcessInfo.processInfo.environment["TMUX_TMPDIR"] ?? "/tmp"
+        unlink("\(directory)/tmux-\(getuid())/\(socket)")
+    }
+}
