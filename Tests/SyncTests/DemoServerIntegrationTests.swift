@@ -139,3 +139,31 @@ import Testing
         }
     }
 }
+
+extension DemoServerIntegrationTests {
+    @Test func a_window_near_the_cached_end_follows_the_servers_next_links_until_the_list_is_whole() async throws {
+        // Given a service whose pages hold 20 people while we ask for 50
+        let server = try await DemoServer.start(DemoServerConfiguration(people: 120, pageSize: 20))
+        let directory = NSTemporaryDirectory() + "sync-next-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let engine = try await engine(server, path: directory + "/cache.sqlite")
+        // When the people screen shows its first 20 rows
+        engine.screenDidShow(.list(people), visible: 0..<20, screen: ScreenID(1))
+        await engine.waitUntilIdle()
+        // Then the next links were followed past the window, and what was fetched is contiguous
+        let log = try engine.cache.requestLog()
+        #expect(log.contains { $0.url.contains("skiptoken") && $0.outcome == .fetched })
+        #expect(try engine.cache.listWindow(people.key, range: 0..<45).rows.allSatisfy { $0.entity != nil })
+        #expect(try engine.cache.listState(people.key)?.isComplete == false)
+        // When the screen then shows every row
+        engine.screenDidShow(.list(people), visible: 0..<120, screen: ScreenID(1))
+        await engine.waitUntilIdle()
+        // Then the list is whole, each person once, and complete
+        let window = try engine.cache.listWindow(people.key, range: 0..<150)
+        #expect(window.rows.count == 120 && window.rows.allSatisfy { $0.entity != nil })
+        #expect(Set(window.rows.compactMap { $0.entity?.key }).count == 120)
+        #expect(window.state?.isComplete == true)
+        #expect(try engine.cache.integrity().isClean)
+        await server.stop()
+    }
+}

@@ -71,8 +71,11 @@ extension SyncEngine {
         _ request: ListRequest, set: String, expand: [String], offset: Int, end: Int, state: ListState?
     ) -> FetchPlan {
         if offset > 0, let state, state.nextPosition == offset, let link = try? cache.listNextLink(request.key) {
+            // A link that carries what is left of our `$top` ends early by design: only a page
+            // shorter than that remainder ends the list.
             return FetchPlan(
-                url: absolute(link), target: .listPage(request.key, entitySet: set, offset: offset, requestedTop: nil),
+                url: absolute(link),
+                target: .listPage(request.key, entitySet: set, offset: offset, requestedTop: Self.topParameter(in: link)),
                 priority: .visible
             )
         }
@@ -86,6 +89,17 @@ extension SyncEngine {
             url: builder.url(request.path, options),
             target: .listPage(request.key, entitySet: set, offset: offset, requestedTop: end - offset), priority: .visible
         )
+    }
+
+    /// The `$top` value in a link's query, if any (`$top=30` or `%24top=30`).
+    static func topParameter(in link: String) -> Int? {
+        guard let query = link.split(separator: "?", maxSplits: 1).dropFirst().first else { return nil }
+        for item in query.split(separator: "&") {
+            let parts = item.split(separator: "=", maxSplits: 1)
+            guard parts.count == 2, parts[0] == "$top" || parts[0].lowercased() == "%24top" else { continue }
+            return Int(parts[1])
+        }
+        return nil
     }
 
     /// A next link as an absolute URL (some servers send it relative to the service root).
