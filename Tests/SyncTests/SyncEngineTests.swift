@@ -161,3 +161,32 @@ import Testing
         })
     }
 }
+
+extension SyncEngineTests {
+    @Test func fetches_for_rows_that_scrolled_away_are_dropped_before_they_are_sent() async throws {
+        // Given one request slot, held on the wire
+        let transport = FakeTransport { _, _ in json(Self.peoplePage(0..<10)) }
+        await transport.hold()
+        var configuration = SyncEngine.Configuration(serviceRoot: Self.root)
+        configuration.pageSize = 10
+        configuration.maxConcurrent = 1
+        let engine = SyncEngine(configuration: configuration, cache: try CacheDatabase(), transport: transport,
+                                model: CarDealerModel.model, clock: ManualClock(autoAdvance: true))
+        let list = ScreenContent.list(ListRequest(entitySet: "Person"))
+        // When the screen jumps from the top to row 200, then on to row 400, before anything arrives
+        engine.screenDidShow(list, visible: 0..<5, screen: ScreenID(1))
+        #expect(try await eventually { await transport.waitingCount == 1 })
+        engine.screenDidShow(list, visible: 200..<205, screen: ScreenID(1))
+        engine.screenDidShow(list, visible: 400..<405, screen: ScreenID(1))
+        await engine.flushIntents()
+        await transport.release()
+        await engine.waitUntilIdle()
+        // Then the page at 200 was never sent, the first page was cancelled, and the page at 400 was fetched
+        let sent = await transport.requests.map(\.url)
+        #expect(!sent.contains { $0.contains("$skip=200") })
+        let log = try engine.cache.requestLog()
+        #expect(log.contains { $0.url.contains("$skip=200") && $0.outcome == .cancelled && $0.attempts == 0 })
+        #expect(log.contains { !$0.url.contains("$skip") && $0.outcome == .cancelled })
+        #expect(log.contains { $0.url.contains("$skip=400") && $0.outcome == .fetched })
+    }
+}

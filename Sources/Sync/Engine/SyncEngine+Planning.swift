@@ -52,15 +52,15 @@ extension SyncEngine {
             }
             start += size
         } while start < visible.upperBound
-        // Follow `__next` (or page on) when the window's end nears the end of what is cached.
-        if let state, !state.isComplete, state.fetchedCount > 0 {
-            let cachedEnd = state.nextPosition ?? state.fetchedCount
-            if visible.upperBound + configuration.prefetchMargin >= cachedEnd,
-               state.totalCount.map({ cachedEnd < $0 }) ?? true {
-                var next = pagePlan(request, set: set, expand: expand, offset: cachedEnd, end: cachedEnd + size, state: state)
-                next.priority = .nextPage
-                if !plans.contains(where: { $0.url == next.url }) { plans.append(next) }
-            }
+        // Prefetch ahead: the first uncached position within `prefetchMargin` rows after the window
+        // (following the server's `__next` when the chain ends there), unless the list ends before it.
+        let ahead = visible.upperBound..<(visible.upperBound + configuration.prefetchMargin)
+        if let state, !state.isComplete, !ahead.isEmpty,
+           let missing = try? cache.listRangeStatus(key, range: ahead).firstMissing,
+           state.totalCount.map({ missing < $0 }) ?? true {
+            var next = pagePlan(request, set: set, expand: expand, offset: missing, end: missing + size, state: state)
+            next.priority = .nextPage
+            if !plans.contains(where: { $0.url == next.url }) { plans.append(next) }
         }
         return plans
     }
