@@ -10,8 +10,10 @@ enum Payloads {
         var text = #"{"d":{"results":["#
         for id in first..<(first + size) {
             if id > first { text += "," }
-            text += #"{"__metadata":{"uri":"\#(root)Person(\#(id))","type":"edmexampleModel.Person","etag":"W/\"X'\#(id)'\""},"#
-            text += #""personID":\#(id),"firstName":"First \#(id)","lastName":"Last \#(id)","ssn":"\#(100_000_000 + id)","#
+            text +=
+                #"{"__metadata":{"uri":"\#(root)Person(\#(id))","type":"edmexampleModel.Person","etag":"W/\"X'\#(id)'\""},"#
+            text +=
+                #""personID":\#(id),"firstName":"First \#(id)","lastName":"Last \#(id)","ssn":"\#(100_000_000 + id)","#
             text += #""createDate":"\/Date(\#(1_257_008_908_440 + id))\/","PersonCar":{"results":["#
             for slot in 0..<2 {
                 let link = id * 2 + slot
@@ -23,7 +25,8 @@ enum Payloads {
                 text += #""manufactureDate":"\/Date(1099242508440)\/","createStamp":"\/Date(1257008940840)\/","#
                 text += #""PersonCar":{"__deferred":{"uri":"\#(root)Car(\#(link))/PersonCar"}}},"#
                 text += #""Person":{"__deferred":{"uri":"\#(root)PersonCar(\#(link))/Person"}},"#
-                text += #""PersonCarMaintenance":{"__deferred":{"uri":"\#(root)PersonCar(\#(link))/PersonCarMaintenance"}}}"#
+                text +=
+                    #""PersonCarMaintenance":{"__deferred":{"uri":"\#(root)PersonCar(\#(link))/PersonCarMaintenance"}}}"#
             }
             text += "]}}"
         }

@@ -20,8 +20,8 @@ func seconds(_ body: () throws -> Void) rethrows -> Double {
 
 func residentMegabytes() -> Double {
     guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
-          let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),
-          let kilobytes = Double(line.split(separator: " ").dropFirst().first ?? "")
+        let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),
+        let kilobytes = Double(line.split(separator: " ").dropFirst().first ?? "")
     else { return -1 }
     return kilobytes / 1024
 }
@@ -46,13 +46,18 @@ for index in 0..<ingestPages {
     decodeTime += try seconds { payload = try decoder.decode(bytes, entitySet: "Person") }
     ingestTime += try seconds {
         let target = FetchTarget.listPage(list, entitySet: "Person", offset: index * pageSize, requestedTop: nil)
-        let summary = try cache.write { try normaliser.write(payload!, for: target, partial: false, at: fetchedAt, into: $0) }
+        let summary = try cache.write {
+            try normaliser.write(payload!, for: target, partial: false, at: fetchedAt, into: $0)
+        }
         ingested += summary.entities
     }
 }
 ingestTime += decodeTime
-print(String(format: "ingest: %d entities in %.3f s = %.0f entities/s (decode + normalise + commit, %d pages; decode %.3f s)",
-             ingested, ingestTime, Double(ingested) / ingestTime, ingestPages, decodeTime))
+print(
+    String(
+        format:
+            "ingest: %d entities in %.3f s = %.0f entities/s (decode + normalise + commit, %d pages; decode %.3f s)",
+        ingested, ingestTime, Double(ingested) / ingestTime, ingestPages, decodeTime))
 
 // 2. Fill the list to `rows` people (plain rows, 10,000 per transaction).
 let fillTime = try seconds {
@@ -66,16 +71,19 @@ let fillTime = try seconds {
                 let key = "Person(\(id))"
                 try session.upsertEntity(
                     key: key, entitySet: "Person", type: "edmexampleModel.Person",
-                    properties: [.init(name: "personID", value: .int(Int64(id))),
-                                 .init(name: "firstName", value: .string("First \(id)")),
-                                 .init(name: "lastName", value: .string("Last \(id)"))],
+                    properties: [
+                        .init(name: "personID", value: .int(Int64(id))),
+                        .init(name: "firstName", value: .string("First \(id)")),
+                        .init(name: "lastName", value: .string("Last \(id)")),
+                    ],
                     etag: nil, at: fetchedAt, partial: false
                 )
                 keys.append(key)
             }
-            try session.writeListPage(list, offset: first, entityKeys: keys, totalCount: rows,
-                                      nextLink: first + count < rows ? "next" : nil, isLastPage: first + count >= rows,
-                                      at: fetchedAt)
+            try session.writeListPage(
+                list, offset: first, entityKeys: keys, totalCount: rows,
+                nextLink: first + count < rows ? "next" : nil, isLastPage: first + count >= rows,
+                at: fetchedAt)
         }
         first += count
     }
@@ -101,9 +109,11 @@ for _ in 0..<5000 {
 func report(_ name: String, _ samples: [Double]) {
     let sorted = samples.sorted()
     let mean = samples.reduce(0, +) / Double(samples.count)
-    print(String(format: "%@: mean %.3f ms, p50 %.3f ms, p99 %.3f ms, max %.3f ms (%d reads)", name, mean * 1000,
-                 sorted[sorted.count / 2] * 1000, sorted[sorted.count * 99 / 100] * 1000, sorted.last! * 1000,
-                 samples.count))
+    print(
+        String(
+            format: "%@: mean %.3f ms, p50 %.3f ms, p99 %.3f ms, max %.3f ms (%d reads)", name, mean * 1000,
+            sorted[sorted.count / 2] * 1000, sorted[sorted.count * 99 / 100] * 1000, sorted.last! * 1000,
+            samples.count))
 }
 report("window of 50 rows at random positions of \(rows)", windowTimes)
 report("entity by key", entityTimes)

@@ -47,7 +47,8 @@ struct CacheCommand: ParsableCommand {
             }
             let stats = try CacheDatabase(path: path).stats()
             let formatter = ISO8601DateFormatter()
-            print("""
+            print(
+                """
                 path:        \(path)
                 size:        \(stats.fileBytes) bytes
                 entities:    \(stats.entities)

@@ -2,6 +2,7 @@ import EntityCache
 import Foundation
 import ODataCore
 import Testing
+
 @testable import Sync
 
 @Suite struct ConvergenceTests {
@@ -15,18 +16,21 @@ import Testing
         return x % 10 < 3
     }
 
-    @Test func with_thirty_percent_of_requests_failing_the_cache_converges_without_duplicates_or_orphans() async throws {
+    @Test func with_thirty_percent_of_requests_failing_the_cache_converges_without_duplicates_or_orphans() async throws
+    {
         // Given a service of 25 people where 30 % of requests answer 500
         let transport = FakeTransport { request, number in
             if Self.fails(number) { return json(#"{"error":{"code":"X","message":"injected"}}"#, status: 500) }
-            let skip = request.url.range(of: "$skip=").map { Int(request.url[$0.upperBound...].prefix { $0.isNumber })! } ?? 0
+            let skip =
+                request.url.range(of: "$skip=").map { Int(request.url[$0.upperBound...].prefix { $0.isNumber })! } ?? 0
             return json(SyncEngineTests.peoplePage(skip..<min(skip + 10, 25), count: 25))
         }
         var configuration = SyncEngine.Configuration(serviceRoot: Self.root)
         configuration.pageSize = 10
         configuration.retry = RetryPolicy(maxAttempts: 2)
-        let engine = SyncEngine(configuration: configuration, cache: try CacheDatabase(), transport: transport,
-                                model: CarDealerModel.model, clock: ManualClock(autoAdvance: true), random: { 0.5 })
+        let engine = SyncEngine(
+            configuration: configuration, cache: try CacheDatabase(), transport: transport,
+            model: CarDealerModel.model, clock: ManualClock(autoAdvance: true), random: { 0.5 })
         // When the people screen shows all rows, re-announcing itself until the list is whole (at most 10 rounds)
         var rounds = 0
         repeat {
@@ -38,8 +42,9 @@ import Testing
         let window = try engine.cache.listWindow(people.key, range: 0..<30)
         #expect(window.rows.map { $0.entity?.key } == (0..<25).map { "Person(\($0))" })
         #expect(window.state?.isComplete == true)
-        #expect(try engine.cache.related(EntityKey(entitySet: "Person", value: .int(24)), path: ["PersonCar", "Car"])
-            .elements?.first?.target?.key == "Car(24)")
+        #expect(
+            try engine.cache.related(EntityKey(entitySet: "Person", value: .int(24)), path: ["PersonCar", "Car"])
+                .elements?.first?.target?.key == "Car(24)")
         #expect(try engine.cache.integrity().isClean)
         #expect(try engine.cache.stats().entities == 75)
         #expect(try engine.cache.requestLog().contains { $0.attempts == 2 })
@@ -58,8 +63,9 @@ import Testing
         var configuration = SyncEngine.Configuration(serviceRoot: Self.root)
         configuration.pageSize = 10
         do {
-            let first = SyncEngine(configuration: configuration, cache: try CacheDatabase(path: path),
-                                   transport: FakeTransport(handler: handler), model: CarDealerModel.model)
+            let first = SyncEngine(
+                configuration: configuration, cache: try CacheDatabase(path: path),
+                transport: FakeTransport(handler: handler), model: CarDealerModel.model)
             first.screenDidShow(.list(people), visible: 0..<5, screen: ScreenID(1))
             await first.waitUntilIdle()
         }
@@ -67,7 +73,8 @@ import Testing
         let transport = FakeTransport(handler: handler)
         await transport.hold()
         let cache = try CacheDatabase(path: path)
-        let second = SyncEngine(configuration: configuration, cache: cache, transport: transport, model: CarDealerModel.model)
+        let second = SyncEngine(
+            configuration: configuration, cache: cache, transport: transport, model: CarDealerModel.model)
         // Then the screen's rows are there before any request completes
         #expect(try cache.listWindow(people.key, range: 0..<5).rows.allSatisfy { $0.entity != nil })
         // And a refresh revalidates with If-None-Match, gets 304 and keeps the rows

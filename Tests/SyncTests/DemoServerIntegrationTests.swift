@@ -3,6 +3,7 @@ import EntityCache
 import Foundation
 import ODataCore
 import Testing
+
 @testable import Sync
 
 /// The real stack: the demo service in-process on 127.0.0.1:0, the URLSession transport,
@@ -13,9 +14,10 @@ import Testing
     func withServer(
         latency: Int = 200, failRate: Double = 0, _ body: (RunningDemoServer, String) async throws -> Void
     ) async throws {
-        let server = try await DemoServer.start(DemoServerConfiguration(
-            people: 120, pageSize: 100, latencyMilliseconds: latency, failRate: failRate
-        ))
+        let server = try await DemoServer.start(
+            DemoServerConfiguration(
+                people: 120, pageSize: 100, latencyMilliseconds: latency, failRate: failRate
+            ))
         let directory = NSTemporaryDirectory() + "sync-it-\(UUID().uuidString)"
         defer { try? FileManager.default.removeItem(atPath: directory) }
         do {
@@ -33,8 +35,9 @@ import Testing
         var configuration = SyncEngine.Configuration(serviceRoot: server.baseURL)
         configuration.retry = retry
         configuration.pageSize = pageSize
-        let engine = SyncEngine(configuration: configuration, cache: try CacheDatabase(path: path),
-                                transport: URLSessionTransport(timeout: 10))
+        let engine = SyncEngine(
+            configuration: configuration, cache: try CacheDatabase(path: path),
+            transport: URLSessionTransport(timeout: 10))
         try await engine.loadMetadata()
         return engine
     }
@@ -53,8 +56,9 @@ import Testing
                 let canonical = try #require(row.entity?.key)
                 let key = try #require(ResourcePath.parse(relative: canonical)?.entityKey)
                 engine.screenDidShow(.entity(key), visible: 0..<1, screen: ScreenID(100 + index))
-                engine.screenDidShow(.related(parent: key, path: ["PersonCar", "Car"]), visible: 0..<20,
-                                     screen: ScreenID(200 + index))
+                engine.screenDidShow(
+                    .related(parent: key, path: ["PersonCar", "Car"]), visible: 0..<20,
+                    screen: ScreenID(200 + index))
                 // Then their cars are already in the cache
                 let cars = try engine.cache.related(key, path: ["PersonCar", "Car"])
                 #expect(cars.elements != nil)
@@ -96,7 +100,8 @@ import Testing
                 engine.screenDidShow(.list(people), visible: 0..<120, screen: ScreenID(1))
                 await engine.waitUntilIdle()
                 rounds += 1
-            } while try engine.cache.listWindow(people.key, range: 0..<120).rows.contains { $0.entity == nil } && rounds < 20
+            } while try engine.cache.listWindow(people.key, range: 0..<120).rows.contains { $0.entity == nil }
+                && rounds < 20
             // Then the list holds all the server's people once each, and nothing dangles
             let window = try engine.cache.listWindow(people.key, range: 0..<200)
             #expect(window.rows.count == server.store.people)
@@ -109,7 +114,9 @@ import Testing
     /// `$metadata` itself may hit an injected failure: try it a few times.
     func loadWithRetries(_ server: RunningDemoServer, path: String) async throws -> SyncEngine {
         for _ in 0..<9 {
-            if let engine = try? await engine(server, path: path, retry: RetryPolicy(maxAttempts: 6, baseDelay: 0.01), pageSize: 10) {
+            if let engine = try? await engine(
+                server, path: path, retry: RetryPolicy(maxAttempts: 6, baseDelay: 0.01), pageSize: 10)
+            {
                 return engine
             }
         }

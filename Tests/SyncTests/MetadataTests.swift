@@ -2,6 +2,7 @@ import EntityCache
 import Foundation
 import ODataCore
 import Testing
+
 @testable import Sync
 
 @Suite struct MetadataTests {

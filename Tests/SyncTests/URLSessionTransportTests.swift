@@ -1,6 +1,7 @@
 import Foundation
 import ODataCore
 import Testing
+
 @testable import Sync
 
 @Suite struct URLSessionTransportTests {

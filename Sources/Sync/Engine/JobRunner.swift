@@ -1,5 +1,5 @@
-import Foundation
 import EntityCache
+import Foundation
 import ODataCore
 
 /// Performs one job off the engine's actor: attempts with retry and backoff,

@@ -1,5 +1,5 @@
-import Foundation
 import EntityCache
+import Foundation
 import ODataCore
 
 extension SyncEngine {
@@ -18,7 +18,8 @@ extension SyncEngine {
                 fetched = response.body
             } else {
                 failure = ODataError.fromResponse(
-                    status: response.status, url: url, contentType: response.headers["content-type"], body: response.body
+                    status: response.status, url: url, contentType: response.headers["content-type"],
+                    body: response.body
                 )
             }
             log(url: url, status: response.status, bytes: response.body.count, started: started, error: failure)

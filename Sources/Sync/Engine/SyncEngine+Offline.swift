@@ -1,5 +1,5 @@
-import Foundation
 import EntityCache
+import Foundation
 import ODataCore
 
 extension SyncEngine {

@@ -1,5 +1,5 @@
-import Foundation
 import EntityCache
+import Foundation
 import ODataCore
 
 /// One fetch a screen needs.
@@ -18,11 +18,14 @@ extension SyncEngine {
             guard let first = path.first else { return [] }
             let known = try? cache.relationKeys(parent, navigation: first)
             if !force, let known, isFresh(known.fetchedAt) { return [] }
-            let expand = policy?.relatedExpansions(parentSet: parent.entitySet, path: path) ?? [path.joined(separator: "/")]
+            let expand =
+                policy?.relatedExpansions(parentSet: parent.entitySet, path: path) ?? [path.joined(separator: "/")]
             return [entityPlan(parent, expand: expand, priority: .visible)]
         case .entity(let key):
             if !force, isFresh((try? cache.entity(key))??.fetchedAt) { return [] }
-            return [entityPlan(key, expand: policy?.nextScreenExpansions(forSet: key.entitySet) ?? [], priority: .visible)]
+            return [
+                entityPlan(key, expand: policy?.nextScreenExpansions(forSet: key.entitySet) ?? [], priority: .visible)
+            ]
         }
     }
 
@@ -46,7 +49,8 @@ extension SyncEngine {
             if let state, state.isComplete, start >= state.fetchedCount, start > 0 { break }
             let status = try? cache.listRangeStatus(key, range: start..<(start + size))
             if let missing = status?.firstMissing {
-                plans.append(pagePlan(request, set: set, expand: expand, offset: missing, end: start + size, state: state))
+                plans.append(
+                    pagePlan(request, set: set, expand: expand, offset: missing, end: start + size, state: state))
             } else if force || !isFresh(status?.oldestFetch) {
                 plans.append(pagePlan(request, set: set, expand: expand, offset: start, end: start + size, state: nil))
             }
@@ -56,8 +60,9 @@ extension SyncEngine {
         // (following the server's `__next` when the chain ends there), unless the list ends before it.
         let ahead = visible.upperBound..<(visible.upperBound + configuration.prefetchMargin)
         if let state, !state.isComplete, !ahead.isEmpty,
-           let missing = try? cache.listRangeStatus(key, range: ahead).firstMissing,
-           state.totalCount.map({ missing < $0 }) ?? true {
+            let missing = try? cache.listRangeStatus(key, range: ahead).firstMissing,
+            state.totalCount.map({ missing < $0 }) ?? true
+        {
             var next = pagePlan(request, set: set, expand: expand, offset: missing, end: missing + size, state: state)
             next.priority = .nextPage
             if !plans.contains(where: { $0.url == next.url }) { plans.append(next) }
@@ -75,7 +80,8 @@ extension SyncEngine {
             // shorter than that remainder ends the list.
             return FetchPlan(
                 url: absolute(link),
-                target: .listPage(request.key, entitySet: set, offset: offset, requestedTop: Self.topParameter(in: link)),
+                target: .listPage(
+                    request.key, entitySet: set, offset: offset, requestedTop: Self.topParameter(in: link)),
                 priority: .visible
             )
         }
@@ -87,7 +93,8 @@ extension SyncEngine {
         options.inlineCount = true
         return FetchPlan(
             url: builder.url(request.path, options),
-            target: .listPage(request.key, entitySet: set, offset: offset, requestedTop: end - offset), priority: .visible
+            target: .listPage(request.key, entitySet: set, offset: offset, requestedTop: end - offset),
+            priority: .visible
         )
     }
 
@@ -113,7 +120,8 @@ extension SyncEngine {
         let expand = policy.restingExpansions(forSet: key.entitySet)
         guard !expand.isEmpty else { return nil }
         if isFresh((try? cache.entity(key))??.fetchedAt),
-           expand.allSatisfy({ isPathFresh(from: key.canonical, path: $0.split(separator: "/").map(String.init)) }) {
+            expand.allSatisfy({ isPathFresh(from: key.canonical, path: $0.split(separator: "/").map(String.init)) })
+        {
             return nil
         }
         return entityPlan(key, expand: expand, priority: .prediction)
@@ -126,7 +134,7 @@ extension SyncEngine {
             var next: [String] = []
             for key in keys.prefix(64) {
                 guard let parent = entityKey(canonical: key),
-                      let known = try? cache.relationKeys(parent, navigation: navigation), isFresh(known.fetchedAt)
+                    let known = try? cache.relationKeys(parent, navigation: navigation), isFresh(known.fetchedAt)
                 else { return false }
                 next += known.keys
             }

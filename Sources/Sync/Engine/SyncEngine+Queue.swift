@@ -1,5 +1,5 @@
-import Foundation
 import EntityCache
+import Foundation
 import ODataCore
 
 extension SyncEngine {
@@ -108,7 +108,8 @@ extension SyncEngine {
         let target = entry?.job.target
         let log = RequestLogEntry(
             url: url, status: report.status, bytes: report.bytes, duration: report.duration, outcome: report.outcome,
-            startedAt: now.addingTimeInterval(-report.duration), attempts: report.attempts, error: report.error?.description
+            startedAt: now.addingTimeInterval(-report.duration), attempts: report.attempts,
+            error: report.error?.description
         )
         let parkedNow = parked[url] != nil
         _ = try? cache.write { session in
