@@ -91,7 +91,7 @@ import Testing
     }
 
     @Test func with_thirty_percent_of_requests_failing_the_cache_converges_to_the_servers_data() async throws {
-        try await withServer(latency: 0, failRate: 0.3) { server, path in
+        try await withServer(failRate: 0.3) { server, path in
             // Given a service failing 30 % of requests with 503, and an engine that retries (12 pages of 10)
             let engine = try await loadWithRetries(server, path: path)
             // When the people screen shows all 120 rows, re-announcing itself until whole (bounded)
