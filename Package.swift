@@ -62,8 +62,15 @@ let package = Package(
         .testTarget(
             name: "SyncTests", dependencies: ["ODataCore", "EntityCache", "Sync", "DemoServer"], resources: [.copy("Fixtures")]
         ),
-        .testTarget(name: "TerminalTests", dependencies: ["Terminal"]),
-        .testTarget(name: "BrowserTests", dependencies: ["Browser", "EntityCache", "ODataCore", "Terminal"]),
+        // Helpers shared by test targets: a private tmux session, built products.
+        .target(name: "CarDealerTestSupport", path: "Tests/TestSupport"),
+        .testTarget(name: "TerminalTests", dependencies: ["Terminal", "CarDealerTestSupport"]),
+        // The built cardealer binary in tmux: keys in, capture-pane out.
+        .testTarget(
+            name: "EndToEndTests",
+            dependencies: ["CarDealerTestSupport", "Browser", "Sync", "EntityCache", "DemoServer", "ODataCore", "Terminal"]
+        ),
+        .testTarget(name: "BrowserTests", dependencies: ["Browser", "EntityCache", "ODataCore", "Terminal", "DemoServer"]),
         .testTarget(
             name: "DemoServerTests",
             dependencies: ["DemoServer", "ODataCore", hummingbird, .product(name: "HummingbirdTesting", package: "hummingbird")]

@@ -18,10 +18,15 @@ struct CacheCommand: ParsableCommand {
         @Option(help: "The user the cache belongs to (default: $CARDEALER_USER or anonymous).")
         var user: String?
 
+        @Option(help: "Without a URL: the demo's --people (each demo size has its own cache).")
+        var people: Int = 200
+
         var location: CacheLocation {
             let environment = ProcessInfo.processInfo.environment
+            // Must match `DemoCommand`'s identity for the built-in service.
             return CacheLocation(
-                serviceIdentity: url ?? "builtin-demo", user: user ?? environment["CARDEALER_USER"] ?? "anonymous"
+                serviceIdentity: url ?? "builtin-demo-\(people)",
+                user: user ?? environment["CARDEALER_USER"] ?? "anonymous"
             )
         }
     }

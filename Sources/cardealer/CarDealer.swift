@@ -1,21 +1,20 @@
 import ArgumentParser
-import ODataCore
 
 /// The `cardealer` command: a terminal browser for OData v2 services.
 ///
-/// Subcommands are added as the pieces they drive land; until the browser
-/// exists, running `cardealer` with no arguments prints help instead of
-/// pretending to browse.
+/// With no subcommand it runs ``DemoCommand``: the built-in CarDealer service
+/// in-process and the browser on it.
 @main
 struct CarDealer: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "cardealer",
         abstract: "Browse OData v2 services (people → cars → maintenance) in the terminal.",
-        discussion: "The interactive browser is not built yet; see README.md for what works today.",
-        subcommands: [ServeCommand.self, CacheCommand.self]
+        discussion: """
+            With no subcommand, starts the built-in CarDealer service on 127.0.0.1 and opens the browser on it.
+            Keys: ↑/↓ move, Enter opens, Esc goes back, / filters, i shows the request log, ? help, q quits.
+            Credentials for `browse` come from CARDEALER_BEARER_TOKEN or CARDEALER_USER/CARDEALER_PASSWORD.
+            """,
+        subcommands: [DemoCommand.self, BrowseCommand.self, ServeCommand.self, CacheCommand.self],
+        defaultSubcommand: DemoCommand.self
     )
-
-    mutating func run() async throws {
-        print(Self.helpMessage())
-    }
 }

@@ -29,6 +29,11 @@ struct ServeCommand: AsyncParsableCommand {
     }
 
     func parsedLatency() throws -> (Int, Int) {
+        try Self.parseLatency(latency)
+    }
+
+    /// Reads `MS` or `MS:JITTER`.
+    static func parseLatency(_ latency: String?) throws -> (Int, Int) {
         guard let latency else { return (0, 0) }
         let parts = latency.split(separator: ":", omittingEmptySubsequences: false)
         guard (1...2).contains(parts.count), let base = Int(parts[0]), base >= 0,

@@ -44,3 +44,14 @@ import Testing
         #expect(ValueFormatter.format(.dateTime(ODataInstant(millisecondsSince1970: 86_400_000))) == "1970-01-02")
     }
 }
+
+@Suite struct CompiledProfileTests {
+    @Test func the_compiled_in_profile_is_the_assets_file() throws {
+        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Assets/cardealer.profile.json")
+        let file = try String(contentsOf: url, encoding: .utf8)
+        // A multi-line literal drops the file's final newline.
+        #expect(DisplayProfile.carDealerJSON + "\n" == file)
+        #expect(DisplayProfile.carDealer?.root == "Person")
+    }
+}

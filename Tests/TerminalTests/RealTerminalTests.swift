@@ -1,21 +1,12 @@
 import Foundation
+import CarDealerTestSupport
 import Testing
 
 /// One end-to-end check through real ncurses: the TerminalDemo executable inside tmux.
 @Suite(.enabled(if: TmuxSession.executable != nil, "tmux is not installed; skipping the real-terminal test"))
 struct RealTerminalTests {
     /// The built TerminalDemo next to the test bundle (`.build/<config>/`).
-    static func demoExecutable() -> String? {
-        var candidates: [URL] = []
-        if let main = Bundle.main.executableURL { candidates.append(main.deletingLastPathComponent()) }
-        candidates.append(URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent())
-        candidates.append(Bundle.main.bundleURL.deletingLastPathComponent())
-        let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-            .deletingLastPathComponent().deletingLastPathComponent()
-        candidates.append(packageRoot.appendingPathComponent(".build/debug"))
-        return candidates.map { $0.appendingPathComponent("TerminalDemo").path }
-            .first { FileManager.default.isExecutableFile(atPath: $0) }
-    }
+    static func demoExecutable() -> String? { BuiltProducts.executable("TerminalDemo") }
 
     @Test func hostile_text_shows_as_placeholders_and_quitting_gives_the_terminal_back() async throws {
         let demo = try #require(Self.demoExecutable(), "TerminalDemo is not built (swift build first)")

@@ -55,12 +55,31 @@ public final class CacheDatabase: Sendable {
 
     /// Runs `body` in one write transaction. **Sync only.**
     public func write<T>(_ body: (CacheWriteSession) throws -> T) throws -> T {
-        try writer.write { db in try body(CacheWriteSession(db: db)) }
+        try writer.write { db in
+            let result = try body(CacheWriteSession(db: db))
+            try Self.notifyWithoutRowIDChanges(db)
+            return result
+        }
     }
 
     /// Runs `body` in one write transaction without blocking the caller's thread. **Sync only.**
     public func write<T: Sendable>(_ body: @escaping @Sendable (CacheWriteSession) throws -> T) async throws -> T {
-        try await writer.write { db in try body(CacheWriteSession(db: db)) }
+        try await writer.write { db in
+            let result = try body(CacheWriteSession(db: db))
+            try Self.notifyWithoutRowIDChanges(db)
+            return result
+        }
+    }
+
+    /// Tables declared `WITHOUT ROWID`: SQLite's update hook, which GRDB's observation relies on,
+    /// never fires for them, so a screen observing a relation or an entity would miss writes.
+    static let withoutRowIDTables = ["entity", "relation", "relationState", "listRow", "validator"]
+
+    /// Tells observers that the `WITHOUT ROWID` tables may have changed in this transaction.
+    /// Observations re-run their query and, unchanged values being removed as duplicates, redraw
+    /// only when what they show did change.
+    static func notifyWithoutRowIDChanges(_ db: Database) throws {
+        for table in withoutRowIDTables { try db.notifyChanges(in: Table(table)) }
     }
 
     /// A consistent read (used by the read API and by Sync's freshness checks).

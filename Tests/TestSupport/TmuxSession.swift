@@ -4,23 +4,23 @@ import Foundation
 ///
 /// Each session uses its own socket (`tmux -L`) so tests never touch a user's tmux, and
 /// ``kill()`` ends that server only.
-struct TmuxSession {
+public struct TmuxSession {
     /// The `tmux` executable, if one is installed.
-    static let executable: String? = ["/usr/bin/tmux", "/usr/local/bin/tmux", "/opt/homebrew/bin/tmux"]
+    public static let executable: String? = ["/usr/bin/tmux", "/usr/local/bin/tmux", "/opt/homebrew/bin/tmux"]
         .first { FileManager.default.isExecutableFile(atPath: $0) }
 
-    let socket: String
-    let target = "test"
+    public let socket: String
+    public let target = "test"
 
     /// Starts `sh` in a detached `columns`×`rows` pane.
-    init(columns: Int = 80, rows: Int = 24) throws {
+    public init(columns: Int = 80, rows: Int = 24) throws {
         socket = "cardealer-terminal-tests-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         try run("-f", "/dev/null", "new-session", "-d", "-x", "\(columns)", "-y", "\(rows)", "-s", target, "sh")
     }
 
     /// Runs one tmux command on this session's server and returns its stdout.
     @discardableResult
-    func run(_ arguments: String...) throws -> String {
+    public func run(_ arguments: String...) throws -> String {
         try run(arguments)
     }
 
@@ -29,7 +29,7 @@ struct TmuxSession {
     /// Not `Process`: its `waitUntilExit` was seen to hang in async tests here, and a pipe would
     /// be held open forever by the tmux server that `new-session` daemonises.
     @discardableResult
-    func run(_ arguments: [String]) throws -> String {
+    public func run(_ arguments: [String]) throws -> String {
         let outputPath = FileManager.default.temporaryDirectory
             .appendingPathComponent("tmux-out-\(getpid())-\(UInt64.random(in: 0...UInt64.max))").path
         defer { unlink(outputPath) }
@@ -61,29 +61,29 @@ struct TmuxSession {
     }
 
     /// Types `text` followed by Enter into the pane.
-    func typeLine(_ text: String) throws {
+    public func typeLine(_ text: String) throws {
         try run("send-keys", "-t", target, "-l", text)
         try run("send-keys", "-t", target, "Enter")
     }
 
     /// Sends tmux key names (`q`, `Escape`, `C-c`, …).
-    func sendKeys(_ keys: String...) throws {
+    public func sendKeys(_ keys: String...) throws {
         try run(["send-keys", "-t", target] + keys)
     }
 
     /// The pane's visible text.
-    func capture() throws -> String {
+    public func capture() throws -> String {
         try run("capture-pane", "-p", "-t", target)
     }
 
     /// A tmux format evaluated for the pane, e.g. `#{pane_title}`.
-    func display(_ format: String) throws -> String {
+    public func display(_ format: String) throws -> String {
         try run("display-message", "-p", "-t", target, format).trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
     /// Polls the pane until `condition` holds for its text or `timeout` passes; returns the last capture.
     @discardableResult
-    func waitFor(
+    public func waitFor(
         timeout: Duration = .seconds(15), _ condition: (String) -> Bool
     ) async throws -> (matched: Bool, screen: String) {
         let deadline = ContinuousClock.now + timeout
@@ -97,7 +97,7 @@ struct TmuxSession {
     }
 
     /// Ends this session's tmux server.
-    func kill() {
+    public func kill() {
         _ = try? run("kill-server")
         let directory = ProcessInfo.processInfo.environment["TMUX_TMPDIR"] ?? "/tmp"
         unlink("\(directory)/tmux-\(getuid())/\(socket)")

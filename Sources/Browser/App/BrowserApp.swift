@@ -1,0 +1,121 @@
+import Dispatch
+import Foundation
+import EntityCache
+import Terminal
+
+/// The browser: a navigation stack on a terminal, one frame per batch of events.
+///
+/// Keys and wake-ups arrive in batches (``handle(_:)``); cache observations and the
+/// activity indicator ask for frames through the environment, and many requests in
+/// one turn of the main queue make one frame. Nothing is drawn while idle, and the
+/// terminal driver sends only the cells that changed.
+@MainActor
+public final class BrowserApp {
+    public let stack: NavigationStack
+    public let terminal: any TerminalDriver
+    let environment: BrowserEnvironment
+    var status: SyncStatus?
+    var statusObservation: CacheObservation?
+    var spinnerTimer: DispatchSourceTimer?
+    var spinnerPhase = 0
+    var needsDisplay = true
+    var frameScheduled = false
+    /// Called after every presented frame (for `--trace` and tests).
+    public var onFrame: ((ScreenBuffer) -> Void)?
+    public private(set) var framesPresented = 0
+
+    public init(terminal: any TerminalDriver, environment: BrowserEnvironment, root: any ScreenController) {
+        self.terminal = terminal
+        self.environment = environment
+        stack = NavigationStack(environment: environment, root: root)
+        environment.redrawHandler = { [weak self] in self?.setNeedsDisplay() }
+        status = try? environment.cache.syncStatus()
+        statusObservation = environment.cache.observeSyncStatus { [weak self] status in
+            self?.statusChanged(status)
+        }
+    }
+
+    /// Handles one batch of terminal events and draws one frame. Returns false when the user quit.
+    public func handle(_ events: [TerminalEvent]) -> Bool {
+        for event in events {
+            guard case .key(let key) = event else { continue }
+            if key == .resize { needsDisplay = true; continue }
+            if !stack.handle(key) { return false }
+        }
+        presentIfNeeded()
+        return true
+    }
+
+    /// Stops observing and closes every screen.
+    public func shutdown() {
+        statusObservation?.cancel()
+        spinnerTimer?.cancel()
+        spinnerTimer = nil
+        stack.closeAll()
+    }
+
+    func setNeedsDisplay() {
+        needsDisplay = true
+        guard !frameScheduled else { return }
+        frameScheduled = true
+        DispatchQueue.main.async { [weak self] in
+            MainActor.assumeIsolated {
+                self?.frameScheduled = false
+                self?.presentIfNeeded()
+            }
+        }
+    }
+
+    /// Draws a frame if anything asked for one since the last.
+    public func presentIfNeeded() {
+        guard needsDisplay else { return }
+        needsDisplay = false
+        let frame = render(size: terminal.size)
+        terminal.present(frame)
+        framesPresented += 1
+        onFrame?(frame)
+    }
+
+    /// The whole frame for a terminal of `size`.
+    public func render(size: TerminalSize) -> ScreenBuffer {
+        var buffer = ScreenBuffer(size: size)
+        guard size.rows >= 4, size.columns >= 16 else {
+            let messages = ["CarDealer: window too small (\(size))", "window too small", "too small", "small"]
+            let message = messages.first { DisplayWidth.width(of: $0) <= size.columns } ?? ""
+            if size.rows > 0 { buffer.put(message, row: 0, column: 0) }
+            return buffer
+        }
+        let top = stack.top
+        Chrome.drawBreadcrumb(stack.breadcrumb, kind: top.kindTitle, into: &buffer)
+        top.render(into: &buffer, rows: 1..<(size.rows - 1))
+        Chrome.drawStatus(status: status, summary: top.statusSummary, spinnerPhase: spinnerPhase, into: &buffer)
+        return buffer
+    }
+
+    func statusChanged(_ newStatus: SyncStatus) {
+        status = newStatus
+        if newStatus.inFlight > 0 { startSpinner() } else { stopSpinner() }
+        setNeedsDisplay()
+    }
+
+    /// The activity indicator turns at 4 Hz, only while something is in flight.
+    func startSpinner() {
+        guard spinnerTimer == nil else { return }
+        let timer = DispatchSource.makeTimerSource(queue: .main)
+        timer.schedule(deadline: .now() + .milliseconds(250), repeating: .milliseconds(250))
+        timer.setEventHandler { [weak self] in
+            MainActor.assumeIsolated {
+                guard let self else { return }
+                self.spinnerPhase += 1
+                self.setNeedsDisplay()
+            }
+        }
+        spinnerTimer = timer
+        timer.resume()
+    }
+
+    func stopSpinner() {
+        spinnerTimer?.cancel()
+        spinnerTimer = nil
+    }
+}

@@ -1,0 +1,64 @@
+import Foundation
+import EntityCache
+import Terminal
+
+/// Draws what surrounds every screen: the breadcrumb on the first row and the status line on the last.
+@MainActor
+enum Chrome {
+    static let spinner: [Character] = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"]
+
+    /// `People › Samson, Bob › Ford Explorer`, cut from the left when too long, with the
+    /// screen's kind at the right.
+    static func drawBreadcrumb(_ crumbs: [String], kind: String, into buffer: inout ScreenBuffer) {
+        let width = buffer.size.columns
+        let style = CellStyle([.bold], role: .title)
+        buffer.fill(row: 0, style: style)
+        let kindWidth = min(DisplayWidth.width(of: kind), max(0, width / 3))
+        let available = max(0, width - kindWidth - 2)
+        var parts = crumbs.map(TextSanitizer.sanitize)
+        var text = parts.joined(separator: " › ")
+        while DisplayWidth.width(of: text) > available, parts.count > 1 {
+            parts.removeFirst()
+            text = "… › " + parts.joined(separator: " › ")
+        }
+        buffer.put(text, row: 0, column: 0, width: available, style: style)
+        if kindWidth > 0 {
+            buffer.put(kind, row: 0, column: width - kindWidth, width: kindWidth, alignment: .trailing, style: CellStyle(role: .title))
+        }
+    }
+
+    /// `● online  ⠹ 2 requests │ 12 of 200 · 3 s old │ ? help`, or the last error in words.
+    static func drawStatus(status: SyncStatus?, summary: String, spinnerPhase: Int, into buffer: inout ScreenBuffer) {
+        let row = buffer.size.rows - 1
+        let width = buffer.size.columns
+        let style = CellStyle(role: .status)
+        buffer.fill(row: row, style: style)
+        var column = 0
+        if let status {
+            let (mark, role): (String, ColorRole) = status.isOnline ? ("● online", .success) : ("○ offline", .warning)
+            column = buffer.put(mark, row: row, column: column, style: CellStyle(role: role))
+            if status.inFlight > 0 {
+                let spin = String(spinner[spinnerPhase % spinner.count])
+                let noun = status.inFlight == 1 ? "request" : "requests"
+                column = buffer.put("  \(spin) \(status.inFlight) \(noun)", row: row, column: column, style: style)
+            }
+            column = buffer.put(" │ ", row: row, column: column, style: style)
+        }
+        let help = "? help"
+        let helpWidth = width >= 40 ? DisplayWidth.width(of: help) + 1 : 0
+        let room = max(0, width - column - helpWidth)
+        if let error = currentError(status) {
+            buffer.put(error, row: row, column: column, width: room, style: CellStyle([.bold], role: .error))
+        } else {
+            buffer.put(summary, row: row, column: column, width: room, style: style)
+        }
+        if helpWidth > 0 { buffer.put(help, row: row, column: width - helpWidth + 1, style: CellStyle(role: .muted)) }
+    }
+
+    /// The last error, while nothing has succeeded since.
+    static func currentError(_ status: SyncStatus?) -> String? {
+        guard let status, let error = status.lastError, let at = status.lastErrorAt else { return nil }
+        if let success = status.lastSuccessAt, success > at { return nil }
+        return error
+    }
+}

@@ -1,0 +1,77 @@
+import Foundation
+import EntityCache
+import ODataCore
+
+/// What every controller needs: the cache to read, the fetcher to inform, and how to present data.
+@MainActor
+public final class BrowserEnvironment {
+    public let cache: CacheDatabase
+    public let intents: any SyncIntents
+    public let model: ServiceModel
+    public let profile: DisplayProfile
+    /// The clock, so that "3 s old" can be tested.
+    public var now: () -> Date
+    /// Set by ``BrowserApp``: something changed, draw a frame soon.
+    var redrawHandler: () -> Void = {}
+    private var lastScreenID = 0
+
+    public init(
+        cache: CacheDatabase, intents: any SyncIntents, model: ServiceModel, profile: DisplayProfile,
+        now: @escaping () -> Date = Date.init
+    ) {
+        self.cache = cache
+        self.intents = intents
+        self.model = model
+        self.profile = profile.completed(for: model)
+        self.now = now
+    }
+
+    /// Asks for a frame; many requests within one batch of events make one frame.
+    public func setNeedsDisplay() { redrawHandler() }
+
+    /// A fresh identity for a new screen.
+    func nextScreenID() -> ScreenID {
+        lastScreenID += 1
+        return ScreenID(lastScreenID)
+    }
+
+    /// The profile of an entity set (always present after ``DisplayProfile/completed(for:)``).
+    func setProfile(_ set: String) -> DisplayProfile.SetProfile {
+        profile.sets[set] ?? DisplayProfile.SetProfile(title: set, row: nil, orderBy: nil, search: nil, columns: nil, drill: nil)
+    }
+
+    /// The label of an entity for rows and breadcrumbs.
+    func label(of entity: CachedEntity) -> String {
+        let template = setProfile(entity.entitySet).row ?? "{}"
+        let text = ValueFormatter.fill(template) { name in entity.properties.first { $0.name == name }?.value }
+        return text.isEmpty ? entity.key : text
+    }
+
+    /// The entity set a navigation path from `set` ends in, per `$metadata`.
+    func targetSet(from set: String, path: [String]) -> String? {
+        var current = set
+        for step in path {
+            guard let next = model.resolveNavigation(step, fromSet: current)?.targetSet else { return nil }
+            current = next
+        }
+        return current
+    }
+
+    /// Parses a canonical cache key (`Person(1)`) back into an entity key.
+    func entityKey(_ canonical: String) -> EntityKey? {
+        ResourcePath.parse(relative: canonical)?.entityKey
+    }
+
+    /// "just now", "42 s old", "5 min old", "3 h old", "2 d old".
+    func age(of date: Date?) -> String? {
+        guard let date else { return nil }
+        let seconds = Int(now().timeIntervalSince(date))
+        switch seconds {
+        case ..<5: return "just now"
+        case ..<60: return "\(seconds) s old"
+        case ..<3600: return "\(seconds / 60) min old"
+        case ..<86_400: return "\(seconds / 3600) h old"
+        default: return "\(seconds / 86_400) d old"
+        }
+    }
+}

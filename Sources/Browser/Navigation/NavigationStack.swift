@@ -1,0 +1,83 @@
+import EntityCache
+import Terminal
+
+/// The container of screens: shows the top controller and routes keys to it.
+///
+/// The only caller of the controllers' lifecycle methods. Global keys — `q` quit,
+/// `?` help, `i` request log, `r` refresh, Esc/←/h/Backspace back — apply when the
+/// top screen does not use the key itself.
+@MainActor
+public final class NavigationStack {
+    public private(set) var controllers: [any ScreenController] = []
+    let environment: BrowserEnvironment
+
+    public init(environment: BrowserEnvironment, root: any ScreenController) {
+        self.environment = environment
+        controllers = [root]
+        root.willAppear()
+        root.didAppear()
+    }
+
+    public var top: any ScreenController { controllers[controllers.count - 1] }
+
+    /// `People › Samson, Bob › Ford Explorer`.
+    public var breadcrumb: [String] { controllers.map(\.breadcrumb) }
+
+    public func push(_ controller: any ScreenController) {
+        let previous = top
+        previous.willDisappear()
+        controller.willAppear()
+        controllers.append(controller)
+        previous.didDisappear()
+        controller.didAppear()
+        environment.setNeedsDisplay()
+    }
+
+    /// Pops the top screen (never the root); its prefetches are cancelled.
+    public func pop() {
+        guard controllers.count > 1 else { return }
+        let leaving = controllers.removeLast()
+        leaving.willDisappear()
+        top.willAppear()
+        leaving.didDisappear()
+        top.didAppear()
+        environment.intents.screenDidClose(leaving.screenID)
+        environment.setNeedsDisplay()
+    }
+
+    /// Handles one key. Returns false when the user asked to quit.
+    public func handle(_ key: Key) -> Bool {
+        switch top.handle(key) {
+        case .handled: return true
+        case .push(let controller): push(controller); return true
+        case .pop: pop(); return true
+        case .quit: return false
+        case .ignored: break
+        }
+        switch key {
+        case .char("q"), .ctrl("c"):
+            return false
+        case .char("?"), .function(1):
+            if !(top is HelpController) { push(HelpController(environment: environment)) }
+        case .char("i"):
+            if !(top is RequestLogController) { push(RequestLogController(environment: environment)) }
+        case .char("r"), .ctrl("r"):
+            top.refresh()
+            environment.setNeedsDisplay()
+        case .escape, .left, .char("h"), .backspace:
+            pop()
+        default:
+            break
+        }
+        return true
+    }
+
+    /// Closes every screen (on quit), so their observations and fetches stop.
+    public func closeAll() {
+        for controller in controllers.reversed() {
+            controller.willDisappear()
+            controller.didDisappear()
+            environment.intents.screenDidClose(controller.screenID)
+        }
+    }
+}

@@ -1,0 +1,55 @@
+import EntityCache
+import Terminal
+
+/// One screen's controller: a plain object that reads the cache and draws its content.
+///
+/// Controllers hold no other controller. The ``NavigationStack`` owns them, shows
+/// only the top one, and is the only caller of the four lifecycle methods. A
+/// controller starts its cache observation when it appears and cancels it when it
+/// disappears.
+@MainActor
+public protocol ScreenController: AnyObject {
+    /// Identifies this screen to the background fetcher.
+    var screenID: ScreenID { get }
+    /// This screen's part of the breadcrumb (`Samson, Bob`).
+    var breadcrumb: String { get }
+    /// What kind of screen this is, shown at the right of the breadcrumb (`Cars`).
+    var kindTitle: String { get }
+    /// A short summary for the status line: `12 of 200 · 3 s old`.
+    var statusSummary: String { get }
+    /// True while the screen takes typed text (filter input): global keys go to it first.
+    var capturesText: Bool { get }
+
+    func willAppear()
+    func didAppear()
+    func willDisappear()
+    func didDisappear()
+
+    /// Handles a key; ``ScreenAction/ignored`` lets the stack apply its global keys.
+    func handle(_ key: Key) -> ScreenAction
+    /// Draws the content area: `rows` of `buffer` (the chrome owns the others).
+    func render(into buffer: inout ScreenBuffer, rows: Range<Int>)
+    /// `r`: ask for fresh data.
+    func refresh()
+}
+
+extension ScreenController {
+    public var capturesText: Bool { false }
+    public func willAppear() {}
+    public func didAppear() {}
+    public func willDisappear() {}
+    public func didDisappear() {}
+    public func refresh() {}
+}
+
+/// What a key press asks of the navigation stack.
+@MainActor
+public enum ScreenAction {
+    /// The screen used the key (and will redraw).
+    case handled
+    /// The screen did not use the key.
+    case ignored
+    case push(any ScreenController)
+    case pop
+    case quit
+}

@@ -1,0 +1,108 @@
+import EntityCache
+import ODataCore
+import Terminal
+
+/// One entity: every property, formatted, then its navigations to drill into.
+@MainActor
+public final class EntityDetailController: ScreenController {
+    public let screenID: ScreenID
+    public let breadcrumb: String
+    public var kindTitle: String { environment.setProfile(key.entitySet).title.map { "\($0) detail" } ?? "Detail" }
+    let environment: BrowserEnvironment
+    let key: EntityKey
+    var entity: CachedEntity?
+    var loaded = false
+    var cursor = ListCursor()
+    var observation: CacheObservation?
+
+    /// Navigation properties of the entity's type, from `$metadata`.
+    let navigations: [String]
+
+    public init(environment: BrowserEnvironment, key: EntityKey, breadcrumb: String) {
+        self.environment = environment
+        self.key = key
+        self.breadcrumb = breadcrumb
+        self.screenID = environment.nextScreenID()
+        let type = environment.model.entityType(ofSet: key.entitySet)
+        navigations = type.map { environment.model.navigationProperties(of: $0).map(\.name) } ?? []
+    }
+
+    /// Lines: one per property, then one per navigation.
+    var lines: [(label: String, value: String, navigation: String?)] {
+        var result: [(String, String, String?)] = (entity?.properties ?? []).map { ($0.name, ValueFormatter.format($0.value), nil) }
+        result += navigations.map { ($0, "›", $0) }
+        return result
+    }
+
+    public func willAppear() {
+        entity = try? environment.cache.entity(key)
+        loaded = entity != nil
+        cursor.setCount(lines.count)
+        observation = environment.cache.observeEntity(key) { [weak self] entity in
+            guard let self else { return }
+            self.entity = entity
+            self.loaded = true
+            self.cursor.setCount(self.lines.count)
+            self.environment.setNeedsDisplay()
+        }
+    }
+
+    public func didAppear() {
+        environment.intents.screenDidShow(.entity(key), visible: 0..<1, screen: screenID)
+    }
+
+    public func didDisappear() {
+        observation?.cancel()
+        observation = nil
+    }
+
+    public func refresh() {
+        environment.intents.refresh(screen: screenID)
+    }
+
+    public func handle(_ key: Key) -> ScreenAction {
+        if cursor.apply(key) {
+            environment.setNeedsDisplay()
+            return .handled
+        }
+        switch key {
+        case .enter, .right, .char("l"):
+            let all = lines
+            guard cursor.selected < all.count, let navigation = all[cursor.selected].navigation else { return .handled }
+            return .push(EntityListController(
+                environment: environment, source: .related(parent: self.key, path: [navigation]),
+                breadcrumb: breadcrumb, kindTitle: navigation
+            ))
+        default:
+            return .ignored
+        }
+    }
+
+    public func render(into buffer: inout ScreenBuffer, rows: Range<Int>) {
+        guard !rows.isEmpty else { return }
+        cursor.setPageSize(rows.count)
+        guard entity != nil || !navigations.isEmpty else {
+            buffer.put(loaded ? "(not found)" : "loading…", row: rows.lowerBound, column: 1, style: CellStyle(role: .muted))
+            return
+        }
+        let all = lines
+        let labelWidth = min(24, max(8, (all.map { DisplayWidth.width(of: $0.label) }.max() ?? 8) + 1))
+        for (offset, index) in cursor.visible.enumerated() {
+            let line = rows.lowerBound + offset
+            let selected = index == cursor.selected
+            let style = selected ? CellStyle([.reverse], role: .selection) : .plain
+            buffer.fill(row: line, style: style)
+            let item = all[index]
+            let labelStyle = selected ? style : CellStyle(role: item.navigation == nil ? .header : .accent)
+            let next = buffer.put(item.label, row: line, column: 1, width: labelWidth, style: labelStyle)
+            buffer.put(item.value, row: line, column: next + 1, width: max(0, buffer.size.columns - next - 1), style: style)
+        }
+        if entity == nil, !loaded, let line = Optional(rows.lowerBound + cursor.visible.count), line < rows.upperBound {
+            buffer.put("loading…", row: line, column: 1, style: CellStyle(role: .muted))
+        }
+    }
+
+    public var statusSummary: String {
+        [key.canonical, environment.age(of: entity?.fetchedAt)].compactMap { $0 }.joined(separator: " · ")
+    }
+}

@@ -1,0 +1,109 @@
+import Dispatch
+import EntityCache
+import ODataCore
+
+/// Reading and observing the cache.
+extension EntityListController {
+    /// The rows worth reading around the visible ones: a page above and a page below.
+    var wantedRange: Range<Int> {
+        let page = max(cursor.pageSize, 1)
+        let start = max(0, cursor.top - page)
+        return start..<(cursor.top + 2 * page)
+    }
+
+    /// Reads what the screen shows now, synchronously, and observes it from here on.
+    func reload() {
+        observation?.cancel()
+        switch source {
+        case .list:
+            loadWindow()
+        case .related(let parent, let path):
+            allRows = Self.readRelated(environment.cache, parent: parent, path: path)
+            applyFilterLocally()
+            observation = observeRelated(parent: parent, path: path)
+        }
+    }
+
+    /// Reads and observes the window of the active list around the cursor.
+    func loadWindow() {
+        guard let request = activeRequest else { return }
+        let key = request.key
+        let range = wantedRange
+        window = try? environment.cache.listWindow(key, range: range)
+        cursor.setCount(rowCount)
+        observation?.cancel()
+        observation = environment.cache.observeListWindow(key, range: range) { [weak self] window in
+            guard let self else { return }
+            self.window = window
+            self.cursor.setCount(self.rowCount)
+            // The list may have grown past what this window covers (the first page arrived).
+            self.ensureWindowCovers()
+            self.announceVisible()
+            self.environment.setNeedsDisplay()
+        }
+    }
+
+    /// Re-reads the window when the visible rows have left it.
+    func ensureWindowCovers() {
+        guard case .list = source, allRows == nil else { return }
+        let visible = cursor.visible
+        if let window, visible.lowerBound >= window.range.lowerBound, visible.upperBound <= window.range.upperBound { return }
+        loadWindow()
+    }
+
+    func observeRelated(parent: EntityKey, path: [String]) -> CacheObservation {
+        let deliver: ([ListRow]?) -> Void = { [weak self] rows in
+            guard let self else { return }
+            self.allRows = rows
+            self.applyFilterLocally()
+            self.environment.setNeedsDisplay()
+        }
+        if path.count == 1 {
+            return environment.cache.observeRelated(parent, navigation: path[0]) { related in
+                deliver(related.elements.map { $0.enumerated().map { ListRow(position: $0, shown: $1, link: nil) } })
+            }
+        }
+        return environment.cache.observeRelated(parent, path: path) { related in
+            deliver(related.elements.map { $0.enumerated().map { ListRow(position: $0, shown: $1.target, link: $1.link) } })
+        }
+    }
+
+    static func readRelated(_ cache: CacheDatabase, parent: EntityKey, path: [String]) -> [ListRow]? {
+        if path.count == 1 {
+            let related = try? cache.related(parent, navigation: path[0])
+            return related?.elements.map { $0.enumerated().map { ListRow(position: $0, shown: $1, link: nil) } }
+        }
+        let related = try? cache.related(parent, path: path)
+        return related?.elements.map { $0.enumerated().map { ListRow(position: $0, shown: $1.target, link: $1.link) } }
+    }
+
+    /// Tells the fetcher which rows are on screen (when they changed, or when forced).
+    func announceVisible(force: Bool = false) {
+        let visible = cursor.visible.isEmpty ? 0..<max(cursor.pageSize, 1) : cursor.visible
+        guard force || visible != lastAnnounced else { return }
+        lastAnnounced = visible
+        environment.intents.screenDidShow(content, visible: visible, screen: screenID)
+    }
+
+    /// After the cursor stops moving briefly, ask for the level after next around it.
+    func scheduleRest() {
+        restWork?.cancel()
+        let work = DispatchWorkItem { [weak self] in
+            MainActor.assumeIsolated { self?.cursorRested() }
+        }
+        restWork = work
+        DispatchQueue.main.asyncAfter(deadline: .now() + .milliseconds(120), execute: work)
+    }
+
+    func cursorRested() {
+        guard let anchor = row(at: cursor.selected)?.anchor, let key = environment.entityKey(anchor.key) else { return }
+        var neighbours: [EntityKey] = []
+        for offset in [-2, -1, 1, 2] {
+            let position = cursor.selected + offset
+            guard position >= 0, position < rowCount, let other = row(at: position)?.anchor,
+                  let otherKey = environment.entityKey(other.key) else { continue }
+            neighbours.append(otherKey)
+        }
+        environment.intents.cursorDidRest(on: key, neighbours: neighbours, in: screenID)
+    }
+}

@@ -1,0 +1,118 @@
+import EntityCache
+import ODataCore
+import Terminal
+
+/// Keys, filtering and drilling in.
+extension EntityListController {
+    public func handle(_ key: Key) -> ScreenAction {
+        if filter.isEditing { return handleFilterKey(key) }
+        if cursor.apply(key) {
+            cursorMoved()
+            return .handled
+        }
+        switch key {
+        case .enter, .right, .char("l"):
+            return drill().map(ScreenAction.push) ?? .handled
+        case .char("d"):
+            return detail().map(ScreenAction.push) ?? .handled
+        case .char("/"):
+            filter.isEditing = true
+            environment.setNeedsDisplay()
+            return .handled
+        case .escape where filter.isActive:
+            setFilter("")
+            return .handled
+        default:
+            return .ignored
+        }
+    }
+
+    func cursorMoved() {
+        ensureWindowCovers()
+        announceVisible()
+        scheduleRest()
+        environment.setNeedsDisplay()
+    }
+
+    func handleFilterKey(_ key: Key) -> ScreenAction {
+        switch key {
+        case .char(let character):
+            setFilter(filter.text + String(character))
+        case .backspace:
+            if filter.text.isEmpty { filter.isEditing = false } else { setFilter(String(filter.text.dropLast())) }
+        case .enter, .down, .up:
+            filter.isEditing = false
+        case .escape:
+            filter.isEditing = false
+            setFilter("")
+        case .ctrl("u"):
+            setFilter("")
+        default:
+            break
+        }
+        environment.setNeedsDisplay()
+        return .handled
+    }
+
+    /// Applies a new filter text: locally when every row is cached, else as `$filter` on the server.
+    func setFilter(_ text: String) {
+        filter.text = text
+        cursor.moveToStart()
+        if case .list(let base) = source {
+            let state = try? environment.cache.listState(base.key)
+            if allRows == nil, let state, state.isComplete, state.displayCount <= 5000, !text.isEmpty {
+                let window = try? environment.cache.listWindow(base.key, range: 0..<state.displayCount)
+                allRows = window?.rows.map { ListRow(position: $0.position, shown: $0.entity, link: nil) }
+            }
+            if allRows == nil {
+                var request = base
+                let search = environment.setProfile(shownSet ?? "").search ?? []
+                if let expression = filter.serverExpression(fields: search) {
+                    request.options.filter = [base.options.filter, expression].compactMap { $0 }
+                        .map { "(\($0))" }.joined(separator: " and ")
+                }
+                activeRequest = request
+                loadWindow()
+                announceVisible(force: true)
+                environment.setNeedsDisplay()
+                return
+            }
+        }
+        applyFilterLocally()
+        cursor.setCount(rowCount)
+        announceVisible(force: true)
+        environment.setNeedsDisplay()
+    }
+
+    func applyFilterLocally() {
+        guard let allRows, filter.isActive else {
+            matches = nil
+            cursor.setCount(rowCount)
+            return
+        }
+        matches = allRows.indices.filter { filter.matches(rowText(allRows[$0])) }
+        cursor.setCount(rowCount)
+    }
+
+    /// What Enter opens for the selected row: the profile's drill-down (the link entity's
+    /// first, for rows reached through one), else the entity's detail screen.
+    func drill() -> (any ScreenController)? {
+        guard let row = row(at: cursor.selected), let shown = row.shown else { return nil }
+        let label = environment.label(of: shown)
+        for candidate in [row.link, row.shown].compactMap({ $0 }) {
+            guard let drill = environment.setProfile(candidate.entitySet).drill,
+                  let key = environment.entityKey(candidate.key) else { continue }
+            return EntityListController(
+                environment: environment, source: .related(parent: key, path: drill.path), breadcrumb: label,
+                kindTitle: drill.title ?? drill.path.last ?? ""
+            )
+        }
+        return detail()
+    }
+
+    /// The detail screen of the selected row's entity.
+    func detail() -> (any ScreenController)? {
+        guard let shown = row(at: cursor.selected)?.shown, let key = environment.entityKey(shown.key) else { return nil }
+        return EntityDetailController(environment: environment, key: key, breadcrumb: environment.label(of: shown))
+    }
+}

@@ -1,0 +1,102 @@
+import EntityCache
+import Terminal
+
+/// Drawing the list and summarising it for the status line.
+extension EntityListController {
+    /// Columns of the shown set: the profile's, or one column with the row label.
+    var columns: [DisplayProfile.Column] {
+        let profile = environment.setProfile(shownSet ?? "")
+        if let columns = profile.columns, !columns.isEmpty { return columns }
+        return [DisplayProfile.Column(title: profile.title ?? shownSet ?? "", value: profile.row ?? "", width: 0, align: nil)]
+    }
+
+    /// All the text a row shows, for the local filter.
+    func rowText(_ row: ListRow) -> String {
+        guard let shown = row.shown else { return "" }
+        return columns.map { column in
+            ValueFormatter.fill(column.value) { name in shown.properties.first { $0.name == name }?.value }
+        }.joined(separator: " ")
+    }
+
+    public func render(into buffer: inout ScreenBuffer, rows: Range<Int>) {
+        guard rows.count >= 2 else { return }
+        let filterRow = filter.isEditing || filter.isActive ? rows.upperBound - 1 : nil
+        let listRows = (rows.lowerBound + 1)..<(filterRow ?? rows.upperBound)
+        if cursor.pageSize != max(listRows.count, 1) {
+            cursor.setPageSize(listRows.count)
+            ensureWindowCovers()
+            announceVisible()
+        }
+        let widths = columnWidths(total: buffer.size.columns)
+        var column = 0
+        buffer.fill(row: rows.lowerBound, style: CellStyle([.bold], role: .header))
+        for (spec, width) in zip(columns, widths) where width > 0 {
+            column = buffer.put(spec.title, row: rows.lowerBound, column: column, width: width,
+                                alignment: spec.align == "right" ? .trailing : .leading, style: CellStyle([.bold], role: .header)) + 1
+        }
+        if !isKnown {
+            buffer.put("loading…", row: listRows.lowerBound, column: 1, style: CellStyle(role: .muted))
+        } else if rowCount == 0 {
+            let message = filter.isActive ? "nothing matches “\(filter.text)”" : "(none)"
+            buffer.put(message, row: listRows.lowerBound, column: 1, style: CellStyle(role: .muted))
+        } else {
+            for (offset, position) in cursor.visible.enumerated() where listRows.lowerBound + offset < listRows.upperBound {
+                drawRow(position, on: listRows.lowerBound + offset, widths: widths, into: &buffer)
+            }
+        }
+        if let filterRow {
+            let style = CellStyle(role: filter.isEditing ? .accent : .muted)
+            buffer.fill(row: filterRow)
+            let end = buffer.put("/" + filter.text, row: filterRow, column: 0, style: style)
+            if filter.isEditing { buffer.put("▏", row: filterRow, column: end, style: style) }
+        }
+    }
+
+    func drawRow(_ position: Int, on line: Int, widths: [Int], into buffer: inout ScreenBuffer) {
+        let selected = position == cursor.selected
+        let base = selected ? CellStyle([.reverse], role: .selection) : .plain
+        buffer.fill(row: line, style: base)
+        guard let shown = row(at: position)?.shown else {
+            buffer.put("loading…", row: line, column: 1, style: selected ? base : CellStyle(role: .muted))
+            return
+        }
+        var column = 0
+        for (spec, width) in zip(columns, widths) where width > 0 {
+            let text = ValueFormatter.fill(spec.value) { name in shown.properties.first { $0.name == name }?.value }
+            column = buffer.put(text, row: line, column: column, width: width,
+                                alignment: spec.align == "right" ? .trailing : .leading, style: base) + 1
+        }
+    }
+
+    /// Fixed widths as the profile says; a width of 0 (or missing) shares what is left.
+    func columnWidths(total: Int) -> [Int] {
+        let specs = columns
+        let gaps = max(0, specs.count - 1)
+        let fixed = specs.reduce(0) { $0 + max(0, $1.width ?? 0) }
+        let flexible = specs.filter { ($0.width ?? 0) <= 0 }.count
+        let remaining = max(0, total - gaps - fixed)
+        var widths = specs.map { spec -> Int in
+            if let width = spec.width, width > 0 { return width }
+            return flexible > 0 ? max(8, remaining / flexible) : 0
+        }
+        // When the terminal is narrower than the columns, cut from the right.
+        var available = total
+        for index in widths.indices {
+            widths[index] = max(0, min(widths[index], available))
+            available -= widths[index] + 1
+        }
+        return widths
+    }
+
+    public var statusSummary: String {
+        var parts: [String] = []
+        if isKnown, rowCount > 0 { parts.append("\(cursor.selected + 1) of \(rowCount)") }
+        if let state = window?.state {
+            if !state.isComplete, state.totalCount == nil { parts.append("more to fetch") }
+            if let age = environment.age(of: state.fetchedAt) { parts.append(age) }
+            if let error = state.lastError { parts.append(error) }
+        }
+        if filter.isActive { parts.append("filter “\(filter.text)”") }
+        return parts.joined(separator: " · ")
+    }
+}

@@ -1,0 +1,132 @@
+import Dispatch
+import EntityCache
+import ODataCore
+import Terminal
+
+/// A list of entities: an entity set (windowed over a stored query result) or the
+/// entities behind a navigation path of one entity (a person's cars through `PersonCar`).
+///
+/// Reads only the cache. On appear and whenever the visible rows leave what it has
+/// read, it reads the window synchronously (≤ 1 ms) so the next frame already shows
+/// cached rows, then observes that window for changes. It tells the fetcher what is
+/// visible and where the cursor rests; rows not cached yet show as `loading…`.
+@MainActor
+public final class EntityListController: ScreenController {
+    /// Where the rows come from.
+    public enum Source: Sendable, Hashable {
+        case list(ListRequest)
+        case related(parent: EntityKey, path: [String])
+    }
+
+    public let screenID: ScreenID
+    public let breadcrumb: String
+    public let kindTitle: String
+    let environment: BrowserEnvironment
+    let source: Source
+    /// The entity set of the entities shown (nil when `$metadata` cannot tell).
+    let shownSet: String?
+
+    var cursor = ListCursor()
+    var filter = ListFilter()
+    /// The request the rows come from now: the base list, or its server-filtered variant.
+    var activeRequest: ListRequest?
+    /// Windowed rows of a stored list.
+    var window: ListWindow?
+    /// All rows, for relations and for lists small and complete enough to filter locally.
+    var allRows: [ListRow]?
+    /// Indices into `allRows` that match the local filter.
+    var matches: [Int]?
+    var observation: CacheObservation?
+    var restWork: DispatchWorkItem?
+    var lastAnnounced: Range<Int>?
+
+    public init(environment: BrowserEnvironment, source: Source, breadcrumb: String, kindTitle: String) {
+        self.environment = environment
+        self.source = source
+        self.breadcrumb = breadcrumb
+        self.kindTitle = kindTitle
+        self.screenID = environment.nextScreenID()
+        // A guess until the first frame says how many rows fit, so the first read covers a screenful.
+        cursor.setPageSize(40)
+        switch source {
+        case .list(let request):
+            shownSet = request.path.segments.count == 1 ? request.path.segments[0].name : nil
+            activeRequest = request
+        case .related(let parent, let path):
+            shownSet = environment.targetSet(from: parent.entitySet, path: path)
+        }
+    }
+
+    /// A root list of an entity set, ordered as the profile says.
+    public convenience init(environment: BrowserEnvironment, entitySet: String) {
+        let profile = environment.setProfile(entitySet)
+        let orderBy = (profile.orderBy ?? []).map { item -> QueryOptions.OrderItem in
+            let parts = item.split(separator: " ")
+            return QueryOptions.OrderItem(String(parts.first ?? ""), descending: parts.count > 1 && parts[1] == "desc")
+        }
+        self.init(
+            environment: environment, source: .list(ListRequest(entitySet: entitySet, orderBy: orderBy)),
+            breadcrumb: profile.title ?? entitySet, kindTitle: profile.title ?? entitySet
+        )
+    }
+
+    public var capturesText: Bool { filter.isEditing }
+
+    public func willAppear() {
+        reload()
+    }
+
+    public func didAppear() {
+        announceVisible(force: true)
+    }
+
+    public func didDisappear() {
+        observation?.cancel()
+        observation = nil
+        restWork?.cancel()
+        restWork = nil
+    }
+
+    public func refresh() {
+        environment.intents.refresh(screen: screenID)
+    }
+
+    /// What the fetcher is told this screen shows.
+    var content: ScreenContent {
+        switch source {
+        case .list: .list(activeRequest!)
+        case .related(let parent, let path): .related(parent: parent, path: path)
+        }
+    }
+
+    /// Number of rows the screen can show now (filtered when a filter applies).
+    var rowCount: Int {
+        if let matches { return matches.count }
+        if let allRows { return allRows.count }
+        return window?.state?.displayCount ?? 0
+    }
+
+    /// The row at a display position.
+    func row(at position: Int) -> ListRow? {
+        if let matches, let allRows { return position < matches.count ? allRows[matches[position]] : nil }
+        if let allRows { return position < allRows.count ? allRows[position] : nil }
+        guard let window, window.range.contains(position) else { return ListRow(position: position) }
+        let index = position - window.range.lowerBound
+        guard index < window.rows.count else { return ListRow(position: position) }
+        return ListRow(position: position, shown: window.rows[index].entity)
+    }
+
+    /// Whether the data behind the screen has arrived at all.
+    var isKnown: Bool {
+        switch source {
+        case .list: window?.state != nil || allRows != nil
+        case .related: allRows != nil
+        }
+    }
+}
+
+extension ListRow {
+    init(position: Int) {
+        self.init(position: position, shown: nil, link: nil)
+    }
+}

@@ -1,0 +1,54 @@
+import EntityCache
+import Terminal
+
+/// The `?` screen: every key the browser understands.
+@MainActor
+public final class HelpController: ScreenController {
+    public let screenID: ScreenID
+    public let breadcrumb = "Help"
+    public let kindTitle = "Keys"
+    public var statusSummary: String { "Esc to go back" }
+    let environment: BrowserEnvironment
+    var cursor = ListCursor()
+
+    static let entries: [(keys: String, action: String)] = [
+        ("↑ ↓  k j", "move the cursor"),
+        ("PgUp PgDn  Space", "move a page"),
+        ("g G  Home End", "first / last row"),
+        ("Enter → l", "open the selected row"),
+        ("d", "details of the selected row"),
+        ("Esc ← h Backspace", "back"),
+        ("/", "filter (Enter keeps it, Esc clears it)"),
+        ("r", "refresh this screen from the service"),
+        ("i", "request log: what was fetched, how fast"),
+        ("?", "this help"),
+        ("q  Ctrl-C", "quit"),
+        ("mouse wheel", "scroll"),
+    ]
+
+    init(environment: BrowserEnvironment) {
+        self.environment = environment
+        self.screenID = environment.nextScreenID()
+        cursor.setCount(Self.entries.count)
+    }
+
+    public func handle(_ key: Key) -> ScreenAction {
+        switch key {
+        case .up, .char("k"), .mouseWheelUp: cursor.scroll(by: -1)
+        case .down, .char("j"), .mouseWheelDown: cursor.scroll(by: 1)
+        case .char("?"), .char("q"): return .pop
+        default: return .ignored
+        }
+        environment.setNeedsDisplay()
+        return .handled
+    }
+
+    public func render(into buffer: inout ScreenBuffer, rows: Range<Int>) {
+        cursor.setPageSize(rows.count)
+        for (offset, index) in (cursor.top..<min(Self.entries.count, cursor.top + rows.count)).enumerated() {
+            let line = rows.lowerBound + offset
+            let next = buffer.put(Self.entries[index].keys, row: line, column: 2, width: 20, style: CellStyle([.bold], role: .accent))
+            buffer.put(Self.entries[index].action, row: line, column: next + 1)
+        }
+    }
+}

@@ -1,0 +1,15 @@
+import EntityCache
+
+/// One row of a list screen: the entity shown, and for rows reached through a link
+/// entity (a person's cars through `PersonCar`) the link itself, which drill-downs
+/// and prefetches start from.
+struct ListRow: Hashable {
+    var position: Int
+    /// The entity the row shows; nil while it is not cached yet (`loading…`).
+    var shown: CachedEntity?
+    /// The link entity hopped through, if any.
+    var link: CachedEntity?
+
+    /// The entity prefetching and drilling start from.
+    var anchor: CachedEntity? { link ?? shown }
+}

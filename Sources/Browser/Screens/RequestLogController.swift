@@ -1,0 +1,98 @@
+import Foundation
+import EntityCache
+import Terminal
+
+/// The `i` screen: the fetcher's request log, newest first.
+@MainActor
+public final class RequestLogController: ScreenController {
+    public let screenID: ScreenID
+    public let breadcrumb = "Requests"
+    public let kindTitle = "Request log"
+    let environment: BrowserEnvironment
+    var entries: [RequestLogEntry] = []
+    var cursor = ListCursor()
+    var observation: CacheObservation?
+
+    init(environment: BrowserEnvironment) {
+        self.environment = environment
+        self.screenID = environment.nextScreenID()
+    }
+
+    public func willAppear() {
+        entries = (try? environment.cache.requestLog(limit: 500)) ?? []
+        cursor.setCount(entries.count)
+        observation = environment.cache.observeRequestLog(limit: 500) { [weak self] entries in
+            guard let self else { return }
+            self.entries = entries
+            self.cursor.setCount(entries.count)
+            self.environment.setNeedsDisplay()
+        }
+    }
+
+    public func didDisappear() {
+        observation?.cancel()
+        observation = nil
+    }
+
+    public var statusSummary: String {
+        let bytes = entries.reduce(0) { $0 + $1.bytes }
+        return "\(entries.count) requests · \(ByteCountText.format(bytes))"
+    }
+
+    public func handle(_ key: Key) -> ScreenAction {
+        if key == .char("i") { return .pop }
+        guard cursor.apply(key) else { return .ignored }
+        environment.setNeedsDisplay()
+        return .handled
+    }
+
+    public func render(into buffer: inout ScreenBuffer, rows: Range<Int>) {
+        guard rows.count >= 2 else { return }
+        let header = CellStyle([.bold], role: .header)
+        buffer.fill(row: rows.lowerBound, style: header)
+        var column = 0
+        for (title, width) in [("time", 8), ("outcome", 10), ("status", 6), ("bytes", 8), ("ms", 6)] {
+            column = buffer.put(title, row: rows.lowerBound, column: column, width: width, style: header) + 1
+        }
+        buffer.put("URL", row: rows.lowerBound, column: column, style: header)
+        cursor.setPageSize(rows.count - 1)
+        guard !entries.isEmpty else {
+            buffer.put("no requests yet", row: rows.lowerBound + 1, column: 1, style: CellStyle(role: .muted))
+            return
+        }
+        for (offset, index) in cursor.visible.enumerated() {
+            let line = rows.lowerBound + 1 + offset
+            let entry = entries[index]
+            let selected = index == cursor.selected
+            let failed = entry.outcome == .failed
+            let style = selected ? CellStyle([.reverse], role: .selection) : CellStyle(role: failed ? .error : .normal)
+            buffer.fill(row: line, style: style)
+            var column = 0
+            let fields = [
+                (Self.clock(entry.startedAt), 8), (entry.outcome.rawValue, 10), (entry.status.map(String.init) ?? "–", 6),
+                (ByteCountText.format(entry.bytes), 8), (String(Int(entry.duration * 1000)), 6),
+            ]
+            for (text, width) in fields {
+                column = buffer.put(text, row: line, column: column, width: width, style: style) + 1
+            }
+            let detail = entry.error.map { entry.url + "  — " + $0 } ?? entry.url
+            buffer.put(detail, row: line, column: column, width: max(0, buffer.size.columns - column), style: style)
+        }
+    }
+
+    static func clock(_ date: Date) -> String {
+        let seconds = Int(date.timeIntervalSince1970) % 86_400
+        return String(format: "%02d:%02d:%02d", seconds / 3600, seconds / 60 % 60, seconds % 60)
+    }
+}
+
+/// `532 B`, `12.4 KB`, `3.1 MB`.
+enum ByteCountText {
+    static func format(_ bytes: Int) -> String {
+        switch bytes {
+        case ..<1024: return "\(bytes) B"
+        case ..<(1024 * 1024): return String(format: "%.1f KB", Double(bytes) / 1024)
+        default: return String(format: "%.1f MB", Double(bytes) / 1_048_576)
+        }
+    }
+}

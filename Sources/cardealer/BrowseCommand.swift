@@ -1,0 +1,35 @@
+import ArgumentParser
+import Foundation
+
+/// `cardealer browse URL`: any OData v2 service.
+struct BrowseCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "browse",
+        abstract: "Browse any OData v2 service by its service root URL."
+    )
+
+    @Argument(help: "The service root, e.g. http://127.0.0.1:8080/CarDealer.svc/") var url: String
+    @Option(help: "A display profile (JSON) naming titles, columns and link entities to hop through.")
+    var profile: String?
+    @OptionGroup var browserOptions: BrowserOptions
+
+    mutating func run() async throws {
+        guard let parsed = URL(string: url), let scheme = parsed.scheme, ["http", "https"].contains(scheme.lowercased()),
+              parsed.host != nil
+        else { throw ValidationError("'\(url)' is not an http(s) URL of an OData service root.") }
+        var displayProfile: BrowserSession.Profile? = nil
+        if let profile {
+            do {
+                displayProfile = try BrowserSession.Profile.load(from: Data(contentsOf: URL(fileURLWithPath: profile)))
+            } catch {
+                throw ValidationError("Could not read the display profile \(profile): \(error.localizedDescription)")
+            }
+        }
+        try await BrowserSession.run(serviceRoot: url, identity: url, options: browserOptions, profile: displayProfile)
+    }
+}
+
+/// Options every browsing command takes.
+struct BrowserOptions: ParsableArguments {
+    @Option(help: "Where to keep the cache database (default: the XDG cache directory).") var cacheDirectory: String?
+}

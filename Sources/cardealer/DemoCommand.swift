@@ -1,0 +1,41 @@
+import ArgumentParser
+import DemoServer
+import Foundation
+
+/// `cardealer [demo]`: the built-in CarDealer service in-process, and the browser on it.
+struct DemoCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "demo",
+        abstract: "Run the built-in CarDealer service in-process and browse it (the default)."
+    )
+
+    @Option(help: "Added latency per request, MS or MS:JITTER, to watch prefetching at work.") var latency: String?
+    @Option(help: "People in the demo data (generated once, then reused).") var people: Int = 200
+    @Option(help: "Probability (0…1) that a request fails, to watch retries and offline handling.") var failRate: Double = 0
+    @OptionGroup var browserOptions: BrowserOptions
+
+    mutating func run() async throws {
+        let (latencyMilliseconds, jitter) = try ServeCommand.parseLatency(latency)
+        guard people > 0 else { throw ValidationError("--people must be at least 1.") }
+        guard (0...1).contains(failRate) else { throw ValidationError("--fail-rate must be between 0 and 1.") }
+        let dataDirectory = Self.dataDirectory()
+        try FileManager.default.createDirectory(atPath: dataDirectory, withIntermediateDirectories: true,
+                                                attributes: [.posixPermissions: 0o700])
+        let configuration = DemoServerConfiguration(
+            people: people, dataPath: dataDirectory + "/demo-\(people).sqlite", latencyMilliseconds: latencyMilliseconds,
+            latencyJitterMilliseconds: jitter, failRate: failRate
+        )
+        let server = try await DemoServer.start(configuration)
+        // The demo's port changes every run; its cache is keyed by what it is, not where it listens.
+        try await BrowserSession.run(
+            serviceRoot: server.baseURL, identity: "builtin-demo-\(people)", options: browserOptions,
+            profile: BrowserSession.bundledCarDealerProfile
+        )
+    }
+
+    /// `$XDG_DATA_HOME/cardealer` or `~/.local/share/cardealer`.
+    static func dataDirectory(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
+        if let xdg = environment["XDG_DATA_HOME"], xdg.hasPrefix("/") { return xdg + "/cardealer" }
+        return (environment["HOME"] ?? NSHomeDirectory()) + "/.local/share/cardealer"
+    }
+}

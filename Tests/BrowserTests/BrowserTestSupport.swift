@@ -1,0 +1,114 @@
+import DemoServer
+import Foundation
+import EntityCache
+import ODataCore
+import Terminal
+@testable import Browser
+
+/// Records what screens tell the fetcher (a fake at the intents seam; the real Sync is
+/// exercised by the end-to-end test and SyncTests).
+final class RecordingIntents: SyncIntents, @unchecked Sendable {
+    // Protected by `lock`.
+    private let lock = NSLock()
+    private var _shown: [(ScreenContent, Range<Int>, ScreenID)] = []
+    private var _rested: [EntityKey] = []
+    private var _closed: [ScreenID] = []
+
+    var shown: [(ScreenContent, Range<Int>, ScreenID)] { lock.withLock { _shown } }
+    var rested: [EntityKey] { lock.withLock { _rested } }
+    var closed: [ScreenID] { lock.withLock { _closed } }
+
+    func screenDidShow(_ content: ScreenContent, visible: Range<Int>, screen: ScreenID) {
+        lock.withLock { _shown.append((content, visible, screen)) }
+    }
+    func cursorDidRest(on key: EntityKey, neighbours: [EntityKey], in screen: ScreenID) {
+        lock.withLock { _rested.append(key) }
+    }
+    func screenDidClose(_ screen: ScreenID) { lock.withLock { _closed.append(screen) } }
+    func refresh(screen: ScreenID) {}
+}
+
+/// The CarDealer `$metadata`, exactly as the built-in service serves it.
+func carDealerModel() throws -> ServiceModel {
+    try EDMXParser.parse(ServiceSchema.carDealer.edmx)
+}
+
+/// A fresh cache database in a temporary file (observation needs a real writer, as in the app).
+func temporaryCache() throws -> CacheDatabase {
+    let path = NSTemporaryDirectory() + "browser-tests-\(UUID().uuidString).sqlite"
+    return try CacheDatabase(path: path)
+}
+
+/// Writes people, cars and links as Sync's normaliser would after `Person?$expand=PersonCar/Car`.
+func seedPeople(
+    _ cache: CacheDatabase, people: [(id: Int, first: String, last: String, cars: [(link: Int, car: Int, make: String, model: String)])],
+    at now: Date = Date()
+) throws {
+    try cache.write { session in
+        for person in people {
+            try session.upsertEntity(
+                key: "Person(\(person.id))", entitySet: "Person", type: "edmexampleModel.Person",
+                properties: [
+                    ODataProperty(name: "personID", value: .int(Int64(person.id))),
+                    ODataProperty(name: "firstName", value: .string(person.first)),
+                    ODataProperty(name: "lastName", value: .string(person.last)),
+                    ODataProperty(name: "createDate", value: .dateTime(ODataInstant(millisecondsSince1970: 1_257_008_908_440))),
+                ], etag: nil, at: now, partial: false
+            )
+            for car in person.cars {
+                try session.upsertEntity(key: "PersonCar(\(car.link))", entitySet: "PersonCar", type: nil,
+                                         properties: [ODataProperty(name: "personCarID", value: .int(Int64(car.link)))],
+                                         etag: nil, at: now, partial: false)
+                try session.upsertEntity(
+                    key: "Car(\(car.car))", entitySet: "Car", type: nil,
+                    properties: [
+                        ODataProperty(name: "carID", value: .int(Int64(car.car))), ODataProperty(name: "make", value: .string(car.make)),
+                        ODataProperty(name: "model", value: .string(car.model)),
+                        ODataProperty(name: "manufactureDate", value: .dateTime(ODataInstant(millisecondsSince1970: 1_099_242_508_440))),
+                    ], etag: nil, at: now, partial: false
+                )
+                try session.replaceRelation(parent: "PersonCar(\(car.link))", navigation: "Car", children: ["Car(\(car.car))"], at: now)
+            }
+            try session.replaceRelation(parent: "Person(\(person.id))", navigation: "PersonCar",
+                                        children: person.cars.map { "PersonCar(\($0.link))" }, at: now)
+        }
+    }
+}
+
+/// Polls the main actor until `condition` holds or a deadline passes (no fixed sleeps).
+@MainActor
+func pollUntil(timeout: Double = 5, _ condition: @MainActor () -> Bool) async -> Bool {
+    let deadline = Date().addingTimeInterval(timeout)
+    while Date() < deadline {
+        if condition() { return true }
+        try? await Task.sleep(for: .milliseconds(5))
+    }
+    return condition()
+}
+
+/// Writes a car's service history as Sync would after `PersonCar(link)?$expand=PersonCarMaintenance/Maintenance`.
+func seedMaintenance(
+    _ cache: CacheDatabase, link: Int, records: [(id: Int, date: Int64, text: String, mileage: Int, cost: String)],
+    at now: Date = Date()
+) throws {
+    try cache.write { session in
+        for record in records {
+            try session.upsertEntity(
+                key: "PersonCarMaintenance(\(record.id))", entitySet: "PersonCarMaintenance", type: nil,
+                properties: [ODataProperty(name: "personCarMaintenanceID", value: .int(Int64(record.id)))], etag: nil, at: now, partial: false)
+            try session.upsertEntity(
+                key: "Maintenance(\(record.id))", entitySet: "Maintenance", type: nil,
+                properties: [
+                    ODataProperty(name: "maintenanceID", value: .int(Int64(record.id))),
+                    ODataProperty(name: "description", value: .string(record.text)),
+                    ODataProperty(name: "serviceDate", value: .dateTime(ODataInstant(millisecondsSince1970: record.date))),
+                    ODataProperty(name: "mileage", value: .int(Int64(record.mileage))),
+                    ODataProperty(name: "cost", value: .decimal(record.cost)),
+                ], etag: nil, at: now, partial: false)
+            try session.replaceRelation(parent: "PersonCarMaintenance(\(record.id))", navigation: "Maintenance",
+                                        children: ["Maintenance(\(record.id))"], at: now)
+        }
+        try session.replaceRelation(parent: "PersonCar(\(link))", navigation: "PersonCarMaintenance",
+                                    children: records.map { "PersonCarMaintenance(\($0.id))" }, at: now)
+    }
+}

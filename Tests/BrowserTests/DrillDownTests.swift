@@ -1,0 +1,55 @@
+import Foundation
+import EntityCache
+import ODataCore
+import Terminal
+import Testing
+@testable import Browser
+
+@MainActor
+@Suite struct DrillDownTests {
+    func makeApp(_ cache: CacheDatabase, intents: RecordingIntents = RecordingIntents(), size: TerminalSize = TerminalSize(columns: 60, rows: 10))
+        throws -> (BrowserApp, HeadlessTerminal)
+    {
+        let environment = BrowserEnvironment(cache: cache, intents: intents, model: try carDealerModel(),
+                                             profile: DisplayProfile.carDealer!)
+        let terminal = HeadlessTerminal(size: size)
+        let root = EntityListController(environment: environment, source: .related(parent: EntityKey(entitySet: "Person", value: .int(1)), path: ["PersonCar", "Car"]),
+                                        breadcrumb: "Samson, Bob", kindTitle: "Cars")
+        return (BrowserApp(terminal: terminal, environment: environment, root: root), terminal)
+    }
+
+    @Test func a_relation_fetched_after_the_screen_opened_replaces_loading() async throws {
+        // Given a cars screen whose relation is not cached yet
+        let cache = try temporaryCache()
+        let (app, terminal) = try makeApp(cache)
+        app.presentIfNeeded()
+        #expect(terminal.lastFrame.joined(separator: "\n").contains("loading…"))
+
+        // When the fetcher writes the person's cars
+        try seedPeople(cache, people: [(1, "Bob", "Samson", [(1, 2, "Ford", "Explorer"), (2, 5, "Ford", "Mustang")])])
+
+        // Then the screen shows them without any key being pressed
+        let shown = await pollUntil { terminal.lastFrame.joined(separator: "\n").contains("Mustang") }
+        #expect(shown, "frame was:\n\(terminal.lastFrame.joined(separator: "\n"))")
+    }
+}
+
+extension DrillDownTests {
+    @Test func maintenance_fetched_after_drilling_in_replaces_loading() async throws {
+        // Given a cached cars screen, drilled into a car whose history is not cached yet
+        let cache = try temporaryCache()
+        try seedPeople(cache, people: [(1, "Bob", "Samson", [(1, 2, "Ford", "Explorer"), (2, 5, "Ford", "Mustang")])])
+        let (app, terminal) = try makeApp(cache)
+        app.presentIfNeeded()
+        #expect(app.handle([.key(.enter)]))
+        #expect(terminal.lastFrame[0].contains("Ford Explorer"))
+        #expect(terminal.lastFrame.joined(separator: "\n").contains("loading…"))
+
+        // When the fetcher writes its service history
+        try seedMaintenance(cache, link: 1, records: [(7, 1_136_419_200_000, "Oil change", 16_743, "36.46")])
+
+        // Then it shows without any key being pressed
+        let shown = await pollUntil { terminal.lastFrame.joined(separator: "\n").contains("Oil change") }
+        #expect(shown, "frame was:\n\(terminal.lastFrame.joined(separator: "\n"))")
+    }
+}

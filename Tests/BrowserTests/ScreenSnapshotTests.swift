@@ -1,0 +1,96 @@
+import Foundation
+import EntityCache
+import ODataCore
+import Terminal
+import Testing
+@testable import Browser
+
+/// Every screen rendered headless from a known cache, compared with a text snapshot.
+@MainActor
+@Suite struct ScreenSnapshotTests {
+    static let fixedNow = Date(timeIntervalSince1970: 1_800_000_000)
+
+    /// Bob and Alice with their cars, the Explorer's service history, the People list as fetched.
+    func seededApp(size: TerminalSize = TerminalSize(columns: 64, rows: 12)) throws -> (BrowserApp, HeadlessTerminal, CacheDatabase) {
+        let cache = try temporaryCache()
+        try seedPeople(cache, people: [
+            (1, "Bob", "Samson", [(1, 2, "Ford", "Explorer"), (2, 5, "Ford", "Mustang")]),
+            (2, "Zoë", "Ærøskøbing-Łódź", [(3, 7, "Škoda", "Octavia")]),
+            (3, "Renée", "O'Neil", []),
+        ], at: Self.fixedNow.addingTimeInterval(-42))
+        try seedMaintenance(cache, link: 1, records: [
+            (10, 1_136_419_200_000, "Oil change", 16_743, "36.46"),
+            (11, 1_167_955_200_000, "Brake pads replaced, front and rear, rotors resurfaced", 30_655, "1316.5"),
+        ], at: Self.fixedNow.addingTimeInterval(-7200))
+        let people = ListRequest(entitySet: "Person", orderBy: [.init("lastName"), .init("firstName"), .init("personID")])
+        try cache.write { session in
+            try session.writeListPage(people.key, offset: 0, entityKeys: ["Person(2)", "Person(3)", "Person(1)"], totalCount: 3,
+                                      nextLink: nil, isLastPage: true, at: Self.fixedNow.addingTimeInterval(-42))
+        }
+        let environment = BrowserEnvironment(cache: cache, intents: RecordingIntents(), model: try carDealerModel(),
+                                             profile: DisplayProfile.carDealer!, now: { Self.fixedNow })
+        let terminal = HeadlessTerminal(size: size)
+        let app = BrowserApp(terminal: terminal, environment: environment,
+                             root: EntityListController(environment: environment, entitySet: "Person"))
+        app.presentIfNeeded()
+        return (app, terminal, cache)
+    }
+
+    @Test func people() throws {
+        let (_, terminal, _) = try seededApp()
+        assertSnapshot(terminal.lastFrame, named: "people")
+    }
+
+    @Test func a_persons_cars_through_personcar() throws {
+        let (app, terminal, _) = try seededApp()
+        _ = app.handle([.key(.down), .key(.down), .key(.enter)])
+        assertSnapshot(terminal.lastFrame, named: "cars")
+    }
+
+    @Test func a_cars_maintenance() throws {
+        let (app, terminal, _) = try seededApp()
+        _ = app.handle([.key(.end), .key(.enter), .key(.enter)])
+        assertSnapshot(terminal.lastFrame, named: "maintenance")
+    }
+
+    @Test func a_maintenance_records_detail() throws {
+        let (app, terminal, _) = try seededApp()
+        _ = app.handle([.key(.end), .key(.enter), .key(.enter), .key(.down), .key(.enter)])
+        assertSnapshot(terminal.lastFrame, named: "maintenance-detail")
+    }
+
+    @Test func a_person_with_no_cars() throws {
+        let (app, terminal, _) = try seededApp()
+        _ = app.handle([.key(.down), .key(.enter)])
+        assertSnapshot(terminal.lastFrame, named: "no-cars")
+    }
+
+    @Test func filtering_people_locally() throws {
+        let (app, terminal, _) = try seededApp()
+        _ = app.handle([.key(.char("/")), .key(.char("o")), .key(.char("n"))])
+        assertSnapshot(terminal.lastFrame, named: "people-filtered")
+    }
+
+    @Test func help() throws {
+        let (app, terminal, _) = try seededApp(size: TerminalSize(columns: 64, rows: 16))
+        _ = app.handle([.key(.char("?"))])
+        assertSnapshot(terminal.lastFrame, named: "help")
+    }
+
+    @Test func an_empty_request_log() throws {
+        let (app, terminal, _) = try seededApp()
+        _ = app.handle([.key(.char("i"))])
+        assertSnapshot(terminal.lastFrame, named: "request-log-empty")
+    }
+
+    @Test func a_tiny_terminal_says_so() throws {
+        let (_, terminal, _) = try seededApp(size: TerminalSize(columns: 12, rows: 3))
+        assertSnapshot(terminal.lastFrame, named: "tiny")
+    }
+
+    @Test func a_narrow_terminal_cuts_columns_and_breadcrumbs() throws {
+        let (app, terminal, _) = try seededApp(size: TerminalSize(columns: 30, rows: 8))
+        _ = app.handle([.key(.end), .key(.enter), .key(.enter)])
+        assertSnapshot(terminal.lastFrame, named: "narrow-maintenance")
+    }
+}

@@ -1,0 +1,65 @@
+import Browser
+import DemoServer
+import EntityCache
+import Foundation
+import ODataCore
+import Sync
+import Terminal
+import Testing
+
+/// The browser on the real stack — built-in service with 300 ms latency, URLSession transport,
+/// SyncEngine, a SQLite file — drawn on the headless terminal, so that "the next frame" is
+/// exactly the frame `BrowserApp.handle` presents.
+@MainActor
+@Suite(.serialized) struct PrefetchedDrillDownTests {
+    @Test func after_the_people_list_settles_every_visible_person_opens_with_cars_in_the_next_frame_and_no_request() async throws {
+        // Given the built-in service answering 300 ms late, and the browser showing People
+        let directory = NSTemporaryDirectory() + "prefetch-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let server = try await DemoServer.start(DemoServerConfiguration(dataPath: directory + "/demo.sqlite", latencyMilliseconds: 300))
+        let cache = try CacheDatabase(path: directory + "/cache.sqlite")
+        let transport = URLSessionTransport()
+        let metadata = try await transport.get(TransportRequest(url: server.baseURL + "$metadata", acceptsXML: true))
+        let model = try EDMXParser.parse(metadata.body)
+        let engine = SyncEngine(configuration: SyncEngine.Configuration(serviceRoot: server.baseURL), cache: cache,
+                                transport: transport, model: model)
+        let environment = BrowserEnvironment(cache: cache, intents: engine, model: model, profile: DisplayProfile.carDealer!)
+        let terminal = HeadlessTerminal(size: TerminalSize(columns: 80, rows: 24))
+        let app = BrowserApp(terminal: terminal, environment: environment,
+                             root: EntityListController(environment: environment, entitySet: "Person"))
+        app.presentIfNeeded()
+
+        // When the first page and its prefetches have settled
+        await engine.waitUntilIdle()
+        let settled = await poll { !terminal.lastFrame.joined().contains("loading…") && terminal.lastFrame[2].contains(",") }
+        #expect(settled, "people never settled:\n\(terminal.lastFrame.joined(separator: "\n"))")
+        let requestsBefore = try cache.requestLog(limit: 10_000).count
+
+        // Then Enter on each visible person draws their cars (or "(none)") in the very next frame
+        for row in 0..<21 {
+            let person = terminal.lastFrame[2 + row]
+            #expect(app.handle([.key(.enter)]))
+            let frame = terminal.lastFrame.joined(separator: "\n")
+            #expect(frame.contains("People › "), "row \(row) did not open")
+            #expect(!frame.contains("loading…"), "\(person) opened with rows still loading:\n\(frame)")
+            #expect(app.handle([.key(.escape), .key(.down)]))
+        }
+
+        // And browsing the cached people asked the server for nothing
+        let requestsAfter = try cache.requestLog(limit: 10_000)
+        let drillRequests = requestsAfter.dropFirst(requestsBefore).filter { $0.url.contains("Person(") && $0.url.contains("/PersonCar") }
+        #expect(drillRequests.isEmpty, "drilling fetched: \(drillRequests.map(\.url))")
+        app.shutdown()
+        await server.stop()
+    }
+
+    func poll(timeout: Double = 15, _ condition: () -> Bool) async -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            if condition() { return true }
+            try? await Task.sleep(for: .milliseconds(10))
+        }
+        return condition()
+    }
+}
