@@ -60,7 +60,7 @@ let package = Package(
         .testTarget(name: "ODataCoreTests", dependencies: ["ODataCore"], resources: [.copy("Fixtures")]),
         .testTarget(name: "EntityCacheTests", dependencies: ["ODataCore", "EntityCache"]),
         .testTarget(
-            name: "SyncTests", dependencies: ["ODataCore", "EntityCache", "Sync"], resources: [.copy("Fixtures")]
+            name: "SyncTests", dependencies: ["ODataCore", "EntityCache", "Sync", "DemoServer"], resources: [.copy("Fixtures")]
         ),
         // Helpers shared by test targets: a private tmux session, built products.
         .target(name: "CarDealerTestSupport", path: "Tests/TestSupport"),

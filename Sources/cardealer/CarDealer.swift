@@ -14,7 +14,7 @@ struct CarDealer: AsyncParsableCommand {
             Keys: ↑/↓ move, Enter opens, Esc goes back, / filters, i shows the request log, ? help, q quits.
             Credentials for `browse` come from CARDEALER_BEARER_TOKEN or CARDEALER_USER/CARDEALER_PASSWORD.
             """,
-        subcommands: [DemoCommand.self, BrowseCommand.self, ServeCommand.self],
+        subcommands: [DemoCommand.self, BrowseCommand.self, ServeCommand.self, CacheCommand.self],
         defaultSubcommand: DemoCommand.self
     )
 }

@@ -1,6 +1,7 @@
 import Foundation
 import ODataCore
 import Testing
+
 @testable import EntityCache
 
 @Suite struct CacheWriteTests {
@@ -13,7 +14,9 @@ import Testing
         try cache.write { session in
             try session.upsertEntity(
                 key: "Person(1)", entitySet: "Person", type: "M.Person",
-                properties: [.init(name: "firstName", value: .string("Bob")), .init(name: "lastName", value: .string("Samson"))],
+                properties: [
+                    .init(name: "firstName", value: .string("Bob")), .init(name: "lastName", value: .string("Samson")),
+                ],
                 etag: "W/\"1\"", at: date, partial: false
             )
         }
@@ -21,7 +24,9 @@ import Testing
         try cache.write { session in
             try session.upsertEntity(
                 key: "Person(1)", entitySet: "Person", type: nil,
-                properties: [.init(name: "lastName", value: .string("Sampson")), .init(name: "ssn", value: .string("5"))],
+                properties: [
+                    .init(name: "lastName", value: .string("Sampson")), .init(name: "ssn", value: .string("5")),
+                ],
                 etag: nil, at: date.addingTimeInterval(5), partial: true
             )
         }
@@ -52,13 +57,17 @@ import Testing
         let cache = try CacheDatabase()
         try cache.write { session in
             for id in 1...3 {
-                try session.upsertEntity(key: "Car(\(id))", entitySet: "Car", type: nil, properties: [], etag: nil,
-                                         at: date, partial: false)
+                try session.upsertEntity(
+                    key: "Car(\(id))", entitySet: "Car", type: nil, properties: [], etag: nil,
+                    at: date, partial: false)
             }
-            try session.replaceRelation(parent: "Person(1)", navigation: "Cars", children: ["Car(1)", "Car(2)", "Car(3)"], at: date)
+            try session.replaceRelation(
+                parent: "Person(1)", navigation: "Cars", children: ["Car(1)", "Car(2)", "Car(3)"], at: date)
         }
         // When it is replaced by one child
-        try cache.write { try $0.replaceRelation(parent: "Person(1)", navigation: "Cars", children: ["Car(3)"], at: date) }
+        try cache.write {
+            try $0.replaceRelation(parent: "Person(1)", navigation: "Cars", children: ["Car(3)"], at: date)
+        }
         // Then only that child remains
         #expect(try cache.related(person, navigation: "Cars").elements?.map(\.key) == ["Car(3)"])
         #expect(try cache.integrity().isClean)
@@ -67,14 +76,17 @@ import Testing
     @Test func the_cache_file_is_private_to_its_owner() throws {
         // Given a cache location under a temporary XDG cache home
         let home = NSTemporaryDirectory() + "cardealer-test-\(UUID().uuidString)"
-        let location = CacheLocation(serviceIdentity: "builtin-demo", user: "alice", environment: ["XDG_CACHE_HOME": home])
+        let location = CacheLocation(
+            serviceIdentity: "builtin-demo", user: "alice", environment: ["XDG_CACHE_HOME": home])
         // When the cache is opened
         _ = try CacheDatabase(path: location.path)
         // Then the file exists with mode 0600, under cardealer/, named after the service and user
         let mode = try FileManager.default.attributesOfItem(atPath: location.path)[.posixPermissions] as? NSNumber
         #expect(mode?.intValue == 0o600)
         #expect(location.path.hasPrefix(home + "/cardealer/builtin_demo_alice-"))
-        #expect(CacheLocation(serviceIdentity: "HTTP://Host:8080/svc", environment: [:]).serviceIdentity == "http://host:8080/svc/")
+        #expect(
+            CacheLocation(serviceIdentity: "HTTP://Host:8080/svc", environment: [:]).serviceIdentity
+                == "http://host:8080/svc/")
         try FileManager.default.removeItem(atPath: home)
     }
 }

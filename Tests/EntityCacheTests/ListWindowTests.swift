@@ -1,6 +1,7 @@
 import Foundation
 import ODataCore
 import Testing
+
 @testable import EntityCache
 
 @Suite struct ListWindowTests {
@@ -10,12 +11,14 @@ import Testing
     func store(_ cache: CacheDatabase, ids: Range<Int>, offset: Int, total: Int?, next: String?, last: Bool) throws {
         try cache.write { session in
             for id in ids {
-                try session.upsertEntity(key: "Person(\(id))", entitySet: "Person", type: nil,
-                                         properties: [.init(name: "personID", value: .int(Int64(id)))], etag: nil,
-                                         at: date, partial: false)
+                try session.upsertEntity(
+                    key: "Person(\(id))", entitySet: "Person", type: nil,
+                    properties: [.init(name: "personID", value: .int(Int64(id)))], etag: nil,
+                    at: date, partial: false)
             }
-            try session.writeListPage(people, offset: offset, entityKeys: ids.map { "Person(\($0))" }, totalCount: total,
-                                      nextLink: next, isLastPage: last, at: date)
+            try session.writeListPage(
+                people, offset: offset, entityKeys: ids.map { "Person(\($0))" }, totalCount: total,
+                nextLink: next, isLastPage: last, at: date)
         }
     }
 
@@ -27,8 +30,11 @@ import Testing
         let window = try cache.listWindow(people, range: 1..<6)
         // Then rows 1 and 2 are people and 3…5 are gaps; the state tells the rest
         #expect(window.rows.map { $0.entity?.key } == ["Person(1)", "Person(2)", nil, nil, nil])
-        #expect(window.state == ListState(totalCount: 10, fetchedCount: 3, isComplete: false, hasNextLink: true,
-                                          nextPosition: 3, fetchedAt: date))
+        #expect(
+            window.state
+                == ListState(
+                    totalCount: 10, fetchedCount: 3, isComplete: false, hasNextLink: true,
+                    nextPosition: 3, fetchedAt: date))
     }
 
     @Test func the_last_page_completes_the_list_and_clips_the_window() throws {
@@ -49,7 +55,8 @@ import Testing
     @Test func paging_and_shape_options_share_the_stored_list_but_filters_do_not() {
         // Given the same endpoint with different paging, shape and filter options
         let path = ResourcePath(entitySet: "Person")
-        let paged = ListRequest(path: path, options: QueryOptions(expand: ["PersonCar/Car"], select: ["a"], top: 50, skip: 100))
+        let paged = ListRequest(
+            path: path, options: QueryOptions(expand: ["PersonCar/Car"], select: ["a"], top: 50, skip: 100))
         // Then paging and shape do not change the key; a filter does
         #expect(paged.key == ListRequest(entitySet: "Person").key)
         #expect(ListRequest(entitySet: "Person", filter: "age gt 3").key.canonical == "Person?$filter=age gt 3")

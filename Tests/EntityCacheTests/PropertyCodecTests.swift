@@ -1,6 +1,7 @@
 import Foundation
 import ODataCore
 import Testing
+
 @testable import EntityCache
 
 @Suite struct PropertyCodecTests {
@@ -13,11 +14,15 @@ import Testing
             .init(name: "dbl", value: .double(-0.1)), .init(name: "nan", value: .double(.infinity)),
             .init(name: "s", value: .string("Zoë \u{1B}[31m 👩🏽‍🚀 \u{200F}")),
             .init(name: "g", value: .guid("0f8fad5b-d9cb-469f-a165-70867728950e")),
-            .init(name: "dt", value: .dateTime(ODataInstant(millisecondsSince1970: -1257008908440))),
-            .init(name: "dto", value: .dateTimeOffset(ODataInstant(millisecondsSince1970: 1623333779000, offsetMinutes: -210))),
+            .init(name: "dt", value: .dateTime(ODataInstant(millisecondsSince1970: -1_257_008_908_440))),
+            .init(
+                name: "dto",
+                value: .dateTimeOffset(ODataInstant(millisecondsSince1970: 1_623_333_779_000, offsetMinutes: -210))),
             .init(name: "time", value: .time(ODataDuration(milliseconds: 9_584_000))),
             .init(name: "bin", value: .binary(Data([0, 255, 7]))),
-            .init(name: "addr", value: .complex([.init(name: "city", value: .string("Oslo")), .init(name: "no", value: .int(3))])),
+            .init(
+                name: "addr",
+                value: .complex([.init(name: "city", value: .string("Oslo")), .init(name: "no", value: .int(3))])),
             .init(name: "bag", value: .collection([.int(1), .string("x"), .collection([])])),
         ]
         // When they are encoded and decoded

@@ -2,6 +2,7 @@ import EntityCache
 import Foundation
 import ODataCore
 import Testing
+
 @testable import Sync
 
 @Suite struct SyncEngineTests {
@@ -21,18 +22,22 @@ import Testing
         return #"{"d":{"results":[\#(people)]\#(countText)\#(nextText)}}"#
     }
 
-    func makeEngine(_ transport: FakeTransport, clock: ManualClock = ManualClock(autoAdvance: true),
-                    cache: CacheDatabase? = nil) throws -> SyncEngine {
+    func makeEngine(
+        _ transport: FakeTransport, clock: ManualClock = ManualClock(autoAdvance: true),
+        cache: CacheDatabase? = nil
+    ) throws -> SyncEngine {
         var configuration = SyncEngine.Configuration(serviceRoot: Self.root)
         configuration.pageSize = 10
-        return SyncEngine(configuration: configuration, cache: try cache ?? CacheDatabase(), transport: transport,
-                          model: CarDealerModel.model, clock: clock, random: { 0.5 })
+        return SyncEngine(
+            configuration: configuration, cache: try cache ?? CacheDatabase(), transport: transport,
+            model: CarDealerModel.model, clock: clock, random: { 0.5 })
     }
 
     @Test func after_the_first_page_settles_opening_a_person_and_their_cars_makes_no_request() async throws {
         // Given a service with 25 people, paged by our $top
         let transport = FakeTransport { request, _ in
-            let skip = request.url.range(of: "$skip=").map { Int(request.url[$0.upperBound...].prefix { $0.isNumber })! } ?? 0
+            let skip =
+                request.url.range(of: "$skip=").map { Int(request.url[$0.upperBound...].prefix { $0.isNumber })! } ?? 0
             return json(Self.peoplePage(skip..<min(skip + 10, 25), count: 25))
         }
         let engine = try makeEngine(transport)
@@ -41,16 +46,21 @@ import Testing
         await engine.waitUntilIdle()
         let sent = await transport.requests.count
         #expect(sent >= 1)
-        #expect(await transport.requests.first?.url == Self.root + "Person?$expand=PersonCar/Car&$top=10&$inlinecount=allpages")
+        #expect(
+            await transport.requests.first?.url == Self.root
+                + "Person?$expand=PersonCar/Car&$top=10&$inlinecount=allpages")
         // And a person and their cars are opened
         let person = EntityKey(entitySet: "Person", value: .int(3))
         engine.screenDidShow(.entity(person), visible: 0..<1, screen: ScreenID(2))
-        engine.screenDidShow(.related(parent: person, path: ["PersonCar", "Car"]), visible: 0..<10, screen: ScreenID(3))
+        engine.screenDidShow(
+            .related(parent: person, path: ["PersonCar", "Car"]), visible: 0..<10, screen: ScreenID(3))
         await engine.waitUntilIdle()
         // Then no further request was made, and the cars are in the cache
         let after = await transport.requests.map(\.url)
         #expect(after.count == sent, "\(after.dropFirst(sent))")
-        #expect(try engine.cache.related(person, path: ["PersonCar", "Car"]).elements?.first?.target?["make"] == .string("Ford"))
+        #expect(
+            try engine.cache.related(person, path: ["PersonCar", "Car"]).elements?.first?.target?["make"]
+                == .string("Ford"))
         #expect(try engine.cache.listWindow(ListRequest(entitySet: "Person").key, range: 0..<5).state?.totalCount == 25)
     }
 
@@ -60,7 +70,8 @@ import Testing
         await transport.hold()
         let engine = try makeEngine(transport)
         let url = Self.root + "Person?$top=2"
-        let target = FetchTarget.listPage(ListRequest(entitySet: "Person").key, entitySet: "Person", offset: 0, requestedTop: 2)
+        let target = FetchTarget.listPage(
+            ListRequest(entitySet: "Person").key, entitySet: "Person", offset: 0, requestedTop: 2)
         // When the same URL is fetched three times concurrently
         async let first = engine.fetch(url, target: target)
         async let second = engine.fetch(url, target: target)
@@ -94,19 +105,23 @@ import Testing
 
     @Test func failed_attempts_are_retried_with_capped_exponential_backoff_and_jitter() async throws {
         // Given a service that answers 503 twice, then the data; a manual clock; random fixed at 0.5
-        let transport = FakeTransport { _, number in number <= 2 ? json("{}", status: 503) : json(Self.peoplePage(0..<1)) }
+        let transport = FakeTransport { _, number in
+            number <= 2 ? json("{}", status: 503) : json(Self.peoplePage(0..<1))
+        }
         let clock = ManualClock()
         let engine = try makeEngine(transport, clock: clock)
-        let target = FetchTarget.listPage(ListRequest(entitySet: "Person").key, entitySet: "Person", offset: 0, requestedTop: 1)
+        let target = FetchTarget.listPage(
+            ListRequest(entitySet: "Person").key, entitySet: "Person", offset: 0, requestedTop: 1)
         // When a fetch is made and time is advanced through each backoff
         async let result = engine.fetch(Self.root + "Person?$top=1", target: target)
         #expect(try await eventually { await clock.pendingSleeps == 1 })
         await clock.advance(by: 1)
-        #expect(try await eventually {
-            let slept = await clock.sleeps.count
-            let pending = await clock.pendingSleeps
-            return slept == 2 && pending == 1
-        })
+        #expect(
+            try await eventually {
+                let slept = await clock.sleeps.count
+                let pending = await clock.pendingSleeps
+                return slept == 2 && pending == 1
+            })
         await clock.advance(by: 1)
         // Then it succeeds on the third attempt after waits of 0.2·2⁰ and 0.2·2¹, each scaled by 1 − 0.5·0.5
         #expect(await result.outcome == .fetched)
@@ -120,7 +135,9 @@ import Testing
         // Given a person fetched once with an ETag
         let transport = FakeTransport { request, _ in
             if request.headers["If-None-Match"] == "W/\"7\"" { return TransportResponse(status: 304) }
-            return json(#"{"d":{"__metadata":{"uri":"\#(Self.root)Person(1)"},"personID":1,"firstName":"Bob"}}"#, etag: "W/\"7\"")
+            return json(
+                #"{"d":{"__metadata":{"uri":"\#(Self.root)Person(1)"},"personID":1,"firstName":"Bob"}}"#,
+                etag: "W/\"7\"")
         }
         let engine = try makeEngine(transport)
         let person = EntityKey(entitySet: "Person", value: .int(1))
@@ -143,8 +160,9 @@ import Testing
         let clock = ManualClock()
         var configuration = SyncEngine.Configuration(serviceRoot: Self.root)
         configuration.retry = RetryPolicy(maxAttempts: 1)
-        let engine = SyncEngine(configuration: configuration, cache: try CacheDatabase(), transport: transport,
-                                model: CarDealerModel.model, clock: clock)
+        let engine = SyncEngine(
+            configuration: configuration, cache: try CacheDatabase(), transport: transport,
+            model: CarDealerModel.model, clock: clock)
         // When a screen asks for people
         engine.screenDidShow(.list(ListRequest(entitySet: "Person")), visible: 0..<5, screen: ScreenID(1))
         // Then the status says offline with a sentence
@@ -156,8 +174,39 @@ import Testing
         await clock.advance(by: 5)
         // Then the parked fetch completes and the status is online again
         #expect(try await eventually { try engine.cache.syncStatus().isOnline })
-        #expect(try await eventually {
-            try engine.cache.listWindow(ListRequest(entitySet: "Person").key, range: 0..<5).rows.count == 3
-        })
+        #expect(
+            try await eventually {
+                try engine.cache.listWindow(ListRequest(entitySet: "Person").key, range: 0..<5).rows.count == 3
+            })
+    }
+}
+
+extension SyncEngineTests {
+    @Test func fetches_for_rows_that_scrolled_away_are_dropped_before_they_are_sent() async throws {
+        // Given one request slot, held on the wire
+        let transport = FakeTransport { _, _ in json(Self.peoplePage(0..<10)) }
+        await transport.hold()
+        var configuration = SyncEngine.Configuration(serviceRoot: Self.root)
+        configuration.pageSize = 10
+        configuration.maxConcurrent = 1
+        let engine = SyncEngine(
+            configuration: configuration, cache: try CacheDatabase(), transport: transport,
+            model: CarDealerModel.model, clock: ManualClock(autoAdvance: true))
+        let list = ScreenContent.list(ListRequest(entitySet: "Person"))
+        // When the screen jumps from the top to row 200, then on to row 400, before anything arrives
+        engine.screenDidShow(list, visible: 0..<5, screen: ScreenID(1))
+        #expect(try await eventually { await transport.waitingCount == 1 })
+        engine.screenDidShow(list, visible: 200..<205, screen: ScreenID(1))
+        engine.screenDidShow(list, visible: 400..<405, screen: ScreenID(1))
+        await engine.flushIntents()
+        await transport.release()
+        await engine.waitUntilIdle()
+        // Then the page at 200 was never sent, the first page was cancelled, and the page at 400 was fetched
+        let sent = await transport.requests.map(\.url)
+        #expect(!sent.contains { $0.contains("$skip=200") })
+        let log = try engine.cache.requestLog()
+        #expect(log.contains { $0.url.contains("$skip=200") && $0.outcome == .cancelled && $0.attempts == 0 })
+        #expect(log.contains { !$0.url.contains("$skip") && $0.outcome == .cancelled })
+        #expect(log.contains { $0.url.contains("$skip=400") && $0.outcome == .fetched })
     }
 }

@@ -17,79 +17,80 @@ enum CacheSchema {
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1") { db in
-            try db.execute(sql: """
-                CREATE TABLE entity (
-                    key TEXT PRIMARY KEY NOT NULL,
-                    entitySet TEXT NOT NULL,
-                    type TEXT,
-                    properties BLOB NOT NULL,
-                    etag TEXT,
-                    fetchedAt DOUBLE NOT NULL
-                ) WITHOUT ROWID;
-                CREATE TABLE relation (
-                    parentKey TEXT NOT NULL,
-                    navigation TEXT NOT NULL,
-                    position INTEGER NOT NULL,
-                    childKey TEXT NOT NULL,
-                    PRIMARY KEY (parentKey, navigation, position)
-                ) WITHOUT ROWID;
-                CREATE TABLE relationState (
-                    parentKey TEXT NOT NULL,
-                    navigation TEXT NOT NULL,
-                    count INTEGER NOT NULL,
-                    fetchedAt DOUBLE NOT NULL,
-                    PRIMARY KEY (parentKey, navigation)
-                ) WITHOUT ROWID;
-                CREATE TABLE list (
-                    id INTEGER PRIMARY KEY,
-                    listKey TEXT NOT NULL UNIQUE,
-                    totalCount INTEGER,
-                    fetchedCount INTEGER NOT NULL DEFAULT 0,
-                    nextLink TEXT,
-                    nextPosition INTEGER,
-                    isComplete BOOLEAN NOT NULL DEFAULT 0,
-                    fetchedAt DOUBLE,
-                    lastError TEXT
-                );
-                CREATE TABLE listRow (
-                    listId INTEGER NOT NULL REFERENCES list(id) ON DELETE CASCADE,
-                    position INTEGER NOT NULL,
-                    entityKey TEXT NOT NULL,
-                    fetchedAt DOUBLE NOT NULL,
-                    PRIMARY KEY (listId, position)
-                ) WITHOUT ROWID;
-                CREATE TABLE syncStatus (
-                    id INTEGER PRIMARY KEY CHECK (id = 1),
-                    isOnline BOOLEAN NOT NULL,
-                    inFlight INTEGER NOT NULL,
-                    queued INTEGER NOT NULL,
-                    lastError TEXT,
-                    lastErrorAt DOUBLE,
-                    lastSuccessAt DOUBLE
-                );
-                INSERT INTO syncStatus (id, isOnline, inFlight, queued) VALUES (1, 1, 0, 0);
-                CREATE TABLE requestLog (
-                    id INTEGER PRIMARY KEY,
-                    url TEXT NOT NULL,
-                    status INTEGER,
-                    bytes INTEGER NOT NULL,
-                    duration DOUBLE NOT NULL,
-                    outcome TEXT NOT NULL,
-                    startedAt DOUBLE NOT NULL,
-                    attempts INTEGER NOT NULL,
-                    error TEXT
-                );
-                CREATE TABLE validator (
-                    url TEXT PRIMARY KEY NOT NULL,
-                    etag TEXT NOT NULL,
-                    storedAt DOUBLE NOT NULL
-                ) WITHOUT ROWID;
-                CREATE TABLE metadataDocument (
-                    id INTEGER PRIMARY KEY CHECK (id = 1),
-                    document BLOB NOT NULL,
-                    fetchedAt DOUBLE NOT NULL
-                );
-                """)
+            try db.execute(
+                sql: """
+                    CREATE TABLE entity (
+                        key TEXT PRIMARY KEY NOT NULL,
+                        entitySet TEXT NOT NULL,
+                        type TEXT,
+                        properties BLOB NOT NULL,
+                        etag TEXT,
+                        fetchedAt DOUBLE NOT NULL
+                    ) WITHOUT ROWID;
+                    CREATE TABLE relation (
+                        parentKey TEXT NOT NULL,
+                        navigation TEXT NOT NULL,
+                        position INTEGER NOT NULL,
+                        childKey TEXT NOT NULL,
+                        PRIMARY KEY (parentKey, navigation, position)
+                    ) WITHOUT ROWID;
+                    CREATE TABLE relationState (
+                        parentKey TEXT NOT NULL,
+                        navigation TEXT NOT NULL,
+                        count INTEGER NOT NULL,
+                        fetchedAt DOUBLE NOT NULL,
+                        PRIMARY KEY (parentKey, navigation)
+                    ) WITHOUT ROWID;
+                    CREATE TABLE list (
+                        id INTEGER PRIMARY KEY,
+                        listKey TEXT NOT NULL UNIQUE,
+                        totalCount INTEGER,
+                        fetchedCount INTEGER NOT NULL DEFAULT 0,
+                        nextLink TEXT,
+                        nextPosition INTEGER,
+                        isComplete BOOLEAN NOT NULL DEFAULT 0,
+                        fetchedAt DOUBLE,
+                        lastError TEXT
+                    );
+                    CREATE TABLE listRow (
+                        listId INTEGER NOT NULL REFERENCES list(id) ON DELETE CASCADE,
+                        position INTEGER NOT NULL,
+                        entityKey TEXT NOT NULL,
+                        fetchedAt DOUBLE NOT NULL,
+                        PRIMARY KEY (listId, position)
+                    ) WITHOUT ROWID;
+                    CREATE TABLE syncStatus (
+                        id INTEGER PRIMARY KEY CHECK (id = 1),
+                        isOnline BOOLEAN NOT NULL,
+                        inFlight INTEGER NOT NULL,
+                        queued INTEGER NOT NULL,
+                        lastError TEXT,
+                        lastErrorAt DOUBLE,
+                        lastSuccessAt DOUBLE
+                    );
+                    INSERT INTO syncStatus (id, isOnline, inFlight, queued) VALUES (1, 1, 0, 0);
+                    CREATE TABLE requestLog (
+                        id INTEGER PRIMARY KEY,
+                        url TEXT NOT NULL,
+                        status INTEGER,
+                        bytes INTEGER NOT NULL,
+                        duration DOUBLE NOT NULL,
+                        outcome TEXT NOT NULL,
+                        startedAt DOUBLE NOT NULL,
+                        attempts INTEGER NOT NULL,
+                        error TEXT
+                    );
+                    CREATE TABLE validator (
+                        url TEXT PRIMARY KEY NOT NULL,
+                        etag TEXT NOT NULL,
+                        storedAt DOUBLE NOT NULL
+                    ) WITHOUT ROWID;
+                    CREATE TABLE metadataDocument (
+                        id INTEGER PRIMARY KEY CHECK (id = 1),
+                        document BLOB NOT NULL,
+                        fetchedAt DOUBLE NOT NULL
+                    );
+                    """)
         }
         return migrator
     }

@@ -15,8 +15,10 @@ public struct CacheLocation: Sendable, Hashable {
     ///   - serviceIdentity: a service root URL, or a stable name such as `builtin-demo`.
     ///   - user: the account the data is fetched as (`anonymous` without credentials).
     ///   - environment: where `XDG_CACHE_HOME` and `HOME` are read (injectable for tests).
-    public init(serviceIdentity: String, user: String = "anonymous",
-                environment: [String: String] = ProcessInfo.processInfo.environment) {
+    public init(
+        serviceIdentity: String, user: String = "anonymous",
+        environment: [String: String] = ProcessInfo.processInfo.environment
+    ) {
         self.serviceIdentity = Self.normalise(serviceIdentity)
         self.user = user.isEmpty ? "anonymous" : user
         self.directory = Self.baseDirectory(environment: environment)
@@ -47,8 +49,9 @@ public struct CacheLocation: Sendable, Hashable {
         let readable = (serviceIdentity + "-" + user).map { character -> Character in
             character.isASCII && (character.isLetter || character.isNumber) ? character : "_"
         }
-        let slug = String(String(readable).split(separator: "_", omittingEmptySubsequences: true)
-            .joined(separator: "_").prefix(60))
+        let slug = String(
+            String(readable).split(separator: "_", omittingEmptySubsequences: true)
+                .joined(separator: "_").prefix(60))
         return slug + "-" + Self.fnv1a(serviceIdentity + "\u{0}" + user) + ".sqlite"
     }
 

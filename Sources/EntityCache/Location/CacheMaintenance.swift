@@ -51,16 +51,22 @@ extension CacheDatabase {
     public func integrity() throws -> CacheIntegrity {
         try read { db in
             CacheIntegrity(
-                orphanRelationRows: try Int.fetchOne(db, sql: """
-                    SELECT COUNT(*) FROM relation r WHERE NOT EXISTS (SELECT 1 FROM entity e WHERE e.key = r.childKey)
-                    """) ?? 0,
-                orphanListRows: try Int.fetchOne(db, sql: """
-                    SELECT COUNT(*) FROM listRow r WHERE NOT EXISTS (SELECT 1 FROM entity e WHERE e.key = r.entityKey)
-                    """) ?? 0,
-                duplicateListEntries: try Int.fetchOne(db, sql: """
-                    SELECT COALESCE(SUM(n - 1), 0) FROM
-                        (SELECT COUNT(*) AS n FROM listRow GROUP BY listId, entityKey HAVING n > 1)
-                    """) ?? 0
+                orphanRelationRows: try Int.fetchOne(
+                    db,
+                    sql: """
+                        SELECT COUNT(*) FROM relation r WHERE NOT EXISTS (SELECT 1 FROM entity e WHERE e.key = r.childKey)
+                        """) ?? 0,
+                orphanListRows: try Int.fetchOne(
+                    db,
+                    sql: """
+                        SELECT COUNT(*) FROM listRow r WHERE NOT EXISTS (SELECT 1 FROM entity e WHERE e.key = r.entityKey)
+                        """) ?? 0,
+                duplicateListEntries: try Int.fetchOne(
+                    db,
+                    sql: """
+                        SELECT COALESCE(SUM(n - 1), 0) FROM
+                            (SELECT COUNT(*) AS n FROM listRow GROUP BY listId, entityKey HAVING n > 1)
+                        """) ?? 0
             )
         }
     }
@@ -68,8 +74,10 @@ extension CacheDatabase {
     /// Deletes every cached row (not the file), e.g. `cache clear` on an open cache.
     public func clear() throws {
         try writer.write { db in
-            for table in ["entity", "relation", "relationState", "listRow", "list", "requestLog", "validator",
-                          "metadataDocument"] {
+            for table in [
+                "entity", "relation", "relationState", "listRow", "list", "requestLog", "validator",
+                "metadataDocument",
+            ] {
                 try db.execute(sql: "DELETE FROM \(table)")
             }
         }

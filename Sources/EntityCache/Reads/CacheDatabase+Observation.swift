@@ -76,7 +76,8 @@ extension CacheDatabase {
         onChange: @escaping @MainActor (Related<HopRow>) -> Void
     ) -> CacheObservation {
         let canonical = parent.canonical
-        return observe({ try CacheQueries.related($0, parent: canonical, path: path) }, onError: onError, onChange: onChange)
+        return observe(
+            { try CacheQueries.related($0, parent: canonical, path: path) }, onError: onError, onChange: onChange)
     }
 
     /// Observes ``syncStatus()``.

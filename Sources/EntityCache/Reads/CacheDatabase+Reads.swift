@@ -69,8 +69,11 @@ extension CacheDatabase {
                 return ListRangeStatus(firstMissing: range.lowerBound, oldestFetch: nil)
             }
             let end = state.isComplete ? min(range.upperBound, state.fetchedCount) : range.upperBound
-            guard end > range.lowerBound else { return ListRangeStatus(firstMissing: nil, oldestFetch: state.fetchedAt) }
-            let sql = "SELECT position, fetchedAt FROM listRow WHERE listId = ? AND position >= ? AND position < ? ORDER BY position"
+            guard end > range.lowerBound else {
+                return ListRangeStatus(firstMissing: nil, oldestFetch: state.fetchedAt)
+            }
+            let sql =
+                "SELECT position, fetchedAt FROM listRow WHERE listId = ? AND position >= ? AND position < ? ORDER BY position"
             let rows = try Row.fetchAll(db.cachedStatement(sql: sql), arguments: [id, range.lowerBound, end])
             var expected = range.lowerBound
             var oldest: Double?
@@ -82,7 +85,8 @@ extension CacheDatabase {
                 oldest = min(oldest ?? fetched, fetched)
             }
             return ListRangeStatus(
-                firstMissing: expected < end ? expected : nil, oldestFetch: oldest.map(Date.init(timeIntervalSince1970:))
+                firstMissing: expected < end ? expected : nil,
+                oldestFetch: oldest.map(Date.init(timeIntervalSince1970:))
             )
         }
     }
@@ -91,8 +95,10 @@ extension CacheDatabase {
     public func listKeys(_ key: ListKey, range: Range<Int>) throws -> [String] {
         try read { db in
             guard let id = try CacheQueries.listId(db, key: key) else { return [] }
-            let sql = "SELECT entityKey FROM listRow WHERE listId = ? AND position >= ? AND position < ? ORDER BY position"
-            return try String.fetchAll(db.cachedStatement(sql: sql), arguments: [id, range.lowerBound, range.upperBound])
+            let sql =
+                "SELECT entityKey FROM listRow WHERE listId = ? AND position >= ? AND position < ? ORDER BY position"
+            return try String.fetchAll(
+                db.cachedStatement(sql: sql), arguments: [id, range.lowerBound, range.upperBound])
         }
     }
 

@@ -45,14 +45,17 @@ enum CacheQueries {
     }
 
     static func listWindow(_ db: Database, key: ListKey, range: Range<Int>) throws -> ListWindow {
-        guard let (id, state) = try listState(db, key: key) else { return ListWindow(range: range, rows: [], state: nil) }
+        guard let (id, state) = try listState(db, key: key) else {
+            return ListWindow(range: range, rows: [], state: nil)
+        }
         let sql = """
             SELECT r.position, e.key, e.entitySet, e.type, e.properties, e.etag, e.fetchedAt
             FROM listRow r LEFT JOIN entity e ON e.key = r.entityKey
             WHERE r.listId = ? AND r.position >= ? AND r.position < ? ORDER BY r.position
             """
         var found: [Int: CachedEntity] = [:]
-        let cursor = try Row.fetchCursor(db.cachedStatement(sql: sql), arguments: [id, range.lowerBound, range.upperBound])
+        let cursor = try Row.fetchCursor(
+            db.cachedStatement(sql: sql), arguments: [id, range.lowerBound, range.upperBound])
         while let row = try cursor.next() {
             guard !row.hasNull(atIndex: 1) else { continue }
             found[row[0]] = entity(from: row, offset: 1)
@@ -67,7 +70,9 @@ enum CacheQueries {
     }
 
     /// Child keys of a known relation, in order; nil when unknown.
-    static func relationKeys(_ db: Database, parent: String, navigation: String) throws -> (keys: [String], fetchedAt: Date)? {
+    static func relationKeys(
+        _ db: Database, parent: String, navigation: String
+    ) throws -> (keys: [String], fetchedAt: Date)? {
         let stateSQL = "SELECT fetchedAt FROM relationState WHERE parentKey = ? AND navigation = ?"
         guard let fetchedAt = try Double.fetchOne(db.cachedStatement(sql: stateSQL), arguments: [parent, navigation])
         else { return nil }
@@ -92,8 +97,11 @@ enum CacheQueries {
             var target: CachedEntity? = link
             for navigation in path.dropFirst() {
                 guard let current = target,
-                      let next = try relationKeys(db, parent: current.key, navigation: navigation)?.keys.first
-                else { target = nil; break }
+                    let next = try relationKeys(db, parent: current.key, navigation: navigation)?.keys.first
+                else {
+                    target = nil
+                    break
+                }
                 target = try entity(db, key: next)
             }
             rows.append(HopRow(link: link, target: path.count == 1 ? link : target))
@@ -102,7 +110,8 @@ enum CacheQueries {
     }
 
     static func syncStatus(_ db: Database) throws -> SyncStatus {
-        let sql = "SELECT isOnline, inFlight, queued, lastError, lastErrorAt, lastSuccessAt FROM syncStatus WHERE id = 1"
+        let sql =
+            "SELECT isOnline, inFlight, queued, lastError, lastErrorAt, lastSuccessAt FROM syncStatus WHERE id = 1"
         guard let row = try Row.fetchOne(db, sql: sql) else { return SyncStatus() }
         let errorAt: Double? = row[4]
         let successAt: Double? = row[5]

@@ -80,7 +80,9 @@ extension PropertyCodec {
             case .dateTimeOffset: return instant().map(ODataValue.dateTimeOffset)
             case .time: return signed().map { .time(ODataDuration(milliseconds: $0)) }
             case .binary:
-                guard let length = varint(), length <= UInt64(Int.max), let slice = bytes(Int(length)) else { return nil }
+                guard let length = varint(), length <= UInt64(Int.max), let slice = bytes(Int(length)) else {
+                    return nil
+                }
                 return .binary(Data(slice))
             case .complex: return properties().map(ODataValue.complex)
             case .collection:

@@ -17,14 +17,17 @@ extension CacheWriteSession {
         let id = try ensureList(key)
         let end = offset + entityKeys.count
         let seconds = date.timeIntervalSince1970
-        let countInRange = try Int.fetchOne(
-            db.cachedStatement(sql: "SELECT COUNT(*) FROM listRow WHERE listId = ? AND position >= ? AND position < ?"),
-            arguments: [id, offset, end]
-        ) ?? 0
-        let insert = try db.cachedStatement(sql: """
-            INSERT INTO listRow (listId, position, entityKey, fetchedAt) VALUES (?, ?, ?, ?)
-            ON CONFLICT (listId, position) DO UPDATE SET entityKey = excluded.entityKey, fetchedAt = excluded.fetchedAt
-            """)
+        let countInRange =
+            try Int.fetchOne(
+                db.cachedStatement(
+                    sql: "SELECT COUNT(*) FROM listRow WHERE listId = ? AND position >= ? AND position < ?"),
+                arguments: [id, offset, end]
+            ) ?? 0
+        let insert = try db.cachedStatement(
+            sql: """
+                INSERT INTO listRow (listId, position, entityKey, fetchedAt) VALUES (?, ?, ?, ?)
+                ON CONFLICT (listId, position) DO UPDATE SET entityKey = excluded.entityKey, fetchedAt = excluded.fetchedAt
+                """)
         for (index, entityKey) in entityKeys.enumerated() {
             try insert.execute(arguments: [id, offset + index, entityKey, seconds])
         }
@@ -36,7 +39,8 @@ extension CacheWriteSession {
             removed = db.changesCount
         }
         let current = try Row.fetchOne(
-            db.cachedStatement(sql: "SELECT fetchedCount, nextPosition, nextLink FROM list WHERE id = ?"), arguments: [id]
+            db.cachedStatement(sql: "SELECT fetchedCount, nextPosition, nextLink FROM list WHERE id = ?"),
+            arguments: [id]
         )
         let fetchedCount = (current?[0] as Int? ?? 0) - countInRange + entityKeys.count - removed
         let isComplete = (isLastPage && fetchedCount == end) || (totalCount.map { fetchedCount >= $0 } ?? false)
@@ -47,11 +51,13 @@ extension CacheWriteSession {
         let continuesChain = offset == 0 || chainPosition == nil || chainPosition == offset
         let newLink: String? = continuesChain ? nextLink : current?[2]
         let newPosition: Int? = continuesChain ? (nextLink == nil ? nil : end) : chainPosition
-        try db.cachedStatement(sql: """
-            UPDATE list SET fetchedCount = ?, totalCount = coalesce(?, totalCount), isComplete = ?,
-                nextLink = ?, nextPosition = ?, fetchedAt = ?, lastError = NULL
-            WHERE id = ?
-            """).execute(arguments: [fetchedCount, total, isComplete, newLink, newPosition, seconds, id])
+        try db.cachedStatement(
+            sql: """
+                UPDATE list SET fetchedCount = ?, totalCount = coalesce(?, totalCount), isComplete = ?,
+                    nextLink = ?, nextPosition = ?, fetchedAt = ?, lastError = NULL
+                WHERE id = ?
+                """
+        ).execute(arguments: [fetchedCount, total, isComplete, newLink, newPosition, seconds, id])
     }
 
     /// Records a failed fetch of a list (shown by the screen), creating the list if needed.
@@ -64,8 +70,10 @@ extension CacheWriteSession {
     public func touchList(_ key: ListKey, range: Range<Int>, at date: Date) throws {
         guard let id = try CacheQueries.listId(db, key: key) else { return }
         let seconds = date.timeIntervalSince1970
-        try db.cachedStatement(sql: "UPDATE listRow SET fetchedAt = ? WHERE listId = ? AND position >= ? AND position < ?")
-            .execute(arguments: [seconds, id, range.lowerBound, range.upperBound])
+        try db.cachedStatement(
+            sql: "UPDATE listRow SET fetchedAt = ? WHERE listId = ? AND position >= ? AND position < ?"
+        )
+        .execute(arguments: [seconds, id, range.lowerBound, range.upperBound])
         try db.cachedStatement(sql: "UPDATE list SET fetchedAt = ?, lastError = NULL WHERE id = ?")
             .execute(arguments: [seconds, id])
     }

@@ -11,28 +11,33 @@ extension CacheWriteSession {
         let before = status
         change(&status)
         guard status != before else { return }
-        try db.cachedStatement(sql: """
-            UPDATE syncStatus SET isOnline = ?, inFlight = ?, queued = ?, lastError = ?, lastErrorAt = ?,
-                lastSuccessAt = ? WHERE id = 1
-            """).execute(arguments: [
-                status.isOnline, status.inFlight, status.queued, status.lastError,
-                status.lastErrorAt?.timeIntervalSince1970, status.lastSuccessAt?.timeIntervalSince1970,
-            ])
+        try db.cachedStatement(
+            sql: """
+                UPDATE syncStatus SET isOnline = ?, inFlight = ?, queued = ?, lastError = ?, lastErrorAt = ?,
+                    lastSuccessAt = ? WHERE id = 1
+                """
+        ).execute(arguments: [
+            status.isOnline, status.inFlight, status.queued, status.lastError,
+            status.lastErrorAt?.timeIntervalSince1970, status.lastSuccessAt?.timeIntervalSince1970,
+        ])
     }
 
     /// Appends one request log entry (its `id` is assigned here) and returns the id.
     @discardableResult
     public func appendRequestLog(_ entry: RequestLogEntry) throws -> Int64 {
-        try db.cachedStatement(sql: """
-            INSERT INTO requestLog (url, status, bytes, duration, outcome, startedAt, attempts, error)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-            """).execute(arguments: [
-                entry.url, entry.status, entry.bytes, entry.duration, entry.outcome.rawValue,
-                entry.startedAt.timeIntervalSince1970, entry.attempts, entry.error,
-            ])
+        try db.cachedStatement(
+            sql: """
+                INSERT INTO requestLog (url, status, bytes, duration, outcome, startedAt, attempts, error)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                """
+        ).execute(arguments: [
+            entry.url, entry.status, entry.bytes, entry.duration, entry.outcome.rawValue,
+            entry.startedAt.timeIntervalSince1970, entry.attempts, entry.error,
+        ])
         let id = db.lastInsertedRowID
         if id % 256 == 0 {
-            try db.execute(sql: "DELETE FROM requestLog WHERE id <= ?", arguments: [id - Int64(Self.requestLogCapacity)])
+            try db.execute(
+                sql: "DELETE FROM requestLog WHERE id <= ?", arguments: [id - Int64(Self.requestLogCapacity)])
         }
         return id
     }

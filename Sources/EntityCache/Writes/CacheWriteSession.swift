@@ -27,15 +27,17 @@ public struct CacheWriteSession {
             etag = etag ?? existing.etag
             type = type ?? existing.type
         }
-        let statement = try db.cachedStatement(sql: """
-            INSERT INTO entity (key, entitySet, type, properties, etag, fetchedAt) VALUES (?, ?, ?, ?, ?, ?)
-            ON CONFLICT (key) DO UPDATE SET entitySet = excluded.entitySet, type = coalesce(excluded.type, type),
-                properties = excluded.properties, etag = excluded.etag, fetchedAt = excluded.fetchedAt
-            """)
+        let statement = try db.cachedStatement(
+            sql: """
+                INSERT INTO entity (key, entitySet, type, properties, etag, fetchedAt) VALUES (?, ?, ?, ?, ?, ?)
+                ON CONFLICT (key) DO UPDATE SET entitySet = excluded.entitySet, type = coalesce(excluded.type, type),
+                    properties = excluded.properties, etag = excluded.etag, fetchedAt = excluded.fetchedAt
+                """)
         let blob = PropertyCodec.encode(properties)
         try blob.withUnsafeBytes { bytes in
-            let data = Data(bytesNoCopy: UnsafeMutableRawPointer(mutating: bytes.baseAddress!), count: bytes.count,
-                            deallocator: .none)
+            let data = Data(
+                bytesNoCopy: UnsafeMutableRawPointer(mutating: bytes.baseAddress!), count: bytes.count,
+                deallocator: .none)
             try statement.execute(arguments: [key, entitySet, type, data, etag, date.timeIntervalSince1970])
         }
     }
@@ -68,17 +70,20 @@ public struct CacheWriteSession {
             try db.cachedStatement(sql: "DELETE FROM relation WHERE parentKey = ? AND navigation = ? AND position >= ?")
                 .execute(arguments: [parent, navigation, children.count])
         }
-        let insert = try db.cachedStatement(sql: """
-            INSERT INTO relation (parentKey, navigation, position, childKey) VALUES (?, ?, ?, ?)
-            ON CONFLICT (parentKey, navigation, position) DO UPDATE SET childKey = excluded.childKey
-            """)
+        let insert = try db.cachedStatement(
+            sql: """
+                INSERT INTO relation (parentKey, navigation, position, childKey) VALUES (?, ?, ?, ?)
+                ON CONFLICT (parentKey, navigation, position) DO UPDATE SET childKey = excluded.childKey
+                """)
         for (position, child) in children.enumerated() {
             try insert.execute(arguments: [parent, navigation, position, child])
         }
-        try db.cachedStatement(sql: """
-            INSERT INTO relationState (parentKey, navigation, count, fetchedAt) VALUES (?, ?, ?, ?)
-            ON CONFLICT (parentKey, navigation) DO UPDATE SET count = excluded.count, fetchedAt = excluded.fetchedAt
-            """).execute(arguments: [parent, navigation, children.count, date.timeIntervalSince1970])
+        try db.cachedStatement(
+            sql: """
+                INSERT INTO relationState (parentKey, navigation, count, fetchedAt) VALUES (?, ?, ?, ?)
+                ON CONFLICT (parentKey, navigation) DO UPDATE SET count = excluded.count, fetchedAt = excluded.fetchedAt
+                """
+        ).execute(arguments: [parent, navigation, children.count, date.timeIntervalSince1970])
     }
 
     /// Confirms an entity unchanged (a 304): only fetched-at moves.
@@ -96,10 +101,12 @@ public struct CacheWriteSession {
     /// Stores the HTTP ETag a URL answered with, for later `If-None-Match`.
     public func setValidator(url: String, etag: String?, at date: Date) throws {
         if let etag {
-            try db.cachedStatement(sql: """
-                INSERT INTO validator (url, etag, storedAt) VALUES (?, ?, ?)
-                ON CONFLICT (url) DO UPDATE SET etag = excluded.etag, storedAt = excluded.storedAt
-                """).execute(arguments: [url, etag, date.timeIntervalSince1970])
+            try db.cachedStatement(
+                sql: """
+                    INSERT INTO validator (url, etag, storedAt) VALUES (?, ?, ?)
+                    ON CONFLICT (url) DO UPDATE SET etag = excluded.etag, storedAt = excluded.storedAt
+                    """
+            ).execute(arguments: [url, etag, date.timeIntervalSince1970])
         } else {
             try db.cachedStatement(sql: "DELETE FROM validator WHERE url = ?").execute(arguments: [url])
         }

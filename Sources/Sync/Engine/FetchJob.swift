@@ -43,6 +43,8 @@ struct JobReport: Sendable {
     var status: Int?
     var bytes = 0
     var attempts = 0
+    /// Seconds from the first attempt to the outcome (backoff included).
+    var duration: Double = 0
     var error: ODataError?
 
     /// Whether the failure means the service could not be reached at all.

@@ -1,5 +1,5 @@
-import Foundation
 import EntityCache
+import Foundation
 import ODataCore
 
 /// Performs one job off the engine's actor: attempts with retry and backoff,
@@ -14,6 +14,15 @@ struct JobRunner: Sendable {
     let normaliser = Normaliser()
 
     func run(_ job: FetchJob) async -> JobReport {
+        let started = ContinuousClock.now
+        var report = await attempt(job)
+        let elapsed = ContinuousClock.now - started
+        report.duration = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
+        return report
+    }
+
+    /// The attempts of one job, without timing.
+    func attempt(_ job: FetchJob) async -> JobReport {
         var report = JobReport(outcome: .failed)
         while report.attempts < retry.maxAttempts {
             guard !Task.isCancelled else { return cancelled(report) }

@@ -1,5 +1,5 @@
-import Foundation
 import EntityCache
+import Foundation
 import ODataCore
 
 extension SyncEngine {
@@ -26,19 +26,17 @@ extension SyncEngine {
         publishStatus()
     }
 
-    /// Every `offlineProbeInterval`, re-sends the most urgent parked job until one gets an answer.
+    /// After `offlineProbeInterval`, re-sends the most urgent parked job; repeated (one probe at a
+    /// time) until one gets an answer.
     func startProbe() {
         guard probeTask == nil else { return }
         let clock = self.clock
         let interval = configuration.offlineProbeInterval
         probeTask = Task { [weak self] in
-            while !Task.isCancelled {
-                do { try await clock.sleep(seconds: interval) } catch { return }
-                guard let self, let job = await self.nextProbe() else { return }
-                let report = await self.runner.run(job)
-                await self.probeFinished(job, report: report)
-                if await self.online { return }
-            }
+            do { try await clock.sleep(seconds: interval) } catch { return }
+            guard let self, let job = await self.nextProbe() else { return }
+            let report = await self.runner.run(job)
+            await self.probeFinished(job, report: report)
         }
     }
 
@@ -55,9 +53,10 @@ extension SyncEngine {
         return job
     }
 
+    /// One probe ended: online again resumes everything; still offline schedules the next probe.
     func probeFinished(_ job: FetchJob, report: JobReport) {
-        if report.isUnreachable { probeTask = nil }
-        finish(job.url, report: report, startedAt: nil)
-        if !isOnline { startProbe() }
+        probeTask = nil
+        finish(job.url, report: report)
+        if !isOnline, !parked.isEmpty { startProbe() }
     }
 }

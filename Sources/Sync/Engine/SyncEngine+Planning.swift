@@ -1,5 +1,5 @@
-import Foundation
 import EntityCache
+import Foundation
 import ODataCore
 
 /// One fetch a screen needs.
@@ -18,11 +18,14 @@ extension SyncEngine {
             guard let first = path.first else { return [] }
             let known = try? cache.relationKeys(parent, navigation: first)
             if !force, let known, isFresh(known.fetchedAt) { return [] }
-            let expand = policy?.relatedExpansions(parentSet: parent.entitySet, path: path) ?? [path.joined(separator: "/")]
+            let expand =
+                policy?.relatedExpansions(parentSet: parent.entitySet, path: path) ?? [path.joined(separator: "/")]
             return [entityPlan(parent, expand: expand, priority: .visible)]
         case .entity(let key):
             if !force, isFresh((try? cache.entity(key))??.fetchedAt) { return [] }
-            return [entityPlan(key, expand: policy?.nextScreenExpansions(forSet: key.entitySet) ?? [], priority: .visible)]
+            return [
+                entityPlan(key, expand: policy?.nextScreenExpansions(forSet: key.entitySet) ?? [], priority: .visible)
+            ]
         }
     }
 
@@ -46,21 +49,23 @@ extension SyncEngine {
             if let state, state.isComplete, start >= state.fetchedCount, start > 0 { break }
             let status = try? cache.listRangeStatus(key, range: start..<(start + size))
             if let missing = status?.firstMissing {
-                plans.append(pagePlan(request, set: set, expand: expand, offset: missing, end: start + size, state: state))
+                plans.append(
+                    pagePlan(request, set: set, expand: expand, offset: missing, end: start + size, state: state))
             } else if force || !isFresh(status?.oldestFetch) {
                 plans.append(pagePlan(request, set: set, expand: expand, offset: start, end: start + size, state: nil))
             }
             start += size
         } while start < visible.upperBound
-        // Follow `__next` (or page on) when the window's end nears the end of what is cached.
-        if let state, !state.isComplete, state.fetchedCount > 0 {
-            let cachedEnd = state.nextPosition ?? state.fetchedCount
-            if visible.upperBound + configuration.prefetchMargin >= cachedEnd,
-               state.totalCount.map({ cachedEnd < $0 }) ?? true {
-                var next = pagePlan(request, set: set, expand: expand, offset: cachedEnd, end: cachedEnd + size, state: state)
-                next.priority = .nextPage
-                if !plans.contains(where: { $0.url == next.url }) { plans.append(next) }
-            }
+        // Prefetch ahead: the first uncached position within `prefetchMargin` rows after the window
+        // (following the server's `__next` when the chain ends there), unless the list ends before it.
+        let ahead = visible.upperBound..<(visible.upperBound + configuration.prefetchMargin)
+        if let state, !state.isComplete, !ahead.isEmpty,
+            let missing = try? cache.listRangeStatus(key, range: ahead).firstMissing,
+            state.totalCount.map({ missing < $0 }) ?? true
+        {
+            var next = pagePlan(request, set: set, expand: expand, offset: missing, end: missing + size, state: state)
+            next.priority = .nextPage
+            if !plans.contains(where: { $0.url == next.url }) { plans.append(next) }
         }
         return plans
     }
@@ -71,8 +76,12 @@ extension SyncEngine {
         _ request: ListRequest, set: String, expand: [String], offset: Int, end: Int, state: ListState?
     ) -> FetchPlan {
         if offset > 0, let state, state.nextPosition == offset, let link = try? cache.listNextLink(request.key) {
+            // A link that carries what is left of our `$top` ends early by design: only a page
+            // shorter than that remainder ends the list.
             return FetchPlan(
-                url: absolute(link), target: .listPage(request.key, entitySet: set, offset: offset, requestedTop: nil),
+                url: absolute(link),
+                target: .listPage(
+                    request.key, entitySet: set, offset: offset, requestedTop: Self.topParameter(in: link)),
                 priority: .visible
             )
         }
@@ -84,8 +93,20 @@ extension SyncEngine {
         options.inlineCount = true
         return FetchPlan(
             url: builder.url(request.path, options),
-            target: .listPage(request.key, entitySet: set, offset: offset, requestedTop: end - offset), priority: .visible
+            target: .listPage(request.key, entitySet: set, offset: offset, requestedTop: end - offset),
+            priority: .visible
         )
+    }
+
+    /// The `$top` value in a link's query, if any (`$top=30` or `%24top=30`).
+    static func topParameter(in link: String) -> Int? {
+        guard let query = link.split(separator: "?", maxSplits: 1).dropFirst().first else { return nil }
+        for item in query.split(separator: "&") {
+            let parts = item.split(separator: "=", maxSplits: 1)
+            guard parts.count == 2, parts[0] == "$top" || parts[0].lowercased() == "%24top" else { continue }
+            return Int(parts[1])
+        }
+        return nil
     }
 
     /// A next link as an absolute URL (some servers send it relative to the service root).
@@ -99,7 +120,8 @@ extension SyncEngine {
         let expand = policy.restingExpansions(forSet: key.entitySet)
         guard !expand.isEmpty else { return nil }
         if isFresh((try? cache.entity(key))??.fetchedAt),
-           expand.allSatisfy({ isPathFresh(from: key.canonical, path: $0.split(separator: "/").map(String.init)) }) {
+            expand.allSatisfy({ isPathFresh(from: key.canonical, path: $0.split(separator: "/").map(String.init)) })
+        {
             return nil
         }
         return entityPlan(key, expand: expand, priority: .prediction)
@@ -112,7 +134,7 @@ extension SyncEngine {
             var next: [String] = []
             for key in keys.prefix(64) {
                 guard let parent = entityKey(canonical: key),
-                      let known = try? cache.relationKeys(parent, navigation: navigation), isFresh(known.fetchedAt)
+                    let known = try? cache.relationKeys(parent, navigation: navigation), isFresh(known.fetchedAt)
                 else { return false }
                 next += known.keys
             }

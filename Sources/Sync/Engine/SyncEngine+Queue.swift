@@ -1,5 +1,5 @@
-import Foundation
 import EntityCache
+import Foundation
 import ODataCore
 
 extension SyncEngine {
@@ -54,7 +54,7 @@ extension SyncEngine {
             let runner = self.runner
             let task = Task { [weak self] in
                 let report = await runner.run(job)
-                await self?.finish(job.url, report: report, startedAt: nil)
+                await self?.finish(job.url, report: report)
             }
             running[job.url] = (job, task)
         }
@@ -93,7 +93,7 @@ extension SyncEngine {
     }
 
     /// Records the end of a running job (or a probe) and starts the next ones.
-    func finish(_ url: String, report: JobReport, startedAt: Date?) {
+    func finish(_ url: String, report: JobReport) {
         let entry = running.removeValue(forKey: url)
         let now = clock.now()
         if report.isUnreachable {
@@ -107,8 +107,9 @@ extension SyncEngine {
         }
         let target = entry?.job.target
         let log = RequestLogEntry(
-            url: url, status: report.status, bytes: report.bytes, duration: 0, outcome: report.outcome,
-            startedAt: now, attempts: report.attempts, error: report.error?.description
+            url: url, status: report.status, bytes: report.bytes, duration: report.duration, outcome: report.outcome,
+            startedAt: now.addingTimeInterval(-report.duration), attempts: report.attempts,
+            error: report.error?.description
         )
         let parkedNow = parked[url] != nil
         _ = try? cache.write { session in

@@ -1,5 +1,5 @@
-import Foundation
 import EntityCache
+import Foundation
 import ODataCore
 
 /// The background fetcher: one actor owning the fetch queue and what screens want.
@@ -74,7 +74,8 @@ public actor SyncEngine {
         self.transport = transport
         self.clock = clock
         self.random = random
-        self.builder = model.map { ODataURLBuilder(serviceRoot: configuration.serviceRoot, model: $0) }
+        self.builder =
+            model.map { ODataURLBuilder(serviceRoot: configuration.serviceRoot, model: $0) }
             ?? ODataURLBuilder(serviceRoot: configuration.serviceRoot)
         self.model = model
         self.policy = model.map { PrefetchPolicy(model: $0, profile: configuration.profile) }
@@ -86,6 +87,11 @@ public actor SyncEngine {
                 await self.handle(intent)
             }
         }
+    }
+
+    deinit {
+        intents.finish()
+        probeTask?.cancel()
     }
 
     /// Installs a service model: typed decoding, typed key literals and the prefetch policy.

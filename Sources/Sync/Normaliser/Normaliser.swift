@@ -1,5 +1,5 @@
-import Foundation
 import EntityCache
+import Foundation
 import ODataCore
 
 /// Turns one decoded response into flat cache rows, inside the caller's transaction.
@@ -48,7 +48,8 @@ public struct Normaliser: Sendable {
                     try write($0, partial: partial, at: date, session: session, summary: &summary)
                 }
             case .entity(let entity):
-                children = try write(entity, partial: partial, at: date, session: session, summary: &summary)
+                children =
+                    try write(entity, partial: partial, at: date, session: session, summary: &summary)
                     .map { [$0] } ?? []
             case .value:
                 children = []
@@ -80,7 +81,8 @@ public struct Normaliser: Sendable {
             case .null:
                 children = []
             case .entity(let child):
-                children = try write(child, partial: partial, at: date, session: session, summary: &summary)
+                children =
+                    try write(child, partial: partial, at: date, session: session, summary: &summary)
                     .map { [$0] } ?? []
             case .collection(let collection):
                 children = try collection.entities.compactMap {

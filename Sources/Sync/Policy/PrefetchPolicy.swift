@@ -74,7 +74,8 @@ public struct PrefetchPolicy: Sendable {
         guard let first = path.first else { return [] }
         var result = [path.joined(separator: "/")]
         if let link = model.resolveNavigation(first, fromSet: parentSet)?.targetSet {
-            for next in nextScreenExpansions(forSet: link) where !next.hasPrefix(parentNavigationBack(link, parentSet)) {
+            for next in nextScreenExpansions(forSet: link) where !next.hasPrefix(parentNavigationBack(link, parentSet))
+            {
                 result.append(first + "/" + next)
             }
         }

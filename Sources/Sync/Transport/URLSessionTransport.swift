@@ -1,5 +1,6 @@
 import Foundation
 import ODataCore
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif

@@ -1,5 +1,6 @@
 import Foundation
 import ODataCore
+
 @testable import Sync
 
 /// A scripted transport: answers by URL through a handler, counts and records requests,

@@ -1,0 +1,176 @@
+import DemoServer
+import EntityCache
+import Foundation
+import ODataCore
+import Testing
+
+@testable import Sync
+
+/// The real stack: the demo service in-process on 127.0.0.1:0, the URLSession transport,
+/// and a SQLite file — no fakes.
+@Suite(.serialized) struct DemoServerIntegrationTests {
+    let people = ListRequest(entitySet: "Person")
+
+    func withServer(
+        latency: Int = 200, failRate: Double = 0, _ body: (RunningDemoServer, String) async throws -> Void
+    ) async throws {
+        let server = try await DemoServer.start(
+            DemoServerConfiguration(
+                people: 120, pageSize: 100, latencyMilliseconds: latency, failRate: failRate
+            ))
+        let directory = NSTemporaryDirectory() + "sync-it-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        do {
+            try await body(server, directory + "/cache.sqlite")
+        } catch {
+            await server.stop()
+            throw error
+        }
+        await server.stop()
+    }
+
+    func engine(
+        _ server: RunningDemoServer, path: String, retry: RetryPolicy = RetryPolicy(), pageSize: Int = 50
+    ) async throws -> SyncEngine {
+        var configuration = SyncEngine.Configuration(serviceRoot: server.baseURL)
+        configuration.retry = retry
+        configuration.pageSize = pageSize
+        let engine = SyncEngine(
+            configuration: configuration, cache: try CacheDatabase(path: path),
+            transport: URLSessionTransport(timeout: 10))
+        try await engine.loadMetadata()
+        return engine
+    }
+
+    @Test func after_the_first_page_settles_opening_any_person_and_their_cars_issues_zero_requests() async throws {
+        try await withServer { server, path in
+            // Given the people screen's first page fetched and settled (200 ms per request)
+            let engine = try await engine(server, path: path)
+            engine.screenDidShow(.list(people), visible: 0..<20, screen: ScreenID(1))
+            await engine.waitUntilIdle()
+            let settled = try engine.cache.requestLog().count
+            let window = try engine.cache.listWindow(people.key, range: 0..<20)
+            #expect(window.rows.count == 20 && window.rows.allSatisfy { $0.entity != nil })
+            // When every person on it is opened, with their cars
+            for (index, row) in window.rows.enumerated() {
+                let canonical = try #require(row.entity?.key)
+                let key = try #require(ResourcePath.parse(relative: canonical)?.entityKey)
+                engine.screenDidShow(.entity(key), visible: 0..<1, screen: ScreenID(100 + index))
+                engine.screenDidShow(
+                    .related(parent: key, path: ["PersonCar", "Car"]), visible: 0..<20,
+                    screen: ScreenID(200 + index))
+                // Then their cars are already in the cache
+                let cars = try engine.cache.related(key, path: ["PersonCar", "Car"])
+                #expect(cars.elements != nil)
+                #expect(cars.elements?.allSatisfy { $0.target != nil } == true)
+            }
+            await engine.waitUntilIdle()
+            // And the request log shows no new request
+            #expect(try engine.cache.requestLog().count == settled)
+        }
+    }
+
+    @Test func identical_concurrent_requests_reach_the_server_once() async throws {
+        try await withServer { server, path in
+            // Given an engine on the real service
+            let engine = try await engine(server, path: path)
+            let url = server.baseURL + "Person?$top=5"
+            let target = FetchTarget.listPage(people.key, entitySet: "Person", offset: 0, requestedTop: 5)
+            // When the same URL is fetched four times at once
+            async let a = engine.fetch(url, target: target)
+            async let b = engine.fetch(url, target: target)
+            async let c = engine.fetch(url, target: target)
+            async let d = engine.fetch(url, target: target)
+            let outcomes = await [a, b, c, d].map(\.outcome)
+            // Then one request was sent and three merged into it
+            #expect(outcomes.allSatisfy { $0 == .fetched })
+            let log = try engine.cache.requestLog().filter { $0.url == url }
+            #expect(log.filter { $0.outcome == .fetched }.count == 1)
+            #expect(log.filter { $0.outcome == .coalesced }.count == 3)
+        }
+    }
+
+    @Test func with_thirty_percent_of_requests_failing_the_cache_converges_to_the_servers_data() async throws {
+        try await withServer(failRate: 0.3) { server, path in
+            // Given a service failing 30 % of requests with 503, and an engine that retries (12 pages of 10)
+            let engine = try await loadWithRetries(server, path: path)
+            // When the people screen shows all 120 rows, re-announcing itself until whole (bounded)
+            var rounds = 0
+            repeat {
+                engine.screenDidShow(.list(people), visible: 0..<120, screen: ScreenID(1))
+                await engine.waitUntilIdle()
+                rounds += 1
+            } while try engine.cache.listWindow(people.key, range: 0..<120).rows.contains { $0.entity == nil }
+                && rounds < 20
+            // Then the list holds all the server's people once each, and nothing dangles
+            let window = try engine.cache.listWindow(people.key, range: 0..<200)
+            #expect(window.rows.count == server.store.people)
+            #expect(Set(window.rows.compactMap { $0.entity?.key }).count == server.store.people)
+            #expect(window.state?.totalCount == server.store.people)
+            #expect(try engine.cache.integrity().isClean)
+        }
+    }
+
+    /// `$metadata` itself may hit an injected failure: try it a few times.
+    func loadWithRetries(_ server: RunningDemoServer, path: String) async throws -> SyncEngine {
+        for _ in 0..<9 {
+            if let engine = try? await engine(
+                server, path: path, retry: RetryPolicy(maxAttempts: 6, baseDelay: 0.01), pageSize: 10)
+            {
+                return engine
+            }
+        }
+        return try await engine(server, path: path)
+    }
+
+    @Test func a_restart_with_a_warm_cache_serves_data_before_any_request_completes_and_revalidates() async throws {
+        try await withServer { server, path in
+            // Given a first session that cached the first page
+            do {
+                let first = try await engine(server, path: path)
+                first.screenDidShow(.list(people), visible: 0..<20, screen: ScreenID(1))
+                await first.waitUntilIdle()
+            }
+            // When the program restarts on the same file (each request takes 200 ms)
+            let cache = try CacheDatabase(path: path)
+            // Then the screen's rows are readable before any request has been made
+            let window = try cache.listWindow(people.key, range: 0..<20)
+            #expect(window.rows.count == 20 && window.rows.allSatisfy { $0.entity != nil })
+            // And a refresh revalidates with If-None-Match and is answered 304
+            let second = try await engine(server, path: path)
+            second.screenDidShow(.list(people), visible: 0..<20, screen: ScreenID(1))
+            second.refresh(screen: ScreenID(1))
+            await second.waitUntilIdle()
+            #expect(try second.cache.requestLog().contains { $0.outcome == .notModified && $0.status == 304 })
+            #expect(try second.cache.listWindow(people.key, range: 0..<20).rows.allSatisfy { $0.entity != nil })
+        }
+    }
+}
+
+extension DemoServerIntegrationTests {
+    @Test func a_window_near_the_cached_end_follows_the_servers_next_links_until_the_list_is_whole() async throws {
+        // Given a service whose pages hold 20 people while we ask for 50
+        let server = try await DemoServer.start(DemoServerConfiguration(people: 120, pageSize: 20))
+        let directory = NSTemporaryDirectory() + "sync-next-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let engine = try await engine(server, path: directory + "/cache.sqlite")
+        // When the people screen shows its first 20 rows
+        engine.screenDidShow(.list(people), visible: 0..<20, screen: ScreenID(1))
+        await engine.waitUntilIdle()
+        // Then the next links were followed past the window, and what was fetched is contiguous
+        let log = try engine.cache.requestLog()
+        #expect(log.contains { $0.url.contains("skiptoken") && $0.outcome == .fetched })
+        #expect(try engine.cache.listWindow(people.key, range: 0..<45).rows.allSatisfy { $0.entity != nil })
+        #expect(try engine.cache.listState(people.key)?.isComplete == false)
+        // When the screen then shows every row
+        engine.screenDidShow(.list(people), visible: 0..<120, screen: ScreenID(1))
+        await engine.waitUntilIdle()
+        // Then the list is whole, each person once, and complete
+        let window = try engine.cache.listWindow(people.key, range: 0..<150)
+        #expect(window.rows.count == 120 && window.rows.allSatisfy { $0.entity != nil })
+        #expect(Set(window.rows.compactMap { $0.entity?.key }).count == 120)
+        #expect(window.state?.isComplete == true)
+        #expect(try engine.cache.integrity().isClean)
+        await server.stop()
+    }
+}
