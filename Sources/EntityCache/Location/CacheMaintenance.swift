@@ -29,13 +29,19 @@ public struct CacheIntegrity: Sendable, Hashable {
 extension CacheDatabase {
     /// Counts for `cache stats`.
     public func stats() throws -> CacheStats {
-        let bytes = path.flatMap { try? FileManager.default.attributesOfItem(atPath: $0)[.size] as? NSNumber }
+        // The database and its write-ahead log: until a checkpoint, recent data lives in the log.
+        let bytes = path.map { path in
+            ["", "-wal"].reduce(Int64(0)) { total, suffix in
+                let size = try? FileManager.default.attributesOfItem(atPath: path + suffix)[.size] as? NSNumber
+                return total + (size?.int64Value ?? 0)
+            }
+        }
         return try read { db in
             let times = try Row.fetchOne(db, sql: "SELECT MIN(fetchedAt), MAX(fetchedAt) FROM entity")
             let oldest: Double? = times?[0]
             let newest: Double? = times?[1]
             return CacheStats(
-                path: path, fileBytes: bytes?.int64Value ?? 0,
+                path: path, fileBytes: bytes ?? 0,
                 entities: try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM entity") ?? 0,
                 relations: try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM relationState") ?? 0,
                 lists: try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM list") ?? 0,
