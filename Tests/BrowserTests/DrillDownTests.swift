@@ -53,3 +53,20 @@ extension DrillDownTests {
         #expect(shown, "frame was:\n\(terminal.lastFrame.joined(separator: "\n"))")
     }
 }
+
+extension DrillDownTests {
+    @Test func the_row_under_the_cursor_when_data_arrives_gets_its_rest_prefetch() async throws {
+        // Given a cars screen opened before its rows are cached, the cursor on the first row
+        let cache = try temporaryCache()
+        let intents = RecordingIntents()
+        let (app, _) = try makeApp(cache, intents: intents)
+        app.presentIfNeeded()
+
+        // When the rows arrive and nobody touches a key
+        try seedPeople(cache, people: [(1, "Bob", "Samson", [(1, 2, "Ford", "Explorer"), (2, 5, "Ford", "Mustang")])])
+
+        // Then the fetcher hears that the cursor rests on the first row's link entity
+        let told = await pollUntil { intents.rested.contains(EntityKey(entitySet: "PersonCar", value: .int(1))) }
+        #expect(told, "rested: \(intents.rested)")
+    }
+}

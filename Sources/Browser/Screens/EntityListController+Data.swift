@@ -39,6 +39,7 @@ extension EntityListController {
             // The list may have grown past what this window covers (the first page arrived).
             self.ensureWindowCovers()
             self.announceVisible()
+            self.restIfRowArrived()
             self.environment.setNeedsDisplay()
         }
     }
@@ -56,6 +57,7 @@ extension EntityListController {
             guard let self else { return }
             self.allRows = rows
             self.applyFilterLocally()
+            self.restIfRowArrived()
             self.environment.setNeedsDisplay()
         }
         if path.count == 1 {
@@ -95,8 +97,16 @@ extension EntityListController {
         DispatchQueue.main.asyncAfter(deadline: .now() + .milliseconds(120), execute: work)
     }
 
+    /// When the row under a resting cursor arrives after the cursor got there, tell the fetcher now.
+    func restIfRowArrived() {
+        guard restWork == nil, let anchor = row(at: cursor.selected)?.anchor, anchor.key != restedOn else { return }
+        scheduleRest()
+    }
+
     func cursorRested() {
+        restWork = nil
         guard let anchor = row(at: cursor.selected)?.anchor, let key = environment.entityKey(anchor.key) else { return }
+        restedOn = anchor.key
         var neighbours: [EntityKey] = []
         for offset in [-2, -1, 1, 2] {
             let position = cursor.selected + offset

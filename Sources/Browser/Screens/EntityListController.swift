@@ -38,6 +38,8 @@ public final class EntityListController: ScreenController {
     var matches: [Int]?
     var observation: CacheObservation?
     var restWork: DispatchWorkItem?
+    /// The row the fetcher was last told the cursor rests on (cache key of its anchor).
+    var restedOn: String?
     var lastAnnounced: Range<Int>?
 
     public init(environment: BrowserEnvironment, source: Source, breadcrumb: String, kindTitle: String) {
@@ -78,6 +80,7 @@ public final class EntityListController: ScreenController {
 
     public func didAppear() {
         announceVisible(force: true)
+        scheduleRest()
     }
 
     public func didDisappear() {
