@@ -61,6 +61,9 @@ extension DrillDownTests {
         let intents = RecordingIntents()
         let (app, _) = try makeApp(cache, intents: intents)
         app.presentIfNeeded()
+        let screen = try #require(app.stack.top as? EntityListController)
+        #expect(await pollUntil { screen.restWork == nil }, "the appear-time rest never ran")
+        #expect(intents.rested.isEmpty)
 
         // When the rows arrive and nobody touches a key
         try seedPeople(cache, people: [(1, "Bob", "Samson", [(1, 2, "Ford", "Explorer"), (2, 5, "Ford", "Mustang")])])
