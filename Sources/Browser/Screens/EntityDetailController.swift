@@ -89,13 +89,11 @@ public final class EntityDetailController: ScreenController {
         let labelWidth = min(24, max(8, (all.map { DisplayWidth.width(of: $0.label) }.max() ?? 8) + 1))
         for (offset, index) in cursor.visible.enumerated() {
             let line = rows.lowerBound + offset
-            let selected = index == cursor.selected
-            let style = selected ? CellStyle([.reverse], role: .selection) : .plain
-            buffer.fill(row: line, style: style)
+            SelectionGutter.draw(selected: index == cursor.selected, line: line, into: &buffer)
             let item = all[index]
-            let labelStyle = selected ? style : CellStyle(role: item.navigation == nil ? .header : .accent)
-            let next = buffer.put(item.label, row: line, column: 1, width: labelWidth, style: labelStyle)
-            buffer.put(item.value, row: line, column: next + 1, width: max(0, buffer.size.columns - next - 1), style: style)
+            let labelStyle = CellStyle(role: item.navigation == nil ? .header : .accent)
+            let next = buffer.put(item.label, row: line, column: SelectionGutter.width, width: labelWidth, style: labelStyle)
+            buffer.put(item.value, row: line, column: next + 1, width: max(0, buffer.size.columns - next - 1))
         }
         if entity == nil, !loaded, let line = Optional(rows.lowerBound + cursor.visible.count), line < rows.upperBound {
             buffer.put("loading…", row: line, column: 1, style: CellStyle(role: .muted))

@@ -27,8 +27,8 @@ extension EntityListController {
             ensureWindowCovers()
             announceVisible()
         }
-        let widths = columnWidths(total: buffer.size.columns)
-        var column = 0
+        let widths = columnWidths(total: buffer.size.columns - SelectionGutter.width)
+        var column = SelectionGutter.width
         buffer.fill(row: rows.lowerBound, style: CellStyle([.bold], role: .header))
         for (spec, width) in zip(columns, widths) where width > 0 {
             column = buffer.put(spec.title, row: rows.lowerBound, column: column, width: width,
@@ -53,18 +53,16 @@ extension EntityListController {
     }
 
     func drawRow(_ position: Int, on line: Int, widths: [Int], into buffer: inout ScreenBuffer) {
-        let selected = position == cursor.selected
-        let base = selected ? CellStyle([.reverse], role: .selection) : .plain
-        buffer.fill(row: line, style: base)
+        SelectionGutter.draw(selected: position == cursor.selected, line: line, into: &buffer)
         guard let shown = row(at: position)?.shown else {
-            buffer.put("loading…", row: line, column: 1, style: selected ? base : CellStyle(role: .muted))
+            buffer.put("loading…", row: line, column: SelectionGutter.width, style: CellStyle(role: .muted))
             return
         }
-        var column = 0
+        var column = SelectionGutter.width
         for (spec, width) in zip(columns, widths) where width > 0 {
             let text = ValueFormatter.fill(spec.value) { name in shown.properties.first { $0.name == name }?.value }
             column = buffer.put(text, row: line, column: column, width: width,
-                                alignment: spec.align == "right" ? .trailing : .leading, style: base) + 1
+                                alignment: spec.align == "right" ? .trailing : .leading) + 1
         }
     }
 

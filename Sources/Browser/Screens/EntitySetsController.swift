@@ -38,10 +38,9 @@ public final class EntitySetsController: ScreenController {
         cursor.setPageSize(rows.count)
         for (offset, index) in cursor.visible.enumerated() {
             let line = rows.lowerBound + offset
-            let style = index == cursor.selected ? CellStyle([.reverse], role: .selection) : .plain
-            buffer.fill(row: line, style: style)
+            SelectionGutter.draw(selected: index == cursor.selected, line: line, into: &buffer)
             let title = environment.setProfile(sets[index]).title ?? sets[index]
-            buffer.put(title == sets[index] ? title : "\(title)  (\(sets[index]))", row: line, column: 1, style: style)
+            buffer.put(title == sets[index] ? title : "\(title)  (\(sets[index]))", row: line, column: SelectionGutter.width + 1)
         }
     }
 }

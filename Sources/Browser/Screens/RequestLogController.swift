@@ -50,7 +50,7 @@ public final class RequestLogController: ScreenController {
         guard rows.count >= 2 else { return }
         let header = CellStyle([.bold], role: .header)
         buffer.fill(row: rows.lowerBound, style: header)
-        var column = 0
+        var column = SelectionGutter.width
         for (title, width) in [("time", 8), ("outcome", 10), ("status", 6), ("bytes", 8), ("ms", 6)] {
             column = buffer.put(title, row: rows.lowerBound, column: column, width: width, style: header) + 1
         }
@@ -63,11 +63,9 @@ public final class RequestLogController: ScreenController {
         for (offset, index) in cursor.visible.enumerated() {
             let line = rows.lowerBound + 1 + offset
             let entry = entries[index]
-            let selected = index == cursor.selected
-            let failed = entry.outcome == .failed
-            let style = selected ? CellStyle([.reverse], role: .selection) : CellStyle(role: failed ? .error : .normal)
-            buffer.fill(row: line, style: style)
-            var column = 0
+            SelectionGutter.draw(selected: index == cursor.selected, line: line, into: &buffer)
+            let style = CellStyle(role: entry.outcome == .failed ? .error : .normal)
+            var column = SelectionGutter.width
             let fields = [
                 (Self.clock(entry.startedAt), 8), (entry.outcome.rawValue, 10), (entry.status.map(String.init) ?? "–", 6),
                 (ByteCountText.format(entry.bytes), 8), (String(Int(entry.duration * 1000)), 6),
