@@ -25,7 +25,7 @@ let package = Package(
         // Pure OData v2 protocol core: $metadata, URLs, keys, verbose JSON. No I/O.
         .target(name: "ODataCore"),
         // The local SQLite cache screens read: flat entities, relations, stored list results.
-        .target(name: "EntityCache", dependencies: ["ODataCore", grdb]),
+        .target(name: "EntityCache", dependencies: ["ODataCore", grdb, .product(name: "GRDBSQLite", package: "GRDB.swift")]),
         // The background fetcher: transport, request registry, prefetch policy, normaliser.
         .target(name: "Sync", dependencies: ["ODataCore", "EntityCache"]),
         // ncursesw as a system library; shim.h wraps what Swift cannot import.

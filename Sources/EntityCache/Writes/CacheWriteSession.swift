@@ -27,18 +27,21 @@ public struct CacheWriteSession {
             etag = etag ?? existing.etag
             type = type ?? existing.type
         }
-        let statement = try db.cachedStatement(
-            sql: """
-                INSERT INTO entity (key, entitySet, type, properties, etag, fetchedAt) VALUES (?, ?, ?, ?, ?, ?)
-                ON CONFLICT (key) DO UPDATE SET entitySet = excluded.entitySet, type = coalesce(excluded.type, type),
-                    properties = excluded.properties, etag = excluded.etag, fetchedAt = excluded.fetchedAt
-                """)
+        let statement = try FastStatement(
+            db,
+            """
+            INSERT INTO entity (key, entitySet, type, properties, etag, fetchedAt) VALUES (?, ?, ?, ?, ?, ?)
+            ON CONFLICT (key) DO UPDATE SET entitySet = excluded.entitySet, type = coalesce(excluded.type, type),
+                properties = excluded.properties, etag = excluded.etag, fetchedAt = excluded.fetchedAt
+            """)
         let blob = PropertyCodec.encode(properties)
-        try blob.withUnsafeBytes { bytes in
-            let data = Data(
-                bytesNoCopy: UnsafeMutableRawPointer(mutating: bytes.baseAddress!), count: bytes.count,
-                deallocator: .none)
-            try statement.execute(arguments: [key, entitySet, type, data, etag, date.timeIntervalSince1970])
+        try statement.run { bind in
+            bind.text(1, key)
+            bind.text(2, entitySet)
+            bind.text(3, type)
+            bind.blob(4, blob)
+            bind.text(5, etag)
+            bind.double(6, date.timeIntervalSince1970)
         }
     }
 
@@ -62,28 +65,40 @@ public struct CacheWriteSession {
     /// marks it known. An empty array records an *empty* relation (a `null` to-one or
     /// an empty expanded collection).
     public func replaceRelation(parent: String, navigation: String, children: [String], at date: Date) throws {
-        let existing = try Int.fetchOne(
-            db.cachedStatement(sql: "SELECT count FROM relationState WHERE parentKey = ? AND navigation = ?"),
-            arguments: [parent, navigation]
-        )
-        if existing.map({ $0 > children.count }) ?? false {
+        let existing = try FastStatement(db, "SELECT count FROM relationState WHERE parentKey = ? AND navigation = ?").run {
+            $0.text(1, parent)
+            $0.text(2, navigation)
+        }
+        if existing.map({ $0 > Int64(children.count) }) ?? false {
             try db.cachedStatement(sql: "DELETE FROM relation WHERE parentKey = ? AND navigation = ? AND position >= ?")
                 .execute(arguments: [parent, navigation, children.count])
         }
-        let insert = try db.cachedStatement(
-            sql: """
-                INSERT INTO relation (parentKey, navigation, position, childKey) VALUES (?, ?, ?, ?)
-                ON CONFLICT (parentKey, navigation, position) DO UPDATE SET childKey = excluded.childKey
-                """)
+        let insert = try FastStatement(
+            db,
+            """
+            INSERT INTO relation (parentKey, navigation, position, childKey) VALUES (?, ?, ?, ?)
+            ON CONFLICT (parentKey, navigation, position) DO UPDATE SET childKey = excluded.childKey
+            """)
         for (position, child) in children.enumerated() {
-            try insert.execute(arguments: [parent, navigation, position, child])
+            try insert.run { bind in
+                bind.text(1, parent)
+                bind.text(2, navigation)
+                bind.int(3, position)
+                bind.text(4, child)
+            }
         }
-        try db.cachedStatement(
-            sql: """
-                INSERT INTO relationState (parentKey, navigation, count, fetchedAt) VALUES (?, ?, ?, ?)
-                ON CONFLICT (parentKey, navigation) DO UPDATE SET count = excluded.count, fetchedAt = excluded.fetchedAt
-                """
-        ).execute(arguments: [parent, navigation, children.count, date.timeIntervalSince1970])
+        try FastStatement(
+            db,
+            """
+            INSERT INTO relationState (parentKey, navigation, count, fetchedAt) VALUES (?, ?, ?, ?)
+            ON CONFLICT (parentKey, navigation) DO UPDATE SET count = excluded.count, fetchedAt = excluded.fetchedAt
+            """
+        ).run { bind in
+            bind.text(1, parent)
+            bind.text(2, navigation)
+            bind.int(3, children.count)
+            bind.double(4, date.timeIntervalSince1970)
+        }
     }
 
     /// Confirms an entity unchanged (a 304): only fetched-at moves.
