@@ -18,11 +18,14 @@ extension SyncEngine {
             guard let first = path.first else { return [] }
             let known = try? cache.relationKeys(parent, navigation: first)
             if !force, let known, isFresh(known.fetchedAt) { return [] }
-            let expand = policy?.relatedExpansions(parentSet: parent.entitySet, path: path) ?? [path.joined(separator: "/")]
+            let shownOnly = [path.joined(separator: "/")]
+            let expand = configuration.prefetch
+                ? policy?.relatedExpansions(parentSet: parent.entitySet, path: path) ?? shownOnly : shownOnly
             return [entityPlan(parent, expand: expand, priority: .visible)]
         case .entity(let key):
             if !force, isFresh((try? cache.entity(key))??.fetchedAt) { return [] }
-            return [entityPlan(key, expand: policy?.nextScreenExpansions(forSet: key.entitySet) ?? [], priority: .visible)]
+            let expand = configuration.prefetch ? policy?.nextScreenExpansions(forSet: key.entitySet) ?? [] : []
+            return [entityPlan(key, expand: expand, priority: .visible)]
         }
     }
 
@@ -37,7 +40,7 @@ extension SyncEngine {
     func planList(_ request: ListRequest, visible: Range<Int>, force: Bool) -> [FetchPlan] {
         let key = request.key
         let set = policy?.entitySet(of: request.path) ?? request.path.segments.last?.name ?? ""
-        let expand = policy?.nextScreenExpansions(forSet: set) ?? []
+        let expand = configuration.prefetch ? policy?.nextScreenExpansions(forSet: set) ?? [] : []
         let state = try? cache.listState(key)
         let size = configuration.pageSize
         var plans: [FetchPlan] = []
@@ -53,7 +56,7 @@ extension SyncEngine {
             start += size
         } while start < visible.upperBound
         // Follow `__next` (or page on) when the window's end nears the end of what is cached.
-        if let state, !state.isComplete, state.fetchedCount > 0 {
+        if configuration.prefetch, let state, !state.isComplete, state.fetchedCount > 0 {
             let cachedEnd = state.nextPosition ?? state.fetchedCount
             if visible.upperBound + configuration.prefetchMargin >= cachedEnd,
                state.totalCount.map({ cachedEnd < $0 }) ?? true {
@@ -95,7 +98,7 @@ extension SyncEngine {
 
     /// The level after next for an entity the cursor rests on; nil when already fresh.
     func planResting(_ key: EntityKey) -> FetchPlan? {
-        guard let policy else { return nil }
+        guard configuration.prefetch, let policy else { return nil }
         let expand = policy.restingExpansions(forSet: key.entitySet)
         guard !expand.isEmpty else { return nil }
         if isFresh((try? cache.entity(key))??.fetchedAt),
