@@ -190,12 +190,15 @@ class Trace:
         return time.monotonic() - self.events[-1]["t"] >= quiet
 
 
-def browser_env(cache_home, data_home):
-    """The environment a browser runs in: its own XDG directories, a known terminal."""
+def browser_env(cache_home, data_home, term="xterm-256color"):
+    """The environment a browser runs in: its own XDG directories, a known terminal.
+
+    Inside tmux, pass term="tmux-256color": tmux encodes keys such as End by its own terminfo entry.
+    """
     env = os.environ.copy()
     env["XDG_CACHE_HOME"] = cache_home
     env["XDG_DATA_HOME"] = data_home
-    env["TERM"] = "xterm-256color"
+    env["TERM"] = term
     env["LANG"] = "C.UTF-8"
     env.pop("NO_COLOR", None)
     return env

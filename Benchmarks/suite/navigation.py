@@ -69,7 +69,7 @@ def run(latency_ms, prefetch, people=200):
     mode = "prefetch" if prefetch else "no-prefetch"
     base = fresh_dir("nav", "%s-%d" % (mode, latency_ms))
     trace_path = os.path.join(base, "trace.jsonl")
-    env = browser_env(os.path.join(base, "cache"), os.path.join(os.path.dirname(base), "data"))
+    env = browser_env(os.path.join(base, "cache"), os.path.join(os.path.dirname(base), "data"), term="tmux-256color")
     argv = [BIN, "--people", str(people), "--latency", str(latency_ms), "--trace", trace_path]
     if not prefetch:
         argv.append("--no-prefetch")
@@ -82,6 +82,7 @@ def run(latency_ms, prefetch, people=200):
         walker = Walker()
         steps = []
         for _ in range(STEPS):
+            trace.poll()
             frame = trace.last_frame()
             key = walker.next_key(frame)
             mark = len(trace.events)
@@ -140,7 +141,8 @@ def summarise(trace, steps, latency_ms, mode):
     }
 
 
-def section(latencies=(0, 100, 300)):
+def section():
+    latencies = [int(v) for v in os.environ.get("BENCH_NAV_LATENCIES", "0,100,300").split(",")]
     results = []
     for latency in latencies:
         for prefetch in (True, False):

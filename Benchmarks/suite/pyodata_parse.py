@@ -33,11 +33,12 @@ class StubSession:
         return response
 
     def get(self, url, *args, **kwargs):
+        return self.request("GET", url)
+
+    def request(self, method, url, *args, **kwargs):
         if "$metadata" in url:
             return self._response(self.metadata, "application/xml")
         return self._response(self.queue.pop(0), "application/json")
-
-    request = None
 
 
 def count_entities(value):

@@ -31,7 +31,7 @@ def section():
     serve_ready_s = time.monotonic() - started
     base = fresh_dir("scale")
     trace_path = os.path.join(base, "trace.jsonl")
-    env = browser_env(os.path.join(base, "cache"), os.path.join(base, "data"))
+    env = browser_env(os.path.join(base, "cache"), os.path.join(base, "data"), term="tmux-256color")
     overrides = {k: env[k] for k in ("XDG_CACHE_HOME", "XDG_DATA_HOME", "TERM", "LANG")}
     profile = os.path.join(REPO, "Assets", "cardealer.profile.json")
     tmux = Tmux("scale", shell_command([BIN, "browse", server.root, "--profile", profile, "--trace", trace_path], overrides))
