@@ -10,7 +10,16 @@ import Testing
     static let root = SyncEngineTests.root
     static let person = EntityKey(entitySet: "Person", value: .int(3))
 
-    /// A service with 25 people; a person's own URL answers with their cars expanded.
+    /// People `ids` with `PersonCar` deferred, as a server answers without `$expand`.
+    static func plainPage(_ ids: Range<Int>, count: Int) -> String {
+        let people = ids.map { id in
+            #"{"__metadata":{"uri":"\#(root)Person(\#(id))"},"personID":\#(id),"firstName":"P\#(id)","#
+                + #""PersonCar":{"__deferred":{"uri":"\#(root)Person(\#(id))/PersonCar"}}}"#
+        }.joined(separator: ",")
+        return #"{"d":{"results":[\#(people)],"__count":"\#(count)"}}"#
+    }
+
+    /// A service with 25 people that honours `$expand`; a person's own URL answers with their cars expanded.
     func makeTransport() -> FakeTransport {
         FakeTransport { request, _ in
             if request.url.hasPrefix(Self.root + "Person(") {
@@ -21,7 +30,9 @@ import Testing
                 return json(#"{"d":"# + String(page[start..<end]) + "}")
             }
             let skip = request.url.range(of: "$skip=").map { Int(request.url[$0.upperBound...].prefix { $0.isNumber })! } ?? 0
-            return json(SyncEngineTests.peoplePage(skip..<min(skip + 10, 25), count: 25))
+            let ids = skip..<min(skip + 10, 25)
+            guard request.url.contains("$expand=") else { return json(Self.plainPage(ids, count: 25)) }
+            return json(SyncEngineTests.peoplePage(ids, count: 25))
         }
     }
 
