@@ -19,7 +19,8 @@ SECTIONS = ["navigation", "scale", "ingest", "terminal", "server"]
 
 def sh(*argv):
     try:
-        return subprocess.run(argv, capture_output=True, text=True, timeout=30).stdout.strip()
+        done = subprocess.run(argv, capture_output=True, text=True, timeout=30)
+        return (done.stdout or done.stderr).strip()
     except OSError:
         return "?"
 
