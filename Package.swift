@@ -57,6 +57,9 @@ let package = Package(
         // Benchmarks: programs that print figures; run in release.
         .executableTarget(name: "decode-bench", dependencies: ["ODataCore"], path: "Benchmarks/DecodeBench"),
         .executableTarget(name: "cache-bench", dependencies: ["ODataCore", "EntityCache", "Sync"]),
+        .executableTarget(
+            name: "ingest-bench", dependencies: ["ODataCore", "EntityCache", "Sync"], path: "Benchmarks/IngestBench"
+        ),
         .testTarget(name: "ODataCoreTests", dependencies: ["ODataCore"], resources: [.copy("Fixtures")]),
         .testTarget(name: "EntityCacheTests", dependencies: ["ODataCore", "EntityCache"]),
         .testTarget(

@@ -32,4 +32,9 @@ struct BrowseCommand: AsyncParsableCommand {
 /// Options every browsing command takes.
 struct BrowserOptions: ParsableArguments {
     @Option(help: "Where to keep the cache database (default: the XDG cache directory).") var cacheDirectory: String?
+    @Option(help: ArgumentHelp(
+        "Write keypresses, frames and requests to FILE as JSON lines (for benchmarks).", valueName: "FILE"))
+    var trace: String?
+    @Flag(help: "Fetch only what is on screen when it is shown, predicting nothing (a baseline to compare with).")
+    var noPrefetch = false
 }

@@ -27,23 +27,26 @@ enum BrowserSession {
         if let directory = options.cacheDirectory { environment["XDG_CACHE_HOME"] = directory }
         let location = CacheLocation(serviceIdentity: identity, user: user, environment: environment)
         let cache = try CacheDatabase(path: location.path)
-        let transport = URLSessionTransport()
+        let trace = try options.trace.map { try TraceLog(path: $0) }
+        let transport: any ODataTransport
+        if let trace { transport = TracingTransport(base: URLSessionTransport(), log: trace) } else { transport = URLSessionTransport() }
         let model = try await loadModel(root: root, cache: cache, transport: transport)
         let displayProfile = (profile ?? Profile.defaults(for: model)).completed(for: model)
 
         var configuration = SyncEngine.Configuration(serviceRoot: root)
         configuration.profile = Sync.DisplayProfile(hops: hops(from: displayProfile))
+        configuration.prefetch = !options.noPrefetch
         let engine = SyncEngine(configuration: configuration, cache: cache, transport: transport, model: model)
 
         try await MainActor.run {
-            try startUI(cache: cache, engine: engine, model: model, profile: displayProfile, serviceRoot: root)
+            try startUI(cache: cache, engine: engine, model: model, profile: displayProfile, serviceRoot: root, trace: trace)
         }
         // The main queue now runs the UI; this task just waits for the process to exit.
         while true { try? await Task.sleep(for: .seconds(3600)) }
     }
 
     /// `$metadata` from the cache when it is there (refreshed in the background), else from the service.
-    static func loadModel(root: String, cache: CacheDatabase, transport: URLSessionTransport) async throws -> ServiceModel {
+    static func loadModel(root: String, cache: CacheDatabase, transport: any ODataTransport) async throws -> ServiceModel {
         if let bytes = try cache.metadataDocument(), let model = try? EDMXParser.parse(bytes) {
             Task.detached { _ = try? await fetchMetadata(root: root, cache: cache, transport: transport) }
             return model
@@ -51,7 +54,7 @@ enum BrowserSession {
         return try await fetchMetadata(root: root, cache: cache, transport: transport)
     }
 
-    static func fetchMetadata(root: String, cache: CacheDatabase, transport: URLSessionTransport) async throws -> ServiceModel {
+    static func fetchMetadata(root: String, cache: CacheDatabase, transport: any ODataTransport) async throws -> ServiceModel {
         let url = ODataURLBuilder(serviceRoot: root).metadataURL
         let response: TransportResponse
         do {
@@ -87,7 +90,10 @@ enum BrowserSession {
     }
 
     @MainActor
-    static func startUI(cache: CacheDatabase, engine: SyncEngine, model: ServiceModel, profile: Profile, serviceRoot: String) throws {
+    static func startUI(
+        cache: CacheDatabase, engine: SyncEngine, model: ServiceModel, profile: Profile, serviceRoot: String,
+        trace: TraceLog?
+    ) throws {
         let terminal: CursesTerminal
         do {
             terminal = try CursesTerminal()
@@ -105,6 +111,7 @@ enum BrowserSession {
             root = EntitySetsController(environment: environment, serviceName: serviceRoot)
         }
         let app = BrowserApp(terminal: terminal, environment: environment, root: root)
+        if let trace { app.trace(to: trace) }
         app.presentIfNeeded()
         terminal.start { events in
             for event in events {

@@ -22,6 +22,8 @@ public final class BrowserApp {
     var frameScheduled = false
     /// Called after every presented frame (for `--trace` and tests).
     public var onFrame: ((ScreenBuffer) -> Void)?
+    /// Called with the keys of each batch before they are handled (for `--trace`).
+    public var onKeys: (([Key]) -> Void)?
     public private(set) var framesPresented = 0
 
     public init(terminal: any TerminalDriver, environment: BrowserEnvironment, root: any ScreenController) {
@@ -37,6 +39,10 @@ public final class BrowserApp {
 
     /// Handles one batch of terminal events and draws one frame. Returns false when the user quit.
     public func handle(_ events: [TerminalEvent]) -> Bool {
+        if let onKeys {
+            let keys = events.compactMap { event -> Key? in if case .key(let key) = event { key } else { nil } }
+            if !keys.isEmpty { onKeys(keys) }
+        }
         for event in events {
             guard case .key(let key) = event else { continue }
             if key == .resize { needsDisplay = true; continue }

@@ -18,14 +18,14 @@ extension SyncEngine {
             guard let first = path.first else { return [] }
             let known = try? cache.relationKeys(parent, navigation: first)
             if !force, let known, isFresh(known.fetchedAt) { return [] }
-            let expand =
-                policy?.relatedExpansions(parentSet: parent.entitySet, path: path) ?? [path.joined(separator: "/")]
+            let shownOnly = [path.joined(separator: "/")]
+            let expand = configuration.prefetch
+                ? policy?.relatedExpansions(parentSet: parent.entitySet, path: path) ?? shownOnly : shownOnly
             return [entityPlan(parent, expand: expand, priority: .visible)]
         case .entity(let key):
             if !force, isFresh((try? cache.entity(key))??.fetchedAt) { return [] }
-            return [
-                entityPlan(key, expand: policy?.nextScreenExpansions(forSet: key.entitySet) ?? [], priority: .visible)
-            ]
+            let expand = configuration.prefetch ? policy?.nextScreenExpansions(forSet: key.entitySet) ?? [] : []
+            return [entityPlan(key, expand: expand, priority: .visible)]
         }
     }
 
@@ -40,7 +40,7 @@ extension SyncEngine {
     func planList(_ request: ListRequest, visible: Range<Int>, force: Bool) -> [FetchPlan] {
         let key = request.key
         let set = policy?.entitySet(of: request.path) ?? request.path.segments.last?.name ?? ""
-        let expand = policy?.nextScreenExpansions(forSet: set) ?? []
+        let expand = configuration.prefetch ? policy?.nextScreenExpansions(forSet: set) ?? [] : []
         let state = try? cache.listState(key)
         let size = configuration.pageSize
         var plans: [FetchPlan] = []
@@ -59,7 +59,7 @@ extension SyncEngine {
         // Prefetch ahead: the first uncached position within `prefetchMargin` rows after the window
         // (following the server's `__next` when the chain ends there), unless the list ends before it.
         let ahead = visible.upperBound..<(visible.upperBound + configuration.prefetchMargin)
-        if let state, !state.isComplete, !ahead.isEmpty,
+        if configuration.prefetch, let state, !state.isComplete, !ahead.isEmpty,
             let missing = try? cache.listRangeStatus(key, range: ahead).firstMissing,
             state.totalCount.map({ missing < $0 }) ?? true
         {
@@ -116,7 +116,7 @@ extension SyncEngine {
 
     /// The level after next for an entity the cursor rests on; nil when already fresh.
     func planResting(_ key: EntityKey) -> FetchPlan? {
-        guard let policy else { return nil }
+        guard configuration.prefetch, let policy else { return nil }
         let expand = policy.restingExpansions(forSet: key.entitySet)
         guard !expand.isEmpty else { return nil }
         if isFresh((try? cache.entity(key))??.fetchedAt),

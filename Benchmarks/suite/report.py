@@ -1,0 +1,153 @@
+"""Turns the suite's results into markdown: the summary table (figure, target, measured, met) and one
+table per section. Only measured values are printed; a figure that could not be measured says so."""
+from common import percentile
+
+
+def fmt(value, digits=1, unit=""):
+    if value is None:
+        return "not measured"
+    if isinstance(value, float):
+        text = "{:,.{d}f}".format(value, d=digits)
+    else:
+        text = "{:,}".format(value)
+    return text + unit
+
+
+def met(condition):
+    if condition is None:
+        return "—"
+    return "yes" if condition else "**MISSED**"
+
+
+def nav_run(results, latency, mode):
+    return next((r for r in results.get("navigation", []) if r["latency_ms"] == latency and r["mode"] == mode), None)
+
+
+def ratio(a, b):
+    return a / b if a is not None and b else None
+
+
+def summary_rows(results):
+    rows = []
+    pre, base = nav_run(results, 300, "prefetch"), nav_run(results, 300, "no-prefetch")
+    if pre and base:
+        share, base_share = pre["no_wait_share"], base["no_wait_share"]
+        rows.append(("drill-downs with no network wait, 300 ms latency", "≥ 95 % (fetch-on-navigate: 0 %)",
+                     "%s (fetch-on-navigate: %s)" % (fmt(share and share * 100, 1, " %"), fmt(base_share and base_share * 100, 1, " %")),
+                     met(share is not None and share >= 0.95)))
+        r = ratio(base["time_to_content_mean_ms"], pre["time_to_content_mean_ms"])
+        rows.append(("time-to-content ratio, fetch-on-navigate ÷ prefetching, 300 ms", "≥ 50×",
+                     "%s× (%s ms ÷ %s ms, means)" % (fmt(r), fmt(base["time_to_content_mean_ms"]), fmt(pre["time_to_content_mean_ms"], 2)),
+                     met(r is not None and r >= 50)))
+        r = ratio(pre["bytes"], base["bytes"])
+        rows.append(("bytes on the wire, prefetching ÷ fetch-on-navigate, 300 ms", "≤ 1.5×",
+                     "%s× (%s B ÷ %s B)" % (fmt(r, 2), fmt(pre["bytes"]), fmt(base["bytes"])), met(r is not None and r <= 1.5)))
+    cached = [v for r in results.get("navigation", []) if r["mode"] == "prefetch" for v in r["cached_key_to_frame_ms"]]
+    if cached:
+        p99 = percentile(cached, 0.99)
+        rows.append(("keypress → frame p99, cached screen (prefetch runs, all latencies)", "≤ 5 ms",
+                     "%s ms (p50 %s ms, %d keys)" % (fmt(p99, 2), fmt(percentile(cached, 0.5), 2), len(cached)),
+                     met(p99 <= 5)))
+    scale = results.get("scale")
+    if scale:
+        end, trip = scale["end_to_last_row_ms"], scale["round_trip_ms"]
+        rows.append(("1,000,000 people: End → last row on screen", "≤ one round trip + 20 ms",
+                     "%s ms (round trip %s ms)" % (fmt(end), fmt(trip)),
+                     met(end is not None and trip is not None and end <= trip + 20)))
+        rows.append(("1,000,000 people: browser peak RSS", "≤ 60 MB", fmt(scale["peak_rss_mib"], 1, " MiB"),
+                     met(scale["peak_rss_mib"] is not None and scale["peak_rss_mib"] <= 60)))
+    ingest = results.get("ingest")
+    if ingest:
+        ours = ingest["cardealer"]["ingest_entities_per_s"]
+        rows.append(("ingest: decode + normalise + commit", "≥ 200,000 entities/s", fmt(ours, 0, " entities/s"),
+                     met(ours >= 200000)))
+        rows.append(("ingest vs pyodata on the same payloads", "≥ 6×",
+                     "%s× (pyodata %s entities/s)" % (fmt(ingest["ratio"]), fmt(ingest["pyodata"]["entities_per_s"], 0)),
+                     met(ingest["ratio"] >= 6)))
+    term = results.get("terminal")
+    if term:
+        rows.append(("terminal bytes: cursor one row", "≤ 100 B",
+                     "%s B (median of 5; largest %s B)" % (fmt(term["row_move_median_bytes"]), fmt(term["row_move_max_bytes"])),
+                     met(term["row_move_median_bytes"] <= 100)))
+        rows.append(("terminal bytes: idle 10 s", "0 B", "%s B" % fmt(term["idle_10s_bytes"]), met(term["idle_10s_bytes"] == 0)))
+    server = results.get("server")
+    if server and "builtin" in server:
+        b = server["builtin"]
+        rows.append(("built-in service, 16 connections, `Person?$top=50&$expand=PersonCar/Car`", "≥ 1,000 req/s, p99 ≤ 25 ms",
+                     "%s req/s, p99 %s ms" % (fmt(b["rps"], 0), fmt(b["p99_ms"], 2)),
+                     met(b["rps"] >= 1000 and b["p99_ms"] <= 25)))
+    return rows
+
+
+def table(headers, rows):
+    lines = ["| " + " | ".join(headers) + " |", "|" + "---|" * len(headers)]
+    lines += ["| " + " | ".join(str(c) for c in row) + " |" for row in rows]
+    return "\n".join(lines)
+
+
+def render(results):
+    out = ["## Summary", "", table(["figure", "target", "measured", "met"], summary_rows(results)), ""]
+    nav = results.get("navigation")
+    if nav:
+        out += ["## 1. Navigation (200 steps, built-in service, 200 people, 80×24)", "",
+                table(["latency", "mode", "drill-downs", "no network wait", "key→frame p50 / p99",
+                       "cached key→frame p99", "time to content mean / p50", "requests", "bytes", "run"],
+                      [["%d ms" % r["latency_ms"], r["mode"], r["drills"], fmt(r["no_wait_share"] and r["no_wait_share"] * 100, 1, " %"),
+                        "%s / %s ms" % (fmt(r["key_to_frame_p50_ms"], 2), fmt(r["key_to_frame_p99_ms"], 2)),
+                        fmt(r["cached_key_to_frame_p99_ms"], 2, " ms"),
+                        "%s / %s ms" % (fmt(r["time_to_content_mean_ms"], 2), fmt(r["time_to_content_p50_ms"], 2)),
+                        r["requests"], fmt(r["bytes"]), fmt(r["duration_s"], 0, " s")] for r in nav]), "",
+                "Ratios, fetch-on-navigate against prefetching at the same latency:", "",
+                table(["latency", "time to content (mean) ÷", "requests (prefetch ÷ fetch-on-navigate)",
+                       "bytes (prefetch ÷ fetch-on-navigate)"],
+                      [["%d ms" % l,
+                        fmt(ratio(nav_run(results, l, "no-prefetch")["time_to_content_mean_ms"],
+                                  nav_run(results, l, "prefetch")["time_to_content_mean_ms"]), 1, "×"),
+                        fmt(ratio(nav_run(results, l, "prefetch")["requests"], nav_run(results, l, "no-prefetch")["requests"]), 2, "×"),
+                        fmt(ratio(nav_run(results, l, "prefetch")["bytes"], nav_run(results, l, "no-prefetch")["bytes"]), 2, "×")]
+                       for l in sorted({r["latency_ms"] for r in nav})
+                       if nav_run(results, l, "prefetch") and nav_run(results, l, "no-prefetch")]), ""]
+    scale = results.get("scale")
+    if scale:
+        out += ["## 2. Scale (%s people, %d ms latency, separate server process)" % (fmt(scale["people"]), scale["latency_ms"]), "",
+                table(["figure", "measured"], [
+                    ["rows in the list (server's count)", fmt(scale["total_rows"])],
+                    ["start → People on screen", fmt(scale["open_people_ms"], 0, " ms")],
+                    ["End → last row on screen", fmt(scale["end_to_last_row_ms"], 1, " ms")],
+                    ["longest request in that interval (the round trip)", fmt(scale["round_trip_ms"], 1, " ms")],
+                    ["filter `samson`: last keystroke → results", "%s (%s)" % (fmt(scale["filter_ms"], 0, " ms"), scale["filter_status"])],
+                    ["browser peak RSS (VmHWM)", fmt(scale["peak_rss_mib"], 1, " MiB")],
+                    ["cache size after the session", fmt(scale["cache_bytes"] / 1048576, 2, " MiB")],
+                    ["server ready (data %s)" % ("generated now" if scale["data_generated_now"] else "reused"), fmt(scale["serve_ready_s"], 1, " s")],
+                ]), ""]
+    ingest = results.get("ingest")
+    if ingest:
+        c, p = ingest["cardealer"], ingest["pyodata"]
+        out += ["## 3. Ingest (%d recorded pages, %s bytes, %s entities)" % (c["pages"], fmt(c["bytes"]), fmt(c["entities"])), "",
+                table(["", "entities/s", "seconds (best of 3)"], [
+                    ["CarDealer: decode + normalise + commit to SQLite", fmt(c["ingest_entities_per_s"], 0), fmt(c["ingest_seconds"], 3)],
+                    ["CarDealer: decode only", fmt(c["decode_entities_per_s"], 0), fmt(c["decode_seconds"], 3)],
+                    ["pyodata %s: parse into entity proxies (no storage)" % p["pyodata"], fmt(p["entities_per_s"], 0), fmt(p["seconds"], 3)],
+                ]), "", "Ratio (CarDealer ingest ÷ pyodata parse): %s×; pyodata counted %s entities in the same bytes." % (
+                    fmt(ingest["ratio"]), fmt(p["entities"])), ""]
+    term = results.get("terminal")
+    if term:
+        out += ["## 4. Terminal output (80×24, warm cache, bytes read from the pty master)", "",
+                table(["figure", "bytes"], [
+                    ["first frame: exec → start-up screen settled, set-up included (%d frames)" % term["startup_frames"],
+                     fmt(term["first_frame_bytes"])],
+                    ["cursor one row, 5 moves", ", ".join(fmt(b) for b in term["row_move_bytes"])],
+                    ["10 idle seconds", "%s (%d frames)" % (fmt(term["idle_10s_bytes"]), term["idle_10s_frames"])],
+                ]), ""]
+    server = results.get("server")
+    if server:
+        out += ["## 5. Server (wrk -t2 -c16 -d10s, loopback)", "",
+                table(["server", "query", "response", "req/s", "p99", "errors"], [
+                    [name, "`%s`" % s["url_path"], "%s B, %d entities" % (fmt(s["response_bytes"]), s["entities"]),
+                     fmt(s["rps"], 0), fmt(s["p99_ms"], 2, " ms"),
+                     "non-2xx %d%s" % (s["non_2xx"], ", socket: " + s["socket_errors"] if s["socket_errors"] else "")]
+                    for name, s in (("CarDealer built-in", server.get("builtin")),
+                                    (server.get("peer", {}).get("server", "peer"), server.get("peer"))) if s]), ""]
+        if server.get("builtin") and server.get("peer"):
+            out += ["Built-in ÷ %s: %s× requests/s." % (server["peer"]["server"], fmt(ratio(server["builtin"]["rps"], server["peer"]["rps"]))), ""]
+    return "\n".join(out)

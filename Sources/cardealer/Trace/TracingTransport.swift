@@ -1,0 +1,34 @@
+import Foundation
+import ODataCore
+import Sync
+
+/// An ``ODataTransport`` decorator that writes `request_start` / `request_end` lines to a ``TraceLog``.
+///
+/// `bytes` is the response body as the transport returned it (after any gzip decoding); `ms` the
+/// wall time of the whole request. A request that throws ends with `status` 0 and `error`.
+struct TracingTransport: ODataTransport {
+    let base: any ODataTransport
+    let log: TraceLog
+
+    func get(_ request: TransportRequest) async throws -> TransportResponse {
+        let id = log.makeID()
+        let started = TraceLog.now()
+        log.record("request_start", ["id": id, "url": request.url], at: started)
+        do {
+            let response = try await base.get(request)
+            let ended = TraceLog.now()
+            log.record("request_end", [
+                "id": id, "url": request.url, "status": response.status, "bytes": response.body.count,
+                "ms": (ended - started) * 1000,
+            ], at: ended)
+            return response
+        } catch {
+            let ended = TraceLog.now()
+            log.record("request_end", [
+                "id": id, "url": request.url, "status": 0, "bytes": 0, "ms": (ended - started) * 1000,
+                "error": error is CancellationError ? "cancelled" : String(describing: error),
+            ], at: ended)
+            throw error
+        }
+    }
+}
