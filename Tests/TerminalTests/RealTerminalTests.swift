@@ -15,15 +15,18 @@ struct RealTerminalTests {
 
         // Given the demo running in an 80×24 pane
         try tmux.typeLine("\(demo); echo EXIT=$?")
-        let started = try await tmux.waitFor { $0.contains("terminal-demo  (q quits)") }
-        #expect(started.matched, "demo never drew:\n\(started.screen)")
+        let rows = [
+            "osc: ␛after-osc", "csi: ␛red␛ plain", "bel: ding␇dong", "c1 csi: x␛y",
+            "rlo: abc⇆fdp.exe", "zwsp: a␣b", "tab/lf: a␉b␊c", "cjk: 日本語テキスト end",
+        ]
+        // (every row inside the wait: a capture can catch a frame half drawn)
+        let started = try await tmux.waitFor { screen in
+            screen.contains("terminal-demo  (q quits)") && rows.allSatisfy { screen.contains($0) } && screen.contains("80×24")
+        }
 
         // Then every hostile row shows placeholders, and nothing reached the terminal raw
         let screen = started.screen
-        for row in [
-            "osc: ␛after-osc", "csi: ␛red␛ plain", "bel: ding␇dong", "c1 csi: x␛y",
-            "rlo: abc⇆fdp.exe", "zwsp: a␣b", "tab/lf: a␉b␊c", "cjk: 日本語テキスト end",
-        ] {
+        for row in rows {
             #expect(screen.contains(row), "missing \(row) in:\n\(screen)")
         }
         #expect(!screen.contains("pwned"))
