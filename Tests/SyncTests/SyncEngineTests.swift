@@ -210,3 +210,26 @@ extension SyncEngineTests {
         #expect(log.contains { $0.url.contains("$skip=400") && $0.outcome == .fetched })
     }
 }
+
+extension SyncEngineTests {
+    @Test func a_resting_cursor_asks_only_for_what_the_list_page_did_not_bring() async throws {
+        // Given people whose cars came with the list page
+        let transport = FakeTransport { request, _ in
+            if request.url.hasPrefix(Self.root + "Person(3)?") {
+                return json(#"{"d":{"__metadata":{"uri":"\#(Self.root)Person(3)"},"personID":3,"PersonCar":{"results":[]}}}"#)
+            }
+            return json(Self.peoplePage(0..<10, count: 10))
+        }
+        let engine = try makeEngine(transport)
+        engine.screenDidShow(.list(ListRequest(entitySet: "Person")), visible: 0..<5, screen: ScreenID(1))
+        await engine.waitUntilIdle()
+
+        // When the cursor rests on a person
+        engine.cursorDidRest(on: EntityKey(entitySet: "Person", value: .int(3)), neighbours: [], in: ScreenID(1))
+        await engine.waitUntilIdle()
+
+        // Then the prefetch expands the level after next only, not the cars already cached
+        let urls = await transport.requests.map(\.url).filter { $0.contains("Person(3)") }
+        #expect(urls == [Self.root + "Person(3)?$expand=PersonCar/PersonCarMaintenance/Maintenance"], "\(urls)")
+    }
+}

@@ -108,7 +108,7 @@ extension EntityListController {
         guard let anchor = row(at: cursor.selected)?.anchor, let key = environment.entityKey(anchor.key) else { return }
         restedOn = anchor.key
         var neighbours: [EntityKey] = []
-        for offset in [-2, -1, 1, 2] {
+        for offset in [-1, 1] {
             let position = cursor.selected + offset
             guard position >= 0, position < rowCount, let other = row(at: position)?.anchor,
                   let otherKey = environment.entityKey(other.key) else { continue }

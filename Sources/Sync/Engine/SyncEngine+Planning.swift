@@ -117,14 +117,12 @@ extension SyncEngine {
     /// The level after next for an entity the cursor rests on; nil when already fresh.
     func planResting(_ key: EntityKey) -> FetchPlan? {
         guard configuration.prefetch, let policy else { return nil }
-        let expand = policy.restingExpansions(forSet: key.entitySet)
-        guard !expand.isEmpty else { return nil }
-        if isFresh((try? cache.entity(key))??.fetchedAt),
-            expand.allSatisfy({ isPathFresh(from: key.canonical, path: $0.split(separator: "/").map(String.init)) })
-        {
-            return nil
-        }
-        return entityPlan(key, expand: expand, priority: .prediction)
+        let wanted = policy.restingExpansions(forSet: key.entitySet)
+        guard !wanted.isEmpty else { return nil }
+        // Ask only for what is not fresh: the list page usually brought the next screen already.
+        let stale = wanted.filter { !isPathFresh(from: key.canonical, path: $0.split(separator: "/").map(String.init)) }
+        if stale.isEmpty, isFresh((try? cache.entity(key))??.fetchedAt) { return nil }
+        return entityPlan(key, expand: stale, priority: .prediction)
     }
 
     /// Whether every relation along `path` from `root` is known and fresh (breadth-limited).
