@@ -12,6 +12,6 @@ enum SelectionGutter {
 
     /// Draws the gutter of `line`: the marker when selected, a blank otherwise.
     static func draw(selected: Bool, line: Int, into buffer: inout ScreenBuffer) {
-        buffer.put(selected ? marker : " ", row: line, column: 0, style: selected ? CellStyle([.bold], role: .selection) : .plain)
+        buffer.put(selected ? marker : " ", row: line, column: 0, style: selected ? CellStyle(role: .accent) : .plain)
     }
 }

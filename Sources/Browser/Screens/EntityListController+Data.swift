@@ -87,14 +87,15 @@ extension EntityListController {
         environment.intents.screenDidShow(content, visible: visible, screen: screenID)
     }
 
-    /// After the cursor stops moving briefly, ask for the level after next around it.
+    /// After the cursor stops moving briefly (60 ms: longer than key repeat, short enough that the
+    /// prefetch usually lands before the user has opened two screens), ask for the level after next.
     func scheduleRest() {
         restWork?.cancel()
         let work = DispatchWorkItem { [weak self] in
             MainActor.assumeIsolated { self?.cursorRested() }
         }
         restWork = work
-        DispatchQueue.main.asyncAfter(deadline: .now() + .milliseconds(120), execute: work)
+        DispatchQueue.main.asyncAfter(deadline: .now() + .milliseconds(60), execute: work)
     }
 
     /// When the row under a resting cursor arrives after the cursor got there, tell the fetcher now.
