@@ -34,7 +34,7 @@ enum BrowserSession {
         let displayProfile = (profile ?? Profile.defaults(for: model)).completed(for: model)
 
         var configuration = SyncEngine.Configuration(serviceRoot: root)
-        configuration.profile = Sync.DisplayProfile(hops: hops(from: displayProfile))
+        configuration.profile = PrefetchHints(hops: hops(from: displayProfile))
         configuration.prefetch = !options.noPrefetch
         let engine = SyncEngine(configuration: configuration, cache: cache, transport: transport, model: model)
 

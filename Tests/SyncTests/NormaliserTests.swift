@@ -98,7 +98,7 @@ import Testing
             policy.relatedExpansions(parentSet: "Person", path: ["PersonCar", "Car"])
                 == ["PersonCar/Car", "PersonCar/PersonCarMaintenance/Maintenance"])
         // And a profile can switch a hop off
-        let plain = PrefetchPolicy(model: CarDealerModel.model, profile: DisplayProfile(hops: ["PersonCar": ""]))
+        let plain = PrefetchPolicy(model: CarDealerModel.model, profile: PrefetchHints(hops: ["PersonCar": ""]))
         #expect(plain.nextScreenExpansions(forSet: "Person") == ["PersonCar"])
     }
 }

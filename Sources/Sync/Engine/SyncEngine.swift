@@ -27,7 +27,7 @@ public actor SyncEngine {
         public var freshness: Double = 300
         public var retry = RetryPolicy()
         public var offlineProbeInterval: Double = 5
-        public var profile = DisplayProfile()
+        public var profile = PrefetchHints()
         /// Predict the next screens (`$expand` of what a drill-down shows, the next page, the
         /// level after next where the cursor rests). Off, the fetcher only fetches what is on
         /// screen, when it is shown — the fetch-on-navigate baseline the benchmarks compare with.

@@ -20,10 +20,10 @@ import ODataCore
 /// At most ``maxExpansions`` paths are expanded per request, to keep payloads small.
 public struct PrefetchPolicy: Sendable {
     public let model: ServiceModel
-    public let profile: DisplayProfile
+    public let profile: PrefetchHints
     public var maxExpansions = 4
 
-    public init(model: ServiceModel, profile: DisplayProfile = DisplayProfile()) {
+    public init(model: ServiceModel, profile: PrefetchHints = PrefetchHints()) {
         self.model = model
         self.profile = profile
     }
