@@ -22,12 +22,18 @@ enum BrowserSession {
 
     static func run(serviceRoot: String, identity: String, options: BrowserOptions, profile: Profile?) async throws {
         let root = serviceRoot.hasSuffix("/") ? serviceRoot : serviceRoot + "/"
-        let user = ProcessInfo.processInfo.environment["CARDEALER_USER"] ?? "anonymous"
+        let credentials: Credentials
+        do {
+            credentials = try Credentials.load()
+        } catch {
+            throw SessionError(String(describing: error))
+        }
+        let user = credentials.user ?? "anonymous"
         var environment = ProcessInfo.processInfo.environment
         if let directory = options.cacheDirectory { environment["XDG_CACHE_HOME"] = directory }
         let location = CacheLocation(serviceIdentity: identity, user: user, environment: environment)
         let cache = try CacheDatabase(path: location.path)
-        let transport = URLSessionTransport()
+        let transport = URLSessionTransport(credentials: credentials)
         let model = try await loadModel(root: root, cache: cache, transport: transport)
         let displayProfile = (profile ?? Profile.defaults(for: model)).completed(for: model)
 

@@ -17,14 +17,21 @@ public final class URLSessionTransport: ODataTransport {
     /// - Parameters:
     ///   - timeout: seconds before a request with no answer fails.
     ///   - environment: where credentials are read.
-    public init(timeout: TimeInterval = 30, environment: [String: String] = ProcessInfo.processInfo.environment) {
+    public convenience init(timeout: TimeInterval = 30, environment: [String: String] = ProcessInfo.processInfo.environment) {
+        self.init(timeout: timeout, credentials: Credentials(authorization: Self.authorization(from: environment)))
+    }
+
+    /// - Parameters:
+    ///   - timeout: seconds before a request with no answer fails.
+    ///   - credentials: what to authenticate with (``Credentials/load(environment:)``: environment or private file).
+    public init(timeout: TimeInterval = 30, credentials: Credentials) {
         let configuration = URLSessionConfiguration.ephemeral
         configuration.timeoutIntervalForRequest = timeout
         configuration.timeoutIntervalForResource = timeout * 4
         configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
         configuration.urlCache = nil
         session = URLSession(configuration: configuration)
-        authorization = Self.authorization(from: environment)
+        authorization = credentials.authorization
     }
 
     /// The `Authorization` header value the environment asks for, if any.
