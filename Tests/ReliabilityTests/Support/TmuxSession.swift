@@ -1,0 +1,1 @@
+../../TerminalTests/TmuxSession.swift
