@@ -78,6 +78,11 @@ let package = Package(
             name: "DemoServerTests",
             dependencies: ["DemoServer", "ODataCore", hummingbird, .product(name: "HummingbirdTesting", package: "hummingbird")]
         ),
+        // Faults, crashes, hostile data, signals and exposure: the reliability suite (issue 7).
+        .testTarget(
+            name: "ReliabilityTests",
+            dependencies: ["Browser", "DemoServer", "EntityCache", "ODataCore", "Sync", "Terminal", grdb, "CarDealerTestSupport"]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

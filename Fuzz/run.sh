@@ -3,8 +3,12 @@
 #
 #   Fuzz/run.sh [SECONDS_PER_TARGET] [TARGET...]
 #
-# Targets: json-decoder, edmx-parser, key-predicate (default: all). Each is
-# compiled with ODataCore's sources into one binary under Fuzz/.out/, seeded
+# Targets: json-decoder, edmx-parser, key-predicate (ODataCore), filter-parser
+# (the demo service's `$filter` lexer and parser, with ODataCore) and key-decoder
+# (Terminal's key decoder and text sanitiser; links ncursesw). Default: the three
+# ODataCore targets (.ci/checks/10-fuzz.sh); .ci/checks/21-fuzz-server-terminal.sh
+# runs the other two. Each
+# is compiled with the sources it needs into one binary under Fuzz/.out/, seeded
 # from Fuzz/corpus/<name>/ (new inputs go to Fuzz/.out/corpus-<name>/, so the
 # committed corpus stays small) and run for the given time. Exits non-zero on
 # the first crash; the crashing input is kept in Fuzz/artifacts/.
@@ -16,16 +20,28 @@ targets=("$@")
 [ ${#targets[@]} -gt 0 ] || targets=(json-decoder edmx-parser key-predicate)
 
 mkdir -p .out artifacts
-sources=$(find ../Sources/ODataCore -name '*.swift' | sort)
+odata=$(find ../Sources/ODataCore -name '*.swift' | sort)
+filter="../Sources/DemoServer/ServiceError.swift ../Sources/DemoServer/Query/FilterExpression.swift
+    ../Sources/DemoServer/Query/FilterLexer.swift ../Sources/DemoServer/Query/FilterParser.swift"
+terminal="../Sources/Terminal/Key.swift ../Sources/Terminal/KeyDecoder.swift ../Sources/Terminal/TextSanitizer.swift
+    ../Sources/Terminal/EscapeSequence.swift ../Sources/Terminal/DisplayWidth.swift"
 for target in "${targets[@]}"; do
     corpus=corpus/${target%-*}
     [ "$target" = key-predicate ] && corpus=corpus/keys
+    [ "$target" = key-decoder ] && corpus=corpus/key-decoder
     binary=.out/$target
-    support=""
-    [ "$target" = json-decoder ] && support=targets/fuzz-metadata.swift
+    module=ODataCore
+    sources="$odata"
+    flags=()
+    case "$target" in
+        json-decoder) sources="$odata targets/fuzz-metadata.swift" ;;
+        filter-parser) sources="$odata $filter" ;;
+        key-decoder) module=Terminal; sources="$terminal"; flags=(-I ../Sources/CNcurses) ;;
+    esac
     echo "fuzz: building $target"
-    if ! swiftc -sanitize=fuzzer,address -parse-as-library -O -module-name ODataCore \
-        $sources $support "targets/$target.swift" -o "$binary" >".out/build-$target.log" 2>&1; then
+    # shellcheck disable=SC2086  # the source lists are meant to split
+    if ! swiftc -sanitize=fuzzer,address -parse-as-library -O -module-name "$module" "${flags[@]}" \
+        $sources "targets/$target.swift" -o "$binary" >".out/build-$target.log" 2>&1; then
         grep -E "error" ".out/build-$target.log" | head -20
         echo "fuzz: $target did not build"
         exit 1

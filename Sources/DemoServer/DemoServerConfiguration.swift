@@ -15,10 +15,14 @@ public struct DemoServerConfiguration: Sendable {
     public var latencyJitterMilliseconds = 0
     /// Probability (0…1) that a request fails with an injected 503.
     public var failRate = 0.0
+    /// Serve the hostile data variant: strings with escape sequences, controls, bidi overrides and 100 KB
+    /// values (``HostileStrings``), to check that no server data can take over a terminal.
+    public var hostile = false
 
     public init(
         host: String = "127.0.0.1", port: Int = 0, people: Int? = nil, dataPath: String? = nil, pageSize: Int = 100,
-        latencyMilliseconds: Int = 0, latencyJitterMilliseconds: Int = 0, failRate: Double = 0
+        latencyMilliseconds: Int = 0, latencyJitterMilliseconds: Int = 0, failRate: Double = 0,
+        hostile: Bool = false
     ) {
         self.host = host
         self.port = port
@@ -28,5 +32,6 @@ public struct DemoServerConfiguration: Sendable {
         self.latencyMilliseconds = latencyMilliseconds
         self.latencyJitterMilliseconds = latencyJitterMilliseconds
         self.failRate = failRate
+        self.hostile = hostile
     }
 }

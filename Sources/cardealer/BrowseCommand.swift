@@ -17,6 +17,13 @@ struct BrowseCommand: AsyncParsableCommand {
         guard let parsed = URL(string: url), let scheme = parsed.scheme, ["http", "https"].contains(scheme.lowercased()),
               parsed.host != nil
         else { throw ValidationError("'\(url)' is not an http(s) URL of an OData service root.") }
+        // Credentials in the URL would end up in the request log and the cache; they belong elsewhere.
+        guard parsed.user == nil, parsed.password == nil else {
+            throw ValidationError(
+                "The URL carries credentials; put them in CARDEALER_USER and CARDEALER_PASSWORD (or a 0600 "
+                    + "credentials file, see the README) and give the URL without them."
+            )
+        }
         var displayProfile: BrowserSession.Profile? = nil
         if let profile {
             do {

@@ -22,14 +22,20 @@ enum BrowserSession {
 
     static func run(serviceRoot: String, identity: String, options: BrowserOptions, profile: Profile?) async throws {
         let root = serviceRoot.hasSuffix("/") ? serviceRoot : serviceRoot + "/"
-        let user = ProcessInfo.processInfo.environment["CARDEALER_USER"] ?? "anonymous"
+        let credentials: Credentials
+        do {
+            credentials = try Credentials.load()
+        } catch {
+            throw SessionError(String(describing: error))
+        }
+        let user = credentials.user ?? "anonymous"
         var environment = ProcessInfo.processInfo.environment
         if let directory = options.cacheDirectory { environment["XDG_CACHE_HOME"] = directory }
         let location = CacheLocation(serviceIdentity: identity, user: user, environment: environment)
         let cache = try CacheDatabase(path: location.path)
         let trace = try options.trace.map { try TraceLog(path: $0) }
-        let transport: any ODataTransport
-        if let trace { transport = TracingTransport(base: URLSessionTransport(), log: trace) } else { transport = URLSessionTransport() }
+        let session = URLSessionTransport(credentials: credentials)
+        let transport: any ODataTransport = trace.map { TracingTransport(base: session, log: $0) } ?? session
         let model = try await loadModel(root: root, cache: cache, transport: transport)
         let displayProfile = (profile ?? Profile.defaults(for: model)).completed(for: model)
 

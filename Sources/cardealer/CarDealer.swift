@@ -12,7 +12,8 @@ struct CarDealer: AsyncParsableCommand {
         discussion: """
             With no subcommand, starts the built-in CarDealer service on 127.0.0.1 and opens the browser on it.
             Keys: ↑/↓ move, Enter opens, Esc goes back, / filters, i shows the request log, ? help, q quits.
-            Credentials for `browse` come from CARDEALER_BEARER_TOKEN or CARDEALER_USER/CARDEALER_PASSWORD.
+            Credentials for `browse` come from CARDEALER_BEARER_TOKEN or CARDEALER_USER/CARDEALER_PASSWORD, else
+            from ~/.config/cardealer/credentials (or CARDEALER_CREDENTIALS), which must have mode 0600.
             """,
         subcommands: [DemoCommand.self, BrowseCommand.self, ServeCommand.self, CacheCommand.self],
         defaultSubcommand: DemoCommand.self

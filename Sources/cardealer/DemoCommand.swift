@@ -12,6 +12,7 @@ struct DemoCommand: AsyncParsableCommand {
     @Option(help: "Added latency per request, MS or MS:JITTER, to watch prefetching at work.") var latency: String?
     @Option(help: "People in the demo data (generated once, then reused).") var people: Int = 200
     @Option(help: "Probability (0…1) that a request fails, to watch retries and offline handling.") var failRate: Double = 0
+    @Flag(help: "Serve hostile data: escape sequences, controls, bidi overrides and 100 KB strings.") var hostile = false
     @OptionGroup var browserOptions: BrowserOptions
 
     mutating func run() async throws {
@@ -19,16 +20,18 @@ struct DemoCommand: AsyncParsableCommand {
         guard people > 0 else { throw ValidationError("--people must be at least 1.") }
         guard (0...1).contains(failRate) else { throw ValidationError("--fail-rate must be between 0 and 1.") }
         let dataDirectory = Self.dataDirectory()
+        let variant = hostile ? "-hostile" : ""
         try FileManager.default.createDirectory(atPath: dataDirectory, withIntermediateDirectories: true,
                                                 attributes: [.posixPermissions: 0o700])
         let configuration = DemoServerConfiguration(
-            people: people, dataPath: dataDirectory + "/demo-\(people).sqlite", latencyMilliseconds: latencyMilliseconds,
-            latencyJitterMilliseconds: jitter, failRate: failRate
+            people: people, dataPath: dataDirectory + "/demo-\(people)\(variant).sqlite",
+            latencyMilliseconds: latencyMilliseconds, latencyJitterMilliseconds: jitter, failRate: failRate,
+            hostile: hostile
         )
         let server = try await DemoServer.start(configuration)
         // The demo's port changes every run; its cache is keyed by what it is, not where it listens.
         try await BrowserSession.run(
-            serviceRoot: server.baseURL, identity: "builtin-demo-\(people)", options: browserOptions,
+            serviceRoot: server.baseURL, identity: "builtin-demo-\(people)\(variant)", options: browserOptions,
             profile: BrowserSession.bundledCarDealerProfile
         )
     }

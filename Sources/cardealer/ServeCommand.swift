@@ -20,6 +20,8 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Added latency per request: MS or MS:JITTER.") var latency: String?
     @Option(name: .customLong("fail-rate"), help: "Probability (0…1) that a request fails with 503.") var failRate = 0.0
 
+    @Flag(help: "Serve hostile data: escape sequences, controls, bidi overrides and 100 KB strings.") var hostile = false
+
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be between 0 and 65535.") }
         guard pageSize > 0 else { throw ValidationError("--page-size must be positive.") }
@@ -46,10 +48,11 @@ struct ServeCommand: AsyncParsableCommand {
         let (latencyMilliseconds, jitter) = try parsedLatency()
         let configuration = DemoServerConfiguration(
             host: host, port: port, people: people, dataPath: data, pageSize: pageSize,
-            latencyMilliseconds: latencyMilliseconds, latencyJitterMilliseconds: jitter, failRate: failRate
+            latencyMilliseconds: latencyMilliseconds, latencyJitterMilliseconds: jitter, failRate: failRate,
+            hostile: hostile
         )
         let started = ContinuousClock.now
-        let store = try DataStore.open(path: data, people: people)
+        let store = try DataStore.open(path: data, people: people, hostile: hostile)
         let elapsed = ContinuousClock.now - started
         let application = DemoServer.buildApplication(configuration, store: store) { port in
             let shownHost = host.contains(":") ? "[\(host)]" : host

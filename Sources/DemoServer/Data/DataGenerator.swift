@@ -8,9 +8,11 @@ import GRDB
 /// else already owns, and a few owned cars have long service histories with rising mileage.
 struct DataGenerator {
     /// Bumped whenever the generated data or the schema changes, so cached files are rebuilt.
-    static let version = 1
+    static let version = 2
 
     var people: Int
+    /// Whether to write the hostile variant (see ``HostileStrings``).
+    var hostile = false
 
     /// Row counts written, for logs.
     struct Counts: Sendable {
@@ -18,6 +20,9 @@ struct DataGenerator {
     }
 
     /// Inserts all rows with prepared statements; the caller wraps this in one transaction.
+    ///
+    /// The hostile variant draws the same random numbers, then swaps in ``HostileStrings``: the last names
+    /// of people 2…, the models of cars 6…, and every tenth maintenance description (every fiftieth 100 KB).
     func generate(into db: Database) throws -> Counts {
         var random = SeededRandom(seed: 0x00CA_DEA1_E200_0001)
         var counts = Counts()
@@ -38,6 +43,7 @@ struct DataGenerator {
             var stamp = max(built, Dates.year2005) + Int64(random.int(0...19 * 365)) * Dates.day
             if carID == 2 { (make, model, built, stamp) = (Vocabulary.makes[0], "Explorer", 1_099_242_508_440, 1_257_008_940_840) }
             if carID == 5 { (make, model, built, stamp) = (Vocabulary.makes[0], "Mustang", 1_075_680_000_000, 1_257_109_563_660) }
+            if hostile, (6..<(6 + HostileStrings.models.count)).contains(carID) { model = HostileStrings.models[carID - 6] }
             try insertCar.execute(arguments: [carID, make.make, model, built, stamp])
             manufactured.append(built)
         }
@@ -67,6 +73,7 @@ struct DataGenerator {
                     }
                 }
             }
+            if hostile, (2..<(2 + HostileStrings.names.count)).contains(personID) { last = HostileStrings.names[personID - 2] }
             try insertPerson.execute(arguments: [personID, first, last, ssn, created])
             counts.people += 1
             for (index, carID) in owned.enumerated() {
@@ -85,7 +92,9 @@ struct DataGenerator {
                     date += Int64(random.int(60...400)) * Dates.day + Int64(random.int(8...17)) * 3_600_000
                     mileage += random.int(1_500...18_000)
                     let job = random.pick(Vocabulary.jobs)
-                    let text = maintenanceID % 997 == 7 ? Vocabulary.longDescription : job.description
+                    var text = maintenanceID % 997 == 7 ? Vocabulary.longDescription : job.description
+                    if hostile, maintenanceID % 10 == 1 { text = HostileStrings.description }
+                    if hostile, maintenanceID % 50 == 3 { text = HostileStrings.long }
                     let cents = random.int(job.cost) * 100 + random.int(0...99)
                     try insertMaintenance.execute(arguments: [maintenanceID, text, date, mileage, cents, date + 3_600_000])
                     try insertLink.execute(arguments: [maintenanceID, date + 3_600_000, personCarID, maintenanceID])

@@ -18,15 +18,19 @@ public struct DataStore: Sendable {
 
     /// Opens `path` (default: a cache file in the temporary directory), generating it when needed.
     ///
-    /// - Parameter people: the number of people wanted; nil takes whatever a cached file holds, or 200.
-    public static func open(path: String?, people: Int?) throws -> DataStore {
+    /// - Parameters:
+    ///   - people: the number of people wanted; nil takes whatever a cached file holds, or 200.
+    ///   - hostile: the variant whose strings try to take over terminals (``HostileStrings``).
+    public static func open(path: String?, people: Int?, hostile: Bool = false) throws -> DataStore {
         let wanted = people ?? 200
+        let variant = hostile ? "hostile" : "standard"
         let path = path ?? FileManager.default.temporaryDirectory
-            .appendingPathComponent("cardealer-demo-v\(DataGenerator.version)-\(wanted).sqlite").path
+            .appendingPathComponent("cardealer-demo-v\(DataGenerator.version)-\(wanted)\(hostile ? "-hostile" : "").sqlite")
+            .path
         var generated = false
         try generationLock.withLock {
-            if cachedPeople(at: path, wanted: people) == nil {
-                try generate(people: wanted, at: path)
+            if cachedPeople(at: path, wanted: people, variant: variant) == nil {
+                try generate(people: wanted, hostile: hostile, at: path)
                 generated = true
             }
         }
@@ -43,15 +47,16 @@ public struct DataStore: Sendable {
     private static let generationLock = NSLock()
 
     /// The number of people in a usable cached file, or nil.
-    static func cachedPeople(at path: String, wanted: Int?) -> Int? {
+    static func cachedPeople(at path: String, wanted: Int?, variant: String = "standard") -> Int? {
         guard FileManager.default.fileExists(atPath: path) else { return nil }
         do {
             var configuration = Configuration()
             configuration.readonly = true
             let queue = try DatabaseQueue(path: path, configuration: configuration)
             defer { try? queue.close() }
-            let row = try queue.read { db in try Row.fetchOne(db, sql: "SELECT version, people FROM demo_meta") }
-            guard let row, row["version"] as Int == DataGenerator.version else { return nil }
+            let row = try queue.read { db in try Row.fetchOne(db, sql: "SELECT version, people, variant FROM demo_meta") }
+            guard let row, row["version"] as Int == DataGenerator.version, row["variant"] as String == variant
+            else { return nil }
             let people: Int = row["people"]
             if let wanted, wanted != people { return nil }
             return people
@@ -60,23 +65,28 @@ public struct DataStore: Sendable {
         }
     }
 
-    /// Generates the data into a temporary file next to `path`, then moves it into place.
-    static func generate(people: Int, at path: String) throws {
+    /// Generates the data into a temporary file (mode 0600) next to `path`, then moves it into place.
+    static func generate(people: Int, hostile: Bool = false, at path: String) throws {
         let temporary = path + ".tmp-\(ProcessInfo.processInfo.processIdentifier)-\(UInt32.random(in: 0...UInt32.max))"
         var configuration = Configuration()
         configuration.prepareDatabase { db in
             try db.execute(sql: "PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF")
         }
         do {
+            guard FileManager.default.createFile(atPath: temporary, contents: nil, attributes: [.posixPermissions: 0o600])
+            else { throw CocoaError(.fileWriteNoPermission, userInfo: [NSFilePathErrorKey: temporary]) }
             let queue = try DatabaseQueue(path: temporary, configuration: configuration)
             let schema = ServiceSchema.carDealer
             try queue.inTransaction { db in
                 for statement in schema.createStatements { try db.execute(sql: statement) }
-                _ = try DataGenerator(people: people).generate(into: db)
+                _ = try DataGenerator(people: people, hostile: hostile).generate(into: db)
                 for statement in schema.indexStatements { try db.execute(sql: statement) }
-                try db.execute(sql: "CREATE TABLE demo_meta (version INTEGER NOT NULL, people INTEGER NOT NULL)")
                 try db.execute(
-                    sql: "INSERT INTO demo_meta VALUES (?, ?)", arguments: [DataGenerator.version, people]
+                    sql: "CREATE TABLE demo_meta (version INTEGER NOT NULL, people INTEGER NOT NULL, variant TEXT NOT NULL)"
+                )
+                try db.execute(
+                    sql: "INSERT INTO demo_meta VALUES (?, ?, ?)",
+                    arguments: [DataGenerator.version, people, hostile ? "hostile" : "standard"]
                 )
                 return .commit
             }

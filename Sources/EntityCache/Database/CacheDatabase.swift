@@ -21,6 +21,9 @@ public final class CacheDatabase: Sendable {
             try db.execute(sql: "PRAGMA cache_size = -4000; PRAGMA synchronous = NORMAL")
         }
         configuration.maximumReaderCount = 2
+        // Another process may hold the file for a moment (a second session, WAL recovery after a crash):
+        // wait for it rather than fail with "database is locked".
+        configuration.busyMode = .timeout(10)
         let pool = try DatabasePool(path: path, configuration: configuration)
         try CacheSchema.migrator.migrate(pool)
         self.writer = pool

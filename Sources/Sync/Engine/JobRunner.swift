@@ -79,7 +79,7 @@ struct JobRunner: Sendable {
 
     /// Decodes and writes a 2xx body, and remembers its ETag, in one transaction.
     func store(_ response: TransportResponse, for job: FetchJob, report: JobReport) async throws -> JobReport {
-        let payload = try decoder.decode(response.body, entitySet: job.target.entitySetHint, url: job.url)
+        let payload = try decode(response, for: job)
         let date = clock.now()
         let normaliser = self.normaliser
         let etag = response.etag ?? Self.entityETag(payload, target: job.target)
@@ -91,6 +91,24 @@ struct JobRunner: Sendable {
         report.outcome = .fetched
         report.error = nil
         return report
+    }
+
+    /// The body's payload; a body that is not OData JSON throws, named by its content type when that is not JSON.
+    func decode(_ response: TransportResponse, for job: FetchJob) throws -> ODataPayload {
+        do {
+            return try decoder.decode(response.body, entitySet: job.target.entitySetHint, url: job.url)
+        } catch let error as ODataError {
+            throw Self.namingContentType(error, response.headers["content-type"])
+        }
+    }
+
+    /// A login page or proxy error sent with a 200 is named by what it is, not by its first bad byte.
+    static func namingContentType(_ error: ODataError, _ contentType: String?) -> ODataError {
+        guard let contentType, !contentType.lowercased().contains("json") else { return error }
+        let mediaType = contentType.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces) } ?? contentType
+        var named = error
+        named.message = "the answer is \(mediaType), not JSON (\(error.message))"
+        return named
     }
 
     /// A single entity's `__metadata.etag` validates its URL when the server sent no header.

@@ -34,9 +34,12 @@ public struct Normaliser: Sendable {
                 try write($0, partial: partial, at: date, session: session, summary: &summary)
             }
             let short = top.map { collection.entities.count < $0 } ?? true
+            // A `__next` page whose `$top` ran out ends short without a next link, yet `__count`
+            // may say the list goes on: only a page that reaches the count (or has none) is the last.
+            let countSaysMore = collection.count.map { Int($0) > offset + keys.count } ?? false
             try session.writeListPage(
                 key, offset: offset, entityKeys: keys, totalCount: collection.count.map { Int($0) },
-                nextLink: collection.nextLink, isLastPage: collection.nextLink == nil && short, at: date
+                nextLink: collection.nextLink, isLastPage: collection.nextLink == nil && short && !countSaysMore, at: date
             )
         case (.entity, .entity(let entity)):
             _ = try write(entity, partial: partial, at: date, session: session, summary: &summary)

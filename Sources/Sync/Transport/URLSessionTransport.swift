@@ -18,14 +18,21 @@ public final class URLSessionTransport: ODataTransport {
     /// - Parameters:
     ///   - timeout: seconds before a request with no answer fails.
     ///   - environment: where credentials are read.
-    public init(timeout: TimeInterval = 30, environment: [String: String] = ProcessInfo.processInfo.environment) {
+    public convenience init(timeout: TimeInterval = 30, environment: [String: String] = ProcessInfo.processInfo.environment) {
+        self.init(timeout: timeout, credentials: Credentials(authorization: Self.authorization(from: environment)))
+    }
+
+    /// - Parameters:
+    ///   - timeout: seconds before a request with no answer fails.
+    ///   - credentials: what to authenticate with (``Credentials/load(environment:)``: environment or private file).
+    public init(timeout: TimeInterval = 30, credentials: Credentials) {
         let configuration = URLSessionConfiguration.ephemeral
         configuration.timeoutIntervalForRequest = timeout
         configuration.timeoutIntervalForResource = timeout * 4
         configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
         configuration.urlCache = nil
         session = URLSession(configuration: configuration)
-        authorization = Self.authorization(from: environment)
+        authorization = credentials.authorization
     }
 
     /// The `Authorization` header value the environment asks for, if any.
@@ -50,7 +57,7 @@ public final class URLSessionTransport: ODataTransport {
         if let authorization { urlRequest.setValue(authorization, forHTTPHeaderField: "Authorization") }
         for (name, value) in request.headers { urlRequest.setValue(value, forHTTPHeaderField: name) }
         do {
-            let (data, response) = try await session.data(for: urlRequest)
+            let (data, response) = try await Self.load(urlRequest, in: session)
             guard let http = response as? HTTPURLResponse else {
                 throw ODataError(kind: .transport, message: "the answer is not HTTP", url: request.url)
             }
@@ -67,6 +74,33 @@ public final class URLSessionTransport: ODataTransport {
         }
     }
 
+    /// `session.data(for:)` without its cancellation deadlock.
+    ///
+    /// On Linux, `data(for:)` cancels its `URLSessionTask` synchronously from the task-cancellation
+    /// handler, which runs under the cancelled Swift task's status lock; if the transfer completes at
+    /// that moment, URLSession's queue resumes the continuation, which needs the same lock, while the
+    /// handler waits for that queue: both stop for good (found by the fault soak, seen in gdb). Here the
+    /// cancellation is sent asynchronously instead, outside the lock.
+    static func load(_ request: URLRequest, in session: URLSession) async throws -> (Data, URLResponse) {
+        let handle = DataTaskHandle()
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                let task = session.dataTask(with: request) { data, response, error in
+                    if let error {
+                        continuation.resume(throwing: error)
+                    } else if let response {
+                        continuation.resume(returning: (data ?? Data(), response))
+                    } else {
+                        continuation.resume(throwing: URLError(.badServerResponse))
+                    }
+                }
+                handle.start(task)
+            }
+        } onCancel: {
+            DispatchQueue.global().async { handle.cancel() }
+        }
+    }
+
     /// A short human reason for a URLSession failure.
     static func sentence(for error: Error) -> String {
         guard let urlError = error as? URLError else { return String(describing: error) }
@@ -78,5 +112,31 @@ public final class URLSessionTransport: ODataTransport {
         case .notConnectedToInternet: return "there is no network connection"
         default: return urlError.localizedDescription
         }
+    }
+}
+
+/// The data task of one ``URLSessionTransport/load(_:in:)``, cancellable before or after it starts.
+/// `@unchecked Sendable`: `lock` protects both fields.
+private final class DataTaskHandle: @unchecked Sendable {
+    private let lock = NSLock()
+    private var task: URLSessionDataTask?
+    private var isCancelled = false
+
+    /// Resumes `task`, or cancels it at once when cancellation came first.
+    func start(_ task: URLSessionDataTask) {
+        let cancelled = lock.withLock {
+            self.task = task
+            return isCancelled
+        }
+        task.resume()
+        if cancelled { task.cancel() }
+    }
+
+    func cancel() {
+        let task = lock.withLock {
+            isCancelled = true
+            return self.task
+        }
+        task?.cancel()
     }
 }

@@ -1,0 +1,91 @@
+import CarDealerTestSupport
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The built `cardealer` binary running in a private tmux pane, with its data and cache in a private directory.
+struct CardealerProcess {
+    /// `.build/<configuration>/cardealer`, next to the test bundle or under the package root.
+    static let executable: String? = {
+        var directories: [URL] = [URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()]
+        if let main = Bundle.main.executableURL { directories.append(main.deletingLastPathComponent()) }
+        directories.append(Bundle.main.bundleURL.deletingLastPathComponent())
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent()
+        directories.append(root.appendingPathComponent(".build/debug"))
+        return directories.map { $0.appendingPathComponent("cardealer").path }
+            .first { FileManager.default.isExecutableFile(atPath: $0) }
+    }()
+
+    /// Whether the end-to-end tests can run here.
+    static var isAvailable: Bool { TmuxSession.executable != nil && executable != nil }
+
+    let tmux: TmuxSession
+    /// Holds `data/` (the demo's generated data) and `cache/` (the browser's cache).
+    let directory: String
+
+    /// A fresh pane of `columns`×`rows` and a private directory (reused when given).
+    init(columns: Int = 80, rows: Int = 24, directory: String? = nil) throws {
+        self.directory = directory ?? NSTemporaryDirectory() + "reliability-e2e-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: self.directory, withIntermediateDirectories: true)
+        tmux = try TmuxSession(columns: columns, rows: rows)
+    }
+
+    /// Types the command line that runs `cardealer arguments…`, then prints `EXIT=<status>` when it ends.
+    func launch(_ arguments: [String], environment: [String: String] = [:]) throws {
+        guard let executable = Self.executable else { throw POSIXError(.ENOENT) }
+        var variables = ["XDG_DATA_HOME": directory + "/data", "XDG_CACHE_HOME": directory + "/cache"]
+        variables.merge(environment) { $1 }
+        let assignments = variables.sorted { $0.key < $1.key }.map { "\($0.key)='\($0.value)'" }.joined(separator: " ")
+        try tmux.typeLine("\(assignments) \(executable) \(arguments.joined(separator: " ")); echo EXIT=$?")
+    }
+
+    /// The pid of the `cardealer` process that is a child of the pane's shell, once it exists.
+    func pid(timeout: Duration = .seconds(15)) async throws -> pid_t? {
+        let shell = try tmux.display("#{pane_pid}")
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline {
+            for entry in (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? [] {
+                guard let pid = pid_t(entry),
+                      let stat = try? String(contentsOfFile: "/proc/\(entry)/stat", encoding: .utf8),
+                      let close = stat.lastIndex(of: ")")
+                else { continue }
+                let name = stat[stat.index(after: stat.firstIndex(of: "(")!)..<close]
+                let fields = stat[stat.index(close, offsetBy: 2)...].split(separator: " ")
+                if name == "cardealer", fields.count > 1, String(fields[1]) == shell { return pid }
+            }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        return nil
+    }
+
+    /// The `EXIT=<status>` the shell printed, once it did.
+    func exitStatus(timeout: Duration = .seconds(15)) async throws -> Int? {
+        // The typed command line shows `EXIT=$?`; the status is the `EXIT=` followed by digits.
+        let pattern = #"EXIT=[0-9]+"#
+        let result = try await tmux.waitFor(timeout: timeout) { $0.range(of: pattern, options: .regularExpression) != nil }
+        guard result.matched, let range = result.screen.range(of: pattern, options: .regularExpression) else { return nil }
+        return Int(result.screen[range].dropFirst("EXIT=".count))
+    }
+
+    /// A checksum of the pane's tty settings (`stty -g`), read by its shell; call while no program runs.
+    func ttySettings() async throws -> String? {
+        let marker = "STTY\(UInt32.random(in: 0...UInt32.max))"
+        try tmux.typeLine("echo \(marker)=$(stty -g | cksum)")
+        let result = try await tmux.waitFor { $0.contains("\(marker)=") && $0.components(separatedBy: "\(marker)=").count > 2 }
+        guard result.matched else { return nil }
+        return result.screen.components(separatedBy: "\(marker)=").last?.split(separator: "\n").first.map(String.init)
+    }
+
+    /// The only cache file the browser created, once it exists.
+    var cacheFile: String? {
+        let folder = directory + "/cache/cardealer"
+        return (try? FileManager.default.contentsOfDirectory(atPath: folder))?
+            .first { $0.hasSuffix(".sqlite") }.map { folder + "/" + $0 }
+    }
+
+    func kill() {
+        tmux.kill()
+    }
+}

@@ -1,0 +1,308 @@
+import Foundation
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// One way an HTTP exchange can go wrong on a bad network or behind a broken gateway.
+enum Fault: String, CaseIterable, Sendable {
+    /// The connection is reset (TCP RST) after the request, with no answer at all.
+    ///
+    /// Not a clean close (FIN) with no answer: swift-corelibs-foundation's URLSession traps on that
+    /// ("Transfer completed, but there's no response", swiftlang/swift-corelibs-foundation#5285, fixed
+    /// by #5286 after the 6.3.1 toolchain), which would end the test process. See the issue-7 report.
+    case drop
+    /// A 500 with an OData error body.
+    case serverError
+    /// A 503 with a plain-text body, as a gateway sends it.
+    case unavailable
+    /// No answer until the client gives up (its request timeout).
+    case stall
+    /// A 200 whose JSON body is cut in half (with a matching `Content-Length`).
+    case truncated
+    /// A 200 whose body is not JSON at all.
+    case malformed
+    /// A 200 with `Content-Type: text/html` and a login page, as a captive portal sends it.
+    case wrongContentType
+    /// The real answer, a few hundred bytes at a time with pauses.
+    case trickle
+    /// The real headers, then the connection closes half way through the body (bodies of 2 bytes or more).
+    case cutMidBody
+}
+
+/// A tiny HTTP/1.1 proxy on 127.0.0.1 that forwards GETs to an upstream server and injects faults.
+///
+/// One request per connection (`Connection: close` both ways), blocking sockets on one thread per
+/// connection, every read bounded by a socket timeout. Which fault (if any) an exchange gets is drawn
+/// from a seeded generator so that runs repeat; ``setFaultRate(_:)`` 0 makes it a plain proxy.
+final class FaultProxy: Sendable {
+    /// The port the proxy listens on.
+    let port: Int
+    private let upstreamPort: Int
+    private let listener: Int32
+    /// Mutable state shared by connection threads.
+    private let state: Mutex<State>
+
+    private struct State {
+        var faultRate = 0.0
+        var faults = Fault.allCases
+        var random: UInt64
+        var injected: [Fault: Int] = [:]
+        var forwarded = 0
+        var closed = false
+    }
+
+    /// Starts listening on an ephemeral port of 127.0.0.1, forwarding to `127.0.0.1:upstreamPort`.
+    init(upstreamPort: Int, seed: UInt64 = 0x5EED) throws {
+        self.upstreamPort = upstreamPort
+        state = Mutex(State(random: seed | 1))
+        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard socket >= 0 else { throw POSIXError(.EIO) }
+        var yes: Int32 = 1
+        setsockopt(socket, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
+        var address = Self.loopback(port: 0)
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard bound == 0, listen(socket, 64) == 0 else {
+            close(socket)
+            throw POSIXError(.EADDRINUSE)
+        }
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(socket, $0, &length) }
+        }
+        listener = socket
+        port = Int(UInt16(bigEndian: address.sin_port))
+        Thread.detachNewThread { [self] in acceptLoop() }
+    }
+
+    /// Makes `rate` (0…1) of the exchanges faulty, drawing among `faults`.
+    func setFaultRate(_ rate: Double, faults: [Fault] = Fault.allCases) {
+        state.withLock {
+            $0.faultRate = rate
+            $0.faults = faults
+        }
+    }
+
+    /// How many times each fault was injected so far.
+    var injected: [Fault: Int] { state.withLock { $0.injected } }
+
+    /// Exchanges forwarded to the upstream server (faulty ones included).
+    var forwarded: Int { state.withLock { $0.forwarded } }
+
+    /// Stops accepting; exchanges in progress finish on their own (bounded by socket timeouts).
+    func stop() {
+        let wasClosed = state.withLock { state in
+            defer { state.closed = true }
+            return state.closed
+        }
+        guard !wasClosed else { return }
+        shutdown(listener, Int32(SHUT_RDWR))
+        close(listener)
+    }
+
+    deinit { stop() }
+
+    // MARK: - Connections
+
+    private func acceptLoop() {
+        while true {
+            let client = accept(listener, nil, nil)
+            if client < 0 {
+                if errno == EINTR { continue }
+                return
+            }
+            Thread.detachNewThread { [self] in
+                serve(client)
+                close(client)
+            }
+        }
+    }
+
+    private func nextFault() -> Fault? {
+        state.withLock { state in
+            state.random ^= state.random << 13
+            state.random ^= state.random >> 7
+            state.random ^= state.random << 17
+            let roll = Double(state.random % 1_000_000) / 1_000_000
+            guard roll < state.faultRate, !state.faults.isEmpty else { return nil }
+            let fault = state.faults[Int(state.random >> 32) % state.faults.count]
+            state.injected[fault, default: 0] += 1
+            return fault
+        }
+    }
+
+    private func serve(_ client: Int32) {
+        Self.setTimeout(client, seconds: 10)
+        guard let request = Self.readHead(client), let head = String(bytes: request.head, encoding: .utf8) else { return }
+        let fault = nextFault()
+        switch fault {
+        case .drop?:
+            var reset = linger(l_onoff: 1, l_linger: 0)
+            setsockopt(client, SOL_SOCKET, SO_LINGER, &reset, socklen_t(MemoryLayout<linger>.size))
+            return
+        case .stall?:
+            // Wait (bounded by the socket timeout) until the client gives up and closes.
+            var byte: UInt8 = 0
+            while recv(client, &byte, 1, 0) > 0 {}
+            return
+        case .serverError?:
+            let body = #"{"error":{"code":"Boom","message":{"lang":"en","value":"Injected internal error."}}}"#
+            Self.send(client, Self.response(status: "500 Internal Server Error", type: "application/json", body: Array(body.utf8)))
+            return
+        case .unavailable?:
+            Self.send(client, Self.response(status: "503 Service Unavailable", type: "text/plain", body: Array("upstream is down\n".utf8)))
+            return
+        case .wrongContentType?:
+            let body = "<html><head><title>Sign in</title></head><body>Wi-Fi login</body></html>"
+            Self.send(client, Self.response(status: "200 OK", type: "text/html; charset=utf-8", body: Array(body.utf8)))
+            return
+        case .malformed?:
+            Self.send(client, Self.response(status: "200 OK", type: "application/json", body: Array("{\"d\": {\"results\": [}, ]]]".utf8)))
+            return
+        default:
+            break
+        }
+        // A body fault needs a body: ask without `If-None-Match`, so a 304 cannot dodge it.
+        let needsBody = fault == .truncated || fault == .cutMidBody || fault == .trickle
+        guard let upstream = forward(head, withoutValidators: needsBody) else { return }
+        state.withLock { $0.forwarded += 1 }
+        switch fault {
+        case .truncated?:
+            let cut = Array(upstream.body.prefix(max(1, upstream.body.count / 2)))
+            Self.send(client, Self.response(status: upstream.status, type: upstream.contentType, body: cut))
+        case .cutMidBody? where upstream.body.count >= 2:
+            // Only ever inside the body: a head cut short with a clean close is the URLSession trap above.
+            let full = Self.response(status: upstream.status, type: upstream.contentType, body: upstream.body)
+            Self.send(client, Array(full.prefix(full.count - max(1, upstream.body.count / 2))))
+        case .trickle?:
+            let full = Self.response(status: upstream.status, type: upstream.contentType, body: upstream.body)
+            var offset = 0
+            while offset < full.count {
+                let end = min(full.count, offset + 512)
+                guard Self.send(client, Array(full[offset..<end])) else { return }
+                offset = end
+                usleep(500)
+            }
+        default:
+            Self.send(client, Self.response(
+                status: upstream.status, type: upstream.contentType, body: upstream.body, extra: upstream.extraHeaders
+            ))
+        }
+    }
+
+    /// What the upstream server answered.
+    private struct Upstream {
+        var status: String
+        var contentType: String?
+        var extraHeaders: [String]
+        var body: [UInt8]
+    }
+
+    /// Sends the request head upstream with `Connection: close` and reads the whole answer.
+    private func forward(_ head: String, withoutValidators: Bool) -> Upstream? {
+        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard socket >= 0 else { return nil }
+        defer { close(socket) }
+        Self.setTimeout(socket, seconds: 10)
+        var address = Self.loopback(port: upstreamPort)
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard connected == 0 else { return nil }
+        let lines = head.components(separatedBy: "\r\n").filter { line in
+            let lower = line.lowercased()
+            return !line.isEmpty && !lower.hasPrefix("connection:") && !(withoutValidators && lower.hasPrefix("if-none-match:"))
+        }
+        guard Self.send(socket, Array((lines.joined(separator: "\r\n") + "\r\nConnection: close\r\n\r\n").utf8)) else { return nil }
+        guard let answer = Self.readHead(socket), let text = String(bytes: answer.head, encoding: .utf8) else { return nil }
+        var headerLines = text.components(separatedBy: "\r\n").filter { !$0.isEmpty }
+        guard !headerLines.isEmpty else { return nil }
+        let statusLine = headerLines.removeFirst()
+        let status = statusLine.split(separator: " ", maxSplits: 1).dropFirst().first.map(String.init) ?? "502 Bad Gateway"
+        var contentType: String?
+        var length: Int?
+        var extra: [String] = []
+        for line in headerLines {
+            let parts = line.split(separator: ":", maxSplits: 1)
+            guard parts.count == 2 else { continue }
+            let name = parts[0].lowercased()
+            let value = parts[1].trimmingCharacters(in: .whitespaces)
+            switch name {
+            case "content-type": contentType = value
+            case "content-length": length = Int(value)
+            case "connection", "transfer-encoding": break
+            default: extra.append(line)
+            }
+        }
+        var body = answer.rest
+        var buffer = [UInt8](repeating: 0, count: 65_536)
+        while length.map({ body.count < $0 }) ?? true {
+            let count = recv(socket, &buffer, buffer.count, 0)
+            if count <= 0 { break }
+            body.append(contentsOf: buffer[0..<count])
+        }
+        if let length, body.count < length { return nil }
+        return Upstream(status: status, contentType: contentType, extraHeaders: extra, body: body)
+    }
+
+    // MARK: - Socket helpers
+
+    private static func loopback(port: Int) -> sockaddr_in {
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = UInt16(port).bigEndian
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        return address
+    }
+
+    private static func setTimeout(_ socket: Int32, seconds: Int) {
+        var timeout = timeval(tv_sec: seconds, tv_usec: 0)
+        setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        setsockopt(socket, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+    }
+
+    /// Reads up to the blank line that ends an HTTP head (at most 64 KB); returns the head and any bytes after it.
+    private static func readHead(_ socket: Int32) -> (head: [UInt8], rest: [UInt8])? {
+        var data: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 16_384)
+        let terminator: [UInt8] = [13, 10, 13, 10]
+        while data.count < 65_536 {
+            let count = recv(socket, &buffer, buffer.count, 0)
+            if count <= 0 { return nil }
+            data.append(contentsOf: buffer[0..<count])
+            if let end = firstRange(of: terminator, in: data) {
+                return (Array(data[..<end]), Array(data[(end + 4)...]))
+            }
+        }
+        return nil
+    }
+
+    private static func firstRange(of needle: [UInt8], in haystack: [UInt8]) -> Int? {
+        guard haystack.count >= needle.count else { return nil }
+        for start in 0...(haystack.count - needle.count) where haystack[start] == needle[0] {
+            if Array(haystack[start..<(start + needle.count)]) == needle { return start }
+        }
+        return nil
+    }
+
+    private static func response(status: String, type: String?, body: [UInt8], extra: [String] = []) -> [UInt8] {
+        var head = "HTTP/1.1 \(status)\r\n"
+        if let type { head += "Content-Type: \(type)\r\n" }
+        for line in extra { head += line + "\r\n" }
+        head += "Content-Length: \(body.count)\r\nConnection: close\r\n\r\n"
+        return Array(head.utf8) + body
+    }
+
+    @discardableResult
+    private static func send(_ socket: Int32, _ bytes: [UInt8]) -> Bool {
+        var offset = 0
+        while offset < bytes.count {
+            let sent = bytes[offset...].withUnsafeBytes { Glibc.send(socket, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            if sent <= 0 { return false }
+            offset += sent
+        }
+        return true
+    }
+}
