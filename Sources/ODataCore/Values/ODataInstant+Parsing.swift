@@ -178,7 +178,8 @@ extension ODataDuration {
         } else {
             let parts = string.split(separator: ":", omittingEmptySubsequences: false)
             guard parts.count == 2 || parts.count == 3,
-                  let hours = Int64(parts[0]), let minutes = Int64(parts[1]), hours >= 0, (0..<60).contains(minutes)
+                  let hours = Int64(parts[0]), let minutes = Int64(parts[1]), hours >= 0, (0..<60).contains(minutes),
+                  hours < 1_000_000_000  // beyond that the milliseconds overflow (found by fuzzing `$filter`)
             else { return nil }
             var milliseconds = (hours * 3600 + minutes * 60) * 1000
             if parts.count == 3 {
