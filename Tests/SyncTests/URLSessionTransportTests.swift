@@ -15,7 +15,8 @@ import Testing
         } catch let error as ODataError {
             // Then it fails as a transport error naming the URL
             #expect(error.kind == .transport)
-            #expect(error.description.hasPrefix("Could not reach the service (http://127.0.0.1:9/svc/Person)"))
+            #expect(error.description.hasPrefix("Could not reach the service: "))
+            #expect(error.description.hasSuffix("(http://127.0.0.1:9/svc/Person)"))
         }
     }
 

@@ -33,20 +33,21 @@ public struct ODataError: Error, Sendable, Hashable, CustomStringConvertible {
         self.code = code
     }
 
+    /// The reason comes before the URL, so that a status line cut at its width keeps what matters.
     public var description: String {
         let place = url.map { " (\(Self.shorten($0)))" } ?? ""
         switch kind {
         case .malformedPayload:
-            return "The server's answer is not valid OData JSON\(place): \(message)"
+            return "The server's answer is not valid OData JSON: \(message)\(place)"
         case .metadata:
-            return "The service's $metadata could not be read\(place): \(message)"
+            return "The service's $metadata could not be read: \(message)\(place)"
         case .transport:
-            return "Could not reach the service\(place): \(message)"
+            return "Could not reach the service: \(message)\(place)"
         case .service:
             var text = "The service answered"
             if let status { text += " HTTP \(status)" }
             if let code, !code.isEmpty { text += " [\(code)]" }
-            return text + place + ": " + message
+            return text + ": " + message + place
         }
     }
 
