@@ -1,3 +1,4 @@
+import DemoServer
 import ODataCore
 
 /// Recorded-style OData v2 payloads for the benchmark: people pages with `PersonCar/Car` expanded,
@@ -35,40 +36,6 @@ enum Payloads {
         return Array(text.utf8)
     }
 
-    static let edmx = """
-        <?xml version="1.0" encoding="utf-8"?>
-        <edmx:Edmx Version="1.0" xmlns:edmx="http://schemas.microsoft.com/ado/2007/06/edmx"
-          xmlns:m="http://schemas.microsoft.com/ado/2007/08/dataservices/metadata">
-         <edmx:DataServices m:DataServiceVersion="2.0">
-          <Schema Namespace="edmexampleModel" xmlns="http://schemas.microsoft.com/ado/2008/09/edm">
-           <EntityType Name="Person"><Key><PropertyRef Name="personID"/></Key>
-            <Property Name="personID" Type="Edm.Int32" Nullable="false"/><Property Name="firstName" Type="Edm.String"/>
-            <Property Name="lastName" Type="Edm.String"/><Property Name="ssn" Type="Edm.String"/>
-            <Property Name="createDate" Type="Edm.DateTime"/>
-            <NavigationProperty Name="PersonCar" Relationship="edmexampleModel.PC_P" FromRole="Person" ToRole="PersonCar"/>
-           </EntityType>
-           <EntityType Name="Car"><Key><PropertyRef Name="carID"/></Key>
-            <Property Name="carID" Type="Edm.Int32" Nullable="false"/><Property Name="make" Type="Edm.String"/>
-            <Property Name="model" Type="Edm.String"/><Property Name="manufactureDate" Type="Edm.DateTime"/>
-            <Property Name="createStamp" Type="Edm.DateTime"/>
-            <NavigationProperty Name="PersonCar" Relationship="edmexampleModel.PC_C" FromRole="Car" ToRole="PersonCar"/>
-           </EntityType>
-           <EntityType Name="PersonCar"><Key><PropertyRef Name="personCarID"/></Key>
-            <Property Name="personCarID" Type="Edm.Int32" Nullable="false"/><Property Name="createStamp" Type="Edm.DateTime"/>
-            <NavigationProperty Name="Car" Relationship="edmexampleModel.PC_C" FromRole="PersonCar" ToRole="Car"/>
-            <NavigationProperty Name="Person" Relationship="edmexampleModel.PC_P" FromRole="PersonCar" ToRole="Person"/>
-           </EntityType>
-           <Association Name="PC_P"><End Role="Person" Type="edmexampleModel.Person" Multiplicity="1"/>
-            <End Role="PersonCar" Type="edmexampleModel.PersonCar" Multiplicity="*"/></Association>
-           <Association Name="PC_C"><End Role="Car" Type="edmexampleModel.Car" Multiplicity="1"/>
-            <End Role="PersonCar" Type="edmexampleModel.PersonCar" Multiplicity="*"/></Association>
-           <EntityContainer Name="Entities" m:IsDefaultEntityContainer="true">
-            <EntitySet Name="Person" EntityType="edmexampleModel.Person"/>
-            <EntitySet Name="Car" EntityType="edmexampleModel.Car"/>
-            <EntitySet Name="PersonCar" EntityType="edmexampleModel.PersonCar"/>
-           </EntityContainer>
-          </Schema>
-         </edmx:DataServices>
-        </edmx:Edmx>
-        """
+    /// The CarDealer `$metadata`, exactly as the built-in service serves it.
+    static var edmx: String { ServiceSchema.carDealer.edmx }
 }
