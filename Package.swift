@@ -61,7 +61,7 @@ let package = Package(
             name: "ingest-bench", dependencies: ["ODataCore", "EntityCache", "Sync"], path: "Benchmarks/IngestBench"
         ),
         .testTarget(name: "ODataCoreTests", dependencies: ["ODataCore"], resources: [.copy("Fixtures")]),
-        .testTarget(name: "EntityCacheTests", dependencies: ["ODataCore", "EntityCache"]),
+        .testTarget(name: "EntityCacheTests", dependencies: ["ODataCore", "EntityCache", grdb]),
         .testTarget(
             name: "SyncTests", dependencies: ["ODataCore", "EntityCache", "Sync", "DemoServer"], resources: [.copy("Fixtures")]
         ),

@@ -205,7 +205,7 @@ struct FaultSoakTests {
         #expect(compared >= people, "only \(compared) entities compared")
 
         let relations = try file.queue.read { db in
-            try Row.fetchAll(db, sql: "SELECT parentKey, navigation FROM relationState WHERE navigation = 'PersonCar'")
+            try Row.fetchAll(db, sql: "SELECT parentKey, navigation FROM relation WHERE navigation = 'PersonCar'")
         }
         for relation in relations {
             let parent: String = relation["parentKey"]

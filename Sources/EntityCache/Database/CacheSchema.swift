@@ -5,9 +5,11 @@ import GRDB
 /// * `entity` — one row per canonical entity key: entity set, type, the ordered
 ///   properties in ``PropertyCodec`` encoding (the names in it are the entity's
 ///   present fields), etag and fetched-at.
-/// * `relation` / `relationState` — ordered `(parent, navigation, position) → child`
-///   rows; a `relationState` row means the relation is *known* (possibly empty).
-///   No state row means *unknown* (never fetched, or only `__deferred`).
+/// * `relation` — one row per *known* relation `(parent, navigation)`, holding its ordered
+///   child keys as a JSON array (``ChildKeys``); `[]` is a known empty relation. No row
+///   means *unknown* (never fetched, or only `__deferred`). A relation is always written
+///   whole (an expanded to-many replaces it) and read whole, so one row per relation does
+///   what v1's row per position did at a fraction of the B-tree work (v2 migration).
 /// * `list` / `listRow` — stored query results keyed by the canonical endpoint
 ///   without paging or shape options; rows by `(listId, position)` so a window is
 ///   a primary-key range scan.
@@ -90,6 +92,29 @@ enum CacheSchema {
                         document BLOB NOT NULL,
                         fetchedAt DOUBLE NOT NULL
                     );
+                    """)
+        }
+        migrator.registerMigration("v2: one relation row holding its child keys") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE relationV2 (
+                        parentKey TEXT NOT NULL,
+                        navigation TEXT NOT NULL,
+                        childKeys TEXT NOT NULL,
+                        fetchedAt DOUBLE NOT NULL,
+                        PRIMARY KEY (parentKey, navigation)
+                    ) WITHOUT ROWID;
+                    INSERT INTO relationV2 (parentKey, navigation, childKeys, fetchedAt)
+                        SELECT s.parentKey, s.navigation,
+                            (SELECT json_group_array(childKey) FROM
+                                (SELECT childKey FROM relation r
+                                 WHERE r.parentKey = s.parentKey AND r.navigation = s.navigation AND r.position < s.count
+                                 ORDER BY r.position)),
+                            s.fetchedAt
+                        FROM relationState s;
+                    DROP TABLE relation;
+                    DROP TABLE relationState;
+                    ALTER TABLE relationV2 RENAME TO relation;
                     """)
         }
         return migrator

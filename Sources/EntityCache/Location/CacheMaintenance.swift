@@ -16,14 +16,18 @@ public struct CacheStats: Sendable, Hashable {
 
 /// Consistency facts used by tests and `cache stats`: rows that point nowhere.
 public struct CacheIntegrity: Sendable, Hashable {
-    /// Relation rows whose child entity is missing.
-    public var orphanRelationRows: Int
+    /// Child keys of known relations whose entity is missing.
+    public var orphanRelationChildren: Int
+    /// Relations whose stored child keys are not a JSON array of strings.
+    public var malformedRelations: Int
     /// List rows whose entity is missing.
     public var orphanListRows: Int
     /// Entities appearing at more than one position of the same list.
     public var duplicateListEntries: Int
 
-    public var isClean: Bool { orphanRelationRows == 0 && orphanListRows == 0 && duplicateListEntries == 0 }
+    public var isClean: Bool {
+        orphanRelationChildren == 0 && malformedRelations == 0 && orphanListRows == 0 && duplicateListEntries == 0
+    }
 }
 
 extension CacheDatabase {
@@ -43,7 +47,7 @@ extension CacheDatabase {
             return CacheStats(
                 path: path, fileBytes: bytes ?? 0,
                 entities: try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM entity") ?? 0,
-                relations: try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM relationState") ?? 0,
+                relations: try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM relation") ?? 0,
                 lists: try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM list") ?? 0,
                 listRows: try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM listRow") ?? 0,
                 requestLogEntries: try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM requestLog") ?? 0,
@@ -57,10 +61,20 @@ extension CacheDatabase {
     public func integrity() throws -> CacheIntegrity {
         try read { db in
             CacheIntegrity(
-                orphanRelationRows: try Int.fetchOne(
+                orphanRelationChildren: try Int.fetchOne(
                     db,
                     sql: """
-                        SELECT COUNT(*) FROM relation r WHERE NOT EXISTS (SELECT 1 FROM entity e WHERE e.key = r.childKey)
+                        SELECT COUNT(*) FROM relation r,
+                            json_each(CASE WHEN json_valid(r.childKeys) THEN r.childKeys ELSE '[]' END) c
+                        WHERE NOT EXISTS (SELECT 1 FROM entity e WHERE e.key = c.value)
+                        """) ?? 0,
+                malformedRelations: try Int.fetchOne(
+                    db,
+                    sql: """
+                        SELECT COUNT(*) FROM relation r WHERE CASE
+                            WHEN NOT json_valid(r.childKeys) THEN 1
+                            WHEN json_type(r.childKeys) <> 'array' THEN 1
+                            ELSE EXISTS (SELECT 1 FROM json_each(r.childKeys) c WHERE c.type <> 'text') END
                         """) ?? 0,
                 orphanListRows: try Int.fetchOne(
                     db,
@@ -81,7 +95,7 @@ extension CacheDatabase {
     public func clear() throws {
         try writer.write { db in
             for table in [
-                "entity", "relation", "relationState", "listRow", "list", "requestLog", "validator",
+                "entity", "relation", "listRow", "list", "requestLog", "validator",
                 "metadataDocument",
             ] {
                 try db.execute(sql: "DELETE FROM \(table)")

@@ -69,16 +69,15 @@ enum CacheQueries {
         return ListWindow(range: range, rows: rows, state: state)
     }
 
-    /// Child keys of a known relation, in order; nil when unknown.
+    /// Child keys of a known relation, in order; nil when unknown (or its stored keys are damaged).
     static func relationKeys(
         _ db: Database, parent: String, navigation: String
     ) throws -> (keys: [String], fetchedAt: Date)? {
-        let stateSQL = "SELECT fetchedAt FROM relationState WHERE parentKey = ? AND navigation = ?"
-        guard let fetchedAt = try Double.fetchOne(db.cachedStatement(sql: stateSQL), arguments: [parent, navigation])
+        let sql = "SELECT childKeys, fetchedAt FROM relation WHERE parentKey = ? AND navigation = ?"
+        guard let row = try Row.fetchOne(db.cachedStatement(sql: sql), arguments: [parent, navigation]),
+            let keys = ChildKeys.decode(row[0])
         else { return nil }
-        let sql = "SELECT childKey FROM relation WHERE parentKey = ? AND navigation = ? ORDER BY position"
-        let keys = try String.fetchAll(db.cachedStatement(sql: sql), arguments: [parent, navigation])
-        return (keys, Date(timeIntervalSince1970: fetchedAt))
+        return (keys, Date(timeIntervalSince1970: row[1]))
     }
 
     static func related(_ db: Database, parent: String, navigation: String) throws -> Related<CachedEntity> {

@@ -26,6 +26,12 @@ public enum PropertyCodec {
         return out
     }
 
+    /// Appends the encoding of `properties` to `out`.
+    static func encode(_ properties: [ODataProperty], into out: inout [UInt8]) {
+        out.append(version)
+        encodeProperties(properties, into: &out)
+    }
+
     /// Decodes what ``encode(_:)`` wrote; nil if the bytes are not a valid encoding.
     public static func decode(_ bytes: some Collection<UInt8>) -> [ODataProperty]? {
         let array = Array(bytes)

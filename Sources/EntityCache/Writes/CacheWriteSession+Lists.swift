@@ -23,13 +23,13 @@ extension CacheWriteSession {
                     sql: "SELECT COUNT(*) FROM listRow WHERE listId = ? AND position >= ? AND position < ?"),
                 arguments: [id, offset, end]
             ) ?? 0
-        let insert = try db.cachedStatement(
-            sql: """
-                INSERT INTO listRow (listId, position, entityKey, fetchedAt) VALUES (?, ?, ?, ?)
-                ON CONFLICT (listId, position) DO UPDATE SET entityKey = excluded.entityKey, fetchedAt = excluded.fetchedAt
-                """)
         for (index, entityKey) in entityKeys.enumerated() {
-            try insert.execute(arguments: [id, offset + index, entityKey, seconds])
+            try statements.run(.upsertListRow) { bind in
+                bind.int64(1, id)
+                bind.int(2, offset + index)
+                bind.text(3, entityKey)
+                bind.double(4, seconds)
+            }
         }
         var removed = 0
         let trimFrom = isLastPage ? end : totalCount.map { max($0, end) }

@@ -4,10 +4,17 @@ import ODataCore
 
 /// The write API, valid inside one ``CacheDatabase/write(_:)`` transaction. **Used only by Sync.**
 ///
-/// Writes are flat upserts keyed by canonical keys; every statement is cached,
-/// so normalising a page costs a handful of prepared-statement executions per entity.
+/// Writes are flat upserts keyed by canonical keys; the hot statements are prepared once
+/// per transaction (``WriteStatements``), so normalising a page costs a handful of
+/// prepared-statement executions per entity.
 public struct CacheWriteSession {
     let db: Database
+    let statements: WriteStatements
+
+    init(db: Database) {
+        self.db = db
+        self.statements = WriteStatements(db)
+    }
 
     /// Inserts or updates one entity.
     ///
@@ -27,19 +34,11 @@ public struct CacheWriteSession {
             etag = etag ?? existing.etag
             type = type ?? existing.type
         }
-        let statement = try FastStatement(
-            db,
-            """
-            INSERT INTO entity (key, entitySet, type, properties, etag, fetchedAt) VALUES (?, ?, ?, ?, ?, ?)
-            ON CONFLICT (key) DO UPDATE SET entitySet = excluded.entitySet, type = coalesce(excluded.type, type),
-                properties = excluded.properties, etag = excluded.etag, fetchedAt = excluded.fetchedAt
-            """)
-        let blob = PropertyCodec.encode(properties)
-        try statement.run { bind in
+        try statements.run(.upsertEntity) { bind in
             bind.text(1, key)
             bind.text(2, entitySet)
             bind.text(3, type)
-            bind.blob(4, blob)
+            bind.blob(4) { PropertyCodec.encode(properties, into: &$0) }
             bind.text(5, etag)
             bind.double(6, date.timeIntervalSince1970)
         }
@@ -65,38 +64,11 @@ public struct CacheWriteSession {
     /// marks it known. An empty array records an *empty* relation (a `null` to-one or
     /// an empty expanded collection).
     public func replaceRelation(parent: String, navigation: String, children: [String], at date: Date) throws {
-        let existing = try FastStatement(db, "SELECT count FROM relationState WHERE parentKey = ? AND navigation = ?").run {
-            $0.text(1, parent)
-            $0.text(2, navigation)
-        }
-        if existing.map({ $0 > Int64(children.count) }) ?? false {
-            try db.cachedStatement(sql: "DELETE FROM relation WHERE parentKey = ? AND navigation = ? AND position >= ?")
-                .execute(arguments: [parent, navigation, children.count])
-        }
-        let insert = try FastStatement(
-            db,
-            """
-            INSERT INTO relation (parentKey, navigation, position, childKey) VALUES (?, ?, ?, ?)
-            ON CONFLICT (parentKey, navigation, position) DO UPDATE SET childKey = excluded.childKey
-            """)
-        for (position, child) in children.enumerated() {
-            try insert.run { bind in
-                bind.text(1, parent)
-                bind.text(2, navigation)
-                bind.int(3, position)
-                bind.text(4, child)
-            }
-        }
-        try FastStatement(
-            db,
-            """
-            INSERT INTO relationState (parentKey, navigation, count, fetchedAt) VALUES (?, ?, ?, ?)
-            ON CONFLICT (parentKey, navigation) DO UPDATE SET count = excluded.count, fetchedAt = excluded.fetchedAt
-            """
-        ).run { bind in
+        let keys = ChildKeys.encode(children)
+        try statements.run(.upsertRelation) { bind in
             bind.text(1, parent)
             bind.text(2, navigation)
-            bind.int(3, children.count)
+            bind.text(3, utf8: keys)
             bind.double(4, date.timeIntervalSince1970)
         }
     }
@@ -109,7 +81,7 @@ public struct CacheWriteSession {
 
     /// Confirms a relation unchanged (a 304).
     public func touchRelation(parent: String, navigation: String, at date: Date) throws {
-        try db.cachedStatement(sql: "UPDATE relationState SET fetchedAt = ? WHERE parentKey = ? AND navigation = ?")
+        try db.cachedStatement(sql: "UPDATE relation SET fetchedAt = ? WHERE parentKey = ? AND navigation = ?")
             .execute(arguments: [date.timeIntervalSince1970, parent, navigation])
     }
 

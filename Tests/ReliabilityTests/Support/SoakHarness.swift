@@ -157,16 +157,16 @@ struct CacheFile {
     func orphans() throws -> [String: Int] {
         try queue.read { db in
             [
-                "relation rows without a child entity": try Int.fetchOne(db, sql: """
-                    SELECT COUNT(*) FROM relation r WHERE NOT EXISTS (SELECT 1 FROM entity e WHERE e.key = r.childKey)
+                "relation children without an entity": try Int.fetchOne(db, sql: """
+                    SELECT COUNT(*) FROM relation r,
+                        json_each(CASE WHEN json_valid(r.childKeys) THEN r.childKeys ELSE '[]' END) c
+                    WHERE NOT EXISTS (SELECT 1 FROM entity e WHERE e.key = c.value)
                     """) ?? 0,
-                "relation rows without a relation state": try Int.fetchOne(db, sql: """
-                    SELECT COUNT(*) FROM relation r WHERE NOT EXISTS (SELECT 1 FROM relationState s
-                        WHERE s.parentKey = r.parentKey AND s.navigation = r.navigation)
-                    """) ?? 0,
-                "relation rows past the relation's count": try Int.fetchOne(db, sql: """
-                    SELECT COUNT(*) FROM relation r JOIN relationState s
-                        ON s.parentKey = r.parentKey AND s.navigation = r.navigation WHERE r.position >= s.count
+                "relations whose child keys are not a JSON array of strings": try Int.fetchOne(db, sql: """
+                    SELECT COUNT(*) FROM relation r WHERE CASE
+                        WHEN NOT json_valid(r.childKeys) THEN 1
+                        WHEN json_type(r.childKeys) <> 'array' THEN 1
+                        ELSE EXISTS (SELECT 1 FROM json_each(r.childKeys) c WHERE c.type <> 'text') END
                     """) ?? 0,
                 "list rows without an entity": try Int.fetchOne(db, sql: """
                     SELECT COUNT(*) FROM listRow r WHERE NOT EXISTS (SELECT 1 FROM entity e WHERE e.key = r.entityKey)
