@@ -97,7 +97,7 @@ struct JobRunner: Sendable {
     func decode(_ response: TransportResponse, for job: FetchJob) throws -> ODataPayload {
         do {
             return try decoder.decode(response.body, entitySet: job.target.entitySetHint, url: job.url)
-        } catch let error as ODataError {
+        } catch {
             throw Self.namingContentType(error, response.headers["content-type"])
         }
     }
