@@ -11,14 +11,22 @@ public final class CacheDatabase: Sendable {
     let writer: any DatabaseWriter
     /// The file path, nil in memory.
     public let path: String?
+    /// Groups the fetcher's concurrent writes into shared transactions.
+    let groupCommit: GroupCommit
+    /// Checkpoints the WAL off the writer's thread (files only).
+    let checkpointer: WALCheckpointer?
 
     /// Opens (creating with mode 0600 if needed) and migrates the cache at `path`.
     public init(path: String) throws {
         try Self.createPrivateFile(at: path)
+        let checkpointer = WALCheckpointer(path: path)
         var configuration = Configuration()
         configuration.prepareDatabase { db in
             // Small page cache per connection: the fetcher's memory budget is 40 MB with 1M rows.
             try db.execute(sql: "PRAGMA cache_size = -4000; PRAGMA synchronous = NORMAL")
+            if !db.configuration.readonly, let connection = db.sqliteConnection {
+                checkpointer.attach(toWriter: connection)
+            }
         }
         configuration.maximumReaderCount = 2
         // Another process may hold the file for a moment (a second session, WAL recovery after a crash):
@@ -28,6 +36,8 @@ public final class CacheDatabase: Sendable {
         try CacheSchema.migrator.migrate(pool)
         self.writer = pool
         self.path = path
+        self.checkpointer = checkpointer
+        self.groupCommit = GroupCommit(writer: pool, finishTransaction: Self.notifyWithoutRowIDChanges)
     }
 
     /// An empty cache in memory (tests, throwaway sessions).
@@ -36,6 +46,12 @@ public final class CacheDatabase: Sendable {
         try CacheSchema.migrator.migrate(queue)
         self.writer = queue
         self.path = nil
+        self.checkpointer = nil
+        self.groupCommit = GroupCommit(writer: queue, finishTransaction: Self.notifyWithoutRowIDChanges)
+    }
+
+    deinit {
+        checkpointer?.close()
     }
 
     /// Creates the file (and its directory, mode 0700) readable by the owner only.
@@ -57,6 +73,7 @@ public final class CacheDatabase: Sendable {
     }
 
     /// Runs `body` in one write transaction. **Sync only.**
+    @discardableResult
     public func write<T>(_ body: (CacheWriteSession) throws -> T) throws -> T {
         try writer.write { db in
             let result = try body(CacheWriteSession(db: db))
@@ -65,18 +82,19 @@ public final class CacheDatabase: Sendable {
         }
     }
 
-    /// Runs `body` in one write transaction without blocking the caller's thread. **Sync only.**
+    /// Runs `body` atomically without blocking the caller's thread. **Sync only.**
+    ///
+    /// Writes that arrive while another is being written share its successor's transaction,
+    /// each in its own savepoint (``GroupCommit``): `body` is all-or-nothing and its error is
+    /// its own, and observers may see it land together with its neighbours.
+    @discardableResult
     public func write<T: Sendable>(_ body: @escaping @Sendable (CacheWriteSession) throws -> T) async throws -> T {
-        try await writer.write { db in
-            let result = try body(CacheWriteSession(db: db))
-            try Self.notifyWithoutRowIDChanges(db)
-            return result
-        }
+        try await groupCommit.write { db in try body(CacheWriteSession(db: db)) }
     }
 
     /// Tables declared `WITHOUT ROWID`: SQLite's update hook, which GRDB's observation relies on,
     /// never fires for them, so a screen observing a relation or an entity would miss writes.
-    static let withoutRowIDTables = ["entity", "relation", "relationState", "listRow", "validator"]
+    static let withoutRowIDTables = ["entity", "relation", "listRow", "validator"]
 
     /// Tells observers that the `WITHOUT ROWID` tables may have changed in this transaction.
     /// Observations re-run their query and, unchanged values being removed as duplicates, redraw

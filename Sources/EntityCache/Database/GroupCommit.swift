@@ -1,0 +1,94 @@
+import Dispatch
+import Foundation
+import GRDB
+
+/// Commits the asynchronous writes that arrive while the writer is busy together, in one transaction.
+///
+/// The fetcher runs several jobs at once, each decoding its response off the writer and then
+/// asking for one write. When the writer is idle a write starts at once, alone; while it is busy,
+/// the writes that queue up behind it are done next as one transaction, each inside its own
+/// savepoint. That keeps every write atomic and isolated — one that throws is rolled back alone
+/// and its caller gets the error — while the commit's work (log frames for the pages touched,
+/// observers re-reading) is paid once per group rather than once per write. Observers see a group
+/// land at once.
+///
+/// `@unchecked Sendable`: `lock` guards `pending` and `isDraining`; writes run on `queue`.
+final class GroupCommit: @unchecked Sendable {
+    /// The most writes one transaction takes, so that the first of them is not kept waiting long.
+    static let maximumGroup = 16
+
+    /// One write waiting for the writer.
+    struct Pending {
+        /// Runs the write in the group's transaction; returns what to tell its caller once committed.
+        let perform: (Database) -> () -> Void
+        /// Tells the caller the group's transaction failed.
+        let abandon: (Error) -> Void
+    }
+
+    private let writer: any DatabaseWriter
+    private let finishTransaction: (Database) throws -> Void
+    private let queue = DispatchQueue(label: "cardealer.cache.group-commit")
+    private let lock = NSLock()
+    private var pending: [Pending] = []
+    private var isDraining = false
+
+    /// - Parameter finishTransaction: run at the end of every transaction (the cache's change notices).
+    init(writer: any DatabaseWriter, finishTransaction: @escaping (Database) throws -> Void) {
+        self.writer = writer
+        self.finishTransaction = finishTransaction
+    }
+
+    /// Runs `body` in a transaction shared with the writes queued beside it; returns once committed.
+    func write<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, Error>) in
+            let item = Pending(
+                perform: { db in
+                    do {
+                        var result: T?
+                        try db.inSavepoint {
+                            result = try body(db)
+                            return .commit
+                        }
+                        return { continuation.resume(returning: result!) }
+                    } catch {
+                        return { continuation.resume(throwing: error) }
+                    }
+                },
+                abandon: { continuation.resume(throwing: $0) }
+            )
+            let start = lock.withLock {
+                pending.append(item)
+                guard !isDraining else { return false }
+                isDraining = true
+                return true
+            }
+            if start { queue.async { self.drain() } }
+        }
+    }
+
+    /// Writes groups until nothing is waiting.
+    private func drain() {
+        while true {
+            let group: [Pending] = lock.withLock {
+                guard !pending.isEmpty else {
+                    isDraining = false
+                    return []
+                }
+                let group = Array(pending.prefix(Self.maximumGroup))
+                pending.removeFirst(group.count)
+                return group
+            }
+            guard !group.isEmpty else { return }
+            do {
+                let replies = try writer.write { db in
+                    let replies = group.map { $0.perform(db) }
+                    try finishTransaction(db)
+                    return replies
+                }
+                for reply in replies { reply() }
+            } catch {
+                for item in group { item.abandon(error) }
+            }
+        }
+    }
+}
