@@ -5,8 +5,13 @@
 //   `Person?$expand=PersonCar/Car&$top=…&$skip=…&$inlinecount=allpages`), e.g. from Benchmarks/run.sh.
 // For each round, a fresh SQLite cache file in a temporary directory gets every page: decode with
 // ODataCore's VerboseJSONDecoder (typed by $metadata), normalise into flat rows, commit — one
-// transaction per page, as the fetcher writes one response. Also times decoding alone.
-// Prints one JSON object: the best round's figures.
+// transaction per page, as the fetcher writes one response. Timed four ways, best round of each:
+//   ingest    — serial: decode, normalise, commit page after page on one thread;
+//   pipelined — decoding on a second thread while the writer commits (what the fetcher does: its jobs
+//               decode concurrently, the cache has one writer); on 2 cores this is the throughput;
+//   write     — normalise and commit only, the pages decoded beforehand;
+//   decode    — decode only.
+// Prints one JSON object.
 import EntityCache
 import Foundation
 import ODataCore
@@ -43,44 +48,110 @@ func decodeOnly() throws -> Double {
     return seconds(since: start)
 }
 
-/// Decodes, normalises and commits every page into a fresh cache; returns (seconds, entities, cache bytes).
-func ingest(round: Int) throws -> (Double, Int, Int) {
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ingest-bench-\(getpid())-\(round)")
+/// A fresh cache file in a temporary folder; `body` gets it, the folder is removed afterwards.
+/// Returns what `body` returned and the bytes the cache files took.
+func withFreshCache<T>(_ name: String, _ body: (CacheDatabase) throws -> T) throws -> (T, Int) {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ingest-bench-\(getpid())-\(name)")
     try? FileManager.default.removeItem(at: folder)
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: folder) }
-    let cache = try CacheDatabase(path: folder.appendingPathComponent("cache.sqlite").path)
-    let normaliser = Normaliser()
-    var entities = 0
-    let start = ContinuousClock.now
-    for (index, page) in pages.enumerated() {
-        let payload = try decoder.decode(page, entitySet: "Person")
-        let target = FetchTarget.listPage(listKey, entitySet: "Person", offset: index * pageSize, requestedTop: pageSize)
-        let summary = try cache.write { session in
-            try normaliser.write(payload, for: target, partial: false, at: Date(), into: session)
-        }
-        entities += summary.entities
-    }
-    let elapsed = seconds(since: start)
+    let result = try body(try CacheDatabase(path: folder.appendingPathComponent("cache.sqlite").path))
     let size = (try? FileManager.default.contentsOfDirectory(atPath: folder.path))?.reduce(0) { total, name in
         let attributes = try? FileManager.default.attributesOfItem(atPath: folder.appendingPathComponent(name).path)
         return total + ((attributes?[.size] as? Int) ?? 0)
     } ?? 0
-    return (elapsed, entities, size)
+    return (result, size)
 }
 
-var best: (Double, Int, Int)?
-var bestDecode = Double.infinity
-for round in 0..<max(rounds, 1) {
-    bestDecode = min(bestDecode, try decodeOnly())
-    let result = try ingest(round: round)
-    if best == nil || result.0 < best!.0 { best = result }
+/// A fresh cache for an asynchronous round; `remove()` deletes its folder.
+func freshCache(_ name: String) throws -> (cache: CacheDatabase, remove: () -> Void) {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ingest-bench-\(getpid())-\(name)")
+    try? FileManager.default.removeItem(at: folder)
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    let cache = try CacheDatabase(path: folder.appendingPathComponent("cache.sqlite").path)
+    return (cache, { try? FileManager.default.removeItem(at: folder) })
 }
-let (elapsed, entities, cacheBytes) = best!
+
+/// Normalises and commits page `index`'s payload, one transaction, as the fetcher does; returns entities.
+func write(_ payload: ODataPayload, page index: Int, into cache: CacheDatabase) throws -> Int {
+    let target = FetchTarget.listPage(listKey, entitySet: "Person", offset: index * pageSize, requestedTop: pageSize)
+    let normaliser = Normaliser()
+    return try cache.write { session in
+        try normaliser.write(payload, for: target, partial: false, at: Date(), into: session)
+    }.entities
+}
+
+/// Serial: decode, normalise and commit each page in turn on one thread; returns (seconds, entities).
+func ingestSerial(into cache: CacheDatabase) throws -> (Double, Int) {
+    var entities = 0
+    let start = ContinuousClock.now
+    for (index, page) in pages.enumerated() {
+        entities += try write(try decoder.decode(page, entitySet: "Person"), page: index, into: cache)
+    }
+    return (seconds(since: start), entities)
+}
+
+/// Write only: the pages decoded beforehand (not timed), then normalised and committed; returns seconds.
+func writeOnly(into cache: CacheDatabase) throws -> Double {
+    let payloads = try pages.map { try decoder.decode($0, entitySet: "Person") }
+    let start = ContinuousClock.now
+    for (index, payload) in payloads.enumerated() { _ = try write(payload, page: index, into: cache) }
+    let elapsed = seconds(since: start)
+    withExtendedLifetime(payloads) {}
+    return elapsed
+}
+
+/// Pipelined, as the fetcher runs: up to 4 jobs at once (its `maxConcurrent`), each decoding its page on
+/// Swift's concurrent pool and then awaiting the cache's asynchronous write, which commits the writes
+/// queued behind a busy writer together (`GroupCommit`). Returns seconds.
+func ingestPipelined(into cache: CacheDatabase) async throws -> Double {
+    let start = ContinuousClock.now
+    try await withThrowingTaskGroup(of: Void.self) { group in
+        for (index, page) in pages.enumerated() {
+            if index >= 4 { try await group.next() }
+            group.addTask {
+                let payload = try decoder.decode(page, entitySet: "Person")
+                let target = FetchTarget.listPage(listKey, entitySet: "Person", offset: index * pageSize, requestedTop: pageSize)
+                let date = Date()
+                _ = try await cache.write { session in
+                    try Normaliser().write(payload, for: target, partial: false, at: date, into: session)
+                }
+            }
+        }
+        try await group.waitForAll()
+    }
+    return seconds(since: start)
+}
+
+var serial = Double.infinity
+var pipelined = Double.infinity
+var writing = Double.infinity
+var decoding = Double.infinity
+var entities = 0
+var cacheBytes = 0
+// `INGEST_BENCH_ONLY=write` times only the write path (for profiling it alone).
+if ProcessInfo.processInfo.environment["INGEST_BENCH_ONLY"] == "write" {
+    for round in 0..<max(rounds, 1) {
+        writing = min(writing, try withFreshCache("write-\(round)") { try writeOnly(into: $0) }.0)
+    }
+    print("{\"write_seconds\": \(writing)}")
+    exit(0)
+}
+for round in 0..<max(rounds, 1) {
+    decoding = min(decoding, try decodeOnly())
+    let ((elapsed, count), bytes) = try withFreshCache("serial-\(round)") { try ingestSerial(into: $0) }
+    (serial, entities, cacheBytes) = (min(serial, elapsed), count, bytes)
+    writing = min(writing, try withFreshCache("write-\(round)") { try writeOnly(into: $0) }.0)
+    let pipelinedCache = try freshCache("pipelined-\(round)")
+    pipelined = min(pipelined, try await ingestPipelined(into: pipelinedCache.cache))
+    pipelinedCache.remove()
+}
 let report: [String: Any] = [
     "pages": pages.count, "bytes": totalBytes, "entities": entities, "rounds": rounds,
-    "ingest_seconds": elapsed, "ingest_entities_per_s": Double(entities) / elapsed,
-    "decode_seconds": bestDecode, "decode_entities_per_s": Double(entities) / bestDecode,
+    "ingest_seconds": serial, "ingest_entities_per_s": Double(entities) / serial,
+    "pipelined_seconds": pipelined, "pipelined_entities_per_s": Double(entities) / pipelined,
+    "write_seconds": writing, "write_entities_per_s": Double(entities) / writing,
+    "decode_seconds": decoding, "decode_entities_per_s": Double(entities) / decoding,
     "cache_bytes": cacheBytes,
 ]
 let json = try JSONSerialization.data(withJSONObject: report, options: [.sortedKeys])
