@@ -13,19 +13,23 @@ import GRDBSQLite
 /// reach ``hardLimit`` (a checkpoint cannot keep up, or keeps failing), the writer checkpoints
 /// inline, as SQLite would have.
 ///
-/// `@unchecked Sendable`: `lock` guards `isScheduled` and `isClosed`; the connection is used
+/// `@unchecked Sendable`: `lock` guards `isScheduled`, `isClosed` and `backfilled`; the connection is used
 /// only on `queue`.
 final class WALCheckpointer: @unchecked Sendable {
     /// WAL pages after which a background checkpoint is requested (SQLite's own default).
     static let threshold: Int32 = 1_000
     /// WAL pages after which the writer checkpoints inline.
     static let hardLimit: Int32 = 16_000
+    /// Pages a background checkpoint may leave for the writer to finish (see ``walDidGrow``).
+    static let tail: Int32 = 300
 
     let path: String
     private let queue = DispatchQueue(label: "cardealer.cache.checkpoint", qos: .utility)
     private let lock = NSLock()
     private var isScheduled = false
     private var isClosed = false
+    /// Log pages the last background checkpoint had copied; 0 once the writer finished the log.
+    private var backfilled: Int32 = 0
     private var connection: OpaquePointer?
 
     init(path: String) {
@@ -46,23 +50,39 @@ final class WALCheckpointer: @unchecked Sendable {
     }
 
     /// Called by SQLite on the writer's thread after each commit, with the log's size in pages.
+    ///
+    /// A passive checkpoint beside a busy writer never catches up with the log's end, and SQLite
+    /// starts the log over only once all of it is copied. So when a background checkpoint has
+    /// left no more than ``tail`` pages, the writer copies those itself (little work), and its
+    /// next transaction starts the log over instead of growing it.
     private func walDidGrow(to pages: Int32, writer: OpaquePointer?) {
         guard pages >= Self.threshold else { return }
-        if pages >= Self.hardLimit, let writer {
-            sqlite3_wal_checkpoint_v2(writer, nil, SQLITE_CHECKPOINT_PASSIVE, nil, nil)
-            return
-        }
-        let schedule = lock.withLock {
-            guard !isScheduled, !isClosed else { return false }
+        let (schedule, finish) = lock.withLock { () -> (Bool, Bool) in
+            let caughtUp = backfilled > 0 && backfilled <= pages && pages - backfilled <= Self.tail
+            if caughtUp || pages >= Self.hardLimit || isClosed {
+                backfilled = 0
+                return (false, true)
+            }
+            guard !isScheduled else { return (false, false) }
             isScheduled = true
-            return true
+            return (true, false)
         }
-        if schedule { queue.async { self.checkpoint() } }
+        if finish, let writer {
+            sqlite3_wal_checkpoint_v2(writer, nil, SQLITE_CHECKPOINT_PASSIVE, nil, nil)
+        } else if schedule {
+            queue.async { self.checkpoint() }
+        }
     }
 
     /// Copies what it can of the log back into the database file.
     private func checkpoint() {
-        defer { lock.withLock { isScheduled = false } }
+        var copied: Int32 = -1
+        defer {
+            lock.withLock {
+                isScheduled = false
+                if copied > 0 { backfilled = copied }
+            }
+        }
         guard !lock.withLock({ isClosed }) else { return }
         if connection == nil {
             var opened: OpaquePointer?
@@ -79,7 +99,8 @@ final class WALCheckpointer: @unchecked Sendable {
             connection = opened
         }
         // Busy (another checkpoint running) or failed: the next commit past the threshold asks again.
-        sqlite3_wal_checkpoint_v2(connection, nil, SQLITE_CHECKPOINT_PASSIVE, nil, nil)
+        var logged: Int32 = -1
+        sqlite3_wal_checkpoint_v2(connection, nil, SQLITE_CHECKPOINT_PASSIVE, &logged, &copied)
     }
 
     /// Closes the checkpoint connection; later hooks do nothing (the writer's own close checkpoints).
