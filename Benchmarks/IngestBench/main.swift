@@ -129,13 +129,24 @@ var writing = Double.infinity
 var decoding = Double.infinity
 var entities = 0
 var cacheBytes = 0
-// `INGEST_BENCH_ONLY=write` times only the write path (for profiling it alone).
-if ProcessInfo.processInfo.environment["INGEST_BENCH_ONLY"] == "write" {
+// `INGEST_BENCH_ONLY=write` or `=pipelined` times only that (for profiling it alone).
+switch ProcessInfo.processInfo.environment["INGEST_BENCH_ONLY"] {
+case "write":
     for round in 0..<max(rounds, 1) {
         writing = min(writing, try withFreshCache("write-\(round)") { try writeOnly(into: $0) }.0)
     }
     print("{\"write_seconds\": \(writing)}")
     exit(0)
+case "pipelined":
+    for round in 0..<max(rounds, 1) {
+        let fresh = try freshCache("pipelined-\(round)")
+        pipelined = min(pipelined, try await ingestPipelined(into: fresh.cache))
+        fresh.remove()
+    }
+    print("{\"pipelined_seconds\": \(pipelined)}")
+    exit(0)
+default:
+    break
 }
 for round in 0..<max(rounds, 1) {
     decoding = min(decoding, try decodeOnly())

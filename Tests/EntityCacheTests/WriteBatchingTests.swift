@@ -56,6 +56,26 @@ import Testing
         #expect(try cache.entity(canonical: "Car(7)") == nil)
     }
 
+    @Test func a_lone_write_that_throws_leaves_nothing_behind() async throws {
+        // Given a cache file and one write (nothing queued beside it) that writes a row and then throws
+        let path = temporaryPath()
+        defer { _ = try? CacheDatabase.removeFiles(at: path) }
+        let cache = try CacheDatabase(path: path)
+        await #expect(throws: Refused.self) {
+            try await cache.write { [date] session in
+                try session.upsertEntity(
+                    key: "Car(1)", entitySet: "Car", type: nil, properties: [], etag: nil, at: date, partial: false)
+                throw Refused()
+            }
+        }
+        // Then the row is not there, and the next write works
+        #expect(try cache.entity(canonical: "Car(1)") == nil)
+        try await cache.write { [date] session in
+            try session.upsertEntity(key: "Car(2)", entitySet: "Car", type: nil, properties: [], etag: nil, at: date, partial: false)
+        }
+        #expect(try cache.entity(canonical: "Car(2)") != nil)
+    }
+
     @Test func the_log_is_copied_into_the_database_file_in_the_background() async throws {
         // Given a cache file whose writer never checkpoints itself
         let path = temporaryPath()

@@ -23,7 +23,9 @@ public final class CacheDatabase: Sendable {
         var configuration = Configuration()
         configuration.prepareDatabase { db in
             // Small page cache per connection: the fetcher's memory budget is 40 MB with 1M rows.
-            try db.execute(sql: "PRAGMA cache_size = -4000; PRAGMA synchronous = NORMAL")
+            // Savepoint journals in memory: every grouped write runs in a savepoint (``GroupCommit``),
+            // whose journal would otherwise spill to a temporary file past 64 KiB.
+            try db.execute(sql: "PRAGMA cache_size = -4000; PRAGMA synchronous = NORMAL; PRAGMA temp_store = MEMORY")
             if !db.configuration.readonly, let connection = db.sqliteConnection {
                 checkpointer.attach(toWriter: connection)
             }

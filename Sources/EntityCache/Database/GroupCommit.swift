@@ -19,10 +19,17 @@ final class GroupCommit: @unchecked Sendable {
 
     /// One write waiting for the writer.
     struct Pending {
-        /// Runs the write in the group's transaction; returns what to tell its caller once committed.
-        let perform: (Database) -> () -> Void
+        /// Runs the write in the group's transaction — in a savepoint unless `alone` in it —
+        /// and says how it went.
+        let perform: (_ db: Database, _ alone: Bool) -> Reply
         /// Tells the caller the group's transaction failed.
         let abandon: (Error) -> Void
+    }
+
+    /// How one write went, and what to tell its caller once the transaction is settled.
+    struct Reply {
+        var error: Error?
+        var send: () -> Void
     }
 
     private let writer: any DatabaseWriter
@@ -42,16 +49,22 @@ final class GroupCommit: @unchecked Sendable {
     func write<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, Error>) in
             let item = Pending(
-                perform: { db in
+                perform: { db, alone in
                     do {
-                        var result: T?
-                        try db.inSavepoint {
+                        let result: T
+                        if alone {
                             result = try body(db)
-                            return .commit
+                        } else {
+                            var value: T?
+                            try db.inSavepoint {
+                                value = try body(db)
+                                return .commit
+                            }
+                            result = value!
                         }
-                        return { continuation.resume(returning: result!) }
+                        return Reply(error: nil) { continuation.resume(returning: result) }
                     } catch {
-                        return { continuation.resume(throwing: error) }
+                        return Reply(error: error) { continuation.resume(throwing: error) }
                     }
                 },
                 abandon: { continuation.resume(throwing: $0) }
@@ -80,12 +93,16 @@ final class GroupCommit: @unchecked Sendable {
             }
             guard !group.isEmpty else { return }
             do {
+                // Alone in its transaction, a write needs no savepoint: if it throws, the
+                // transaction is rolled back instead, and its caller gets the error.
+                let alone = group.count == 1
                 let replies = try writer.write { db in
-                    let replies = group.map { $0.perform(db) }
+                    let replies = group.map { $0.perform(db, alone) }
+                    if alone, let error = replies[0].error { throw error }
                     try finishTransaction(db)
                     return replies
                 }
-                for reply in replies { reply() }
+                for reply in replies { reply.send() }
             } catch {
                 for item in group { item.abandon(error) }
             }
