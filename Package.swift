@@ -56,7 +56,7 @@ let package = Package(
         .executableTarget(name: "TerminalDemo", dependencies: ["Terminal"]),
         // Benchmarks: programs that print figures; run in release.
         .executableTarget(name: "decode-bench", dependencies: ["ODataCore"], path: "Benchmarks/DecodeBench"),
-        .executableTarget(name: "cache-bench", dependencies: ["ODataCore", "EntityCache", "Sync", "DemoServer"]),
+        .executableTarget(name: "cache-bench", dependencies: ["ODataCore", "EntityCache", "Sync"]),
         .executableTarget(
             name: "ingest-bench", dependencies: ["ODataCore", "EntityCache", "Sync"], path: "Benchmarks/IngestBench"
         ),

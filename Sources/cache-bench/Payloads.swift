@@ -1,4 +1,4 @@
-import DemoServer
+import Foundation
 import ODataCore
 
 /// Recorded-style OData v2 payloads for the benchmark: people pages with `PersonCar/Car` expanded,
@@ -36,6 +36,15 @@ enum Payloads {
         return Array(text.utf8)
     }
 
-    /// The CarDealer `$metadata`, exactly as the built-in service serves it.
-    static var edmx: String { ServiceSchema.carDealer.edmx }
+    /// The CarDealer `$metadata`, exactly as the built-in service serves it (DemoServerTests check the
+    /// copy). Read from a file rather than from the server's code so that the memory figure is the
+    /// cache's and the fetcher's alone, not the HTTP server's linked in beside them.
+    static var edmx: String {
+        get throws {
+            let fixture = URL(fileURLWithPath: #filePath)
+                .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+                .appendingPathComponent("Benchmarks/Fixtures/cardealer-metadata.xml")
+            return try String(contentsOf: fixture, encoding: .utf8)
+        }
+    }
 }

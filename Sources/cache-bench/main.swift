@@ -26,7 +26,7 @@ func residentMegabytes() -> Double {
     return kilobytes / 1024
 }
 
-let model = try EDMXParser.parse(Payloads.edmx)
+let model = try EDMXParser.parse(try Payloads.edmx)
 let decoder = VerboseJSONDecoder(serviceRoot: Payloads.root, model: model)
 let cache = try CacheDatabase(path: path)
 let list = ListRequest(entitySet: "Person").key
