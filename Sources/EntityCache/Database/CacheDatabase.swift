@@ -22,10 +22,14 @@ public final class CacheDatabase: Sendable {
         let checkpointer = WALCheckpointer(path: path)
         var configuration = Configuration()
         configuration.prepareDatabase { db in
-            // Small page cache per connection: the fetcher's memory budget is 40 MB with 1M rows.
+            // Small page caches: the fetcher's memory budget is 40 MB with 1M rows. The writer's is
+            // larger (it walks the B-trees it grows); a reader's holds the interior pages a window
+            // read descends through, and the leaves it reads are mostly new each time anyway.
             // Savepoint journals in memory: every grouped write runs in a savepoint (``GroupCommit``),
             // whose journal would otherwise spill to a temporary file past 64 KiB.
-            try db.execute(sql: "PRAGMA cache_size = -4000; PRAGMA synchronous = NORMAL; PRAGMA temp_store = MEMORY")
+            let cacheKilobytes = db.configuration.readonly ? 2_000 : 4_000
+            try db.execute(
+                sql: "PRAGMA cache_size = -\(cacheKilobytes); PRAGMA synchronous = NORMAL; PRAGMA temp_store = MEMORY")
             if !db.configuration.readonly, let connection = db.sqliteConnection {
                 checkpointer.attach(toWriter: connection)
             }
