@@ -58,12 +58,14 @@ def summary_rows(results):
                      met(scale["peak_rss_mib"] is not None and scale["peak_rss_mib"] <= 60)))
     ingest = results.get("ingest")
     if ingest:
-        ours = ingest["cardealer"]["ingest_entities_per_s"]
-        rows.append(("ingest: decode + normalise + commit", "≥ 200,000 entities/s", fmt(ours, 0, " entities/s"),
-                     met(ours >= 200000)))
-        rows.append(("ingest vs pyodata on the same payloads", "≥ 6×",
-                     "%s× (pyodata %s entities/s)" % (fmt(ingest["ratio"]), fmt(ingest["pyodata"]["entities_per_s"], 0)),
-                     met(ingest["ratio"] >= 6)))
+        ours = ingest["cardealer"]["pipelined_entities_per_s"]
+        serial = ingest["cardealer"]["ingest_entities_per_s"]
+        rows.append(("ingest: decode + normalise + commit, as the fetcher runs it (2 cores)", "≥ 200,000 entities/s",
+                     "%s (one thread: %s)" % (fmt(ours, 0, " entities/s"), fmt(serial, 0)), met(ours >= 200000)))
+        rows.append(("ingest vs pyodata on the same payloads (judged on one thread)", "≥ 6×",
+                     "%s× on one thread, %s× as the fetcher runs (pyodata %s entities/s)" % (
+                         fmt(ingest["serial_ratio"]), fmt(ingest["ratio"]), fmt(ingest["pyodata"]["entities_per_s"], 0)),
+                     met(ingest["serial_ratio"] >= 6)))
     term = results.get("terminal")
     if term and term.get("warm_start_ms") is not None:
         rows.append(("warm cache: cardealer start → first full frame (built-in service included)", "≤ 150 ms",
@@ -127,12 +129,14 @@ def render(results):
     if ingest:
         c, p = ingest["cardealer"], ingest["pyodata"]
         out += ["## 3. Ingest (%d recorded pages, %s bytes, %s entities)" % (c["pages"], fmt(c["bytes"]), fmt(c["entities"])), "",
-                table(["", "entities/s", "seconds (best of 3)"], [
-                    ["CarDealer: decode + normalise + commit to SQLite", fmt(c["ingest_entities_per_s"], 0), fmt(c["ingest_seconds"], 3)],
+                table(["", "entities/s", "seconds (best of %d)" % c["rounds"]], [
+                    ["CarDealer: decode + normalise + commit, pipelined as the fetcher runs it", fmt(c["pipelined_entities_per_s"], 0), fmt(c["pipelined_seconds"], 3)],
+                    ["CarDealer: decode + normalise + commit, one thread", fmt(c["ingest_entities_per_s"], 0), fmt(c["ingest_seconds"], 3)],
+                    ["CarDealer: normalise + commit only (pages decoded beforehand)", fmt(c["write_entities_per_s"], 0), fmt(c["write_seconds"], 3)],
                     ["CarDealer: decode only", fmt(c["decode_entities_per_s"], 0), fmt(c["decode_seconds"], 3)],
                     ["pyodata %s: parse into entity proxies (no storage)" % p["pyodata"], fmt(p["entities_per_s"], 0), fmt(p["seconds"], 3)],
-                ]), "", "Ratio (CarDealer ingest ÷ pyodata parse): %s×; pyodata counted %s entities in the same bytes." % (
-                    fmt(ingest["ratio"]), fmt(p["entities"])), ""]
+                ]), "", "Ratio (CarDealer ingest ÷ pyodata parse): %s× on one thread, %s× pipelined; pyodata counted %s entities in the same bytes." % (
+                    fmt(ingest["serial_ratio"]), fmt(ingest["ratio"]), fmt(p["entities"])), ""]
     term = results.get("terminal")
     if term:
         out += ["## 4. Terminal output (80×24, warm cache, bytes read from the pty master)", "",
