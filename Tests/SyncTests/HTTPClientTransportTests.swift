@@ -162,6 +162,58 @@ import Testing
         }
     }
 
+    @Test func cancelling_while_the_body_arrives_aborts_the_request_promptly() async throws {
+        // Given a server that sends a head and half a body, then nothing
+        let half = Array(ScriptedHTTPServer.response(body: Self.json).dropLast(Self.json.count / 2))
+        let server = try ScriptedHTTPServer { _ in .stallAfter(half) }
+        let transport = HTTPClientTransport(timeout: 60)
+        let task = Task { try await transport.get(TransportRequest(url: server.url())) }
+        #expect(await eventually { server.exchanges.count == 1 })
+        // Let the head arrive so that the body is being read (the only sleep: nothing outside shows that moment)
+        try await Task.sleep(for: .milliseconds(50))
+        // When the calling task is cancelled
+        let cancelled = ContinuousClock.now
+        task.cancel()
+        let result = await task.result
+        // Then it throws CancellationError at once, and the connection is closed
+        #expect(ContinuousClock.now - cancelled < .seconds(5))
+        switch result {
+        case .success: Issue.record("the request should have been cancelled")
+        case .failure(let error): #expect(error is CancellationError, "\(error)")
+        }
+        #expect(await eventually { server.stallsEndedByClient == 1 })
+    }
+
+    @Test func a_body_that_stops_arriving_gives_a_timed_out_sentence() async throws {
+        // Given a server that sends a head and half a body, then nothing
+        let half = Array(ScriptedHTTPServer.response(body: Self.json).dropLast(Self.json.count / 2))
+        let server = try ScriptedHTTPServer { _ in .stallAfter(half) }
+        // When a transport with a short timeout asks it
+        do {
+            _ = try await HTTPClientTransport(timeout: 0.3).get(TransportRequest(url: server.url()))
+            Issue.record("the request should have timed out")
+        } catch let error as ODataError {
+            // Then it gives up with a sentence that says so
+            #expect(error.kind == .transport)
+            #expect(error.message == "the request timed out")
+        }
+    }
+
+    @Test func a_connection_closed_half_way_through_the_body_is_a_transport_error() async throws {
+        // Given a server that announces a body, sends half of it, and closes
+        let half = Array(ScriptedHTTPServer.response(body: Self.json).dropLast(Self.json.count / 2))
+        let server = try ScriptedHTTPServer { _ in .bytes(half, close: true) }
+        // When it is asked
+        do {
+            _ = try await HTTPClientTransport(timeout: 5).get(TransportRequest(url: server.url()))
+            Issue.record("the request should have failed")
+        } catch let error as ODataError {
+            // Then it is a transport error that says the answer was cut short
+            #expect(error.kind == .transport)
+            #expect(error.message == "the connection closed before the whole answer arrived")
+        }
+    }
+
     /// swiftlang/swift-corelibs-foundation#5285: URLSession on Linux aborted the process on exactly this.
     @Test func a_server_closing_a_reused_keep_alive_connection_without_answering_never_aborts() async throws {
         // Given a server that answers the first request on a connection with a keep-alive 200, and closes

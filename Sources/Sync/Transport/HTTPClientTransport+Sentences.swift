@@ -40,7 +40,8 @@ extension HTTPClientTransport {
             case .eof, .ioOnClosedChannel, .alreadyClosed, .outputClosed: return "the connection was lost"
             default: return "the connection failed (\(error))"
             }
-        case is HTTPParserError:
+        case let error as HTTPParserError:
+            if error == .invalidEOFState { return "the connection closed before the whole answer arrived" }
             return "the server's answer is not valid HTTP"
         default:
             return "the exchange failed (\(String(describing: error)))"

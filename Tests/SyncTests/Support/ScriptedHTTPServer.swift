@@ -18,6 +18,8 @@ final class ScriptedHTTPServer: Sendable {
         case hangUp
         /// Says nothing until the client closes the connection (or 10 s pass).
         case stall
+        /// Writes these bytes (a head and part of a body, say), then says nothing more, as ``stall``.
+        case stallAfter([UInt8])
     }
 
     /// One request as the server saw it.
@@ -156,12 +158,14 @@ final class ScriptedHTTPServer: Sendable {
             guard let head = Self.readHead(client, pending: &pending) else { return }
             let exchange = Exchange(connection: number, indexOnConnection: index, head: head)
             state.withLock { $0.exchanges.append(exchange) }
-            switch script(exchange) {
+            let reply = script(exchange)
+            switch reply {
             case .bytes(let bytes, let close):
                 guard Self.send(client, bytes), !close else { return }
             case .hangUp:
                 return
-            case .stall:
+            case .stall, .stallAfter:
+                if case .stallAfter(let bytes) = reply, !Self.send(client, bytes) { return }
                 var byte: UInt8 = 0
                 var received = 0
                 repeat { received = recv(client, &byte, 1, 0) } while received > 0
