@@ -14,7 +14,8 @@ import ODataCore
 /// * **Why not URLSession**: on Linux, swift-corelibs-foundation aborts the whole process ("Transfer completed,
 ///   but there's no response", swiftlang/swift-corelibs-foundation#5285) when the server cleanly closes a
 ///   kept-alive connection that was reused before an answer arrived. Here that is an ordinary failure, and since
-///   a GET is idempotent it is first sent once more, on another connection.
+///   a GET is idempotent, a request whose connection closed or reset before any answer is sent once more, on
+///   another pooled connection or a new one, before it fails.
 /// * **Redirects**: followed only within the same origin (scheme, host and port), at most
 ///   ``maxRedirects`` times, so credentials never go to another host. A redirect anywhere else comes back as
 ///   the 3xx response itself.
