@@ -20,6 +20,10 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        // Already in the graph through async-http-client; named because Sync imports their modules.
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
     ],
     targets: [
         // Pure OData v2 protocol core: $metadata, URLs, keys, verbose JSON. No I/O.
@@ -27,7 +31,17 @@ let package = Package(
         // The local SQLite cache screens read: flat entities, relations, stored list results.
         .target(name: "EntityCache", dependencies: ["ODataCore", grdb, .product(name: "GRDBSQLite", package: "GRDB.swift")]),
         // The background fetcher: transport, request registry, prefetch policy, normaliser.
-        .target(name: "Sync", dependencies: ["ODataCore", "EntityCache"]),
+        .target(
+            name: "Sync",
+            dependencies: [
+                "ODataCore", "EntityCache",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOHTTPCompression", package: "swift-nio-extras"),
+            ]
+        ),
         // ncursesw as a system library; shim.h wraps what Swift cannot import.
         .systemLibrary(name: "CNcurses", providers: [.apt(["libncursesw5-dev"])]),
         // Async-signal-safe SIGWINCH / SIGINT / SIGTERM / SIGHUP → wake pipe.

@@ -1,6 +1,6 @@
 /// Sync: the background fetcher.
 ///
-/// Owns the HTTP transport (a protocol, with a URLSession implementation), the
+/// Owns the HTTP transport (a protocol, with an AsyncHTTPClient implementation), the
 /// request registry (``SyncEngine``: priority queue, de-duplication, cancel,
 /// retry with backoff, ETag revalidation, request log, offline state), the
 /// ``PrefetchPolicy`` that turns screen intents into `$expand` requests, and the

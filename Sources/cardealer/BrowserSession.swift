@@ -34,8 +34,8 @@ enum BrowserSession {
         let location = CacheLocation(serviceIdentity: identity, user: user, environment: environment)
         let cache = try CacheDatabase(path: location.path)
         let trace = try options.trace.map { try TraceLog(path: $0) }
-        let session = URLSessionTransport(credentials: credentials)
-        let transport: any ODataTransport = trace.map { TracingTransport(base: session, log: $0) } ?? session
+        let http = HTTPClientTransport(credentials: credentials)
+        let transport: any ODataTransport = trace.map { TracingTransport(base: http, log: $0) } ?? http
         let model = try await loadModel(root: root, cache: cache, transport: transport)
         let displayProfile = (profile ?? Profile.defaults(for: model)).completed(for: model)
 

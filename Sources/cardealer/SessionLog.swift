@@ -7,7 +7,7 @@ import Glibc
 /// The session log: `$XDG_STATE_HOME/cardealer/cardealer.log` (default `~/.local/state/cardealer/`), mode 0600.
 ///
 /// While the browser owns the terminal, standard error is redirected here too, so that nothing a
-/// library prints (libcurl, runtime warnings) can reach the screen. Credentials are never written.
+/// library prints (runtime warnings) can reach the screen. Credentials are never written.
 enum SessionLog {
     /// The log file's path.
     static func path(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {

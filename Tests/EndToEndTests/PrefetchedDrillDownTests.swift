@@ -7,7 +7,7 @@ import Sync
 import Terminal
 import Testing
 
-/// The browser on the real stack — built-in service with 300 ms latency, URLSession transport,
+/// The browser on the real stack — built-in service with 300 ms latency, AsyncHTTPClient transport,
 /// SyncEngine, a SQLite file — drawn on the headless terminal, so that "the next frame" is
 /// exactly the frame `BrowserApp.handle` presents.
 @MainActor
@@ -19,7 +19,7 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let server = try await DemoServer.start(DemoServerConfiguration(dataPath: directory + "/demo.sqlite", latencyMilliseconds: 300))
         let cache = try CacheDatabase(path: directory + "/cache.sqlite")
-        let transport = URLSessionTransport()
+        let transport = HTTPClientTransport()
         let metadata = try await transport.get(TransportRequest(url: server.baseURL + "$metadata", acceptsXML: true))
         let model = try EDMXParser.parse(metadata.body)
         let engine = SyncEngine(configuration: SyncEngine.Configuration(serviceRoot: server.baseURL), cache: cache,

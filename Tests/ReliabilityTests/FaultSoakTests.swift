@@ -23,7 +23,8 @@ struct FaultSoakTests {
         .map { $0.split(separator: ",").compactMap { Fault(rawValue: String($0)) } } ?? Fault.allCases
 
     /// For each fault: words the status line shows (its start, which fits any width) and words the full
-    /// sentence in `SyncStatus.lastError` holds. A trickle is slow, not a failure: it must not show at all.
+    /// sentence in `SyncStatus.lastError` holds. A trickle is slow, not a failure: it must not show at all. A
+    /// hang-up on a kept-alive connection is sent again by the transport: it shows only if that meets one too.
     static let words: [Fault: (line: String, sentence: String)] = [
         .drop: ("Could not reach the service", "Could not reach the service"),
         .cutMidBody: ("Could not reach the service", "Could not reach the service"),

@@ -75,7 +75,7 @@ struct SecretsAndExposureTests {
             var configuration = SyncEngine.Configuration(serviceRoot: root)
             configuration.retry = RetryPolicy(maxAttempts: 2, baseDelay: 0.001, maxDelay: 0.01)
             let engine = SyncEngine(configuration: configuration, cache: cache,
-                                    transport: URLSessionTransport(timeout: 5, credentials: credentials))
+                                    transport: HTTPClientTransport(timeout: 5, credentials: credentials))
             // When it fetches pages and entities, some of which fail
             for offset in stride(from: 0, to: 60, by: 10) {
                 let url = root + "Person?$top=10&$skip=\(offset)&$expand=PersonCar"

@@ -6,7 +6,7 @@ import Testing
 
 @testable import Sync
 
-/// The real stack: the demo service in-process on 127.0.0.1:0, the URLSession transport,
+/// The real stack: the demo service in-process on 127.0.0.1:0, the AsyncHTTPClient transport,
 /// and a SQLite file — no fakes.
 @Suite(.serialized) struct DemoServerIntegrationTests {
     let people = ListRequest(entitySet: "Person")
@@ -37,7 +37,7 @@ import Testing
         configuration.pageSize = pageSize
         let engine = SyncEngine(
             configuration: configuration, cache: try CacheDatabase(path: path),
-            transport: URLSessionTransport(timeout: 10))
+            transport: HTTPClientTransport(timeout: 10))
         try await engine.loadMetadata()
         return engine
     }

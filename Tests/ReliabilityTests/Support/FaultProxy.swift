@@ -7,11 +7,15 @@ import Glibc
 /// One way an HTTP exchange can go wrong on a bad network or behind a broken gateway.
 enum Fault: String, CaseIterable, Sendable {
     /// The connection is reset (TCP RST) after the request, with no answer at all.
-    ///
-    /// Not a clean close (FIN) with no answer: swift-corelibs-foundation's URLSession traps on that
-    /// ("Transfer completed, but there's no response", swiftlang/swift-corelibs-foundation#5285, fixed
-    /// by #5286 after the 6.3.1 toolchain), which would end the test process. See the issue-7 report.
     case drop
+    /// The connection is closed cleanly (FIN) after the request, with no answer at all, always on a connection
+    /// kept alive from an earlier exchange, as a server closing idle connections does: drawn for a fresh
+    /// connection's request, it lets that one through and hangs up on the next request of a kept-alive one.
+    ///
+    /// The shape swift-corelibs-foundation's URLSession aborted the process on ("Transfer completed, but
+    /// there's no response", swiftlang/swift-corelibs-foundation#5285, not fixed in 6.3.1), and why the
+    /// transport is AsyncHTTPClient now.
+    case hangUp
     /// A 500 with an OData error body.
     case serverError
     /// A 503 with a plain-text body, as a gateway sends it.
@@ -32,9 +36,11 @@ enum Fault: String, CaseIterable, Sendable {
 
 /// A tiny HTTP/1.1 proxy on 127.0.0.1 that forwards GETs to an upstream server and injects faults.
 ///
-/// One request per connection (`Connection: close` both ways), blocking sockets on one thread per
-/// connection, every read bounded by a socket timeout. Which fault (if any) an exchange gets is drawn
-/// from a seeded generator so that runs repeat; ``setFaultRate(_:)`` 0 makes it a plain proxy.
+/// Clean answers keep the client's connection alive for its next request (a fault closes it); upstream gets
+/// one request per connection (`Connection: close`). Blocking sockets on one thread per connection, every
+/// read bounded by a socket timeout (an idle client connection is closed after 10 s). Which fault (if any)
+/// an exchange gets is drawn from a seeded generator so that runs repeat; ``setFaultRate(_:)`` 0 makes it
+/// a plain proxy.
 final class FaultProxy: Sendable {
     /// The port the proxy listens on.
     let port: Int
@@ -48,6 +54,8 @@ final class FaultProxy: Sendable {
         var faults = Fault.allCases
         var random: UInt64
         var injected: [Fault: Int] = [:]
+        /// Hang-ups drawn on fresh connections, waiting for a request on a kept-alive one.
+        var pendingHangUps = 0
         var forwarded = 0
         var closed = false
     }
@@ -120,6 +128,7 @@ final class FaultProxy: Sendable {
         }
     }
 
+    /// The fault drawn for the next exchange, if any (``fault(forRequestAt:)`` decides and counts).
     private func nextFault() -> Fault? {
         state.withLock { state in
             state.random ^= state.random << 13
@@ -127,67 +136,98 @@ final class FaultProxy: Sendable {
             state.random ^= state.random << 17
             let roll = Double(state.random % 1_000_000) / 1_000_000
             guard roll < state.faultRate, !state.faults.isEmpty else { return nil }
-            let fault = state.faults[Int(state.random >> 32) % state.faults.count]
-            state.injected[fault, default: 0] += 1
+            return state.faults[Int(state.random >> 32) % state.faults.count]
+        }
+    }
+
+    /// The fault for a request that is the `index`th on its connection: a ``Fault/hangUp`` waits for a
+    /// kept-alive connection (while any wait, the next request on one gets it); counted when injected.
+    private func fault(forRequestAt index: Int) -> Fault? {
+        let drawn = nextFault()
+        return state.withLock { state in
+            var fault = drawn
+            if index > 0, state.pendingHangUps > 0, fault != .hangUp {
+                state.pendingHangUps -= 1
+                fault = .hangUp
+            } else if index == 0, fault == .hangUp {
+                state.pendingHangUps += 1
+                fault = nil
+            }
+            if let fault { state.injected[fault, default: 0] += 1 }
             return fault
         }
     }
 
+    /// Serves GETs on one client connection until an answer or a fault closes it (GETs have no body, and
+    /// clients do not pipeline, so nothing follows a request head but the next request).
     private func serve(_ client: Int32) {
         Self.setTimeout(client, seconds: 10)
-        guard let request = Self.readHead(client), let head = String(bytes: request.head, encoding: .utf8) else { return }
-        let fault = nextFault()
+        for index in 0... {
+            guard let request = Self.readHead(client), let head = String(bytes: request.head, encoding: .utf8),
+                  exchange(head, fault: fault(forRequestAt: index), on: client)
+            else { return }
+        }
+    }
+
+    /// Answers one request with `fault`, if any; true when the connection stays open for the next.
+    private func exchange(_ head: String, fault: Fault?, on client: Int32) -> Bool {
         switch fault {
+        case .hangUp?:
+            return false
         case .drop?:
             var reset = linger(l_onoff: 1, l_linger: 0)
             setsockopt(client, SOL_SOCKET, SO_LINGER, &reset, socklen_t(MemoryLayout<linger>.size))
-            return
+            return false
         case .stall?:
             // Wait (bounded by the socket timeout) until the client gives up and closes.
             var byte: UInt8 = 0
             while recv(client, &byte, 1, 0) > 0 {}
-            return
+            return false
         case .serverError?:
             let body = #"{"error":{"code":"Boom","message":{"lang":"en","value":"Injected internal error."}}}"#
             Self.send(client, Self.response(status: "500 Internal Server Error", type: "application/json", body: Array(body.utf8)))
-            return
+            return false
         case .unavailable?:
             Self.send(client, Self.response(status: "503 Service Unavailable", type: "text/plain", body: Array("upstream is down\n".utf8)))
-            return
+            return false
         case .wrongContentType?:
             let body = "<html><head><title>Sign in</title></head><body>Wi-Fi login</body></html>"
             Self.send(client, Self.response(status: "200 OK", type: "text/html; charset=utf-8", body: Array(body.utf8)))
-            return
+            return false
         case .malformed?:
             Self.send(client, Self.response(status: "200 OK", type: "application/json", body: Array("{\"d\": {\"results\": [}, ]]]".utf8)))
-            return
+            return false
         default:
             break
         }
         // A body fault needs a body: ask without `If-None-Match`, so a 304 cannot dodge it.
         let needsBody = fault == .truncated || fault == .cutMidBody || fault == .trickle
-        guard let upstream = forward(head, withoutValidators: needsBody) else { return }
+        guard let upstream = forward(head, withoutValidators: needsBody) else { return false }
         state.withLock { $0.forwarded += 1 }
         switch fault {
         case .truncated?:
             let cut = Array(upstream.body.prefix(max(1, upstream.body.count / 2)))
             Self.send(client, Self.response(status: upstream.status, type: upstream.contentType, body: cut))
+            return false
         case .cutMidBody? where upstream.body.count >= 2:
-            // Only ever inside the body: a head cut short with a clean close is the URLSession trap above.
+            // Only ever inside the body: a close with no answer at all is `hangUp`.
             let full = Self.response(status: upstream.status, type: upstream.contentType, body: upstream.body)
             Self.send(client, Array(full.prefix(full.count - max(1, upstream.body.count / 2))))
+            return false
         case .trickle?:
-            let full = Self.response(status: upstream.status, type: upstream.contentType, body: upstream.body)
+            let full = Self.response(status: upstream.status, type: upstream.contentType, body: upstream.body, keepAlive: true)
             var offset = 0
             while offset < full.count {
                 let end = min(full.count, offset + 512)
-                guard Self.send(client, Array(full[offset..<end])) else { return }
+                guard Self.send(client, Array(full[offset..<end])) else { return false }
                 offset = end
                 usleep(500)
             }
+            return true
         default:
-            Self.send(client, Self.response(
-                status: upstream.status, type: upstream.contentType, body: upstream.body, extra: upstream.extraHeaders
+            return Self.send(client, Self.response(
+                status: upstream.status, type: upstream.contentType, body: upstream.body, extra: upstream.extraHeaders,
+                keepAlive: true
             ))
         }
     }
@@ -287,11 +327,12 @@ final class FaultProxy: Sendable {
         return nil
     }
 
-    private static func response(status: String, type: String?, body: [UInt8], extra: [String] = []) -> [UInt8] {
+    /// An answer with `Content-Length`; `Connection: close` unless `keepAlive`.
+    private static func response(status: String, type: String?, body: [UInt8], extra: [String] = [], keepAlive: Bool = false) -> [UInt8] {
         var head = "HTTP/1.1 \(status)\r\n"
         if let type { head += "Content-Type: \(type)\r\n" }
         for line in extra { head += line + "\r\n" }
-        head += "Content-Length: \(body.count)\r\nConnection: close\r\n\r\n"
+        head += "Content-Length: \(body.count)\r\n" + (keepAlive ? "\r\n" : "Connection: close\r\n\r\n")
         return Array(head.utf8) + body
     }
 

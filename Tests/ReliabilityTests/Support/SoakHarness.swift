@@ -33,7 +33,7 @@ final class SoakHarness {
         let root = "http://127.0.0.1:\(proxy.port)/CarDealer.svc/"
         cachePath = directory + "/cache.sqlite"
         cache = try CacheDatabase(path: cachePath)
-        let transport = URLSessionTransport(timeout: requestTimeout, environment: [:])
+        let transport = HTTPClientTransport(timeout: requestTimeout)
         let metadata = try await transport.get(TransportRequest(url: root + "$metadata", acceptsXML: true))
         let model = try EDMXParser.parse(metadata.body)
         var configuration = SyncEngine.Configuration(serviceRoot: root)

@@ -1,0 +1,82 @@
+import AsyncHTTPClient
+import NIOCore
+import NIOHTTP1
+import NIOHTTPCompression
+import NIOPosix
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+extension HTTPClientTransport {
+    /// A short human reason for a failed exchange, for `ODataError.message` (never a header value).
+    static func sentence(for error: any Error, maxBodyBytes: Int) -> String {
+        switch error {
+        case let failure as Failure:
+            switch failure {
+            case .bodyTooLarge: return "the answer is larger than \(size(maxBodyBytes))"
+            case .cutShort: return "the connection closed before the whole answer arrived"
+            }
+        case is NIOTooManyBytesError:
+            return "the answer is larger than \(size(maxBodyBytes))"
+        case let error as NIOHTTPDecompression.DecompressionError:
+            if error == .limit { return "the answer is larger than \(size(maxBodyBytes))" }
+            return "the compressed answer could not be decompressed"
+        case let error as HTTPClientError:
+            return sentence(for: error)
+        case let error as NIOConnectionError:
+            if error.dnsAError != nil || error.dnsAAAAError != nil, error.connectionErrors.isEmpty {
+                return "the host name could not be resolved"
+            }
+            if let first = error.connectionErrors.first { return sentence(for: first.error, maxBodyBytes: maxBodyBytes) }
+            return "the connection could not be made"
+        case let error as IOError:
+            return sentence(errno: error.errnoCode)
+        case let error as ChannelError:
+            switch error {
+            case .connectTimeout: return "connecting to the server timed out"
+            case .eof, .ioOnClosedChannel, .alreadyClosed, .outputClosed: return "the connection was lost"
+            default: return "the connection failed (\(error))"
+            }
+        case let error as HTTPParserError:
+            if error == .invalidEOFState { return "the connection closed before the whole answer arrived" }
+            return "the server's answer is not valid HTTP"
+        default:
+            return "the exchange failed (\(String(describing: error)))"
+        }
+    }
+
+    static func sentence(for error: HTTPClientError) -> String {
+        switch error {
+        case .readTimeout, .writeTimeout, .deadlineExceeded: return "the request timed out"
+        case .connectTimeout, .getConnectionFromPoolTimeout: return "connecting to the server timed out"
+        case .remoteConnectionClosed: return "the server closed the connection without answering"
+        case .invalidURL, .emptyHost, .emptyScheme: return "the URL is not valid"
+        case .bodyLengthMismatch: return "the connection closed before the whole answer arrived"
+        case .cancelled: return "the request was cancelled"
+        case .alreadyShutdown: return "the HTTP client was already shut down"
+        default: return "the exchange failed (\(error))"
+        }
+    }
+
+    static func sentence(errno code: Int32) -> String {
+        switch code {
+        case ECONNREFUSED: return "the connection was refused"
+        case ECONNRESET: return "the connection was reset"
+        case EPIPE, ECONNABORTED: return "the connection was lost"
+        case ETIMEDOUT: return "connecting to the server timed out"
+        case ENETUNREACH, ENETDOWN: return "there is no network connection"
+        case EHOSTUNREACH, EHOSTDOWN: return "the host cannot be reached"
+        default: return "the connection failed (\(String(cString: strerror(code))))"
+        }
+    }
+
+    /// `256 MiB`, `64 KiB`, `1000 bytes`.
+    static func size(_ bytes: Int) -> String {
+        if bytes >= 1 << 20, bytes % (1 << 20) == 0 { return "\(bytes >> 20) MiB" }
+        if bytes >= 1 << 10, bytes % (1 << 10) == 0 { return "\(bytes >> 10) KiB" }
+        return "\(bytes) bytes"
+    }
+}

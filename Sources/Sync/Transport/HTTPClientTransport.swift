@@ -1,0 +1,181 @@
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+import ODataCore
+
+/// The live transport: swift-server's AsyncHTTPClient on SwiftNIO, one connection pool per transport.
+///
+/// Sends `Accept: application/json` (`application/xml` for `$metadata`), `MaxDataServiceVersion: 2.0`,
+/// `DataServiceVersion: 2.0`, `Accept-Encoding: gzip, deflate`, the request's own headers (`If-None-Match`)
+/// and the credentials' `Authorization`, which is never logged and never put in an error. Every HTTP status
+/// comes back as a ``TransportResponse`` (header names lower-cased, as the server sent them otherwise); only a
+/// missing answer throws, as ``ODataTransport`` says.
+///
+/// * **Why not URLSession**: on Linux, swift-corelibs-foundation aborts the whole process ("Transfer completed,
+///   but there's no response", swiftlang/swift-corelibs-foundation#5285) when the server cleanly closes a
+///   kept-alive connection that was reused before an answer arrived. Here that is an ordinary failure, and since
+///   a GET is idempotent, a request whose connection closed or reset before any answer is sent once more, on
+///   another pooled connection or a new one, before it fails.
+/// * **Redirects**: followed only within the same origin (scheme, host and port), at most
+///   ``maxRedirects`` times, so credentials never go to another host. A redirect anywhere else comes back as
+///   the 3xx response itself.
+/// * **Limits**: `timeout` bounds connecting and each wait for the next bytes; the whole exchange gets four
+///   times that. A body larger than `maxBodyBytes` once decompressed is a transport error, read no further.
+/// * **Failing fast**: an unreachable server fails the request at once (no reconnect loop inside the client):
+///   the fetcher has its own retry with backoff and its own offline state.
+/// * **Lifecycle**: the `HTTPClient` runs on NIO's process-wide event loops and is shut down, without
+///   blocking, when the transport is released (AsyncHTTPClient traps in debug builds on a client released
+///   while running); a process that ends with `exit()` needs nothing.
+public final class HTTPClientTransport: ODataTransport {
+    /// 256 MiB: far above any OData page, far below what would exhaust memory.
+    public static let defaultMaxBodyBytes = 256 << 20
+    /// Same-origin redirects followed before the 3xx itself is returned.
+    public static let maxRedirects = 5
+
+    let client: HTTPClient
+    let authorization: String?
+    let timeout: TimeInterval
+    let maxBodyBytes: Int
+
+    /// - Parameters:
+    ///   - timeout: seconds allowed to connect and to wait for the next bytes; the whole request gets four times that.
+    ///   - credentials: what to authenticate with (``Credentials/load(environment:)``: environment or private file).
+    ///   - maxBodyBytes: the largest body accepted, counted after decompression.
+    public init(timeout: TimeInterval = 30, credentials: Credentials = Credentials(), maxBodyBytes: Int = defaultMaxBodyBytes) {
+        self.timeout = timeout
+        self.maxBodyBytes = maxBodyBytes
+        authorization = credentials.authorization
+        var configuration = HTTPClient.Configuration(
+            redirectConfiguration: .disallow,  // followed in `get`, within the origin only
+            timeout: .init(connect: Self.amount(timeout), read: Self.amount(timeout)),
+            decompression: .enabled(limit: .size(maxBodyBytes))
+        )
+        configuration.connectionPool.retryConnectionEstablishment = false
+        client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
+    }
+
+    deinit {
+        // The shutdown keeps the client alive until it has finished, so the client never deinits running.
+        client.shutdown(queue: .global()) { _ in }
+    }
+
+    public func get(_ request: TransportRequest) async throws -> TransportResponse {
+        guard var url = Self.webURL(request.url) else { throw failure("the URL is not valid", request) }
+        let deadline = NIODeadline.now() + Self.amount(timeout * 4)
+        var redirects = 0
+        while true {
+            let response: TransportResponse
+            do {
+                response = try await exchange(request, url: url, deadline: deadline)
+            } catch {
+                if Task.isCancelled { throw CancellationError() }
+                throw failure(Self.sentence(for: error, maxBodyBytes: maxBodyBytes), request)
+            }
+            guard redirects < Self.maxRedirects, let target = Self.sameOriginRedirect(response, from: url) else {
+                return response
+            }
+            redirects += 1
+            url = target
+        }
+    }
+
+    /// One request and its whole answer; errors as the client threw them (see ``sentence(for:maxBodyBytes:)``).
+    func exchange(_ request: TransportRequest, url: URL, deadline: NIODeadline) async throws -> TransportResponse {
+        var outgoing = HTTPClientRequest(url: url.absoluteString)
+        outgoing.method = .GET
+        outgoing.headers.replaceOrAdd(name: "Accept", value: request.acceptsXML ? "application/xml" : "application/json")
+        outgoing.headers.replaceOrAdd(name: "Accept-Encoding", value: "gzip, deflate")
+        outgoing.headers.replaceOrAdd(name: "MaxDataServiceVersion", value: "2.0")
+        outgoing.headers.replaceOrAdd(name: "DataServiceVersion", value: "2.0")
+        if let authorization { outgoing.headers.replaceOrAdd(name: "Authorization", value: authorization) }
+        for (name, value) in request.headers { outgoing.headers.replaceOrAdd(name: name, value: value) }
+
+        let answer: HTTPClientResponse
+        do {
+            answer = try await client.execute(outgoing, deadline: deadline)
+        } catch where Self.isLostBeforeAnswer(error) && !Task.isCancelled {
+            // On a reused keep-alive connection this is a race with the server closing it (the shape that
+            // aborts URLSession), not a failure of the service. A GET is safe to send again, once.
+            answer = try await client.execute(outgoing, deadline: deadline)
+        }
+
+        var headers: [String: String] = [:]
+        for (name, value) in answer.headers {
+            let key = name.lowercased()
+            headers[key] = headers[key].map { $0 + ", " + value } ?? value
+        }
+        if let length = headers["content-length"].flatMap(Int.init), length > maxBodyBytes {
+            throw Failure.bodyTooLarge
+        }
+        var body: [UInt8] = []
+        do {
+            for try await chunk in answer.body {
+                guard body.count + chunk.readableBytes <= maxBodyBytes else { throw Failure.bodyTooLarge }
+                body.append(contentsOf: chunk.readableBytesView)
+                guard NIODeadline.now() < deadline else { throw HTTPClientError.deadlineExceeded }
+            }
+        } catch let error as HTTPClientError where error == .remoteConnectionClosed {
+            throw Failure.cutShort
+        }
+        return TransportResponse(status: Int(answer.status.code), headers: headers, body: body)
+    }
+
+    /// Whether the connection closed or reset before any answer came: the request may not even have gone out.
+    static func isLostBeforeAnswer(_ error: any Error) -> Bool {
+        switch error {
+        case let error as HTTPClientError: return error == .remoteConnectionClosed
+        case let error as ChannelError: return error == .ioOnClosedChannel || error == .eof || error == .outputClosed
+        case let error as IOError: return error.errnoCode == ECONNRESET || error.errnoCode == EPIPE
+        default: return false
+        }
+    }
+
+    /// What went wrong in this transport itself, beyond what the client reports.
+    enum Failure: Error {
+        /// The body passed `maxBodyBytes`.
+        case bodyTooLarge
+        /// The connection closed after the head, before the whole body.
+        case cutShort
+    }
+
+    func failure(_ sentence: String, _ request: TransportRequest) -> ODataError {
+        ODataError(kind: .transport, message: sentence, url: request.url)
+    }
+
+    static func amount(_ seconds: TimeInterval) -> TimeAmount {
+        .nanoseconds(Int64(max(0.001, min(seconds, 86_400)) * 1_000_000_000))
+    }
+
+    // MARK: - URLs and redirects
+
+    /// An `http` or `https` URL with a host, or nil.
+    static func webURL(_ string: String) -> URL? {
+        guard let url = URL(string: string), Origin(url) != nil else { return nil }
+        return url
+    }
+
+    /// Where a 301, 302, 303, 307 or 308 points, when that is within the origin `url` came from.
+    static func sameOriginRedirect(_ response: TransportResponse, from url: URL) -> URL? {
+        guard [301, 302, 303, 307, 308].contains(response.status), let location = response.headers["location"],
+              let target = URL(string: location, relativeTo: url)?.absoluteURL,
+              let origin = Origin(target), origin == Origin(url)
+        else { return nil }
+        return target
+    }
+
+    /// Scheme, host and port: what decides whether credentials may follow a redirect.
+    struct Origin: Equatable {
+        var scheme: String
+        var host: String
+        var port: Int
+
+        init?(_ url: URL) {
+            guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
+                  let host = url.host?.lowercased(), !host.isEmpty
+            else { return nil }
+            self.scheme = scheme
+            self.host = host
+            port = url.port ?? (scheme == "https" ? 443 : 80)
+        }
+    }
+}
