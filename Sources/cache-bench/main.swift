@@ -56,7 +56,7 @@ ingestTime += decodeTime
 print(
     String(
         format:
-            "ingest: %d entities in %.3f s = %.0f entities/s (decode + normalise + commit, %d pages; decode %.3f s)",
+            "ingest: %d entities in %.3f s = %.0f entities/s (decode + normalise + commit on one thread, one transaction per page, %d pages; decode %.3f s; the fetcher pipelines: see ingest-bench)",
         ingested, ingestTime, Double(ingested) / ingestTime, ingestPages, decodeTime))
 
 // 2. Fill the list to `rows` people (plain rows, 10,000 per transaction).
