@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
-# The benchmark suite (issue 6): navigation, scale, ingest, terminal output, server.
+# The benchmark suite (issues 4 and 6): navigation, scale, ingest, terminal output, server, cache.
 # Installs what it needs (wrk and tmux from apt when missing; pyodata and mock-sap into
 # Benchmarks/.venv), builds release, runs every section, prints a markdown report and writes
 # BENCHMARKS.md. Scratch files go to Benchmarks/.work. Loopback only; every wait is bounded.
-# Usage: Benchmarks/run.sh [SECTION ...]   (navigation scale ingest terminal server; default all)
+# Usage: Benchmarks/run.sh [SECTION ...]   (navigation scale ingest terminal server cache; default all)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 

@@ -81,6 +81,15 @@ def summary_rows(results):
         rows.append(("built-in service, 16 connections, `Person?$top=50&$expand=PersonCar/Car`", "≥ 1,000 req/s, p99 ≤ 25 ms",
                      "%s req/s, p99 %s ms" % (fmt(b["rps"], 0), fmt(b["p99_ms"], 2)),
                      met(b["rps"] >= 1000 and b["p99_ms"] <= 25)))
+    cache = results.get("cache")
+    if cache:
+        rows.append(("cache: any 50-row window of a 1,000,000-row list", "≤ 1 ms",
+                     "p99 %s ms (p50 %s, max %s)" % (fmt(cache["window_p99_ms"], 3), fmt(cache["window_p50_ms"], 3),
+                                                     fmt(cache["window_max_ms"], 3)), met(cache["window_p99_ms"] <= 1)))
+        rows.append(("cache: an entity by key", "≤ 0.1 ms", "p99 %s ms" % fmt(cache["entity_p99_ms"], 3),
+                     met(cache["entity_p99_ms"] <= 0.1)))
+        rows.append(("cache and fetcher RSS with 1,000,000 rows cached", "≤ 40 MB", fmt(cache["rss_mib"], 1, " MiB"),
+                     met(cache["rss_mib"] * 1.048576 <= 40)))
     return rows
 
 
@@ -159,4 +168,16 @@ def render(results):
                                     (server.get("peer", {}).get("server", "peer"), server.get("peer"))) if s]), ""]
         if server.get("builtin") and server.get("peer"):
             out += ["Built-in ÷ %s: %s× requests/s." % (server["peer"]["server"], fmt(ratio(server["builtin"]["rps"], server["peer"]["rps"]))), ""]
+    cache = results.get("cache")
+    if cache:
+        out += ["## 6. Cache (`cache-bench`, %s rows)" % fmt(cache["rows"]), "",
+                table(["figure", "measured"], [
+                    ["window of 50 rows at a random position (%d reads)" % cache["window_reads"],
+                     "p50 %s ms, p99 %s ms, max %s ms" % (fmt(cache["window_p50_ms"], 3), fmt(cache["window_p99_ms"], 3), fmt(cache["window_max_ms"], 3))],
+                    ["entity by random key (%d reads)" % cache["entity_reads"],
+                     "p50 %s ms, p99 %s ms" % (fmt(cache["entity_p50_ms"], 3), fmt(cache["entity_p99_ms"], 3))],
+                    ["RSS at the end (cache and fetcher linked, not the demo server)", fmt(cache["rss_mib"], 1, " MiB")],
+                    ["ingest of generated pages, one thread, one transaction per page", fmt(cache["ingest_entities_per_s"], 0, " entities/s")],
+                    ["filling the list to %s rows" % fmt(cache["rows"]), fmt(cache["fill_seconds"], 1, " s")],
+                ]), ""]
     return "\n".join(out)

@@ -106,6 +106,10 @@ for _ in 0..<5000 {
     entityTimes.append(try seconds { found = try cache.entity(key) })
     precondition(found != nil)
 }
+func percentile(_ samples: [Double], _ share: Double) -> Double {
+    let sorted = samples.sorted()
+    return sorted[min(sorted.count - 1, Int(Double(sorted.count) * share))]
+}
 func report(_ name: String, _ samples: [Double]) {
     let sorted = samples.sorted()
     let mean = samples.reduce(0, +) / Double(samples.count)
@@ -117,4 +121,14 @@ func report(_ name: String, _ samples: [Double]) {
 }
 report("window of 50 rows at random positions of \(rows)", windowTimes)
 report("entity by key", entityTimes)
-print(String(format: "RSS after the run: %.1f MB", residentMegabytes()))
+let rss = residentMegabytes()
+print(String(format: "RSS after the run: %.1f MiB", rss))
+// One JSON line for the benchmark suite.
+let summary: [String: Any] = [
+    "rows": rows, "ingest_entities_per_s": Double(ingested) / ingestTime, "fill_seconds": fillTime,
+    "window_p50_ms": percentile(windowTimes, 0.5) * 1000, "window_p99_ms": percentile(windowTimes, 0.99) * 1000,
+    "window_max_ms": windowTimes.max()! * 1000, "window_reads": windowTimes.count,
+    "entity_p50_ms": percentile(entityTimes, 0.5) * 1000, "entity_p99_ms": percentile(entityTimes, 0.99) * 1000,
+    "entity_reads": entityTimes.count, "rss_mib": rss,
+]
+print("json: " + String(decoding: try JSONSerialization.data(withJSONObject: summary, options: [.sortedKeys]), as: UTF8.self))
