@@ -5,7 +5,8 @@ import GRDB
 ///
 /// A file is reused when its `demo_meta` row says it was written by the current generator version
 /// (and, when a number of people was asked for, for that many people). Generation writes to a unique
-/// temporary file that is renamed into place, so concurrent starts never see a half-written file.
+/// temporary file that is renamed into place, so concurrent starts never see a half-written file, and
+/// holds a lock file beside it, so concurrent first starts generate it once.
 public struct DataStore: Sendable {
     /// The read-only-in-practice connection pool the query engine uses.
     public let reader: DatabasePool
@@ -29,9 +30,11 @@ public struct DataStore: Sendable {
             .path
         var generated = false
         try generationLock.withLock {
-            if cachedPeople(at: path, wanted: people, variant: variant) == nil {
-                try generate(people: wanted, hostile: hostile, at: path)
-                generated = true
+            try withFileLock(path + ".lock") {
+                if cachedPeople(at: path, wanted: people, variant: variant) == nil {
+                    try generate(people: wanted, hostile: hostile, at: path)
+                    generated = true
+                }
             }
         }
         var configuration = Configuration()
@@ -45,6 +48,23 @@ public struct DataStore: Sendable {
 
     /// Serialises check-then-generate within this process (servers started by parallel tests).
     private static let generationLock = NSLock()
+
+    /// Runs `body` holding an exclusive `flock` on `lockPath`: check-then-generate across processes.
+    ///
+    /// Two first starts at once would otherwise both generate, and the second's rename (and its removal
+    /// of a stale `-wal`/`-shm`) would pull the file from under the first, which may already serve it.
+    /// The second waits here instead, then finds the first's file and reuses it. The lock goes with the
+    /// descriptor, so a process that dies while generating releases it.
+    static func withFileLock<T>(_ lockPath: String, _ body: () throws -> T) throws -> T {
+        let descriptor = Foundation.open(lockPath, O_CREAT | O_RDWR | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { throw CocoaError(.fileWriteNoPermission, userInfo: [NSFilePathErrorKey: lockPath]) }
+        defer { close(descriptor) }
+        while flock(descriptor, LOCK_EX) != 0 {
+            guard errno == EINTR else { throw CocoaError(.fileLocking, userInfo: [NSFilePathErrorKey: lockPath]) }
+        }
+        defer { flock(descriptor, LOCK_UN) }
+        return try body()
+    }
 
     /// The number of people in a usable cached file, or nil.
     static func cachedPeople(at path: String, wanted: Int?, variant: String = "standard") -> Int? {
