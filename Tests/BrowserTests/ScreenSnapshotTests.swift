@@ -83,6 +83,24 @@ import Testing
         assertSnapshot(terminal.lastFrame, named: "request-log-empty")
     }
 
+    @Test func the_request_log_shows_the_latest_request_first() throws {
+        // Given three requests logged in order
+        let (app, terminal, cache) = try seededApp(size: TerminalSize(columns: 100, rows: 12))
+        try cache.write { session in
+            for (offset, path) in ["first", "second", "third"].enumerated() {
+                _ = try session.appendRequestLog(RequestLogEntry(
+                    url: "http://127.0.0.1/svc/\(path)", status: 200, bytes: 10, duration: 0.01, outcome: .fetched,
+                    startedAt: Self.fixedNow.addingTimeInterval(Double(offset)), attempts: 1))
+            }
+        }
+        // When the request log screen opens
+        _ = app.handle([.key(.char("i"))])
+        // Then the rows read third, second, first, and the cursor is on the latest
+        let rows = terminal.lastFrame.filter { $0.contains("/svc/") }
+        #expect(rows.map { $0.contains("/svc/third") } == [true, false, false], "\(rows)")
+        #expect(rows.last?.contains("/svc/first") == true)
+    }
+
     @Test func a_tiny_terminal_says_so() throws {
         let (_, terminal, _) = try seededApp(size: TerminalSize(columns: 12, rows: 3))
         assertSnapshot(terminal.lastFrame, named: "tiny")

@@ -19,11 +19,12 @@ public final class RequestLogController: ScreenController {
     }
 
     public func willAppear() {
-        entries = (try? environment.cache.requestLog(limit: 500)) ?? []
+        // The cache gives the log in the order it happened; the screen shows the latest first.
+        entries = ((try? environment.cache.requestLog(limit: 500)) ?? []).reversed()
         cursor.setCount(entries.count)
         observation = environment.cache.observeRequestLog(limit: 500) { [weak self] entries in
             guard let self else { return }
-            self.entries = entries
+            self.entries = entries.reversed()
             self.cursor.setCount(entries.count)
             self.environment.setNeedsDisplay()
         }
