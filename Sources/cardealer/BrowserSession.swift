@@ -34,7 +34,13 @@ enum BrowserSession {
         let location = CacheLocation(serviceIdentity: identity, user: user, environment: environment)
         let cache = try CacheDatabase(path: location.path)
         let trace = try options.trace.map { try TraceLog(path: $0) }
-        let http = HTTPClientTransport(credentials: credentials)
+        // The proxy comes from http_proxy / https_proxy / all_proxy / no_proxy; loopback (the demo) goes direct.
+        let http: HTTPClientTransport
+        do {
+            http = try HTTPClientTransport(serviceRoot: root, credentials: credentials)
+        } catch {
+            throw SessionError(error.description)
+        }
         let transport: any ODataTransport = trace.map { TracingTransport(base: http, log: $0) } ?? http
         let model = try await loadModel(root: root, cache: cache, transport: transport)
         let displayProfile = (profile ?? Profile.defaults(for: model)).completed(for: model)
@@ -45,7 +51,10 @@ enum BrowserSession {
         let engine = SyncEngine(configuration: configuration, cache: cache, transport: transport, model: model)
 
         try await MainActor.run {
-            try startUI(cache: cache, engine: engine, model: model, profile: displayProfile, serviceRoot: root, trace: trace)
+            try startUI(
+                cache: cache, engine: engine, model: model, profile: displayProfile, serviceRoot: root,
+                proxy: http.proxy, trace: trace
+            )
         }
         // The main queue now runs the UI; this task just waits for the process to exit.
         while true { try? await Task.sleep(for: .seconds(3600)) }
@@ -98,7 +107,7 @@ enum BrowserSession {
     @MainActor
     static func startUI(
         cache: CacheDatabase, engine: SyncEngine, model: ServiceModel, profile: Profile, serviceRoot: String,
-        trace: TraceLog?
+        proxy: ProxyServer?, trace: TraceLog?
     ) throws {
         let terminal: CursesTerminal
         do {
@@ -109,6 +118,7 @@ enum BrowserSession {
         // From here on the screen is ncurses'; anything else goes to the log.
         SessionLog.captureStandardError()
         SessionLog.write("browsing \(serviceRoot) (cache \(cache.path ?? "in memory"))")
+        if let proxy { SessionLog.write("through the proxy \(proxy)") }  // its description never holds credentials
         let environment = BrowserEnvironment(cache: cache, intents: engine, model: model, profile: profile)
         let root: any ScreenController
         if let set = environment.profile.root {

@@ -14,6 +14,7 @@ struct CarDealer: AsyncParsableCommand {
             Keys: ↑/↓ move, Enter opens, Esc goes back, / filters, i shows the request log, ? help, q quits.
             Credentials for `browse` come from CARDEALER_BEARER_TOKEN or CARDEALER_USER/CARDEALER_PASSWORD, else
             from ~/.config/cardealer/credentials (or CARDEALER_CREDENTIALS), which must have mode 0600.
+            Behind a proxy: http_proxy, https_proxy, all_proxy and no_proxy, read as curl reads them.
             """,
         subcommands: [DemoCommand.self, BrowseCommand.self, ServeCommand.self, CacheCommand.self],
         defaultSubcommand: DemoCommand.self

@@ -1,4 +1,5 @@
 import AsyncHTTPClient
+import Foundation
 import NIOCore
 import NIOHTTP1
 import NIOHTTPCompression
@@ -45,6 +46,37 @@ extension HTTPClientTransport {
             return "the server's answer is not valid HTTP"
         default:
             return "the exchange failed (\(String(describing: error)))"
+        }
+    }
+
+    /// Through a proxy, what went wrong reaching it or opening the tunnel to `target`'s host, naming the proxy
+    /// (never its credentials); nil when the failure came after, from the service.
+    static func sentence(for error: any Error, proxy: ProxyServer, target: URL) -> String? {
+        switch error {
+        case let error as HTTPClientError:
+            let host = target.host ?? "the service"
+            let port = target.port ?? (target.scheme?.lowercased() == "https" ? 443 : 80)
+            switch error {
+            case .proxyAuthenticationRequired:
+                if proxy.hasCredentials { return "the proxy \(proxy) did not accept its credentials (HTTP 407)" }
+                return "the proxy \(proxy) asks for credentials (HTTP 407): give them as http://user:password@host:port"
+            case .invalidProxyResponse:
+                let hint = port == 443 ? "" : " (many proxies tunnel only to port 443)"
+                return "the proxy \(proxy) refused to open a tunnel to \(host):\(port)\(hint)"
+            case .httpProxyHandshakeTimeout:
+                return "the proxy \(proxy) did not open a tunnel to \(host):\(port) in time"
+            case .connectTimeout:
+                return "connecting to the proxy \(proxy) timed out"
+            default:
+                return nil
+            }
+        case is NIOConnectionError:
+            return "the proxy \(proxy) could not be reached: " + sentence(for: error, maxBodyBytes: 0)
+        case let error as ChannelError:
+            guard case .connectTimeout = error else { return nil }
+            return "connecting to the proxy \(proxy) timed out"
+        default:
+            return nil
         }
     }
 

@@ -23,6 +23,11 @@ import ODataCore
 ///   times that. A body larger than `maxBodyBytes` once decompressed is a transport error, read no further.
 /// * **Failing fast**: an unreachable server fails the request at once (no reconnect loop inside the client):
 ///   the fetcher has its own retry with backoff and its own offline state.
+/// * **Proxy**: one per transport, as a transport serves one service:
+///   ``init(serviceRoot:environment:timeout:credentials:maxBodyBytes:)`` picks it from the proxy environment
+///   variables (``ProxySettings``). AsyncHTTPClient sends every request through it in a `CONNECT` tunnel, http
+///   ones included, with the proxy's credentials on the `CONNECT` only; failures to reach it or to open the
+///   tunnel name it, never its credentials.
 /// * **Lifecycle**: the `HTTPClient` runs on NIO's process-wide event loops and is shut down, without
 ///   blocking, when the transport is released (AsyncHTTPClient traps in debug builds on a client released
 ///   while running); a process that ends with `exit()` needs nothing.
@@ -36,22 +41,44 @@ public final class HTTPClientTransport: ODataTransport {
     let authorization: String?
     let timeout: TimeInterval
     let maxBodyBytes: Int
+    /// What every request goes through; nil for none.
+    public let proxy: ProxyServer?
 
     /// - Parameters:
     ///   - timeout: seconds allowed to connect and to wait for the next bytes; the whole request gets four times that.
     ///   - credentials: what to authenticate with (``Credentials/load(environment:)``: environment or private file).
     ///   - maxBodyBytes: the largest body accepted, counted after decompression.
-    public init(timeout: TimeInterval = 30, credentials: Credentials = Credentials(), maxBodyBytes: Int = defaultMaxBodyBytes) {
+    ///   - proxy: the HTTP proxy every request goes through; none by default.
+    public init(
+        timeout: TimeInterval = 30, credentials: Credentials = Credentials(), maxBodyBytes: Int = defaultMaxBodyBytes,
+        proxy: ProxyServer? = nil
+    ) {
         self.timeout = timeout
         self.maxBodyBytes = maxBodyBytes
+        self.proxy = proxy
         authorization = credentials.authorization
         var configuration = HTTPClient.Configuration(
             redirectConfiguration: .disallow,  // followed in `get`, within the origin only
             timeout: .init(connect: Self.amount(timeout), read: Self.amount(timeout)),
+            proxy: proxy?.clientProxy,
             decompression: .enabled(limit: .size(maxBodyBytes))
         )
         configuration.connectionPool.retryConnectionEstablishment = false
         client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
+    }
+
+    /// A transport for the service at `serviceRoot`, through the proxy `environment` gives for it (``ProxySettings``:
+    /// `http_proxy`, `https_proxy`, `all_proxy`, `no_proxy`; none for loopback hosts).
+    ///
+    /// Redirects are followed only within the service's origin, so that one proxy (or none) serves every request.
+    /// Throws ``ProxySettings/ConfigurationError`` when the variable that applies names a proxy that cannot be used.
+    public convenience init(
+        serviceRoot: String, environment: [String: String] = ProcessInfo.processInfo.environment,
+        timeout: TimeInterval = 30, credentials: Credentials = Credentials(), maxBodyBytes: Int = defaultMaxBodyBytes
+    ) throws(ProxySettings.ConfigurationError) {
+        var proxy: ProxyServer?
+        if let url = Self.webURL(serviceRoot) { proxy = try ProxySettings(environment: environment).proxy(for: url) }
+        self.init(timeout: timeout, credentials: credentials, maxBodyBytes: maxBodyBytes, proxy: proxy)
     }
 
     deinit {
@@ -69,7 +96,8 @@ public final class HTTPClientTransport: ODataTransport {
                 response = try await exchange(request, url: url, deadline: deadline)
             } catch {
                 if Task.isCancelled { throw CancellationError() }
-                throw failure(Self.sentence(for: error, maxBodyBytes: maxBodyBytes), request)
+                let sentence = proxy.flatMap { Self.sentence(for: error, proxy: $0, target: url) }
+                throw failure(sentence ?? Self.sentence(for: error, maxBodyBytes: maxBodyBytes), request)
             }
             guard redirects < Self.maxRedirects, let target = Self.sameOriginRedirect(response, from: url) else {
                 return response
