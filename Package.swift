@@ -77,9 +77,9 @@ let package = Package(
         .testTarget(name: "ODataCoreTests", dependencies: ["ODataCore"], resources: [.copy("Fixtures")]),
         .testTarget(name: "EntityCacheTests", dependencies: ["ODataCore", "EntityCache", grdb]),
         .testTarget(
-            name: "SyncTests", dependencies: ["ODataCore", "EntityCache", "Sync", "DemoServer"], resources: [.copy("Fixtures")]
+            name: "SyncTests", dependencies: ["ODataCore", "EntityCache", "Sync", "DemoServer", "CarDealerTestSupport"], resources: [.copy("Fixtures")]
         ),
-        // Helpers shared by test targets: a private tmux session, built products.
+        // Helpers shared by test targets: a private tmux session, built products, a loopback listener.
         .target(name: "CarDealerTestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "TerminalTests", dependencies: ["Terminal", "CarDealerTestSupport"]),
         // The built cardealer binary in tmux: keys in, capture-pane out.

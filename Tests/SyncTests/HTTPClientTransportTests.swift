@@ -134,18 +134,10 @@ import Testing
         let server = try ScriptedHTTPServer { _ in .stall }
         let transport = HTTPClientTransport(timeout: 60)
         let task = Task { try await transport.get(TransportRequest(url: server.url())) }
-        #expect(await eventually { server.exchanges.count == 1 })
+        #expect(try await eventually { server.exchanges.count == 1 })
         // When the calling task is cancelled
-        let cancelled = ContinuousClock.now
-        task.cancel()
-        let result = await task.result
         // Then it throws CancellationError at once, and the connection is closed
-        #expect(ContinuousClock.now - cancelled < .seconds(5))
-        switch result {
-        case .success: Issue.record("the request should have been cancelled")
-        case .failure(let error): #expect(error is CancellationError, "\(error)")
-        }
-        #expect(await eventually { server.stallsEndedByClient == 1 })
+        try await expectCancelledPromptly(task, server: server)
     }
 
     @Test func a_silent_server_gives_a_timed_out_sentence() async throws {
@@ -168,20 +160,12 @@ import Testing
         let server = try ScriptedHTTPServer { _ in .stallAfter(half) }
         let transport = HTTPClientTransport(timeout: 60)
         let task = Task { try await transport.get(TransportRequest(url: server.url())) }
-        #expect(await eventually { server.exchanges.count == 1 })
+        #expect(try await eventually { server.exchanges.count == 1 })
         // Let the head arrive so that the body is being read (the only sleep: nothing outside shows that moment)
         try await Task.sleep(for: .milliseconds(50))
         // When the calling task is cancelled
-        let cancelled = ContinuousClock.now
-        task.cancel()
-        let result = await task.result
         // Then it throws CancellationError at once, and the connection is closed
-        #expect(ContinuousClock.now - cancelled < .seconds(5))
-        switch result {
-        case .success: Issue.record("the request should have been cancelled")
-        case .failure(let error): #expect(error is CancellationError, "\(error)")
-        }
-        #expect(await eventually { server.stallsEndedByClient == 1 })
+        try await expectCancelledPromptly(task, server: server)
     }
 
     @Test func a_body_that_stops_arriving_gives_a_timed_out_sentence() async throws {
@@ -299,13 +283,21 @@ import Testing
             #expect(try await transport.get(TransportRequest(url: server.url())).status == 200)
         }
         // When the transport is released, its client is shut down and then freed (a debug build traps otherwise)
-        #expect(await eventually { client == nil })
+        #expect(try await eventually { client == nil })
     }
 
-    /// Polls `condition` every 5 ms until it holds or `seconds` pass.
-    func eventually(seconds: Double = 5, _ condition: () -> Bool) async -> Bool {
-        let deadline = ContinuousClock.now + .seconds(seconds)
-        while !condition(), ContinuousClock.now < deadline { try? await Task.sleep(for: .milliseconds(5)) }
-        return condition()
+    /// Cancels `task`, expects `CancellationError` within 5 s, and the stalled connection closed by the client.
+    func expectCancelledPromptly(
+        _ task: Task<TransportResponse, any Error>, server: ScriptedHTTPServer, sourceLocation: SourceLocation = #_sourceLocation
+    ) async throws {
+        let cancelled = ContinuousClock.now
+        task.cancel()
+        let result = await task.result
+        #expect(ContinuousClock.now - cancelled < .seconds(5), sourceLocation: sourceLocation)
+        switch result {
+        case .success: Issue.record("the request should have been cancelled", sourceLocation: sourceLocation)
+        case .failure(let error): #expect(error is CancellationError, "\(error)", sourceLocation: sourceLocation)
+        }
+        #expect(try await eventually { server.stallsEndedByClient == 1 }, sourceLocation: sourceLocation)
     }
 }

@@ -1,3 +1,4 @@
+import CarDealerTestSupport
 import Foundation
 import Synchronization
 #if canImport(Glibc)
@@ -64,24 +65,7 @@ final class FaultProxy: Sendable {
     init(upstreamPort: Int, seed: UInt64 = 0x5EED) throws {
         self.upstreamPort = upstreamPort
         state = Mutex(State(random: seed | 1))
-        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard socket >= 0 else { throw POSIXError(.EIO) }
-        var yes: Int32 = 1
-        setsockopt(socket, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
-        var address = Self.loopback(port: 0)
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard bound == 0, listen(socket, 64) == 0 else {
-            close(socket)
-            throw POSIXError(.EADDRINUSE)
-        }
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(socket, $0, &length) }
-        }
-        listener = socket
-        port = Int(UInt16(bigEndian: address.sin_port))
+        (listener, port) = try LoopbackListener.open(backlog: 64)
         Thread.detachNewThread { [self] in acceptLoop() }
     }
 
@@ -246,7 +230,7 @@ final class FaultProxy: Sendable {
         guard socket >= 0 else { return nil }
         defer { close(socket) }
         Self.setTimeout(socket, seconds: 10)
-        var address = Self.loopback(port: upstreamPort)
+        var address = LoopbackListener.address(port: upstreamPort)
         let connected = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
@@ -288,14 +272,6 @@ final class FaultProxy: Sendable {
     }
 
     // MARK: - Socket helpers
-
-    private static func loopback(port: Int) -> sockaddr_in {
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = UInt16(port).bigEndian
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        return address
-    }
 
     private static func setTimeout(_ socket: Int32, seconds: Int) {
         var timeout = timeval(tv_sec: seconds, tv_usec: 0)
