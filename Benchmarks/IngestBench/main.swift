@@ -48,28 +48,28 @@ func decodeOnly() throws -> Double {
     return seconds(since: start)
 }
 
-/// A fresh cache file in a temporary folder; `body` gets it, the folder is removed afterwards.
-/// Returns what `body` returned and the bytes the cache files took.
-func withFreshCache<T>(_ name: String, _ body: (CacheDatabase) throws -> T) throws -> (T, Int) {
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ingest-bench-\(getpid())-\(name)")
-    try? FileManager.default.removeItem(at: folder)
-    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(at: folder) }
-    let result = try body(try CacheDatabase(path: folder.appendingPathComponent("cache.sqlite").path))
-    let size = (try? FileManager.default.contentsOfDirectory(atPath: folder.path))?.reduce(0) { total, name in
-        let attributes = try? FileManager.default.attributesOfItem(atPath: folder.appendingPathComponent(name).path)
-        return total + ((attributes?[.size] as? Int) ?? 0)
-    } ?? 0
-    return (result, size)
-}
-
-/// A fresh cache for an asynchronous round; `remove()` deletes its folder.
-func freshCache(_ name: String) throws -> (cache: CacheDatabase, remove: () -> Void) {
+/// A fresh cache file in a temporary folder of its own; `remove()` deletes the folder.
+func freshCache(_ name: String) throws -> (cache: CacheDatabase, folder: URL, remove: () -> Void) {
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ingest-bench-\(getpid())-\(name)")
     try? FileManager.default.removeItem(at: folder)
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     let cache = try CacheDatabase(path: folder.appendingPathComponent("cache.sqlite").path)
-    return (cache, { try? FileManager.default.removeItem(at: folder) })
+    return (cache, folder, { try? FileManager.default.removeItem(at: folder) })
+}
+
+/// `body` with a fresh cache, removed afterwards; returns what `body` returned and the bytes the cache's
+/// files took once it was closed (the log copied back).
+func withFreshCache<T>(_ name: String, _ body: (CacheDatabase) throws -> T) throws -> (T, Int) {
+    let (result, folder, remove) = try { () throws -> (T, URL, () -> Void) in
+        let fresh = try freshCache(name)
+        return (try body(fresh.cache), fresh.folder, fresh.remove)
+    }()
+    defer { remove() }
+    let bytes = (try? FileManager.default.contentsOfDirectory(atPath: folder.path))?.reduce(0) { total, name in
+        let attributes = try? FileManager.default.attributesOfItem(atPath: folder.appendingPathComponent(name).path)
+        return total + ((attributes?[.size] as? Int) ?? 0)
+    } ?? 0
+    return (result, bytes)
 }
 
 /// Normalises and commits page `index`'s payload, one transaction, as the fetcher does; returns entities.
