@@ -52,6 +52,57 @@ import Testing
         #expect(try cache.listState(ListRequest(entitySet: "Person", filter: "x eq 1").key) == nil)
     }
 
+    /// A window taller than a short list asks for a page past its end; that empty page (no `__next`,
+    /// `__count` 30) may land before or after the rows. The soak found it making the list 50 long.
+    @Test(arguments: [false, true])
+    func an_empty_page_past_a_short_lists_end_leaves_its_length_at_the_count(emptyPageFirst: Bool) throws {
+        // Given a list of 30 people, fetched as the page at 0 and an empty page asked at 50
+        let cache = try CacheDatabase()
+        let pages = [
+            { try self.store(cache, ids: 0..<30, offset: 0, total: 30, next: nil, last: true) },
+            { try self.store(cache, ids: 0..<0, offset: 50, total: 30, next: nil, last: true) },
+        ]
+        // When both land, in either order
+        for page in emptyPageFirst ? pages.reversed() : pages { try page() }
+        // Then the list is 30 long and complete, and a window past it is clipped
+        let state = try #require(try cache.listState(people))
+        #expect(state.totalCount == 30)
+        #expect(state.fetchedCount == 30)
+        #expect(state.isComplete)
+        #expect(try cache.listWindow(people, range: 0..<100).rows.count == 30)
+    }
+
+    @Test func an_empty_last_page_without_a_count_ends_the_list_only_where_every_row_before_it_is_stored() throws {
+        // Given a list of 10 people stored, from a server that sends no `__count`
+        let cache = try CacheDatabase()
+        try store(cache, ids: 0..<10, offset: 0, total: nil, next: "next", last: false)
+        // When an empty last page is answered at 20, past a gap
+        try store(cache, ids: 0..<0, offset: 20, total: nil, next: nil, last: true)
+        // Then the end is not known, and the list is not complete
+        var state = try #require(try cache.listState(people))
+        #expect(state.totalCount == nil)
+        #expect(!state.isComplete)
+        // When an empty last page is answered right after the stored rows
+        try store(cache, ids: 0..<0, offset: 10, total: nil, next: nil, last: true)
+        // Then the list ends there and is complete
+        state = try #require(try cache.listState(people))
+        #expect(state.totalCount == 10)
+        #expect(state.isComplete)
+    }
+
+    @Test func a_stored_length_that_later_rows_run_past_is_dropped() throws {
+        // Given a list once counted at 5
+        let cache = try CacheDatabase()
+        try store(cache, ids: 0..<5, offset: 0, total: 5, next: nil, last: true)
+        // When a page without a count brings rows 5…7 with a next link (the list grew)
+        try store(cache, ids: 5..<8, offset: 5, total: nil, next: "next", last: false)
+        // Then the old length is gone rather than contradicted, and the list is not complete
+        let state = try #require(try cache.listState(people))
+        #expect(state.totalCount == nil)
+        #expect(state.fetchedCount == 8)
+        #expect(!state.isComplete)
+    }
+
     @Test func paging_and_shape_options_share_the_stored_list_but_filters_do_not() {
         // Given the same endpoint with different paging, shape and filter options
         let path = ResourcePath(entitySet: "Person")

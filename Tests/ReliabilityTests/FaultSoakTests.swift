@@ -164,7 +164,8 @@ struct FaultSoakTests {
         let file = try CacheFile(path: path)
         #expect(try file.integrityCheck() == "ok", "integrity_check failed at \(moment)")
         for (fact, count) in try file.orphans() { #expect(count == 0, "\(count) \(fact) at \(moment)") }
-        #expect(try file.completeButPartialLists() == [], "lists marked complete but partly fetched at \(moment)")
+        let partial = try file.completeButPartialLists()
+        #expect(partial.isEmpty, "lists marked complete but partly fetched at \(moment): \(partial)")
     }
 
     /// The root list and every cached entity and relation agree with the server's database.

@@ -173,4 +173,27 @@ extension DemoServerIntegrationTests {
         #expect(try engine.cache.integrity().isClean)
         await server.stop()
     }
+
+    @Test func a_window_taller_than_a_short_list_leaves_it_complete_at_the_servers_count() async throws {
+        try await withServer(latency: 20) { server, path in
+            let short = ListRequest(entitySet: "Person", filter: "personID lt 8")
+            let expected = try await server.store.reader.read { db in
+                try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM Person WHERE personID < 8") ?? -1
+            }
+            // Given a few fresh caches (the pages below land in whichever order the network gives)
+            for round in 0..<3 {
+                let engine = try await engine(server, path: path + ".\(round)")
+                // When a 150-row window shows a list of 7 people, so pages at 0, 50 and 100 are asked for
+                engine.screenDidShow(.list(short), visible: 0..<150, screen: ScreenID(1))
+                await engine.waitUntilIdle()
+                // Then the list is as long as the server says, whole, and complete
+                let state = try #require(try engine.cache.listState(short.key))
+                #expect(state.totalCount == expected, "round \(round)")
+                #expect(state.isComplete, "round \(round)")
+                let window = try engine.cache.listWindow(short.key, range: 0..<150)
+                #expect(window.rows.count == expected && window.rows.allSatisfy { $0.entity != nil }, "round \(round)")
+                #expect(try engine.cache.integrity().isClean)
+            }
+        }
+    }
 }

@@ -6,10 +6,12 @@ extension CacheWriteSession {
     /// Writes one page of a stored list: `entityKeys` at positions `offset…`.
     ///
     /// * `nextLink` is the page's `__next`; it continues at `offset + entityKeys.count`.
-    /// * `isLastPage` (no `__next`, and fewer rows than asked or none asked) ends the list:
-    ///   positions after the page are removed and the list is complete.
-    /// * `totalCount` (`__count`) also trims positions at or past it.
-    /// Clears the list's last error.
+    /// * `isLastPage` (no `__next`, and fewer rows than asked or none asked) ends the list after
+    ///   the page's rows. An empty last page past the start only says that no row is at `offset` or
+    ///   after: the list may end earlier (a window taller than a short list asks past its end).
+    /// * `totalCount` (`__count`) is the list's length; positions at or past it are removed.
+    /// The list is complete when its length is known and every position before it is stored; a
+    /// complete list never holds a position at or past its length. Clears the list's last error.
     public func writeListPage(
         _ key: ListKey, offset: Int, entityKeys: [String], totalCount: Int?, nextLink: String?, isLastPage: Bool,
         at date: Date
@@ -31,20 +33,38 @@ extension CacheWriteSession {
                 bind.double(4, seconds)
             }
         }
+        // Where the list ends, if this page says: after a non-empty last page; at `__count`
+        // (past the page's rows if a server counts fewer than it sends); at 0 for an empty first page.
+        let knownEnd: Int? =
+            if isLastPage && !entityKeys.isEmpty { end }
+            else if let totalCount { entityKeys.isEmpty ? totalCount : max(totalCount, end) }
+            else if isLastPage && offset == 0 { 0 }
+            else { nil }
         var removed = 0
-        let trimFrom = isLastPage ? end : totalCount.map { max($0, end) }
-        if let trimFrom {
+        if let trimFrom = knownEnd ?? (isLastPage ? end : nil) {
             try db.cachedStatement(sql: "DELETE FROM listRow WHERE listId = ? AND position >= ?")
                 .execute(arguments: [id, trimFrom])
             removed = db.changesCount
         }
         let current = try Row.fetchOne(
-            db.cachedStatement(sql: "SELECT fetchedCount, nextPosition, nextLink FROM list WHERE id = ?"),
+            db.cachedStatement(sql: "SELECT fetchedCount, nextPosition, nextLink, totalCount FROM list WHERE id = ?"),
             arguments: [id]
         )
         let fetchedCount = (current?[0] as Int? ?? 0) - countInRange + entityKeys.count - removed
-        let isComplete = (isLastPage && fetchedCount == end) || (totalCount.map { fetchedCount >= $0 } ?? false)
-        let total = isLastPage ? end : totalCount
+        let previous: Int? = current?[3]
+        let total: Int?
+        if let knownEnd {
+            total = knownEnd
+        } else if isLastPage {
+            // An empty last page at `offset`: the list ends exactly there if every row before it is
+            // stored; otherwise somewhere before it, so a length past it is stale.
+            total = fetchedCount == offset ? offset : previous.flatMap { $0 <= offset ? $0 : nil }
+        } else {
+            // Nothing said about the end: a length the page's rows run past is stale.
+            total = previous.flatMap { $0 >= end ? $0 : nil }
+        }
+        // Complete when every position before a proven end is stored (none is stored past it).
+        let isComplete = knownEnd.map { fetchedCount == $0 } ?? (isLastPage && fetchedCount == offset)
         // The next link belongs to the contiguous chain: a page replaces it when it starts the list
         // or continues the chain; a page fetched elsewhere (by `$skip`) leaves it alone.
         let chainPosition: Int? = current?[1]
@@ -53,7 +73,7 @@ extension CacheWriteSession {
         let newPosition: Int? = continuesChain ? (nextLink == nil ? nil : end) : chainPosition
         try db.cachedStatement(
             sql: """
-                UPDATE list SET fetchedCount = ?, totalCount = coalesce(?, totalCount), isComplete = ?,
+                UPDATE list SET fetchedCount = ?, totalCount = ?, isComplete = ?,
                     nextLink = ?, nextPosition = ?, fetchedAt = ?, lastError = NULL
                 WHERE id = ?
                 """

@@ -190,7 +190,10 @@ struct CacheFile {
     func completeButPartialLists() throws -> [String] {
         try queue.read { db in
             try String.fetchAll(db, sql: """
-                SELECT l.listKey FROM list l WHERE l.isComplete
+                SELECT l.listKey || ' total ' || IFNULL(l.totalCount, 'NULL')
+                    || ' rows ' || (SELECT COUNT(*) FROM listRow r WHERE r.listId = l.id)
+                    || ' max position ' || IFNULL((SELECT MAX(position) FROM listRow r WHERE r.listId = l.id), 'none')
+                FROM list l WHERE l.isComplete
                 AND (l.totalCount IS NULL
                     OR (SELECT COUNT(*) FROM listRow r WHERE r.listId = l.id) != l.totalCount
                     OR EXISTS (SELECT 1 FROM listRow r WHERE r.listId = l.id AND (r.position < 0 OR r.position >= l.totalCount)))
