@@ -232,4 +232,35 @@ extension SyncEngineTests {
         let urls = await transport.requests.map(\.url).filter { $0.contains("Person(3)") }
         #expect(urls == [Self.root + "Person(3)?$expand=PersonCar/PersonCarMaintenance/Maintenance"], "\(urls)")
     }
+
+    @Test func a_window_taller_than_a_counted_list_asks_for_nothing_past_its_count() async throws {
+        // Given a service with 7 people, asked for 5 at a time, so the first page leaves the list counted but open
+        let transport = FakeTransport { request, _ in
+            if request.url.contains("$skiptoken") { return json(Self.peoplePage(5..<7, count: 7)) }
+            if request.url.contains("$skip=") { return json(Self.peoplePage(0..<0, count: 7)) }
+            return json(Self.peoplePage(0..<5, count: 7, next: Self.root + "Person?$skiptoken=5"))
+        }
+        var configuration = SyncEngine.Configuration(serviceRoot: Self.root)
+        configuration.pageSize = 5
+        configuration.prefetch = false
+        let engine = SyncEngine(
+            configuration: configuration, cache: try CacheDatabase(), transport: transport,
+            model: CarDealerModel.model, clock: ManualClock(autoAdvance: true))
+        let people = ListRequest(entitySet: "Person")
+        engine.screenDidShow(.list(people), visible: 0..<3, screen: ScreenID(1))
+        await engine.waitUntilIdle()
+        #expect(try engine.cache.listState(people.key)?.totalCount == 7)
+        #expect(try engine.cache.listState(people.key)?.isComplete == false)
+
+        // When a 40-row window shows it
+        engine.screenDidShow(.list(people), visible: 0..<40, screen: ScreenID(1))
+        await engine.waitUntilIdle()
+
+        // Then the rest came through the next link, no page past the count was asked for, and the list is whole
+        let urls = await transport.requests.map(\.url)
+        #expect(urls.contains { $0.contains("$skiptoken=5") }, "\(urls)")
+        #expect(!urls.contains { $0.contains("$skip=") }, "\(urls)")
+        let state = try #require(try engine.cache.listState(people.key))
+        #expect(state.totalCount == 7 && state.fetchedCount == 7 && state.isComplete)
+    }
 }

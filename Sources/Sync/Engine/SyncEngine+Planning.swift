@@ -46,7 +46,10 @@ extension SyncEngine {
         var plans: [FetchPlan] = []
         var start = (visible.lowerBound / size) * size
         repeat {
-            if let state, state.isComplete, start >= state.fetchedCount, start > 0 { break }
+            // Nothing to ask past the end the list is known to have.
+            if start > 0, let state, let end = state.isComplete ? state.fetchedCount : state.totalCount, start >= end {
+                break
+            }
             let status = try? cache.listRangeStatus(key, range: start..<(start + size))
             if let missing = status?.firstMissing {
                 plans.append(
