@@ -94,7 +94,11 @@ let package = Package(
         ),
         .testTarget(
             name: "DemoServerTests",
-            dependencies: ["DemoServer", "ODataCore", hummingbird, .product(name: "HummingbirdTesting", package: "hummingbird")]
+            dependencies: [
+                "DemoServer", "ODataCore", hummingbird, .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOHTTP1", package: "swift-nio"),
+            ]
         ),
         // Faults, crashes, hostile data, signals and exposure: the reliability suite (issue 7).
         .testTarget(

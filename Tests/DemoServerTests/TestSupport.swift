@@ -1,11 +1,12 @@
+import AsyncHTTPClient
 import DemoServer
 import Foundation
+import NIOCore
+import NIOHTTP1
 import ODataCore
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 
-/// A live demo server on 127.0.0.1:0 and a real HTTP client (URLSession) to talk to it.
+/// A live demo server on 127.0.0.1:0 and a real HTTP client (AsyncHTTPClient, as the product's
+/// transport; URLSession on Linux can abort the process when a server closes a kept-alive connection).
 struct LiveService {
     let server: RunningDemoServer
 
@@ -17,15 +18,18 @@ struct LiveService {
     func get(_ relative: String, headers: [String: String] = [:], method: String = "GET") async throws
         -> (status: Int, headers: [String: String], body: Data) {
         let url = relative.hasPrefix("http") ? relative : server.baseURL + relative
-        var request = URLRequest(url: URL(string: url)!)
-        request.httpMethod = method
-        request.setValue("application/json", forHTTPHeaderField: "Accept")
-        for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
-        let (data, response) = try await URLSession.shared.data(for: request)
-        let http = response as! HTTPURLResponse
+        var request = HTTPClientRequest(url: url)
+        request.method = HTTPMethod(rawValue: method)
+        request.headers.add(name: "Accept", value: "application/json")
+        for (name, value) in headers { request.headers.replaceOrAdd(name: name, value: value) }
+        let response = try await HTTPClient.shared.execute(request, timeout: .seconds(30))
+        let body = try await response.body.collect(upTo: 64 << 20)
         var fields: [String: String] = [:]
-        for (name, value) in http.allHeaderFields { fields[String(describing: name).lowercased()] = String(describing: value) }
-        return (http.statusCode, fields, data)
+        for (name, value) in response.headers {
+            let name = name.lowercased()
+            fields[name] = fields[name].map { $0 + ", " + value } ?? value
+        }
+        return (Int(response.status.code), fields, Data(body.readableBytesView))
     }
 
     /// The decoded payload of a 200 response.
