@@ -7,6 +7,7 @@ import EntityCache
 import ODataCore
 import Sync
 import Terminal
+import Testing
 
 /// The whole browser without a terminal: the built-in service, a fault proxy in front of it, the real
 /// fetcher and transport writing a real SQLite file, and the screens on a headless terminal.
@@ -90,7 +91,17 @@ final class SoakHarness {
 
     /// Pops every screen, clears a filter, and returns the root list controller.
     func backToRoot() {
-        for _ in 0..<20 where app.stack.controllers.count > 1 { press(.escape) }
+        // Each screen takes at most two: one clears its filter, one closes it.
+        var stuck = 0
+        while app.stack.controllers.count > 1 {
+            let depth = app.stack.controllers.count
+            press(.escape)
+            stuck = app.stack.controllers.count < depth ? 0 : stuck + 1
+            if stuck == 2 {
+                Issue.record("Esc did not close \(type(of: app.stack.top)) at depth \(depth): \(app.stack.breadcrumb)")
+                return
+            }
+        }
         press(.escape)
     }
 
