@@ -273,6 +273,33 @@ import Testing
         #expect(elsewhere.exchanges.isEmpty)
     }
 
+    @Test func cookies_the_service_sets_go_back_to_it_through_redirects_and_never_into_the_response() async throws {
+        // Given a gateway that logs on through a redirect which sets its session cookie
+        let server = try ScriptedHTTPServer { exchange in
+            if exchange.head.hasPrefix("GET /svc/$metadata HTTP") {
+                return .bytes(ScriptedHTTPServer.response(
+                    status: "302 Found",
+                    headers: ["Location: /svc/$metadata?sap-client=100", "Set-Cookie: SAP_SESSIONID_GW_100=s3cr3t; path=/; HttpOnly",
+                              "Set-Cookie: sap-usercontext=sap-client=100; path=/"],
+                    body: []))
+            }
+            return .bytes(Self.ok)
+        }
+        let transport = HTTPClientTransport(timeout: 5)
+        // When $metadata is asked for, then a page
+        let metadata = try await transport.get(TransportRequest(url: server.url("/svc/$metadata"), acceptsXML: true))
+        let page = try await transport.get(TransportRequest(url: server.url("/svc/Person")))
+        // Then the redirected request and the next one carry the session, and no response passes it on
+        #expect(metadata.status == 200 && page.status == 200)
+        let sent = server.exchanges.map { $0.header("Cookie") }
+        #expect(sent == [nil, "SAP_SESSIONID_GW_100=s3cr3t; sap-usercontext=sap-client=100",
+                         "SAP_SESSIONID_GW_100=s3cr3t; sap-usercontext=sap-client=100"])
+        #expect(metadata.headers["set-cookie"] == nil)
+        // And another transport (another service) has none of them
+        _ = try await HTTPClientTransport(timeout: 5).get(TransportRequest(url: server.url("/svc/Person")))
+        #expect(server.exchanges.last?.header("Cookie") == nil)
+    }
+
     @Test func a_released_transport_shuts_its_client_down_without_tripping_its_assertion() async throws {
         // Given a transport that has served a request over a kept-alive connection
         let server = try ScriptedHTTPServer { _ in .bytes(Self.ok) }

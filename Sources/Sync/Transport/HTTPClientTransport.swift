@@ -21,6 +21,8 @@ import ODataCore
 ///   the 3xx response itself.
 /// * **Limits**: `timeout` bounds connecting and each wait for the next bytes; the whole exchange gets four
 ///   times that. A body larger than `maxBodyBytes` once decompressed is a transport error, read no further.
+/// * **Cookies**: what the service sets is sent back to it (``CookieJar``), in memory only, so a gateway that keeps
+///   a session in a cookie keeps one session. `Set-Cookie` is not passed on in the response's headers.
 /// * **Failing fast**: an unreachable server fails the request at once (no reconnect loop inside the client):
 ///   the fetcher has its own retry with backoff and its own offline state.
 /// * **Proxy**: one per transport, as a transport serves one service:
@@ -43,6 +45,8 @@ public final class HTTPClientTransport: ODataTransport {
     let maxBodyBytes: Int
     /// What every request goes through; nil for none.
     public let proxy: ProxyServer?
+    /// The service's cookies.
+    let cookies = CookieJar()
 
     /// - Parameters:
     ///   - timeout: seconds allowed to connect and to wait for the next bytes; the whole request gets four times that.
@@ -117,6 +121,7 @@ public final class HTTPClientTransport: ODataTransport {
         outgoing.headers.replaceOrAdd(name: "DataServiceVersion", value: "2.0")
         if let authorization { outgoing.headers.replaceOrAdd(name: "Authorization", value: authorization) }
         for (name, value) in request.headers { outgoing.headers.replaceOrAdd(name: name, value: value) }
+        if let cookie = cookies.header(for: url) { outgoing.headers.replaceOrAdd(name: "Cookie", value: cookie) }
 
         let answer: HTTPClientResponse
         do {
@@ -127,9 +132,11 @@ public final class HTTPClientTransport: ODataTransport {
             answer = try await client.execute(outgoing, deadline: deadline)
         }
 
+        cookies.store(answer.headers["Set-Cookie"], from: url)
         var headers: [String: String] = [:]
         for (name, value) in answer.headers {
             let key = name.lowercased()
+            guard key != "set-cookie" else { continue }
             headers[key] = headers[key].map { $0 + ", " + value } ?? value
         }
         if let length = headers["content-length"].flatMap(Int.init), length > maxBodyBytes {
