@@ -97,6 +97,14 @@ struct LiveServerTests {
         }
         let upper = try await service.collection("Person?$filter=toupper(lastName)%20eq%20'SAMSON'")
         #expect(upper.entities.contains { $0["personID"] == .int(1) })
+        // Case folds in every script, as the browser's filter (lower-cased text, `tolower(field)`) needs
+        for (name, typed) in [("Åström", "åström"), ("Σταύρου", "σταύρου"), ("Øvergård", "øvergård")] {
+            let query = "Person?$filter=substringof('\(typed)',tolower(lastName))&$top=3"
+            let found = try await service.collection(query.addingPercentEncoding(withAllowedCharacters: .urlQueryAllowed)!)
+            #expect(!found.entities.isEmpty && found.entities.allSatisfy { $0["lastName"] == .string(name) }, "\(typed)")
+        }
+        let shouted = try await service.collection("Person?$filter=toupper(lastName)%20eq%20'%C3%85STR%C3%96M'&$top=1")
+        #expect(shouted.entities.first?["lastName"] == .string("Åström"))
     }
 
     @Test func a_version_1_client_gets_plain_arrays() async throws {

@@ -41,9 +41,23 @@ public struct DataStore: Sendable {
         configuration.maximumReaderCount = 8
         // Several servers (parallel tests) may open the same cached file at once.
         configuration.busyMode = .timeout(10)
+        configuration.prepareDatabase { db in
+            db.add(function: Self.unicodeLower)
+            db.add(function: Self.unicodeUpper)
+        }
         let pool = try generationLock.withLock { try DatabasePool(path: path, configuration: configuration) }
         let count = try pool.read { db in try Int.fetchOne(db, sql: "SELECT people FROM demo_meta") } ?? wanted
         return DataStore(reader: pool, path: path, people: count, generated: generated)
+    }
+
+    /// `$filter`'s `tolower`: SQLite's own `lower` folds ASCII only, so `Åström` would stay as it is.
+    static let unicodeLower = DatabaseFunction("odata_tolower", argumentCount: 1, pure: true) { values in
+        String.fromDatabaseValue(values[0])?.lowercased()
+    }
+
+    /// `$filter`'s `toupper`, for every script (see ``unicodeLower``).
+    static let unicodeUpper = DatabaseFunction("odata_toupper", argumentCount: 1, pure: true) { values in
+        String.fromDatabaseValue(values[0])?.uppercased()
     }
 
     /// Serialises check-then-generate within this process (servers started by parallel tests).

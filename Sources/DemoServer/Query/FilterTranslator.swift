@@ -113,7 +113,8 @@ struct FilterTranslator {
             return Typed(fragment: .build("(length($1) = 0 OR substr($0, -length($1)) = $1)", f[0], f[1]), type: .boolean)
         case "tolower", "toupper", "trim":
             try expect([.string])
-            let function = ["tolower": "lower", "toupper": "upper", "trim": "trim"][name]!
+            // Unicode case mapping, registered on every connection by `DataStore`.
+            let function = ["tolower": "odata_tolower", "toupper": "odata_toupper", "trim": "trim"][name]!
             return Typed(fragment: .build("\(function)($0)", f[0]), type: .string)
         case "length":
             try expect([.string])
