@@ -34,4 +34,16 @@ public enum LoopbackListener {
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
         return address
     }
+
+    /// Sends all of `bytes`; false when the peer has gone (no SIGPIPE).
+    @discardableResult
+    public static func send(_ socket: Int32, _ bytes: [UInt8]) -> Bool {
+        var offset = 0
+        while offset < bytes.count {
+            let sent = bytes[offset...].withUnsafeBytes { Glibc.send(socket, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            if sent <= 0 { return false }
+            offset += sent
+        }
+        return true
+    }
 }

@@ -169,17 +169,17 @@ final class FaultProxy: Sendable {
             return false
         case .serverError?:
             let body = #"{"error":{"code":"Boom","message":{"lang":"en","value":"Injected internal error."}}}"#
-            Self.send(client, Self.response(status: "500 Internal Server Error", type: "application/json", body: Array(body.utf8)))
+            LoopbackListener.send(client, Self.response(status: "500 Internal Server Error", type: "application/json", body: Array(body.utf8)))
             return false
         case .unavailable?:
-            Self.send(client, Self.response(status: "503 Service Unavailable", type: "text/plain", body: Array("upstream is down\n".utf8)))
+            LoopbackListener.send(client, Self.response(status: "503 Service Unavailable", type: "text/plain", body: Array("upstream is down\n".utf8)))
             return false
         case .wrongContentType?:
             let body = "<html><head><title>Sign in</title></head><body>Wi-Fi login</body></html>"
-            Self.send(client, Self.response(status: "200 OK", type: "text/html; charset=utf-8", body: Array(body.utf8)))
+            LoopbackListener.send(client, Self.response(status: "200 OK", type: "text/html; charset=utf-8", body: Array(body.utf8)))
             return false
         case .malformed?:
-            Self.send(client, Self.response(status: "200 OK", type: "application/json", body: Array("{\"d\": {\"results\": [}, ]]]".utf8)))
+            LoopbackListener.send(client, Self.response(status: "200 OK", type: "application/json", body: Array("{\"d\": {\"results\": [}, ]]]".utf8)))
             return false
         default:
             break
@@ -191,25 +191,25 @@ final class FaultProxy: Sendable {
         switch fault {
         case .truncated?:
             let cut = Array(upstream.body.prefix(max(1, upstream.body.count / 2)))
-            Self.send(client, Self.response(status: upstream.status, type: upstream.contentType, body: cut))
+            LoopbackListener.send(client, Self.response(status: upstream.status, type: upstream.contentType, body: cut))
             return false
         case .cutMidBody? where upstream.body.count >= 2:
             // Only ever inside the body: a close with no answer at all is `hangUp`.
             let full = Self.response(status: upstream.status, type: upstream.contentType, body: upstream.body)
-            Self.send(client, Array(full.prefix(full.count - max(1, upstream.body.count / 2))))
+            LoopbackListener.send(client, Array(full.prefix(full.count - max(1, upstream.body.count / 2))))
             return false
         case .trickle?:
             let full = Self.response(status: upstream.status, type: upstream.contentType, body: upstream.body, keepAlive: true)
             var offset = 0
             while offset < full.count {
                 let end = min(full.count, offset + 512)
-                guard Self.send(client, Array(full[offset..<end])) else { return false }
+                guard LoopbackListener.send(client, Array(full[offset..<end])) else { return false }
                 offset = end
                 usleep(500)
             }
             return true
         default:
-            return Self.send(client, Self.response(
+            return LoopbackListener.send(client, Self.response(
                 status: upstream.status, type: upstream.contentType, body: upstream.body, extra: upstream.extraHeaders,
                 keepAlive: true
             ))
@@ -239,7 +239,7 @@ final class FaultProxy: Sendable {
             let lower = line.lowercased()
             return !line.isEmpty && !lower.hasPrefix("connection:") && !(withoutValidators && lower.hasPrefix("if-none-match:"))
         }
-        guard Self.send(socket, Array((lines.joined(separator: "\r\n") + "\r\nConnection: close\r\n\r\n").utf8)) else { return nil }
+        guard LoopbackListener.send(socket, Array((lines.joined(separator: "\r\n") + "\r\nConnection: close\r\n\r\n").utf8)) else { return nil }
         guard let answer = Self.readHead(socket), let text = String(bytes: answer.head, encoding: .utf8) else { return nil }
         var headerLines = text.components(separatedBy: "\r\n").filter { !$0.isEmpty }
         guard !headerLines.isEmpty else { return nil }
@@ -310,16 +310,5 @@ final class FaultProxy: Sendable {
         for line in extra { head += line + "\r\n" }
         head += "Content-Length: \(body.count)\r\n" + (keepAlive ? "\r\n" : "Connection: close\r\n\r\n")
         return Array(head.utf8) + body
-    }
-
-    @discardableResult
-    private static func send(_ socket: Int32, _ bytes: [UInt8]) -> Bool {
-        var offset = 0
-        while offset < bytes.count {
-            let sent = bytes[offset...].withUnsafeBytes { Glibc.send(socket, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-            if sent <= 0 { return false }
-            offset += sent
-        }
-        return true
     }
 }

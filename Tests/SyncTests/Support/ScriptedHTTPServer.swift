@@ -143,11 +143,11 @@ final class ScriptedHTTPServer: Sendable {
             let reply = script(exchange)
             switch reply {
             case .bytes(let bytes, let close):
-                guard Self.send(client, bytes), !close else { return }
+                guard LoopbackListener.send(client, bytes), !close else { return }
             case .hangUp:
                 return
             case .stall, .stallAfter:
-                if case .stallAfter(let bytes) = reply, !Self.send(client, bytes) { return }
+                if case .stallAfter(let bytes) = reply, !LoopbackListener.send(client, bytes) { return }
                 var byte: UInt8 = 0
                 var received = 0
                 repeat { received = recv(client, &byte, 1, 0) } while received > 0
@@ -180,16 +180,5 @@ final class ScriptedHTTPServer: Sendable {
             return start
         }
         return nil
-    }
-
-    @discardableResult
-    private static func send(_ socket: Int32, _ bytes: [UInt8]) -> Bool {
-        var offset = 0
-        while offset < bytes.count {
-            let sent = bytes[offset...].withUnsafeBytes { Glibc.send(socket, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-            if sent <= 0 { return false }
-            offset += sent
-        }
-        return true
     }
 }
