@@ -140,9 +140,15 @@ import Testing
         try await expectCancelledPromptly(task, server: server)
     }
 
-    @Test func a_silent_server_gives_a_timed_out_sentence() async throws {
-        // Given a server that reads the request and says nothing
-        let server = try ScriptedHTTPServer { _ in .stall }
+    /// A server that says nothing after reading the request, and one that stops half way through the body.
+    static let silences: [ScriptedHTTPServer.Reply] = [
+        .stall, .stallAfter(Array(ScriptedHTTPServer.response(body: json).dropLast(json.count / 2))),
+    ]
+
+    @Test(arguments: silences)
+    func a_server_that_goes_silent_gives_a_timed_out_sentence(_ silence: ScriptedHTTPServer.Reply) async throws {
+        // Given a server that goes silent (before the head, or after half the body)
+        let server = try ScriptedHTTPServer { _ in silence }
         // When a transport with a short timeout asks it
         do {
             _ = try await HTTPClientTransport(timeout: 0.3).get(TransportRequest(url: server.url()))
@@ -166,21 +172,6 @@ import Testing
         // When the calling task is cancelled
         // Then it throws CancellationError at once, and the connection is closed
         try await expectCancelledPromptly(task, server: server)
-    }
-
-    @Test func a_body_that_stops_arriving_gives_a_timed_out_sentence() async throws {
-        // Given a server that sends a head and half a body, then nothing
-        let half = Array(ScriptedHTTPServer.response(body: Self.json).dropLast(Self.json.count / 2))
-        let server = try ScriptedHTTPServer { _ in .stallAfter(half) }
-        // When a transport with a short timeout asks it
-        do {
-            _ = try await HTTPClientTransport(timeout: 0.3).get(TransportRequest(url: server.url()))
-            Issue.record("the request should have timed out")
-        } catch let error as ODataError {
-            // Then it gives up with a sentence that says so
-            #expect(error.kind == .transport)
-            #expect(error.message == "the request timed out")
-        }
     }
 
     @Test func a_connection_closed_half_way_through_the_body_is_a_transport_error() async throws {
@@ -325,6 +316,7 @@ import Testing
         case .success: Issue.record("the request should have been cancelled", sourceLocation: sourceLocation)
         case .failure(let error): #expect(error is CancellationError, "\(error)", sourceLocation: sourceLocation)
         }
-        #expect(try await eventually { server.stallsEndedByClient == 1 }, sourceLocation: sourceLocation)
+        // The close itself may wait for a busy machine's event loop; the server waits 30 s for it
+        #expect(try await eventually(seconds: 25) { server.stallsEndedByClient == 1 }, sourceLocation: sourceLocation)
     }
 }

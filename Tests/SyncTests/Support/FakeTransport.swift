@@ -92,12 +92,13 @@ func json(_ text: String, status: Int = 200, etag: String? = nil) -> TransportRe
     TransportResponse(status: status, headers: etag.map { ["etag": $0] } ?? [:], body: Array(text.utf8))
 }
 
-/// Polls an async condition until it holds or the deadline passes (no fixed sleeps).
+/// Polls an async condition until it holds or the deadline passes (no fixed sleeps); it is asked once more
+/// at the deadline, so a poller that was not scheduled for a while still sees what happened meanwhile.
 func eventually(seconds: Double = 5, _ condition: () async throws -> Bool) async throws -> Bool {
     let deadline = Date().addingTimeInterval(seconds)
     while Date() < deadline {
         if try await condition() { return true }
         try await Task.sleep(nanoseconds: 2_000_000)
     }
-    return false
+    return try await condition()
 }

@@ -9,7 +9,7 @@ import Glibc
 /// sends on purpose (a clean close instead of an answer, silence, a lying `Content-Length`).
 ///
 /// Plain POSIX sockets, one thread per connection, keep-alive unless a reply closes; every read is bounded by
-/// a 10 s socket timeout, and ``stop()`` shuts every open connection down.
+/// a 30 s socket timeout, and ``stop()`` shuts every open connection down.
 final class ScriptedHTTPServer: Sendable {
     /// What the server does with one request.
     enum Reply: Sendable {
@@ -17,7 +17,7 @@ final class ScriptedHTTPServer: Sendable {
         case bytes([UInt8], close: Bool = false)
         /// Closes the connection cleanly (FIN) without writing a byte.
         case hangUp
-        /// Says nothing until the client closes the connection (or 10 s pass).
+        /// Says nothing until the client closes the connection (or 30 s pass).
         case stall
         /// Writes these bytes (a head and part of a body, say), then says nothing more, as ``stall``.
         case stallAfter([UInt8])
@@ -132,7 +132,7 @@ final class ScriptedHTTPServer: Sendable {
     }
 
     private func serve(_ client: Int32, number: Int) {
-        var timeout = timeval(tv_sec: 10, tv_usec: 0)
+        var timeout = timeval(tv_sec: 30, tv_usec: 0)
         setsockopt(client, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         setsockopt(client, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         var pending: [UInt8] = []
