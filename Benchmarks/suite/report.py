@@ -176,6 +176,10 @@ def render(results):
                      "p50 %s ms, p99 %s ms, max %s ms" % (fmt(cache["window_p50_ms"], 3), fmt(cache["window_p99_ms"], 3), fmt(cache["window_max_ms"], 3))],
                     ["entity by random key (%d reads)" % cache["entity_reads"],
                      "p50 %s ms, p99 %s ms" % (fmt(cache["entity_p50_ms"], 3), fmt(cache["entity_p99_ms"], 3))],
+                ] + ([
+                    ["a person's two cars through PersonCar (hop read)",
+                     "p50 %s ms, p99 %s ms" % (fmt(cache["hop_p50_ms"], 3), fmt(cache["hop_p99_ms"], 3))],
+                ] if "hop_p50_ms" in cache else []) + [
                     ["RSS at the end (cache and fetcher linked, not the demo server)", fmt(cache["rss_mib"], 1, " MiB")],
                     ["ingest of generated pages, one thread, one transaction per page", fmt(cache["ingest_entities_per_s"], 0, " entities/s")],
                     ["filling the list to %s rows" % fmt(cache["rows"]), fmt(cache["fill_seconds"], 1, " s")],

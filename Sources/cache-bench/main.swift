@@ -106,6 +106,14 @@ for _ in 0..<5000 {
     entityTimes.append(try seconds { found = try cache.entity(key) })
     precondition(found != nil)
 }
+// Hop reads: a person's cars through the PersonCar link entities, as the cars screen reads them.
+var hopTimes: [Double] = []
+for _ in 0..<5000 {
+    let key = EntityKey(entitySet: "Person", value: .int(Int64.random(in: 0..<Int64(ingestPages * pageSize), using: &generator)))
+    var hops: Related<HopRow>?
+    hopTimes.append(try seconds { hops = try cache.related(key, path: ["PersonCar", "Car"]) })
+    guard case .known(let found, _)? = hops, found.allSatisfy({ $0.target != nil }) else { preconditionFailure("\(key)") }
+}
 func percentile(_ samples: [Double], _ share: Double) -> Double {
     let sorted = samples.sorted()
     return sorted[min(sorted.count - 1, Int(Double(sorted.count) * share))]
@@ -121,6 +129,7 @@ func report(_ name: String, _ samples: [Double]) {
 }
 report("window of 50 rows at random positions of \(rows)", windowTimes)
 report("entity by key", entityTimes)
+report("a person's cars through PersonCar (hop read)", hopTimes)
 let rss = residentMegabytes()
 print(String(format: "RSS after the run: %.1f MiB", rss))
 // One JSON line for the benchmark suite.
@@ -129,6 +138,7 @@ let summary: [String: Any] = [
     "window_p50_ms": percentile(windowTimes, 0.5) * 1000, "window_p99_ms": percentile(windowTimes, 0.99) * 1000,
     "window_max_ms": windowTimes.max()! * 1000, "window_reads": windowTimes.count,
     "entity_p50_ms": percentile(entityTimes, 0.5) * 1000, "entity_p99_ms": percentile(entityTimes, 0.99) * 1000,
-    "entity_reads": entityTimes.count, "rss_mib": rss,
+    "entity_reads": entityTimes.count, "hop_p50_ms": percentile(hopTimes, 0.5) * 1000,
+    "hop_p99_ms": percentile(hopTimes, 0.99) * 1000, "rss_mib": rss,
 ]
 print("json: " + String(decoding: try JSONSerialization.data(withJSONObject: summary, options: [.sortedKeys]), as: UTF8.self))

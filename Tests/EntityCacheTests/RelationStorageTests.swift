@@ -50,6 +50,43 @@ import Testing
         #expect(try !cache.integrity().isClean)
     }
 
+    @Test func a_hop_read_keeps_the_relations_order_and_ends_a_row_where_its_chain_is_not_known() throws {
+        // Given Person(1) → link entities, each with a to-one hop that is known, unknown, empty, damaged or
+        // pointing at an entity not cached; one link twice, one link not cached at all; and keys needing quoting
+        let links = ["PC(1)", "PC(2)", "PC(3)", "PC('it''s')", "PC(5)", "PC(missing)", "PC(1)", "PC(6)"]
+        let cache = try CacheDatabase()
+        try cache.write { session in
+            for key in ["PC(1)", "PC(2)", "PC(3)", "PC('it''s')", "PC(5)", "PC(6)", "Car(1)", "Car(4)", "Maker(1)"] {
+                try session.upsertEntity(key: key, entitySet: String(key.prefix { $0 != "(" }), type: nil,
+                                         properties: [.init(name: "k", value: .string(key))], etag: nil, at: date, partial: false)
+            }
+            try session.replaceRelation(parent: "Person(1)", navigation: "Links", children: links, at: date)
+            try session.replaceRelation(parent: "PC(1)", navigation: "Car", children: ["Car(1)"], at: date)
+            try session.replaceRelation(parent: "PC(3)", navigation: "Car", children: [], at: date)
+            try session.replaceRelation(parent: "PC('it''s')", navigation: "Car", children: ["Car(4)"], at: date)
+            try session.replaceRelation(parent: "PC(5)", navigation: "Car", children: ["Car(99)"], at: date)
+            try session.replaceRelation(parent: "PC(6)", navigation: "Car", children: ["Car(1)"], at: date)
+            try session.replaceRelation(parent: "Car(1)", navigation: "Maker", children: ["Maker(1)"], at: date)
+        }
+        try cache.writer.write { db in
+            try db.execute(sql: "UPDATE relation SET childKeys = 'not json' WHERE parentKey = 'PC(6)'")
+        }
+        // When the path is read with one hop, with two, and with none
+        guard case .known(let one, _) = try cache.related(person, path: ["Links", "Car"]),
+              case .known(let two, _) = try cache.related(person, path: ["Links", "Car", "Maker"]),
+              case .known(let none, _) = try cache.related(person, path: ["Links"])
+        else { Issue.record("the relation should be known"); return }
+        // Then every cached link comes once per position, in order, with its target only where the chain is whole
+        let cached = ["PC(1)", "PC(2)", "PC(3)", "PC('it''s')", "PC(5)", "PC(1)", "PC(6)"]
+        #expect(one.map(\.link.key) == cached)
+        #expect(one.map(\.target?.key) == ["Car(1)", nil, nil, "Car(4)", nil, "Car(1)", nil])
+        #expect(one.first?.target?.properties == [.init(name: "k", value: .string("Car(1)"))])
+        #expect(two.map(\.target?.key) == ["Maker(1)", nil, nil, nil, nil, "Maker(1)", nil])
+        #expect(none.map(\.link.key) == cached && none.allSatisfy { $0.target == $0.link })
+        // And a path whose first relation is unknown is unknown
+        #expect(try cache.related(person, path: ["Nope", "Car"]) == .unknown)
+    }
+
     @Test func a_v1_cache_migrates_its_relations_in_order_keeping_empty_ones() throws {
         // Given a cache file at schema v1: Person(1) → three cars (one stale row past the count),
         // Person(2) → known and empty, Person(3)'s cars unknown
