@@ -72,30 +72,33 @@ public enum KeyPredicate {
 
     /// Parses the (percent-decoded) text between the parentheses: `1`, `'O''Neil'`,
     /// `OrderID=1L,LineNumber=10`. Commas and `=` inside quoted strings are respected.
+    /// Quotes, commas and `=` are found by Unicode scalar (see ``ResourcePath/splitSegments(_:)``).
     public static func parse(_ text: some StringProtocol) -> [EntityKey.KeyValue]? {
         var parts: [Substring] = []
-        var current = Substring(text).startIndex
+        let scalars = Substring(text).unicodeScalars
+        var current = scalars.startIndex
         var inQuote = false
-        let text = Substring(text)
-        var index = text.startIndex
-        while index < text.endIndex {
-            let character = text[index]
-            if character == "'" { inQuote.toggle() }
-            if character == ",", !inQuote {
-                parts.append(text[current..<index])
-                current = text.index(after: index)
+        var index = scalars.startIndex
+        while index < scalars.endIndex {
+            let scalar = scalars[index]
+            if scalar == "'" { inQuote.toggle() }
+            if scalar == ",", !inQuote {
+                parts.append(Substring(scalars[current..<index]))
+                current = scalars.index(after: index)
             }
-            index = text.index(after: index)
+            index = scalars.index(after: index)
         }
         guard !inQuote else { return nil }
-        parts.append(text[current...])
+        parts.append(Substring(scalars[current...]))
         var values: [EntityKey.KeyValue] = []
         for part in parts {
             let trimmed = part.trimmingSpaces
             guard !trimmed.isEmpty else { return nil }
             if let equals = firstUnquoted("=", in: trimmed) {
-                let name = String(trimmed[..<equals].trimmingSpaces)
-                guard isIdentifier(name), let value = ODataLiteral.parse(trimmed[trimmed.index(after: equals)...].trimmingSpaces)
+                let scalars = trimmed.unicodeScalars
+                let name = String(Substring(scalars[..<equals]).trimmingSpaces)
+                guard isIdentifier(name),
+                    let value = ODataLiteral.parse(Substring(scalars[scalars.index(after: equals)...]).trimmingSpaces)
                 else { return nil }
                 values.append(EntityKey.KeyValue(name: name, value: value))
             } else {
@@ -106,13 +109,15 @@ public enum KeyPredicate {
         return values.isEmpty ? nil : values
     }
 
-    static func firstUnquoted(_ target: Character, in text: Substring) -> Substring.Index? {
+    /// The index of the first `target` outside quotes, in `text.unicodeScalars`.
+    static func firstUnquoted(_ target: Unicode.Scalar, in text: Substring) -> Substring.Index? {
+        let scalars = text.unicodeScalars
         var inQuote = false
-        var index = text.startIndex
-        while index < text.endIndex {
-            let character = text[index]
-            if character == "'" { inQuote.toggle() } else if character == target, !inQuote { return index }
-            index = text.index(after: index)
+        var index = scalars.startIndex
+        while index < scalars.endIndex {
+            let scalar = scalars[index]
+            if scalar == "'" { inQuote.toggle() } else if scalar == target, !inQuote { return index }
+            index = scalars.index(after: index)
         }
         return nil
     }

@@ -97,36 +97,43 @@ public struct ResourcePath: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Splits on `/` outside parentheses and quotes.
+    ///
+    /// Syntax is read by Unicode scalar, not by Character: a combining mark after a quote or a
+    /// parenthesis (`'\u{0332}`) is one Character, and would hide the quote in raw text while its
+    /// percent-encoded form shows it, so a path would parse differently from its own URL.
     static func splitSegments(_ text: Substring) -> [Substring] {
+        let scalars = text.unicodeScalars
         var result: [Substring] = []
         var depth = 0
         var inQuote = false
-        var start = text.startIndex
-        var index = text.startIndex
-        while index < text.endIndex {
-            switch text[index] {
+        var start = scalars.startIndex
+        var index = scalars.startIndex
+        while index < scalars.endIndex {
+            switch scalars[index] {
             case "'" where depth > 0: inQuote.toggle()
             case "(" where !inQuote: depth += 1
             case ")" where !inQuote: depth = max(0, depth - 1)
             case "/" where depth == 0 && !inQuote:
-                result.append(text[start..<index])
-                start = text.index(after: index)
+                result.append(Substring(scalars[start..<index]))
+                start = scalars.index(after: index)
             default: break
             }
-            index = text.index(after: index)
+            index = scalars.index(after: index)
         }
-        result.append(text[start...])
+        result.append(Substring(scalars[start...]))
         return result
     }
 
     static func parseSegment(_ raw: Substring) -> Segment? {
-        guard let open = raw.firstIndex(of: "(") else {
+        let scalars = raw.unicodeScalars
+        guard let open = scalars.firstIndex(of: "(") else {
             let name = PercentEncoding.decode(raw)
             return name.isEmpty ? nil : Segment(name: name)
         }
-        guard raw.last == ")" else { return nil }
-        let name = PercentEncoding.decode(raw[..<open])
-        let predicate = PercentEncoding.decode(raw[raw.index(after: open)..<raw.index(before: raw.endIndex)])
+        guard scalars.last == ")" else { return nil }
+        let name = PercentEncoding.decode(Substring(scalars[..<open]))
+        let predicate = PercentEncoding.decode(
+            Substring(scalars[scalars.index(after: open)..<scalars.index(before: scalars.endIndex)]))
         guard !name.isEmpty else { return nil }
         if predicate.isEmpty { return Segment(name: name) }
         guard let key = KeyPredicate.parse(predicate) else { return nil }

@@ -39,20 +39,29 @@ public enum ODataLiteral {
 
     /// A single-quoted string literal with embedded quotes doubled.
     public static func quote(_ text: String) -> String {
-        "'" + text.replacingOccurrences(of: "'", with: "''") + "'"
+        // By scalar: a quote followed by a combining mark is still a quote to double.
+        var quoted = String.UnicodeScalarView()
+        quoted.append("'")
+        for scalar in text.unicodeScalars {
+            quoted.append(scalar)
+            if scalar == "'" { quoted.append(scalar) }
+        }
+        quoted.append("'")
+        return String(quoted)
     }
 
     /// Parses one (already percent-decoded) literal: `1`, `10248L`, `1.5M`, `2.0d`, `'O''Neil'`,
     /// `guid'…'`, `datetime'…'`, `datetimeoffset'…'`, `time'…'`, `X'…'`/`binary'…'`, `true`, `null`.
     public static func parse(_ text: some StringProtocol) -> ODataValue? {
         let text = Substring(text)
-        guard let first = text.first else { return nil }
+        let scalars = text.unicodeScalars
+        guard let first = scalars.first else { return nil }
         if first == "'" {
             return unquote(text).map(ODataValue.string)
         }
-        if let quote = text.firstIndex(of: "'") {
-            let prefix = text[..<quote].lowercased()
-            guard let body = unquote(text[quote...]) else { return nil }
+        if let quote = scalars.firstIndex(of: "'") {
+            let prefix = Substring(scalars[..<quote]).lowercased()
+            guard let body = unquote(Substring(scalars[quote...])) else { return nil }
             switch prefix {
             case "guid":
                 guard UUID(uuidString: body) != nil else { return nil }
@@ -98,23 +107,24 @@ public enum ODataLiteral {
 
     /// The body of a single-quoted literal with `''` undoubled; nil unless properly quoted.
     static func unquote(_ text: Substring) -> String? {
-        guard text.count >= 2, text.first == "'", text.last == "'" else { return nil }
-        let inner = text.dropFirst().dropLast()
-        var result = ""
-        var index = inner.startIndex
-        while index < inner.endIndex {
-            let character = inner[index]
-            if character == "'" {
-                let next = inner.index(after: index)
-                guard next < inner.endIndex, inner[next] == "'" else { return nil }
+        let scalars = text.unicodeScalars
+        guard scalars.count >= 2, scalars.first == "'", scalars.last == "'" else { return nil }
+        var result = String.UnicodeScalarView()
+        var index = scalars.index(after: scalars.startIndex)
+        let end = scalars.index(before: scalars.endIndex)
+        while index < end {
+            let scalar = scalars[index]
+            if scalar == "'" {
+                let next = scalars.index(after: index)
+                guard next < end, scalars[next] == "'" else { return nil }
                 result.append("'")
-                index = inner.index(after: next)
+                index = scalars.index(after: next)
             } else {
-                result.append(character)
-                index = inner.index(after: index)
+                result.append(scalar)
+                index = scalars.index(after: index)
             }
         }
-        return result
+        return String(result)
     }
 
     static func isNumeric(_ text: Substring) -> Bool {
