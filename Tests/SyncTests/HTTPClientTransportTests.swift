@@ -140,10 +140,11 @@ import Testing
         try await expectCancelledPromptly(task, server: server)
     }
 
+    /// A head and the first half of a body that announces its whole length.
+    static let halfAnswer = Array(ScriptedHTTPServer.response(body: json).dropLast(json.count / 2))
+
     /// A server that says nothing after reading the request, and one that stops half way through the body.
-    static let silences: [ScriptedHTTPServer.Reply] = [
-        .stall, .stallAfter(Array(ScriptedHTTPServer.response(body: json).dropLast(json.count / 2))),
-    ]
+    static let silences: [ScriptedHTTPServer.Reply] = [.stall, .stallAfter(halfAnswer)]
 
     @Test(arguments: silences)
     func a_server_that_goes_silent_gives_a_timed_out_sentence(_ silence: ScriptedHTTPServer.Reply) async throws {
@@ -162,8 +163,7 @@ import Testing
 
     @Test func cancelling_while_the_body_arrives_aborts_the_request_promptly() async throws {
         // Given a server that sends a head and half a body, then nothing
-        let half = Array(ScriptedHTTPServer.response(body: Self.json).dropLast(Self.json.count / 2))
-        let server = try ScriptedHTTPServer { _ in .stallAfter(half) }
+        let server = try ScriptedHTTPServer { _ in .stallAfter(Self.halfAnswer) }
         let transport = HTTPClientTransport(timeout: 60)
         let task = Task { try await transport.get(TransportRequest(url: server.url())) }
         #expect(try await eventually { server.exchanges.count == 1 })
@@ -176,8 +176,7 @@ import Testing
 
     @Test func a_connection_closed_half_way_through_the_body_is_a_transport_error() async throws {
         // Given a server that announces a body, sends half of it, and closes
-        let half = Array(ScriptedHTTPServer.response(body: Self.json).dropLast(Self.json.count / 2))
-        let server = try ScriptedHTTPServer { _ in .bytes(half, close: true) }
+        let server = try ScriptedHTTPServer { _ in .bytes(Self.halfAnswer, close: true) }
         // When it is asked
         do {
             _ = try await HTTPClientTransport(timeout: 5).get(TransportRequest(url: server.url()))

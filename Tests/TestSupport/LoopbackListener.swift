@@ -46,4 +46,13 @@ public enum LoopbackListener {
         }
         return true
     }
+
+    /// The next connection on `listener` (retrying after a signal), or nil once it is shut down or fails.
+    public static func accept(_ listener: Int32) -> Int32? {
+        while true {
+            let client = Glibc.accept(listener, nil, nil)
+            if client >= 0 { return client }
+            if errno != EINTR { return nil }
+        }
+    }
 }

@@ -99,12 +99,7 @@ final class FaultProxy: Sendable {
     // MARK: - Connections
 
     private func acceptLoop() {
-        while true {
-            let client = accept(listener, nil, nil)
-            if client < 0 {
-                if errno == EINTR { continue }
-                return
-            }
+        while let client = LoopbackListener.accept(listener) {
             Thread.detachNewThread { [self] in
                 serve(client)
                 close(client)

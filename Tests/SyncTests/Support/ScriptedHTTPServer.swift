@@ -107,12 +107,7 @@ final class ScriptedHTTPServer: Sendable {
     // MARK: - Connections
 
     private func acceptLoop() {
-        while true {
-            let client = accept(listener, nil, nil)
-            if client < 0 {
-                if errno == EINTR { continue }
-                return
-            }
+        while let client = LoopbackListener.accept(listener) {
             let number: Int? = state.withLock { state in
                 guard !state.stopped else { return nil }
                 state.open.insert(client)
