@@ -29,7 +29,8 @@ import Testing
         let transport = HTTPClientTransport(timeout: 5)
         for url in ["not a url", "ftp://127.0.0.1/svc/", "file:///etc/passwd", "http:///svc/Person"] {
             await #expect { try await transport.get(TransportRequest(url: url)) } throws: { error in
-                (error as? ODataError)?.kind == .transport && (error as? ODataError)?.message == "the URL is not valid"
+                (error as? ODataError)?.kind == .refused
+                    && (error as? ODataError)?.message == "the link is not an http or https URL"
             }
         }
     }
@@ -105,9 +106,9 @@ import Testing
                 _ = try await transport.get(TransportRequest(url: server.url(path)))
                 Issue.record("\(path) should have failed")
             } catch let error as ODataError {
-                // Then it is a transport error that says so
-                #expect(error.kind == .transport)
-                #expect(error.message == "the answer is larger than 1 KiB", "\(path)")
+                // Then it is refused (asking again would get the same), saying why
+                #expect(error.kind == .refused)
+                #expect(error.message == "the answer is larger than 1 KiB, the limit for one answer", "\(path)")
             }
         }
     }
@@ -157,7 +158,7 @@ import Testing
         } catch let error as ODataError {
             // Then it gives up with a sentence that says so
             #expect(error.kind == .transport)
-            #expect(error.message == "the request timed out")
+            #expect(error.message.hasPrefix("the request timed out"), "\(error.message)")
         }
     }
 
@@ -310,7 +311,9 @@ import Testing
         let cancelled = ContinuousClock.now
         task.cancel()
         let result = await task.result
-        #expect(ContinuousClock.now - cancelled < .seconds(5), sourceLocation: sourceLocation)
+        // Well within the transport's 60 s: what matters is that the wait ended on the cancel, not on a timeout
+        // (a machine busy building can take seconds to run the cancelled task again).
+        #expect(ContinuousClock.now - cancelled < .seconds(20), sourceLocation: sourceLocation)
         switch result {
         case .success: Issue.record("the request should have been cancelled", sourceLocation: sourceLocation)
         case .failure(let error): #expect(error is CancellationError, "\(error)", sourceLocation: sourceLocation)

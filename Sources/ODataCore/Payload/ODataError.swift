@@ -13,6 +13,10 @@ public struct ODataError: Error, Sendable, Hashable, CustomStringConvertible {
         case transport
         /// `$metadata` could not be read.
         case metadata
+        /// The server answered, but in a way this client will not accept: past a limit (bytes, entities),
+        /// not valid HTTP, undecodable compression, a link to another origin or not to the web. Asking again
+        /// would get the same, so it is not retried until the user asks, and it is not called "offline".
+        case refused
     }
 
     public var kind: Kind
@@ -43,6 +47,8 @@ public struct ODataError: Error, Sendable, Hashable, CustomStringConvertible {
             return "The service's $metadata could not be read: \(message)\(place)"
         case .transport:
             return "Could not reach the service: \(message)\(place)"
+        case .refused:
+            return "Refused: \(message)\(place)"
         case .service:
             var text = "The service answered"
             if let status { text += " HTTP \(status)" }

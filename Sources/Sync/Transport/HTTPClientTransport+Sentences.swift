@@ -12,18 +12,41 @@ import Darwin
 #endif
 
 extension HTTPClientTransport {
+    /// Whether the server answered in a way asking again would repeat: past the size limit, not valid HTTP,
+    /// compression that does not decode. (A connection that closed or stalled may heal; these do not.)
+    static func isRefusal(_ error: any Error) -> Bool {
+        switch error {
+        case let failure as Failure: return failure == .bodyTooLarge
+        case is NIOTooManyBytesError, is NIOHTTPDecompression.DecompressionError: return true
+        case let error as HTTPParserError: return error != .invalidEOFState
+        case let error as HTTPClientError: return error == .invalidURL || error == .emptyHost || error == .emptyScheme
+        default: return false
+        }
+    }
+
+    /// Whether the exchange ran out of its time (the whole, or the wait for the next bytes).
+    static func isTimeout(_ error: any Error) -> Bool {
+        guard let error = error as? HTTPClientError else { return false }
+        return error == .readTimeout || error == .deadlineExceeded
+    }
+
+    /// `30 s`, `2.5 s`.
+    static func seconds(_ value: TimeInterval) -> String {
+        value == value.rounded() ? "\(Int(value)) s" : String(format: "%.1f s", value)
+    }
+
     /// A short human reason for a failed exchange, for `ODataError.message` (never a header value).
     static func sentence(for error: any Error, maxBodyBytes: Int) -> String {
         switch error {
         case let failure as Failure:
             switch failure {
-            case .bodyTooLarge: return "the answer is larger than \(size(maxBodyBytes))"
+            case .bodyTooLarge: return "the answer is larger than \(size(maxBodyBytes)), the limit for one answer"
             case .cutShort: return "the connection closed before the whole answer arrived"
             }
         case is NIOTooManyBytesError:
-            return "the answer is larger than \(size(maxBodyBytes))"
+            return "the answer is larger than \(size(maxBodyBytes)), the limit for one answer"
         case let error as NIOHTTPDecompression.DecompressionError:
-            if error == .limit { return "the answer is larger than \(size(maxBodyBytes))" }
+            if error == .limit { return "the answer is larger than \(size(maxBodyBytes)), the limit for one answer" }
             return "the compressed answer could not be decompressed"
         case let error as HTTPClientError:
             return sentence(for: error)

@@ -16,11 +16,16 @@ import ODataCore
 ///   kept-alive connection that was reused before an answer arrived. Here that is an ordinary failure, and since
 ///   a GET is idempotent, a request whose connection closed or reset before any answer is sent once more, on
 ///   another pooled connection or a new one, before it fails.
-/// * **Redirects**: followed only within the same origin (scheme, host and port), at most
-///   ``maxRedirects`` times, so credentials never go to another host. A redirect anywhere else comes back as
-///   the 3xx response itself.
-/// * **Limits**: `timeout` bounds connecting and each wait for the next bytes; the whole exchange gets four
-///   times that. A body larger than `maxBodyBytes` once decompressed is a transport error, read no further.
+/// * **One origin**: a transport made for a service root (``init(serviceRoot:environment:timeout:requestTimeout:credentials:maxBodyBytes:)``)
+///   sends requests only to that root's origin (scheme, host and port), however their URL was learned — a
+///   `__next`, `__deferred` or `__metadata.uri` link, a `Location` — so credentials, cookies and tokens never
+///   go to another host. A URL elsewhere is refused (``ODataError/Kind/refused``) before any connection.
+/// * **Redirects**: followed only within the same origin, at most ``maxRedirects`` times. A redirect anywhere
+///   else comes back as the 3xx response itself.
+/// * **Limits**: `timeout` bounds connecting and each wait for the next bytes; `requestTimeout` the whole
+///   exchange (a server that trickles a byte at a time still ends there). A body larger than `maxBodyBytes`
+///   once decompressed is refused, read no further. Answers that break a limit or HTTP itself (too large,
+///   not valid HTTP, undecodable compression) are ``ODataError/Kind/refused``: asking again gets the same.
 /// * **Cookies**: what the service sets is sent back to it (``CookieJar``), in memory only, so a gateway that keeps
 ///   a session in a cookie keeps one session. `Set-Cookie` is not passed on in the response's headers.
 /// * **Failing fast**: an unreachable server fails the request at once (no reconnect loop inside the client):
@@ -34,32 +39,44 @@ import ODataCore
 ///   blocking, when the transport is released (AsyncHTTPClient traps in debug builds on a client released
 ///   while running); a process that ends with `exit()` needs nothing.
 public final class HTTPClientTransport: ODataTransport {
-    /// 256 MiB: far above any OData page, far below what would exhaust memory.
-    public static let defaultMaxBodyBytes = 256 << 20
+    /// 32 MiB: far above any OData page the fetcher asks for (50 rows with one level expanded is a few hundred
+    /// KiB) and above the `$metadata` of large ERP services (a few MiB), far below what would exhaust memory.
+    public static let defaultMaxBodyBytes = 32 << 20
+    /// Seconds to connect, and to wait for the next bytes of an answer.
+    public static let defaultTimeout: TimeInterval = 10
+    /// Seconds one whole exchange may take.
+    public static let defaultRequestTimeout: TimeInterval = 30
     /// Same-origin redirects followed before the 3xx itself is returned.
     public static let maxRedirects = 5
 
     let client: HTTPClient
     let authorization: String?
     let timeout: TimeInterval
+    let requestTimeout: TimeInterval
     let maxBodyBytes: Int
+    /// The only origin requests go to; nil (tests of the transport alone) for any.
+    let serviceOrigin: Origin?
     /// What every request goes through; nil for none.
     public let proxy: ProxyServer?
     /// The service's cookies.
     let cookies = CookieJar()
 
     /// - Parameters:
-    ///   - timeout: seconds allowed to connect and to wait for the next bytes; the whole request gets four times that.
+    ///   - serviceOrigin: the service root whose origin alone requests may go to; nil for any (tests only).
+    ///   - timeout: seconds allowed to connect and to wait for the next bytes.
+    ///   - requestTimeout: seconds allowed for a whole exchange; three times `timeout` when nil.
     ///   - credentials: what to authenticate with (``Credentials/load(environment:)``: environment or private file).
     ///   - maxBodyBytes: the largest body accepted, counted after decompression.
     ///   - proxy: the HTTP proxy every request goes through; none by default.
     public init(
-        timeout: TimeInterval = 30, credentials: Credentials = Credentials(), maxBodyBytes: Int = defaultMaxBodyBytes,
-        proxy: ProxyServer? = nil
+        serviceOrigin: String? = nil, timeout: TimeInterval = defaultTimeout, requestTimeout: TimeInterval? = nil,
+        credentials: Credentials = Credentials(), maxBodyBytes: Int = defaultMaxBodyBytes, proxy: ProxyServer? = nil
     ) {
         self.timeout = timeout
+        self.requestTimeout = requestTimeout ?? timeout * 3
         self.maxBodyBytes = maxBodyBytes
         self.proxy = proxy
+        self.serviceOrigin = serviceOrigin.flatMap(URL.init(string:)).flatMap(Origin.init)
         authorization = credentials.authorization
         var configuration = HTTPClient.Configuration(
             redirectConfiguration: .disallow,  // followed in `get`, within the origin only
@@ -78,11 +95,15 @@ public final class HTTPClientTransport: ODataTransport {
     /// Throws ``ProxySettings/ConfigurationError`` when the variable that applies names a proxy that cannot be used.
     public convenience init(
         serviceRoot: String, environment: [String: String] = ProcessInfo.processInfo.environment,
-        timeout: TimeInterval = 30, credentials: Credentials = Credentials(), maxBodyBytes: Int = defaultMaxBodyBytes
+        timeout: TimeInterval = defaultTimeout, requestTimeout: TimeInterval? = nil,
+        credentials: Credentials = Credentials(), maxBodyBytes: Int = defaultMaxBodyBytes
     ) throws(ProxySettings.ConfigurationError) {
         var proxy: ProxyServer?
         if let url = Self.webURL(serviceRoot) { proxy = try ProxySettings(environment: environment).proxy(for: url) }
-        self.init(timeout: timeout, credentials: credentials, maxBodyBytes: maxBodyBytes, proxy: proxy)
+        self.init(
+            serviceOrigin: serviceRoot, timeout: timeout, requestTimeout: requestTimeout, credentials: credentials,
+            maxBodyBytes: maxBodyBytes, proxy: proxy
+        )
     }
 
     deinit {
@@ -91,8 +112,18 @@ public final class HTTPClientTransport: ODataTransport {
     }
 
     public func get(_ request: TransportRequest) async throws -> TransportResponse {
-        guard var url = Self.webURL(request.url) else { throw failure("the URL is not valid", request) }
-        let deadline = NIODeadline.now() + Self.amount(timeout * 4)
+        guard var url = Self.webURL(request.url) else {
+            throw ODataError(kind: .refused, message: "the link is not an http or https URL", url: request.url)
+        }
+        if let serviceOrigin, let origin = Origin(url), origin != serviceOrigin {
+            throw ODataError(
+                kind: .refused,
+                message: "the link leads to \(origin), not to the service at \(serviceOrigin); it was not followed",
+                url: request.url
+            )
+        }
+        let seconds = min(requestTimeout, request.timeout ?? requestTimeout)
+        let deadline = NIODeadline.now() + Self.amount(seconds)
         var redirects = 0
         while true {
             let response: TransportResponse
@@ -100,8 +131,14 @@ public final class HTTPClientTransport: ODataTransport {
                 response = try await exchange(request, url: url, deadline: deadline)
             } catch {
                 if Task.isCancelled { throw CancellationError() }
-                let sentence = proxy.flatMap { Self.sentence(for: error, proxy: $0, target: url) }
-                throw failure(sentence ?? Self.sentence(for: error, maxBodyBytes: maxBodyBytes), request)
+                if let sentence = proxy.flatMap({ Self.sentence(for: error, proxy: $0, target: url) }) {
+                    throw failure(sentence, request)
+                }
+                let kind: ODataError.Kind = Self.isRefusal(error) ? .refused : .transport
+                let sentence = Self.isTimeout(error)
+                    ? "the request timed out: no whole answer within \(Self.seconds(seconds))"
+                    : Self.sentence(for: error, maxBodyBytes: maxBodyBytes)
+                throw ODataError(kind: kind, message: sentence, url: request.url)
             }
             guard redirects < Self.maxRedirects, let target = Self.sameOriginRedirect(response, from: url) else {
                 return response
@@ -199,7 +236,7 @@ public final class HTTPClientTransport: ODataTransport {
     }
 
     /// Scheme, host and port: what decides whether credentials may follow a redirect.
-    struct Origin: Equatable {
+    struct Origin: Equatable, CustomStringConvertible {
         var scheme: String
         var host: String
         var port: Int
@@ -212,5 +249,7 @@ public final class HTTPClientTransport: ODataTransport {
             self.host = host
             port = url.port ?? (scheme == "https" ? 443 : 80)
         }
+
+        var description: String { "\(scheme)://\(host.contains(":") ? "[\(host)]" : host):\(port)" }
     }
 }

@@ -5,11 +5,15 @@ public struct TransportRequest: Sendable, Hashable {
     public var headers: [String: String]
     /// `$metadata` is XML; everything else JSON.
     public var acceptsXML: Bool
+    /// Seconds the whole exchange may take (redirects included), when shorter than the transport's own bound:
+    /// the fetcher passes what is left of a job's budget.
+    public var timeout: Double?
 
-    public init(url: String, headers: [String: String] = [:], acceptsXML: Bool = false) {
+    public init(url: String, headers: [String: String] = [:], acceptsXML: Bool = false, timeout: Double? = nil) {
         self.url = url
         self.headers = headers
         self.acceptsXML = acceptsXML
+        self.timeout = timeout
     }
 }
 
@@ -30,8 +34,9 @@ public struct TransportResponse: Sendable, Hashable {
 }
 
 /// The HTTP seam. Implementations return every HTTP answer as a response (even 500)
-/// and throw only when there was none: an `ODataError` of kind `.transport`, or
-/// `CancellationError` when the calling task was cancelled.
+/// and throw only when there was none: an `ODataError` of kind `.transport` (no answer: worth
+/// asking again later), of kind `.refused` (an answer or a URL this client will not accept: asking
+/// again gets the same), or `CancellationError` when the calling task was cancelled.
 public protocol ODataTransport: Sendable {
     func get(_ request: TransportRequest) async throws -> TransportResponse
 }
