@@ -27,7 +27,8 @@ enum Chrome {
         }
     }
 
-    /// `● online  ⠹ 2 requests │ 12 of 200 · 3 s old │ ? help`, or the last error in words.
+    /// `● online  ⠹ 2 requests │ 12 of 200 · 3 s old │ ? help`, or the last error in words, or the request
+    /// that has waited a few seconds for its answer (`waiting 5 s for Person?$top=50…`).
     static func drawStatus(status: SyncStatus?, summary: String, spinnerPhase: Int, into buffer: inout ScreenBuffer) {
         let row = buffer.size.rows - 1
         let width = buffer.size.columns
@@ -49,6 +50,8 @@ enum Chrome {
         let room = max(0, width - column - helpWidth)
         if let error = currentError(status) {
             buffer.put(error, row: row, column: column, width: room, style: CellStyle([.bold], role: .error))
+        } else if let slow = status?.slowRequest {
+            buffer.put(slow + "…", row: row, column: column, width: room, style: CellStyle(role: .warning))
         } else {
             buffer.put(summary, row: row, column: column, width: room, style: style)
         }

@@ -117,6 +117,9 @@ enum CacheSchema {
                     ALTER TABLE relationV2 RENAME TO relation;
                     """)
         }
+        migrator.registerMigration("v3: the request that is slow to answer") { db in
+            try db.execute(sql: "ALTER TABLE syncStatus ADD COLUMN slowRequest TEXT")
+        }
         return migrator
     }
 }

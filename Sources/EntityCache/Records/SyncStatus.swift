@@ -13,11 +13,14 @@ public struct SyncStatus: Sendable, Hashable {
     public var lastErrorAt: Date?
     /// When a request last succeeded (fetched or 304): the age of the data when offline.
     public var lastSuccessAt: Date?
+    /// A request that has been waiting for its answer for a few seconds, in words (`waiting 4 s for Person…`).
+    public var slowRequest: String?
 
     public init(
         isOnline: Bool = true, inFlight: Int = 0, queued: Int = 0, lastError: String? = nil,
-        lastErrorAt: Date? = nil, lastSuccessAt: Date? = nil
+        lastErrorAt: Date? = nil, lastSuccessAt: Date? = nil, slowRequest: String? = nil
     ) {
+        self.slowRequest = slowRequest
         self.isOnline = isOnline
         self.inFlight = inFlight
         self.queued = queued

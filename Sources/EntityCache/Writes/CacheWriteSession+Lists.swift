@@ -80,6 +80,25 @@ extension CacheWriteSession {
         ).execute(arguments: [fetchedCount, total, isComplete, newLink, newPosition, seconds, id])
     }
 
+    /// Whether every one of `entityKeys` is already in the list within the `window` positions before `offset`
+    /// (a next page that leads back brings nothing new). The window bounds the scan on long lists.
+    public func listHoldsAll(_ key: ListKey, entityKeys: [String], before offset: Int, window: Int = 5000) throws -> Bool {
+        guard let id = try CacheQueries.listId(db, key: key) else { return false }
+        let wanted = Set(entityKeys)
+        let placeholders = Array(repeating: "?", count: wanted.count).joined(separator: ",")
+        var arguments: [any DatabaseValueConvertible] = [id, max(0, offset - window), offset]
+        arguments += wanted.map { $0 as any DatabaseValueConvertible }
+        let found = try Int.fetchOne(
+            db,
+            sql: """
+                SELECT COUNT(DISTINCT entityKey) FROM listRow
+                WHERE listId = ? AND position >= ? AND position < ? AND entityKey IN (\(placeholders))
+                """,
+            arguments: StatementArguments(arguments)
+        ) ?? 0
+        return found == wanted.count
+    }
+
     /// Records a failed fetch of a list (shown by the screen), creating the list if needed.
     public func setListError(_ key: ListKey, message: String?) throws {
         let id = try ensureList(key)

@@ -14,11 +14,11 @@ extension CacheWriteSession {
         try db.cachedStatement(
             sql: """
                 UPDATE syncStatus SET isOnline = ?, inFlight = ?, queued = ?, lastError = ?, lastErrorAt = ?,
-                    lastSuccessAt = ? WHERE id = 1
+                    lastSuccessAt = ?, slowRequest = ? WHERE id = 1
                 """
         ).execute(arguments: [
             status.isOnline, status.inFlight, status.queued, status.lastError,
-            status.lastErrorAt?.timeIntervalSince1970, status.lastSuccessAt?.timeIntervalSince1970,
+            status.lastErrorAt?.timeIntervalSince1970, status.lastSuccessAt?.timeIntervalSince1970, status.slowRequest,
         ])
     }
 

@@ -7,13 +7,20 @@
 /// type is known, best effort otherwise. Nothing here traps: bad input is an
 /// ``ODataError`` of kind ``ODataError/Kind/malformedPayload``.
 public struct VerboseJSONDecoder: Sendable {
+    /// 20,000: a page the fetcher asks for holds 50 rows and what one level of `$expand` brings with them.
+    public static let defaultMaxEntities = 20_000
+
     public let serviceRoot: String
     public let model: ServiceModel?
+    /// The most entities one answer may hold, nested ones included; more is refused
+    /// (``ODataError/Kind/refused``) before any is decoded where the count shows in an array's length.
+    public var maxEntities: Int
     let reader = JSONReader()
 
-    public init(serviceRoot: String, model: ServiceModel? = nil) {
+    public init(serviceRoot: String, model: ServiceModel? = nil, maxEntities: Int = defaultMaxEntities) {
         self.serviceRoot = serviceRoot
         self.model = model
+        self.maxEntities = maxEntities
     }
 
     /// Decodes a response body. `entitySet` is the set the request addressed
@@ -73,6 +80,8 @@ extension VerboseJSONDecoder {
         let url: String?
         /// Decoding plans per entity type (or per set when the type is unknown), built once per document.
         private var plans: [String: TypePlan?] = [:]
+        /// Entities decoded so far, nested ones included, against ``VerboseJSONDecoder/maxEntities``.
+        private var entityCount = 0
 
         init(decoder: VerboseJSONDecoder, tape: JSONTape, url: String?) {
             self.decoder = decoder
@@ -86,6 +95,7 @@ extension VerboseJSONDecoder {
 
         /// Decodes the entity objects of array node `array`.
         func collection(_ array: Int, count: Int?, next: Int?, set: String?, depth: Int) throws(ODataError) -> ODataCollection {
+            try admit(Int(tape[array].count))
             var entities: [ODataEntity] = []
             entities.reserveCapacity(Int(tape[array].count))
             var element = tape.firstChild(array)
@@ -123,7 +133,20 @@ extension VerboseJSONDecoder {
             }
         }
 
+        /// Counts `more` entities against the limit, refusing the answer past it.
+        func admit(_ more: Int) throws(ODataError) {
+            guard entityCount + more <= decoder.maxEntities else {
+                throw ODataError(
+                    kind: .refused,
+                    message: "the answer holds more than \(decoder.maxEntities) entities, the limit for one answer",
+                    url: url
+                )
+            }
+        }
+
         func entity(_ object: Int, set contextSet: String?, depth: Int) throws(ODataError) -> ODataEntity {
+            try admit(1)
+            entityCount += 1
             var entity = ODataEntity()
             if let metadata = tape.member(object, "__metadata") {
                 guard tape[metadata].kind == .object else {

@@ -46,6 +46,10 @@ struct JobReport: Sendable {
     /// Seconds from the first attempt to the outcome (backoff included).
     var duration: Double = 0
     var error: ODataError?
+    /// Fetched, but not all of it could be used (a next link that leads back): said on the status line and the list.
+    var notice: ODataError?
+    /// Expansions the server left `__deferred`, to fetch by their own URL.
+    var deferred: [Normaliser.DeferredNavigation] = []
 
     /// Whether the failure means the service could not be reached at all.
     var isUnreachable: Bool { outcome == .failed && error?.kind == .transport }

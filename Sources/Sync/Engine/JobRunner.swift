@@ -21,16 +21,22 @@ struct JobRunner: Sendable {
         return report
     }
 
-    /// The attempts of one job, without timing.
+    /// The attempts of one job, without timing, within ``RetryPolicy/budget`` seconds of real time.
     func attempt(_ job: FetchJob) async -> JobReport {
         var report = JobReport(outcome: .failed)
+        let started = ContinuousClock.now
+        func remaining() -> Double {
+            let elapsed = ContinuousClock.now - started
+            return retry.budget - (Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18)
+        }
         while report.attempts < retry.maxAttempts {
             guard !Task.isCancelled else { return cancelled(report) }
             report.attempts += 1
             var headers: [String: String] = [:]
             if let etag = try? cache.validator(forURL: job.url) { headers["If-None-Match"] = etag }
             do {
-                let response = try await transport.get(TransportRequest(url: job.url, headers: headers))
+                let request = TransportRequest(url: job.url, headers: headers, timeout: max(0.001, remaining()))
+                let response = try await transport.get(request)
                 guard !Task.isCancelled else { return cancelled(report) }
                 report.status = response.status
                 report.bytes = response.body.count
@@ -54,17 +60,19 @@ struct JobRunner: Sendable {
                 return cancelled(report)
             } catch let error as ODataError {
                 report.error = error
-                // A body that is not OData will not improve by asking again.
-                if error.kind == .malformedPayload { return report }
+                // A body that is not OData, or an answer refused, will not improve by asking again at once.
+                if error.kind == .malformedPayload || error.kind == .refused { return report }
             } catch {
                 report.error = ODataError(kind: .transport, message: String(describing: error), url: job.url)
             }
-            if report.attempts < retry.maxAttempts {
-                do {
-                    try await clock.sleep(seconds: retry.delay(afterAttempt: report.attempts, random: random()))
-                } catch {
-                    return cancelled(report)
-                }
+            guard report.attempts < retry.maxAttempts else { break }
+            let delay = retry.delay(afterAttempt: report.attempts, random: random())
+            // Another attempt needs time to wait and then to be answered: stop when too little would be left.
+            guard remaining() - delay >= max(1, retry.budget / 4) else { break }
+            do {
+                try await clock.sleep(seconds: delay)
+            } catch {
+                return cancelled(report)
             }
         }
         return report
@@ -79,18 +87,36 @@ struct JobRunner: Sendable {
 
     /// Decodes and writes a 2xx body, and remembers its ETag, in one transaction.
     func store(_ response: TransportResponse, for job: FetchJob, report: JobReport) async throws -> JobReport {
-        let payload = try decode(response, for: job)
+        var decoded = try decode(response, for: job)
+        var notice: String?
+        if case .collection(var collection) = decoded, let next = collection.nextLink, resolve(next) == job.url {
+            // A next link to the page itself would be followed for ever.
+            collection.nextLink = nil
+            decoded = .collection(collection)
+            notice = "the server's next link points to the same page, so paging stopped there"
+        }
+        let payload = decoded
         let date = clock.now()
         let normaliser = self.normaliser
         let etag = response.etag ?? Self.entityETag(payload, target: job.target)
-        try await cache.write { session in
-            try normaliser.write(payload, for: job.target, partial: job.partial, at: date, into: session)
+        let summary = try await cache.write { session in
+            let summary = try normaliser.write(payload, for: job.target, partial: job.partial, at: date, into: session)
             try session.setValidator(url: job.url, etag: etag, at: date)
+            return summary
         }
         var report = report
         report.outcome = .fetched
         report.error = nil
+        report.deferred = summary.deferred
+        if let stopped = summary.pagingStopped ?? notice {
+            report.notice = ODataError(kind: .refused, message: stopped, url: job.url)
+        }
         return report
+    }
+
+    /// A link as an absolute URL: as given when absolute, else against the service root (as servers mean it).
+    func resolve(_ link: String) -> String {
+        link.contains("://") ? link : decoder.serviceRoot + (link.hasPrefix("/") ? String(link.dropFirst()) : link)
     }
 
     /// The body's payload; a body that is not OData JSON throws, named by its content type when that is not JSON.

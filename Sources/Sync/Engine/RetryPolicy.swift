@@ -11,12 +11,18 @@ public struct RetryPolicy: Sendable, Hashable {
     public var maxDelay: Double
     /// Fraction of the delay that is random, 0…1.
     public var jitter: Double
+    /// Seconds one fetch may take in all, its attempts and the waits between them included: no attempt
+    /// starts, and no wait begins, that would end past it, and each attempt gets only what is left.
+    public var budget: Double
 
-    public init(maxAttempts: Int = 5, baseDelay: Double = 0.2, maxDelay: Double = 5, jitter: Double = 0.5) {
+    public init(
+        maxAttempts: Int = 5, baseDelay: Double = 0.2, maxDelay: Double = 5, jitter: Double = 0.5, budget: Double = 45
+    ) {
         self.maxAttempts = maxAttempts
         self.baseDelay = baseDelay
         self.maxDelay = maxDelay
         self.jitter = jitter
+        self.budget = budget
     }
 
     /// The wait after failed attempt `attempt` (1-based), given a random number in `[0, 1)`.

@@ -58,15 +58,25 @@ extension SyncEngine: SyncIntents {
     }
 
     /// Recomputes what `screen` needs, drops what it no longer needs, queues the rest.
+    ///
+    /// What a refresh asked for stays wanted until it ends: a later re-plan finds that data fresh and would
+    /// otherwise cancel the refresh it is waiting on.
     func replan(_ screen: ScreenID, force: Bool) {
         guard var state = screens[screen] else { return }
         let plans = plan(state.content, visible: state.visible, force: force)
-        let urls = Set(plans.map(\.url))
         let old = state.shown
+        var urls = Set(plans.map(\.url))
+        if force {
+            refreshing.formUnion(urls)
+        } else {
+            urls.formUnion(old.intersection(refreshing))
+        }
         state.shown = urls
         screens[screen] = state
         // Queue first, then release: the engine never looks idle in between.
-        for plan in plans { enqueue(url: plan.url, target: plan.target, priority: plan.priority, owner: screen) }
+        for plan in plans {
+            enqueue(url: plan.url, target: plan.target, priority: plan.priority, owner: screen, force: force)
+        }
         release(old.subtracting(urls), from: screen)
     }
 

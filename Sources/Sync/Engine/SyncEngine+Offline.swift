@@ -49,6 +49,8 @@ extension SyncEngine {
         }
         parked[job.url] = nil
         running[job.url] = (job, Task {})
+        startedAt[job.url] = .now
+        watchForSlowRequests()
         publishStatus()
         return job
     }

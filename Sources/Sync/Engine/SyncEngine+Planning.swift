@@ -45,13 +45,15 @@ extension SyncEngine {
         let size = configuration.pageSize
         var plans: [FetchPlan] = []
         var start = (visible.lowerBound / size) * size
+        // Nothing to ask at or past the end the list is known to have.
+        let knownEnd = state.flatMap { $0.isComplete ? $0.fetchedCount : $0.totalCount }
+        var windowIsCached = true
         repeat {
-            // Nothing to ask past the end the list is known to have.
-            if start > 0, let state, let end = state.isComplete ? state.fetchedCount : state.totalCount, start >= end {
-                break
-            }
-            let status = try? cache.listRangeStatus(key, range: start..<(start + size))
+            if start > 0, let knownEnd, start >= knownEnd { break }
+            let pageEnd = knownEnd.map { max(start, min(start + size, $0)) } ?? start + size
+            let status = try? cache.listRangeStatus(key, range: start..<pageEnd)
             if let missing = status?.firstMissing {
+                windowIsCached = false
                 plans.append(
                     pagePlan(request, set: set, expand: expand, offset: missing, end: start + size, state: state))
             } else if force || !isFresh(status?.oldestFetch) {
@@ -61,8 +63,10 @@ extension SyncEngine {
         } while start < visible.upperBound
         // Prefetch ahead: the first uncached position within `prefetchMargin` rows after the window
         // (following the server's `__next` when the chain ends there), unless the list ends before it.
+        // Only once the window itself is cached: until then its own pages come first (and a window whose
+        // page failed is not guessed around).
         let ahead = visible.upperBound..<(visible.upperBound + configuration.prefetchMargin)
-        if configuration.prefetch, let state, !state.isComplete, !ahead.isEmpty,
+        if configuration.prefetch, windowIsCached, let state, !state.isComplete, !ahead.isEmpty,
             let missing = try? cache.listRangeStatus(key, range: ahead).firstMissing,
             state.totalCount.map({ missing < $0 }) ?? true
         {
@@ -114,7 +118,7 @@ extension SyncEngine {
 
     /// A next link as an absolute URL (some servers send it relative to the service root).
     func absolute(_ link: String) -> String {
-        link.contains("://") ? link : builder.serviceRoot + (link.hasPrefix("/") ? String(link.dropFirst()) : link)
+        runner.resolve(link)
     }
 
     /// The level after next for an entity the cursor rests on; nil when already fresh.

@@ -4,7 +4,19 @@ import ODataCore
 
 extension SyncEngine {
     /// Adds a job, or joins the identical one queued or running.
-    func enqueue(url: String, target: FetchTarget, priority: FetchPriority, owner: ScreenID?, partial: Bool = false) {
+    ///
+    /// A screen's request for a URL that is held back (``Hold``: answered and fresh, failing and in its backoff,
+    /// refused) is dropped unless `force` (the user's refresh); a direct ``fetch(_:target:priority:partial:)``
+    /// always goes out.
+    func enqueue(
+        url: String, target: FetchTarget, priority: FetchPriority, owner: ScreenID?, partial: Bool = false,
+        force: Bool = false
+    ) {
+        if force || owner == nil {
+            holds[url] = nil
+        } else if isHeldBack(url), queue.firstIndex(where: { $0.url == url }) == nil, running[url] == nil {
+            return
+        }
         if let index = queue.firstIndex(where: { $0.url == url }) {
             let isNewRequester = owner.map { !queue[index].owners.contains($0) } ?? true
             if let owner { queue[index].owners.insert(owner) } else { queue[index].pinned = true }
@@ -57,7 +69,9 @@ extension SyncEngine {
                 await self?.finish(job.url, report: report)
             }
             running[job.url] = (job, task)
+            startedAt[job.url] = .now
         }
+        watchForSlowRequests()
         publishStatus()
         resumeIdleWaitersIfIdle()
     }
@@ -95,6 +109,9 @@ extension SyncEngine {
     /// Records the end of a running job (or a probe) and starts the next ones.
     func finish(_ url: String, report: JobReport) {
         let entry = running.removeValue(forKey: url)
+        startedAt[url] = nil
+        refreshing.remove(url)
+        remember(url, report: report)
         let now = clock.now()
         if report.isUnreachable {
             wentOffline(report.error?.description ?? "The service could not be reached.", at: now)
@@ -105,6 +122,7 @@ extension SyncEngine {
         } else if report.outcome == .failed, let error = report.error {
             lastError = (error.description, now)
         }
+        if let notice = report.notice { lastError = (notice.description, now) }
         let target = entry?.job.target
         let log = RequestLogEntry(
             url: url, status: report.status, bytes: report.bytes, duration: report.duration, outcome: report.outcome,
@@ -117,11 +135,27 @@ extension SyncEngine {
             if case .listPage(let key, _, _, _)? = target, report.outcome == .failed, !parkedNow {
                 try session.setListError(key, message: report.error?.description)
             }
+            if case .listPage(let key, _, _, _)? = target, let notice = report.notice {
+                try session.setListError(key, message: notice.description)
+            }
         }
+        if let job = entry?.job, !report.deferred.isEmpty { fetchDeferred(report.deferred, for: job) }
         let result = FetchResult(outcome: report.outcome, status: report.status, error: report.error?.description)
         for waiter in resultWaiters.removeValue(forKey: url) ?? [] { waiter.resume(returning: result) }
         if report.outcome == .fetched, case .listPage(let key, _, _, _)? = target { replanScreens(showing: key) }
         dispatch()
+    }
+
+    /// Expansions the server answered `__deferred` are fetched by their own URL (`Person(1)/PersonCar`), for
+    /// whoever wanted the expanding request: asking for the same `$expand` again would get the same answer.
+    func fetchDeferred(_ navigations: [Normaliser.DeferredNavigation], for job: FetchJob) {
+        for deferred in navigations.prefix(64) {
+            let url = builder.url(ResourcePath(deferred.parent).appending(deferred.navigation))
+            let set = model?.resolveNavigation(deferred.navigation, fromSet: deferred.parent.entitySet)?.targetSet
+            let target = FetchTarget.relation(parent: deferred.parent, navigation: deferred.navigation, entitySet: set)
+            for owner in job.owners { enqueue(url: url, target: target, priority: job.priority, owner: owner) }
+            if job.pinned { enqueue(url: url, target: target, priority: job.priority, owner: nil) }
+        }
     }
 
     /// Logs an outcome that sent no request (coalesced, cancelled before start).
@@ -131,6 +165,7 @@ extension SyncEngine {
         )
         _ = try? cache.write { try $0.appendRequestLog(entry) }
         if outcome == .cancelled {
+            refreshing.remove(url)
             let result = FetchResult(outcome: .cancelled, status: nil, error: nil)
             for waiter in resultWaiters.removeValue(forKey: url) ?? [] { waiter.resume(returning: result) }
         }
@@ -147,7 +182,8 @@ extension SyncEngine {
     func publishStatus() {
         let status = SyncStatus(
             isOnline: isOnline, inFlight: running.count, queued: queue.count + parked.count,
-            lastError: lastError?.0, lastErrorAt: lastError?.1, lastSuccessAt: lastSuccessAt
+            lastError: lastError?.0, lastErrorAt: lastError?.1, lastSuccessAt: lastSuccessAt,
+            slowRequest: running.isEmpty ? nil : slowNotice
         )
         guard status != publishedStatus else { return }
         publishedStatus = status

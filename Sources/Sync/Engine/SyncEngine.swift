@@ -32,6 +32,8 @@ public actor SyncEngine {
         /// level after next where the cursor rests). Off, the fetcher only fetches what is on
         /// screen, when it is shown — the fetch-on-navigate baseline the benchmarks compare with.
         public var prefetch = true
+        /// The most entities one answer may hold, nested ones included (``VerboseJSONDecoder/maxEntities``).
+        public var maxEntitiesPerAnswer = VerboseJSONDecoder.defaultMaxEntities
 
         public init(serviceRoot: String) {
             self.serviceRoot = serviceRoot
@@ -67,6 +69,14 @@ public actor SyncEngine {
     var publishedStatus: SyncStatus?
     var lastError: (String, Date)?
     var lastSuccessAt: Date?
+    /// Why URLs are not sent again by themselves (``Hold``).
+    var holds: [String: Hold] = [:]
+    /// When each running request went out, for the slow-request notice.
+    var startedAt: [String: ContinuousClock.Instant] = [:]
+    var slowWatch: Task<Void, Never>?
+    var slowNotice: String?
+    /// URLs a refresh (`r`) asked for that have not ended yet.
+    var refreshing: Set<String> = []
     nonisolated let intents: AsyncStream<Intent>.Continuation
 
     public init(
@@ -96,6 +106,7 @@ public actor SyncEngine {
     deinit {
         intents.finish()
         probeTask?.cancel()
+        slowWatch?.cancel()
     }
 
     /// Installs a service model: typed decoding, typed key literals and the prefetch policy.
@@ -108,7 +119,8 @@ public actor SyncEngine {
     var runner: JobRunner {
         JobRunner(
             cache: cache, transport: transport, clock: clock, random: random, retry: configuration.retry,
-            decoder: VerboseJSONDecoder(serviceRoot: builder.serviceRoot, model: model)
+            decoder: VerboseJSONDecoder(
+                serviceRoot: builder.serviceRoot, model: model, maxEntities: configuration.maxEntitiesPerAnswer)
         )
     }
 

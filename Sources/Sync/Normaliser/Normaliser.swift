@@ -20,6 +20,17 @@ public struct Normaliser: Sendable {
         public var entities = 0
         /// Relations replaced.
         public var relations = 0
+        /// Navigations the request expanded that the server answered `__deferred`: still unknown, to be
+        /// fetched by their own URL (`Person(1)/PersonCar`).
+        public var deferred: [DeferredNavigation] = []
+        /// Why paging stopped early, in words: a next page that repeats rows already listed.
+        public var pagingStopped: String?
+    }
+
+    /// A navigation of an entity that an `$expand` asked for and the server did not expand.
+    public struct DeferredNavigation: Sendable, Hashable {
+        public var parent: EntityKey
+        public var navigation: String
     }
 
     /// Files `payload` for `target` at `date`.
@@ -30,6 +41,17 @@ public struct Normaliser: Sendable {
         var summary = Summary()
         switch (target, payload) {
         case (.listPage(let key, _, let offset, let top), .collection(let collection)):
+            let pageKeys = collection.entities.compactMap { $0.key?.canonical }
+            if offset > 0, !pageKeys.isEmpty, try session.listHoldsAll(key, entityKeys: pageKeys, before: offset) {
+                // A next link that leads back (to itself, or round a cycle) brings only rows already listed:
+                // storing them again would grow the list without end. The list ends where it was.
+                try session.writeListPage(
+                    key, offset: offset, entityKeys: [], totalCount: nil, nextLink: nil, isLastPage: true, at: date
+                )
+                summary.pagingStopped =
+                    "the server's next page repeats rows already listed, so paging stopped after \(offset) rows"
+                return summary
+            }
             let keys = try collection.entities.compactMap {
                 try write($0, partial: partial, at: date, session: session, summary: &summary)
             }
@@ -41,8 +63,9 @@ public struct Normaliser: Sendable {
                 key, offset: offset, entityKeys: keys, totalCount: collection.count.map { Int($0) },
                 nextLink: collection.nextLink, isLastPage: collection.nextLink == nil && short && !countSaysMore, at: date
             )
-        case (.entity, .entity(let entity)):
-            _ = try write(entity, partial: partial, at: date, session: session, summary: &summary)
+        case (.entity(_, let expanded), .entity(let entity)):
+            let requested = expanded.map { $0.split(separator: "/").map(String.init) }
+            _ = try write(entity, partial: partial, at: date, session: session, summary: &summary, requested: requested)
         case (.relation(let parent, let navigation, _), _):
             var children: [String] = []
             switch payload {
@@ -66,8 +89,12 @@ public struct Normaliser: Sendable {
     }
 
     /// Writes one entity and its expanded navigations; returns its canonical key.
+    ///
+    /// `requested` are the `$expand` paths below this entity: a first segment the server left `__deferred` is
+    /// noted in the summary (once per parent and navigation).
     func write(
-        _ entity: ODataEntity, partial: Bool, at date: Date, session: CacheWriteSession, summary: inout Summary
+        _ entity: ODataEntity, partial: Bool, at date: Date, session: CacheWriteSession, summary: inout Summary,
+        requested: [[String]] = []
     ) throws -> String? {
         guard let key = entity.key else { return nil }
         let canonical = key.canonical
@@ -78,18 +105,22 @@ public struct Normaliser: Sendable {
         summary.entities += 1
         for link in entity.navigations {
             let children: [String]
+            let below = requested.filter { $0.first == link.name }.map { Array($0.dropFirst()) }.filter { !$0.isEmpty }
             switch link.content {
             case .deferred:
+                if requested.contains(where: { $0.first == link.name }) {
+                    summary.deferred.append(DeferredNavigation(parent: key, navigation: link.name))
+                }
                 continue
             case .null:
                 children = []
             case .entity(let child):
                 children =
-                    try write(child, partial: partial, at: date, session: session, summary: &summary)
+                    try write(child, partial: partial, at: date, session: session, summary: &summary, requested: below)
                     .map { [$0] } ?? []
             case .collection(let collection):
                 children = try collection.entities.compactMap {
-                    try write($0, partial: partial, at: date, session: session, summary: &summary)
+                    try write($0, partial: partial, at: date, session: session, summary: &summary, requested: below)
                 }
             }
             try session.replaceRelation(parent: canonical, navigation: link.name, children: children, at: date)

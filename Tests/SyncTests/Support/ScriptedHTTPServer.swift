@@ -21,6 +21,9 @@ final class ScriptedHTTPServer: Sendable {
         case stall
         /// Writes these bytes (a head and part of a body, say), then says nothing more, as ``stall``.
         case stallAfter([UInt8])
+        /// Hands the connection's send to the closure (which returns false from it once the client has gone),
+        /// then closes: for answers written over time or too large to hold (a trickle, an endless body).
+        case stream(@Sendable (_ send: ([UInt8]) -> Bool) -> Void)
     }
 
     /// One request as the server saw it.
@@ -31,6 +34,12 @@ final class ScriptedHTTPServer: Sendable {
         var indexOnConnection: Int
         /// The request line and headers, as received.
         var head: String
+
+        /// The request target: `/svc/Person?$top=50`.
+        var target: String {
+            let line = head.prefix { $0 != "\r" && $0 != "\n" }.split(separator: " ")
+            return line.count >= 2 ? String(line[1]) : ""
+        }
 
         /// The value of header `name` (case-insensitive), if sent.
         func header(_ name: String) -> String? {
@@ -140,6 +149,9 @@ final class ScriptedHTTPServer: Sendable {
             case .bytes(let bytes, let close):
                 guard LoopbackListener.send(client, bytes), !close else { return }
             case .hangUp:
+                return
+            case .stream(let write):
+                write { LoopbackListener.send(client, $0) }
                 return
             case .stall, .stallAfter:
                 if case .stallAfter(let bytes) = reply, !LoopbackListener.send(client, bytes) { return }
