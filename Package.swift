@@ -24,6 +24,8 @@ let package = Package(
         // Already in the graph through async-http-client; named because Sync imports their modules.
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
+        // Already in the graph; the executable hashes a credential into the cache's file name with its SHA-256.
+        .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
     ],
     targets: [
         // Pure OData v2 protocol core: $metadata, URLs, keys, verbose JSON. No I/O.
@@ -64,6 +66,7 @@ let package = Package(
             dependencies: [
                 "ODataCore", "EntityCache", "Sync", "Terminal", "Browser", "DemoServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
         // A tiny program that draws hostile text; driven inside tmux by TerminalTests.

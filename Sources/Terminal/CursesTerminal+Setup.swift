@@ -89,10 +89,15 @@ extension CursesTerminal {
     static func registerExitHook() {
         guard !exitHookRegistered else { return }
         exitHookRegistered = true
-        atexit {
-            if isendwin() == false { endwin() }
-        }
+        // A plain C function, not a closure: a closure here would be main-actor isolated like this type, and
+        // `exit` called off the main thread (a start-up failure reported by the argument parser) would trap.
+        atexit(endCursesAtExit)
     }
 
     private static var exitHookRegistered = false
+}
+
+/// Leaves curses mode if the process exits while it is on; runs on whatever thread calls `exit`.
+private func endCursesAtExit() {
+    if isendwin() == false { endwin() }
 }

@@ -44,4 +44,21 @@ struct BrowserOptions: ParsableArguments {
     var trace: String?
     @Flag(help: "Fetch only what is on screen when it is shown, predicting nothing (a baseline to compare with).")
     var noPrefetch = false
+    @Option(help: ArgumentHelp("Seconds to connect, and to wait for the next bytes of an answer.", valueName: "SECONDS"))
+    var timeout: Double = 10
+    @Option(help: ArgumentHelp(
+        "Seconds one request may take in all; a fetch with its retries gets half as long again.", valueName: "SECONDS"))
+    var requestTimeout: Double = 30
+    @Option(help: ArgumentHelp("The largest answer accepted, in MiB once decompressed.", valueName: "MIB"))
+    var maxResponseMiB: Int = 32
+    @Option(help: ArgumentHelp("The most entities one answer may hold, nested ones included.", valueName: "N"))
+    var maxEntities: Int = 20_000
+
+    mutating func validate() throws {
+        guard timeout > 0, timeout <= 3600, requestTimeout > 0, requestTimeout <= 3600 else {
+            throw ValidationError("--timeout and --request-timeout must be between 0 and 3600 seconds.")
+        }
+        guard (1...4096).contains(maxResponseMiB) else { throw ValidationError("--max-response-mib must be 1 to 4096.") }
+        guard maxEntities >= 1 else { throw ValidationError("--max-entities must be at least 1.") }
+    }
 }

@@ -21,75 +21,83 @@ enum BrowserSession {
     static var bundledCarDealerProfile: Profile? { Profile.carDealer }
 
     static func run(serviceRoot: String, identity: String, options: BrowserOptions, profile: Profile?) async throws {
-        let root = serviceRoot.hasSuffix("/") ? serviceRoot : serviceRoot + "/"
+        var root = serviceRoot.hasSuffix("/") ? serviceRoot : serviceRoot + "/"
         let credentials: Credentials
         do {
             credentials = try Credentials.load()
         } catch {
             throw SessionError(String(describing: error))
         }
-        let user = credentials.user ?? "anonymous"
-        var environment = ProcessInfo.processInfo.environment
-        if let directory = options.cacheDirectory { environment["XDG_CACHE_HOME"] = directory }
-        let location = CacheLocation(serviceIdentity: identity, user: user, environment: environment)
-        let cache = try CacheDatabase(path: location.path)
+        let user = CacheIdentity.user(credentials)
+        let environment = CacheIdentity.environment(cacheDirectory: options.cacheDirectory)
+        var location = CacheLocation(serviceIdentity: identity, user: user, environment: environment)
         let trace = try options.trace.map { try TraceLog(path: $0) }
         // The proxy comes from http_proxy / https_proxy / all_proxy / no_proxy; loopback (the demo) goes direct.
         let http: HTTPClientTransport
         do {
-            http = try HTTPClientTransport(serviceRoot: root, credentials: credentials)
+            http = try HTTPClientTransport(
+                serviceRoot: root, timeout: options.timeout, requestTimeout: options.requestTimeout,
+                credentials: credentials, maxBodyBytes: options.maxResponseMiB << 20
+            )
         } catch {
             throw SessionError(error.description)
         }
         let transport: any ODataTransport = trace.map { TracingTransport(base: http, log: $0) } ?? http
-        let model = try await loadModel(root: root, cache: cache, transport: transport)
-        let displayProfile = (profile ?? Profile.defaults(for: model)).completed(for: model)
+        // The terminal opens at once: a cold start waiting on a slow `$metadata` says so, and `q` quits.
+        let screen = try await MainActor.run { try StartupScreen.open(serviceRoot: root) }
+        let cache: CacheDatabase
+        let model: ServiceModel
+        var startSet: String?
+        do {
+            if FileManager.default.fileExists(atPath: location.path),
+                let warm = try? CacheDatabase(path: location.path), let bytes = try warm.metadataDocument(),
+                let cached = try? EDMXParser.parse(bytes)
+            {
+                // A warm start draws from the cache at once; `$metadata` is refreshed in the background.
+                (cache, model) = (warm, cached)
+                let current = root
+                Task.detached {
+                    guard let fresh = try? await MetadataLoader.fetch(root: current, transport: transport) else { return }
+                    try? await warm.write { try $0.storeMetadataDocument(fresh.document, at: Date()) }
+                }
+            } else {
+                let loaded = try await MetadataLoader.load(root: root, transport: transport)
+                if loaded.root != root, let set = loaded.entitySet {
+                    // The URL named an entity set: open it under its service's root.
+                    SessionLog.write("\(root) names the entity set \(set) of the service \(loaded.root)")
+                    if identity == serviceRoot {
+                        location = CacheLocation(serviceIdentity: loaded.root, user: user, environment: environment)
+                    }
+                    root = loaded.root
+                    startSet = set
+                }
+                cache = try CacheDatabase(path: location.path)
+                let document = loaded.document
+                try await cache.write { try $0.storeMetadataDocument(document, at: Date()) }
+                model = loaded.model
+            }
+        } catch {
+            await MainActor.run { screen.close() }
+            throw error
+        }
+        var displayProfile = (profile ?? Profile.defaults(for: model)).completed(for: model)
+        if let startSet { displayProfile.root = startSet }
 
         var configuration = SyncEngine.Configuration(serviceRoot: root)
         configuration.profile = PrefetchHints(hops: hops(from: displayProfile))
         configuration.prefetch = !options.noPrefetch
+        configuration.maxEntitiesPerAnswer = options.maxEntities
+        configuration.retry.budget = options.requestTimeout * 1.5
         let engine = SyncEngine(configuration: configuration, cache: cache, transport: transport, model: model)
 
-        try await MainActor.run {
-            try startUI(
-                cache: cache, engine: engine, model: model, profile: displayProfile, serviceRoot: root,
+        await MainActor.run {
+            startUI(
+                screen: screen, cache: cache, engine: engine, model: model, profile: displayProfile, serviceRoot: root,
                 proxy: http.proxy, trace: trace
             )
         }
         // The main queue now runs the UI; this task just waits for the process to exit.
         while true { try? await Task.sleep(for: .seconds(3600)) }
-    }
-
-    /// `$metadata` from the cache when it is there (refreshed in the background), else from the service.
-    static func loadModel(root: String, cache: CacheDatabase, transport: any ODataTransport) async throws -> ServiceModel {
-        if let bytes = try cache.metadataDocument(), let model = try? EDMXParser.parse(bytes) {
-            Task.detached { _ = try? await fetchMetadata(root: root, cache: cache, transport: transport) }
-            return model
-        }
-        return try await fetchMetadata(root: root, cache: cache, transport: transport)
-    }
-
-    static func fetchMetadata(root: String, cache: CacheDatabase, transport: any ODataTransport) async throws -> ServiceModel {
-        let url = ODataURLBuilder(serviceRoot: root).metadataURL
-        let response: TransportResponse
-        do {
-            response = try await transport.get(TransportRequest(url: url, acceptsXML: true))
-        } catch {
-            throw SessionError("Could not load the service's $metadata. \(error)")
-        }
-        guard response.status == 200 else {
-            let error = ODataError.fromResponse(status: response.status, url: url, contentType: response.headers["content-type"], body: response.body)
-            throw SessionError(error.description)
-        }
-        let model: ServiceModel
-        do {
-            model = try EDMXParser.parse(response.body)
-        } catch {
-            throw SessionError("\(url): \(error.description)")
-        }
-        let body = response.body
-        try await cache.write { try $0.storeMetadataDocument(body, at: Date()) }
-        return model
     }
 
     /// Link entities to hop through, from the profile's drill paths (`["PersonCar", "Car"]`: PersonCar hops
@@ -106,17 +114,9 @@ enum BrowserSession {
 
     @MainActor
     static func startUI(
-        cache: CacheDatabase, engine: SyncEngine, model: ServiceModel, profile: Profile, serviceRoot: String,
-        proxy: ProxyServer?, trace: TraceLog?
-    ) throws {
-        let terminal: CursesTerminal
-        do {
-            terminal = try CursesTerminal()
-        } catch {
-            throw SessionError("Cannot open the terminal: \(error)")
-        }
-        // From here on the screen is ncurses'; anything else goes to the log.
-        SessionLog.captureStandardError()
+        screen: StartupScreen, cache: CacheDatabase, engine: SyncEngine, model: ServiceModel, profile: Profile,
+        serviceRoot: String, proxy: ProxyServer?, trace: TraceLog?
+    ) {
         SessionLog.write("browsing \(serviceRoot) (cache \(cache.path ?? "in memory"))")
         if let proxy { SessionLog.write("through the proxy \(proxy)") }  // its description never holds credentials
         let environment = BrowserEnvironment(cache: cache, intents: engine, model: model, profile: profile)
@@ -126,10 +126,10 @@ enum BrowserSession {
         } else {
             root = EntitySetsController(environment: environment, serviceName: serviceRoot)
         }
+        let terminal = screen.terminal
         let app = BrowserApp(terminal: terminal, environment: environment, root: root)
         if let trace { app.trace(to: trace) }
-        app.presentIfNeeded()
-        terminal.start { events in
+        screen.hand { events in
             for event in events {
                 if case .signal(let signal) = event {
                     SessionLog.write("quitting on signal \(signal.rawValue)")
@@ -145,6 +145,7 @@ enum BrowserSession {
                 exit(0)
             }
         }
+        app.presentIfNeeded()
     }
 }
 

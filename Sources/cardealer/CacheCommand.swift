@@ -1,6 +1,7 @@
 import ArgumentParser
 import EntityCache
 import Foundation
+import Sync
 
 /// `cardealer cache path|stats|clear [URL]`: where a service's cache lives, what is in it, and removing it.
 struct CacheCommand: ParsableCommand {
@@ -15,19 +16,27 @@ struct CacheCommand: ParsableCommand {
         @Argument(help: "The service root URL (default: the built-in demo).")
         var url: String?
 
-        @Option(help: "The user the cache belongs to (default: $CARDEALER_USER or anonymous).")
+        @Option(help: "The user the cache belongs to (default: from the credentials, as browsing does).")
         var user: String?
 
         @Option(help: "Without a URL: the demo's --people (each demo size has its own cache).")
         var people: Int = 200
 
+        @Flag(help: "Without a URL: the hostile demo's cache (cardealer --hostile).")
+        var hostile = false
+
+        @Option(help: "The cache directory browsing was given with --cache-directory.")
+        var cacheDirectory: String?
+
         var location: CacheLocation {
-            let environment = ProcessInfo.processInfo.environment
-            // Must match `DemoCommand`'s identity for the built-in service.
-            return CacheLocation(
-                serviceIdentity: url ?? "builtin-demo-\(people)",
-                user: user ?? environment["CARDEALER_USER"] ?? "anonymous"
-            )
+            get throws {
+                // The same identity, user and directory as browsing works out.
+                let owner = try user ?? CacheIdentity.user(Credentials.load())
+                return CacheLocation(
+                    serviceIdentity: url ?? CacheIdentity.demo(people: people, hostile: hostile), user: owner,
+                    environment: CacheIdentity.environment(cacheDirectory: cacheDirectory)
+                )
+            }
         }
     }
 
@@ -35,8 +44,8 @@ struct CacheCommand: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Print the cache file's path.")
         @OptionGroup var target: Target
 
-        func run() {
-            print(target.location.path)
+        func run() throws {
+            print(try target.location.path)
         }
     }
 
@@ -45,7 +54,7 @@ struct CacheCommand: ParsableCommand {
         @OptionGroup var target: Target
 
         func run() throws {
-            let path = target.location.path
+            let path = try target.location.path
             guard FileManager.default.fileExists(atPath: path) else {
                 print("No cache yet at \(path).")
                 return
@@ -71,7 +80,7 @@ struct CacheCommand: ParsableCommand {
         @OptionGroup var target: Target
 
         func run() throws {
-            let path = target.location.path
+            let path = try target.location.path
             print(try CacheDatabase.removeFiles(at: path) ? "Removed \(path)." : "No cache at \(path).")
         }
     }

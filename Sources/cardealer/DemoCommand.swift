@@ -21,6 +21,7 @@ struct DemoCommand: AsyncParsableCommand {
         guard (0...1).contains(failRate) else { throw ValidationError("--fail-rate must be between 0 and 1.") }
         let dataDirectory = Self.dataDirectory()
         let variant = hostile ? "-hostile" : ""
+        // The data file and the cache are named by what the demo is.
         try FileManager.default.createDirectory(atPath: dataDirectory, withIntermediateDirectories: true,
                                                 attributes: [.posixPermissions: 0o700])
         let configuration = DemoServerConfiguration(
@@ -31,7 +32,7 @@ struct DemoCommand: AsyncParsableCommand {
         let server = try await DemoServer.start(configuration)
         // The demo's port changes every run; its cache is keyed by what it is, not where it listens.
         try await BrowserSession.run(
-            serviceRoot: server.baseURL, identity: "builtin-demo-\(people)\(variant)", options: browserOptions,
+            serviceRoot: server.baseURL, identity: CacheIdentity.demo(people: people, hostile: hostile), options: browserOptions,
             profile: BrowserSession.bundledCarDealerProfile
         )
     }

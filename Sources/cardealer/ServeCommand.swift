@@ -46,6 +46,14 @@ struct ServeCommand: AsyncParsableCommand {
 
     func run() async throws {
         let (latencyMilliseconds, jitter) = try parsedLatency()
+        // Without --data, the same place the demo keeps its data: $XDG_DATA_HOME/cardealer.
+        var data = self.data
+        if data == nil {
+            let directory = DemoCommand.dataDirectory()
+            try FileManager.default.createDirectory(
+                atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            data = directory + "/demo-\(people ?? 200)\(hostile ? "-hostile" : "").sqlite"
+        }
         let configuration = DemoServerConfiguration(
             host: host, port: port, people: people, dataPath: data, pageSize: pageSize,
             latencyMilliseconds: latencyMilliseconds, latencyJitterMilliseconds: jitter, failRate: failRate,

@@ -24,6 +24,7 @@ enum SessionLog {
     /// standard error alone) when the file cannot be opened.
     @discardableResult
     static func captureStandardError() -> Bool {
+        if savedStandardError < 0 { savedStandardError = dup(STDERR_FILENO) }
         let file = path()
         let directory = (file as NSString).deletingLastPathComponent
         try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true,
@@ -34,6 +35,18 @@ enum SessionLog {
         let redirected = dup2(descriptor, STDERR_FILENO) >= 0
         close(descriptor)
         return redirected
+    }
+
+    /// The terminal's standard error while the log stands in for it; -1 when not captured.
+    nonisolated(unsafe) private static var savedStandardError: Int32 = -1
+
+    /// Gives standard error back to the terminal (after the UI closes without exiting, so that the reason for a
+    /// failed start reaches the user).
+    static func releaseStandardError() {
+        guard savedStandardError >= 0 else { return }
+        dup2(savedStandardError, STDERR_FILENO)
+        close(savedStandardError)
+        savedStandardError = -1
     }
 
     /// Appends one timestamped line (to standard error, which is the log while the UI runs).

@@ -49,7 +49,7 @@ public enum EDMXParser {
 
         mutating func model(from root: XMLNode) throws(MetadataError) -> ServiceModel {
             guard root.name == "Edmx" || root.name == "Schema" else {
-                throw error(root, "the root element is <\(root.name)>, not <edmx:Edmx>; is this a $metadata document?")
+                throw error(root, "the root element is <\(root.name)>, not <edmx:Edmx>, so this is not a $metadata document")
             }
             let schemas: [XMLNode] = root.name == "Schema"
                 ? [root] : root.children(named: "DataServices").flatMap { $0.children(named: "Schema") }

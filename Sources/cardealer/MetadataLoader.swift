@@ -1,0 +1,98 @@
+import Foundation
+import ODataCore
+import Sync
+
+/// Loads a service's `$metadata` at start, and says in words what to do when that fails.
+///
+/// * A 404 or 400, an HTML page or JSON where EDMX was expected: the sentence asks whether the URL is the
+///   service root, and says what one looks like.
+/// * A URL that names an entity set (`…/CarDealer.svc/Person`) is taken for what it means: when its parent
+///   is a service root with that set, the session opens the set under that root.
+enum MetadataLoader {
+    struct Loaded {
+        /// The service root, with one trailing slash.
+        var root: String
+        var model: ServiceModel
+        /// The document as sent, for the cache.
+        var document: [UInt8]
+        /// The entity set the given URL named, when it named one under `root`.
+        var entitySet: String?
+    }
+
+    /// Why `$metadata` at one root could not be loaded.
+    struct Failure: Error {
+        var sentence: String
+        /// The answer suggests the URL is not a service root (404, 400, HTML or JSON instead of EDMX).
+        var mayBeWrongRoot: Bool
+    }
+
+    static func load(root: String, transport: any ODataTransport) async throws -> Loaded {
+        do {
+            return try await fetch(root: root, transport: transport)
+        } catch let failure as Failure {
+            if failure.mayBeWrongRoot, let (parent, set) = parentRoot(of: root),
+                let loaded = try? await fetch(root: parent, transport: transport),
+                loaded.model.entitySet(named: set) != nil
+            {
+                return Loaded(root: parent, model: loaded.model, document: loaded.document, entitySet: set)
+            }
+            throw SessionError(failure.sentence)
+        }
+    }
+
+    static func fetch(root: String, transport: any ODataTransport) async throws -> Loaded {
+        let url = ODataURLBuilder(serviceRoot: root).metadataURL
+        let response: TransportResponse
+        do {
+            response = try await transport.get(TransportRequest(url: url, acceptsXML: true))
+        } catch let error as ODataError {
+            throw Failure(sentence: "Could not load the service's $metadata. \(error)", mayBeWrongRoot: false)
+        }
+        guard response.status == 200 else {
+            let error = ODataError.fromResponse(
+                status: response.status, url: url, contentType: response.headers["content-type"], body: response.body)
+            let wrongRoot = response.status == 404 || response.status == 400
+            throw Failure(sentence: error.description + (wrongRoot ? hint(root) : ""), mayBeWrongRoot: wrongRoot)
+        }
+        do {
+            let model = try EDMXParser.parse(response.body)
+            return Loaded(root: root, model: model, document: response.body, entitySet: nil)
+        } catch {
+            let what = kind(of: response.body, contentType: response.headers["content-type"])
+            let reason = what.map { "the answer is \($0), not the EDMX XML of a $metadata document" }
+                ?? "\(error.reason) (line \(error.line))"
+            let sentence = ODataError(kind: .metadata, message: reason, url: url).description
+            throw Failure(sentence: sentence + (what != nil ? hint(root) : ""), mayBeWrongRoot: what != nil)
+        }
+    }
+
+    /// What a body that is not EDMX is, when it is recognisably something else.
+    static func kind(of body: [UInt8], contentType: String?) -> String? {
+        let type = (contentType ?? "").lowercased()
+        let start = String(decoding: body.prefix(512), as: UTF8.self).drop { $0.isWhitespace || $0 == "\u{FEFF}" }
+        if type.contains("html") || start.lowercased().hasPrefix("<!doctype html") || start.lowercased().hasPrefix("<html") {
+            return "an HTML page"
+        }
+        if type.contains("json") || start.hasPrefix("{") || start.hasPrefix("[") { return "JSON" }
+        return nil
+    }
+
+    /// What to check when the URL may not be a service root.
+    static func hint(_ root: String) -> String {
+        ". Is \(root) the service root? It is the URL whose $metadata describes the service, often ending in .svc/"
+    }
+
+    /// `…/CarDealer.svc/` and `Person` for `…/CarDealer.svc/Person/` (or `…/Person(1)`, `…/Person?$top=5`).
+    static func parentRoot(of root: String) -> (root: String, entitySet: String)? {
+        guard var components = URLComponents(string: root) else { return nil }
+        components.query = nil
+        components.fragment = nil
+        let segments = components.path.split(separator: "/", omittingEmptySubsequences: true)
+        guard segments.count >= 2, let last = segments.last else { return nil }
+        let name = String(last.prefix { $0 != "(" }).removingPercentEncoding ?? ""
+        guard !name.isEmpty, name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" || $0 == "." }) else { return nil }
+        components.percentEncodedPath = "/" + segments.dropLast().joined(separator: "/") + "/"
+        guard let parent = components.string else { return nil }
+        return (parent, name)
+    }
+}

@@ -1,0 +1,104 @@
+import Dispatch
+import Foundation
+import Terminal
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The terminal from the first moment of a session: while `$metadata` loads it says what it waits for (and
+/// for how long), and `q`, Esc, Ctrl-C or a signal quit at once; then the browser takes its events.
+@MainActor
+final class StartupScreen {
+    /// The session's one screen, kept for the life of the process: the terminal must never be released off the
+    /// main thread (its teardown is main-actor work), and the process ends with `exit`.
+    private static var current: StartupScreen?
+
+    let terminal: CursesTerminal
+    private let serviceRoot: String
+    private let started = ContinuousClock.now
+    private var handler: (([TerminalEvent]) -> Void)?
+    private var timer: DispatchSourceTimer?
+
+    private init(terminal: CursesTerminal, serviceRoot: String) {
+        self.terminal = terminal
+        self.serviceRoot = serviceRoot
+    }
+
+    /// Opens the terminal, starts its events and draws the waiting frame once a second until ``hand(_:)``.
+    static func open(serviceRoot: String) throws -> StartupScreen {
+        let terminal: CursesTerminal
+        do {
+            terminal = try CursesTerminal()
+        } catch {
+            throw SessionError("Cannot open the terminal: \(error)")
+        }
+        // From here on the screen is ncurses'; anything else goes to the log.
+        SessionLog.captureStandardError()
+        let screen = StartupScreen(terminal: terminal, serviceRoot: serviceRoot)
+        current = screen
+        terminal.start { [weak screen] events in screen?.deliver(events) }
+        let timer = DispatchSource.makeTimerSource(queue: .main)
+        timer.schedule(deadline: .now() + .milliseconds(300), repeating: .seconds(1))
+        timer.setEventHandler { [weak screen] in MainActor.assumeIsolated { screen?.draw() } }
+        timer.resume()
+        screen.timer = timer
+        return screen
+    }
+
+    /// From now on every batch of events goes to `handler` (the browser).
+    func hand(_ handler: @escaping ([TerminalEvent]) -> Void) {
+        timer?.cancel()
+        timer = nil
+        self.handler = handler
+    }
+
+    /// Gives the terminal back (start-up failed; the caller says why on standard error).
+    func close() {
+        timer?.cancel()
+        timer = nil
+        terminal.restore()
+        SessionLog.releaseStandardError()
+    }
+
+    private func deliver(_ events: [TerminalEvent]) {
+        if let handler { return handler(events) }
+        for event in events {
+            switch event {
+            case .signal(let signal):
+                SessionLog.write("quitting on signal \(signal.rawValue) while loading $metadata")
+                terminal.restore()
+                exit(signal.exitStatus)
+            case .key(.char("q")), .key(.escape), .key(.ctrl("c")):
+                SessionLog.write("quit while loading $metadata")
+                terminal.restore()
+                exit(0)
+            case .key(.resize):
+                draw()
+            default:
+                break
+            }
+        }
+    }
+
+    /// The waiting frame: what is loaded from where, for how long, and how to quit. Drawn only while the wait
+    /// lasts longer than a moment, so a warm start goes straight to the browser's first frame.
+    private func draw() {
+        let size = terminal.size
+        guard size.rows > 0, size.columns > 0, handler == nil else { return }
+        let waited = (ContinuousClock.now - started).components.seconds
+        var buffer = ScreenBuffer(size: size)
+        let lines = [
+            "Loading the service's $metadata…",
+            TextSanitizer.sanitize(serviceRoot),
+            waited >= 3 ? "No answer yet after \(waited) s." : "",
+            "q quits",
+        ]
+        let top = max(0, (size.rows - lines.count) / 2)
+        for (index, line) in lines.enumerated() where top + index < size.rows {
+            let style = index == 3 ? CellStyle(role: .muted) : CellStyle.plain
+            buffer.put(line, row: top + index, column: 0, width: size.columns, alignment: .center, style: style)
+        }
+        terminal.present(buffer)
+    }
+}
