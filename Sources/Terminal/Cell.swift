@@ -1,9 +1,11 @@
 /// One character cell of a ``ScreenBuffer``.
 ///
-/// A wide grapheme cluster (CJK, emoji) occupies two cells: the first holds the cluster, the
-/// second is a ``isContinuation`` cell with empty text. Text in a cell is always sanitised.
+/// Holds what one terminal cell shows: a spacing scalar and the zero-width scalars joined to it
+/// (a whole grapheme cluster such as `é` or `👨‍👩‍👧`, or one cell of a wider one such as the `ा`
+/// of `भा`; see ``DisplayWidth/cells(of:)``). A two-column cell (CJK, emoji) is followed by an
+/// ``isContinuation`` cell with empty text. Text in a cell is always sanitised.
 public struct Cell: Hashable, Sendable {
-    /// One grapheme cluster, or `""` in the right half of a wide cluster.
+    /// At most ``DisplayWidth/maxScalarsPerCell`` scalars, or `""` in the right half of a wide cell.
     public internal(set) var text: String
     /// The cell's look.
     public internal(set) var style: CellStyle
