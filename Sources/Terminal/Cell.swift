@@ -23,4 +23,16 @@ public struct Cell: Hashable, Sendable {
     static func continuation(_ style: CellStyle) -> Cell {
         Cell(text: "", style: style, width: 0)
     }
+
+    /// Equal only with the same scalars: `String`'s `==` would call `é` and `e` + U+0301 the same
+    /// cell, and a frame that changes one into the other would not send what the server sent.
+    public static func == (lhs: Cell, rhs: Cell) -> Bool {
+        lhs.width == rhs.width && lhs.style == rhs.style && lhs.text.utf8.elementsEqual(rhs.text.utf8)
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(width)
+        hasher.combine(style)
+        for byte in text.utf8 { hasher.combine(byte) }
+    }
 }

@@ -43,14 +43,21 @@ extension CursesTerminal {
     /// other scalar not joined by a ZWJ, so the scalars are checked against glibc: a cell glibc would
     /// measure differently from ``DisplayWidth`` (a scalar newer than glibc's tables, say) is drawn
     /// as `�` (and a blank for a wide cell): visible, and the columns after it stay right.
+    ///
+    /// Cached by scalars, not by `String`: strings compare by canonical equivalence, and a cache
+    /// keyed by them would send the precomposed `한` for the jamo `ᄒ ᅡ ᆫ` drawn after it.
     func terminalCells(for cell: Cell) -> [[wchar_t]] {
-        if let cached = cellCache[cell.text] { return cached }
         let scalars = cell.text.unicodeScalars.map { wchar_t(bitPattern: $0.value) }
-        let result = Self.glibcAgrees(scalars, width: Int32(cell.width))
-            ? [scalars] : cell.width == 2 ? [[0xFFFD], [0x20]] : [[0xFFFD]]
-        if cellCache.count > 4096 { cellCache.removeAll() }
-        cellCache[cell.text] = result
-        return result
+        let agrees: Bool
+        if let cached = glibcAgreement[scalars] {
+            agrees = cached
+        } else {
+            agrees = Self.glibcAgrees(scalars, width: Int32(cell.width))
+            if glibcAgreement.count > 4096 { glibcAgreement.removeAll() }
+            glibcAgreement[scalars] = agrees
+        }
+        if agrees { return [scalars] }
+        return cell.width == 2 ? [[0xFFFD], [0x20]] : [[0xFFFD]]
     }
 
     /// Whether glibc (ncurses, and tmux on this machine) advances `width` columns for `scalars` in one cell.

@@ -83,6 +83,18 @@ import Testing
         #expect(!buffer[0, 2].isContinuation && buffer[0, 2].width == 1)
     }
 
+    @Test func a_cell_changed_to_a_canonically_equivalent_form_is_sent_again() {
+        // Given é precomposed on screen
+        var before = ScreenBuffer(size: size)
+        before.put("\u{E9}", row: 0, column: 0)
+        // When the server now sends e + combining acute (equal as Swift Strings)
+        var after = before
+        after.put("e\u{301}", row: 0, column: 0)
+        // Then the cell counts as changed, so the terminal gets what was sent
+        #expect(after.changedSpans(since: before) == [.init(row: 0, columns: 0..<1)])
+        #expect(after != before)
+    }
+
     @Test func identical_frames_have_no_changes() {
         var buffer = ScreenBuffer(size: size)
         buffer.put("same", row: 1, column: 0)
