@@ -67,6 +67,8 @@ extension CursesTerminal {
         else { return false }
         var afterJoiner = false
         for scalar in scalars.dropFirst() {
+            // Controls never reach the terminal, even here (TextSanitizer has replaced them already).
+            if scalar < 0x20 || (0x7F..<0xA0).contains(scalar) { return false }
             if !afterJoiner, cd_wcwidth(scalar) > 0 { return false }
             afterJoiner = scalar == 0x200D
         }
