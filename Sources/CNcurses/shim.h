@@ -48,6 +48,20 @@ static inline int cd_attr_set(attr_t attrs, short pair) { return wattr_set(stdsc
 static inline int cd_mvaddnwstr(int y, int x, const wchar_t *s, int n) { return mvwaddnwstr(stdscr, y, x, s, n); }
 static inline int cd_addnwstr(const wchar_t *s, int n) { return waddnwstr(stdscr, s, n); }
 static inline int cd_move(int y, int x) { return wmove(stdscr, y, x); }
+
+/*
+ * One terminal cell from up to CCHARW_MAX scalars: s[0] is the spacing one and sets the width
+ * (ncurses measures a cell by its first character alone); s[1...] are stored after it as they are
+ * and sent with it. setcchar() would stop at the first scalar that has a width of its own (an
+ * emoji after a ZWJ, which tmux joins onto the cell), so the rest are filled in here.
+ */
+static inline int cd_add_cell(const wchar_t *s, int n, attr_t attrs, short pair) {
+    wchar_t base[2] = { s[0], L'\0' };
+    cchar_t cell;
+    if (n < 1 || n > CCHARW_MAX || setcchar(&cell, base, attrs, pair, NULL) == ERR) return ERR;
+    for (int i = 1; i < n; i++) cell.chars[i] = s[i];
+    return wadd_wch(stdscr, &cell);
+}
 static inline int cd_erase(void) { return werase(stdscr); }
 static inline int cd_refresh(void) { return wrefresh(stdscr); }
 static inline int cd_key_f(int n) { return KEY_F(n); }

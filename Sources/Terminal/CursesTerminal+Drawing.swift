@@ -17,62 +17,61 @@ extension CursesTerminal {
         lastPresented = frame
     }
 
-    /// Draws one span as runs of equal style, one `addnwstr` per run.
+    /// Draws one span cell by cell, each with every scalar it holds (``terminalCells(for:)``).
     private func draw(_ span: ScreenBuffer.ChangedSpan, of frame: ScreenBuffer) {
-        var column = span.columns.lowerBound
-        var text: [wchar_t] = []
-        while column < span.columns.upperBound {
-            let style = frame[span.row, column].style
-            let runStart = column
-            text.removeAll(keepingCapacity: true)
-            while column < span.columns.upperBound, frame[span.row, column].style == style {
-                let cell = frame[span.row, column]
-                if !cell.isContinuation { text.append(contentsOf: wideCharacters(for: cell)) }
-                column += 1
+        var style: CellStyle?
+        var attributes = (cd_a_normal(), Int16(0))
+        _ = cd_move(Int32(span.row), Int32(span.columns.lowerBound))
+        for column in span.columns {
+            let cell = frame[span.row, column]
+            if cell.isContinuation { continue }
+            if cell.style != style {
+                style = cell.style
+                attributes = palette.attributes(for: cell.style)
             }
-            guard !text.isEmpty else { continue }
-            let (attrs, pair) = palette.attributes(for: style)
-            cd_attr_set(attrs, pair)
-            // The bottom-right cell makes addnwstr return ERR (no scrolling); the cell is still drawn.
-            _ = cd_mvaddnwstr(Int32(span.row), Int32(runStart), text, Int32(text.count))
+            // The bottom-right cell makes wadd_wch return ERR (no scrolling); the cell is still drawn.
+            for scalars in terminalCells(for: cell) {
+                _ = cd_add_cell(scalars, Int32(scalars.count), attributes.0, attributes.1)
+            }
         }
     }
 
-    /// The `wchar_t`s ncurses gets for a cell, chosen so ncurses' idea of the width (glibc
-    /// `wcwidth`, scalar by scalar) equals the cell's ``DisplayWidth``.
+    /// The ncurses cells (each up to 5 `wchar_t`, spacing one first) that show `cell`.
     ///
-    /// Clusters glibc measures differently (emoji with skin tones, ZWJ sequences, emoji newer
-    /// than glibc) are drawn as their first scalar when that alone has the right width, else as
-    /// `�` (padded with a space for wide cells). At most 5 scalars (ncurses' `CCHARW_MAX`) are
-    /// kept, so a pile of combining marks cannot grow a cell.
-    func wideCharacters(for cell: Cell) -> [wchar_t] {
-        if let cached = wideCache[cell.text] { return cached }
+    /// Normally one: the cell's own scalars, which is what the terminal gets. ncurses advances by
+    /// glibc's `wcwidth` of the first scalar, and tmux and `wcwidth` terminals by that plus every
+    /// other scalar not joined by a ZWJ, so the scalars are checked against glibc: a cell glibc would
+    /// measure differently from ``DisplayWidth`` (a scalar newer than glibc's tables, say) is drawn
+    /// as `�` (and a blank for a wide cell): visible, and the columns after it stay right.
+    ///
+    /// Cached by scalars, not by `String`: strings compare by canonical equivalence, and a cache
+    /// keyed by them would send the precomposed `한` for the jamo `ᄒ ᅡ ᆫ` drawn after it.
+    func terminalCells(for cell: Cell) -> [[wchar_t]] {
         let scalars = cell.text.unicodeScalars.map { wchar_t(bitPattern: $0.value) }
-        let expected = Int32(cell.width)
-        var result: [wchar_t]
-        if glibcWidth(scalars) == expected {
-            result = Array(scalars.prefix(5))
-        } else if let first = scalars.first, cd_wcwidth(first) == expected {
-            result = [first]
+        let agrees: Bool
+        if let cached = glibcAgreement[scalars] {
+            agrees = cached
         } else {
-            result = expected == 2 ? [0xFFFD, 0x20] : [0xFFFD]
+            agrees = Self.glibcAgrees(scalars, width: Int32(cell.width))
+            if glibcAgreement.count > 4096 { glibcAgreement.removeAll() }
+            glibcAgreement[scalars] = agrees
         }
-        if wideCache.count > 4096 { wideCache.removeAll() }
-        wideCache[cell.text] = result
-        return result
+        if agrees { return [scalars] }
+        return cell.width == 2 ? [[0xFFFD], [0x20]] : [[0xFFFD]]
     }
 
-    /// How ncurses will measure a cluster: the first scalar's width plus any spacing ones after it.
-    private func glibcWidth(_ scalars: [wchar_t]) -> Int32 {
-        guard let first = scalars.first else { return 0 }
-        let base = cd_wcwidth(first)
-        guard base >= 0 else { return -1 }
-        var total = base
+    /// Whether glibc (ncurses, and tmux on this machine) advances `width` columns for `scalars` in one cell.
+    nonisolated static func glibcAgrees(_ scalars: [wchar_t], width: Int32) -> Bool {
+        guard let first = scalars.first, scalars.count <= DisplayWidth.maxScalarsPerCell,
+            cd_wcwidth(first) == width
+        else { return false }
+        var afterJoiner = false
         for scalar in scalars.dropFirst() {
-            let width = cd_wcwidth(scalar)
-            if width < 0 { return -1 }
-            total += width
+            // Controls never reach the terminal, even here (TextSanitizer has replaced them already).
+            if scalar < 0x20 || (0x7F..<0xA0).contains(scalar) { return false }
+            if !afterJoiner, cd_wcwidth(scalar) > 0 { return false }
+            afterJoiner = scalar == 0x200D
         }
-        return total
+        return true
     }
 }

@@ -45,7 +45,7 @@ public final class CursesTerminal: TerminalDriver {
     let ownsTTY: Bool
     let palette: ColorPalette
     var lastPresented: ScreenBuffer?
-    var wideCache: [String: [wchar_t]] = [:]
+    var glibcAgreement: [[wchar_t]: Bool] = [:]
     var isRestored = false
     var isSuspended = false
     var inputSource: DispatchSourceRead?

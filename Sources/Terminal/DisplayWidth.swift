@@ -1,35 +1,44 @@
-/// How many terminal columns text occupies, measured per grapheme cluster (Swift `Character`).
+/// How many terminal columns text occupies, measured the way the terminal advances its cursor.
 ///
-/// Deliberately not glibc's `wcwidth`, which counts emoji modifier and ZWJ sequences scalar by
-/// scalar and so disagrees with modern terminals. Rules, for one cluster:
+/// Terminals that follow `wcwidth` (xterm, VTE, tmux 3.3 and the glibc that ncurses measures with)
+/// do not know grapheme clusters: they advance scalar by scalar. So a cluster is as wide as the
+/// terminal cells it fills (see ``cells(of:)``): every spacing scalar starts a cell of its own width,
+/// zero-width scalars join the cell before them, and whatever follows a zero-width joiner joins too
+/// (tmux ≥ 3.3 does that for emoji ZWJ sequences). Measured in tmux 3.3a on glibc 2.36:
 ///
-/// * 0 when every scalar is non-spacing (combining marks, variation selectors, format chars);
-/// * 2 for emoji presentation: a base with `Emoji_Presentation`, anything followed by U+FE0F,
-///   emoji modifier (skin tone) and ZWJ sequences, regional-indicator flags;
-/// * 2 when the first scalar is East Asian Wide or Fullwidth (CJK, Hangul, kana, fullwidth forms);
-/// * 1 otherwise.
+/// | text | columns | why |
+/// |---|---|---|
+/// | `भारत` (4 clusters, 4 scalars) | 4 | the vowel sign `ा` is a spacing mark: a column of its own |
+/// | `ट्रे` (1 cluster) | 2 | `ट` `्` `र` `े`: two spacing scalars |
+/// | `จำ` (1 cluster) | 2 | `ำ` (sara am) is a spacing letter |
+/// | `e` + U+0301, `각` from conjoining jamo | 1, 2 | marks and medial/final jamo take no column |
+/// | `👍🏽` | 4 | the skin tone is a wide scalar of its own |
+/// | `🇫🇷` | 2 | two narrow regional indicators |
+/// | `❤️` (U+2764 U+FE0F) | 1 | VS16 does not widen |
+/// | `👨‍👩‍👧` | 2 | everything after each ZWJ joins the first cell |
+///
+/// Scalar widths follow glibc's `wcwidth` (0 for marks, format characters and Hangul medial and
+/// final jamo; 2 for East Asian Wide/Fullwidth and emoji presentation; 1 otherwise), computed here
+/// so that widths do not depend on the process locale and headless tests agree with the terminal.
 public enum DisplayWidth {
     /// Where padding goes when text is narrower than its field.
     public enum Alignment: Hashable, Sendable {
         case leading, trailing, center
     }
 
-    /// The width of one grapheme cluster: 0, 1 or 2.
+    /// The columns one grapheme cluster takes: the sum of its ``cells(of:)``' widths.
+    ///
+    /// 0 only for clusters of control characters (which ``TextSanitizer`` replaces before drawing).
     public static func width(of character: Character) -> Int {
         let scalars = character.unicodeScalars
-        guard let first = scalars.first else { return 0 }
-        if first.value < 0x7F, scalars.count == 1 { return first.value >= 0x20 ? 1 : 0 }
-        if scalars.allSatisfy(isZeroWidth) { return 0 }
-        let props = first.properties
-        if props.isEmojiPresentation { return 2 }
-        if props.isEmoji, scalars.count > 1 {
-            for scalar in scalars.dropFirst() {
-                if scalar.value == 0xFE0F || scalar.value == 0x200D || scalar.properties.isEmojiModifier {
-                    return 2
-                }
-            }
+        let first = scalars.first!
+        if scalars.index(after: scalars.startIndex) == scalars.endIndex {
+            if isControl(first) { return 0 }
+            return max(width(of: first), 1)  // a lone mark sits on a dotted circle
         }
-        return isEastAsianWide(first.value) ? 2 : 1
+        var total = 0
+        layout(character) { _, cellWidth in total += cellWidth }
+        return total
     }
 
     /// The width of a string: the sum over its grapheme clusters.
@@ -74,17 +83,44 @@ public enum DisplayWidth {
         }
     }
 
-    /// Scalars that take no column of their own.
+    /// The columns one scalar advances the cursor by, as glibc's `wcwidth` counts: 0, 1 or 2.
+    ///
+    /// Controls count 0 here; ``isControl(_:)`` tells them apart from marks.
+    public static func width(of scalar: Unicode.Scalar) -> Int {
+        let value = scalar.value
+        if value < 0x7F { return value >= 0x20 ? 1 : 0 }
+        if value < 0xA0 { return 0 }
+        if isZeroWidth(scalar) { return 0 }
+        if (0x1F1E6...0x1F1FF).contains(value) { return 1 }  // regional indicators are narrow
+        if isEastAsianWide(value) || scalar.properties.isEmojiPresentation { return 2 }
+        return 1
+    }
+
+    /// C0 and C1 controls and DEL: nothing a terminal draws.
+    static func isControl(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.value < 0x20 || (0x7F..<0xA0).contains(scalar.value)
+    }
+
+    /// Scalars that take no column of their own and join the cell before them.
     static func isZeroWidth(_ scalar: Unicode.Scalar) -> Bool {
+        let value = scalar.value
         switch scalar.properties.generalCategory {
-        case .nonspacingMark, .enclosingMark, .format:
+        case .nonspacingMark, .enclosingMark:
             return true
+        case .format:
+            // Soft hyphen and the prepended concatenation marks (Arabic number signs …) are visible.
+            switch value {
+            case 0x00AD, 0x0600...0x0605, 0x06DD, 0x070F, 0x0890...0x0891, 0x08E2, 0x110BD, 0x110CD:
+                return false
+            default:
+                return true
+            }
         default:
-            return scalar.value == 0x200B || (0x1160...0x11FF).contains(scalar.value)
+            return value == 0x200B || (0x1160...0x11FF).contains(value) || (0xD7B0...0xD7FF).contains(value)
         }
     }
 
-    /// East Asian Width W or F for the first scalar of a cluster (emoji are handled separately).
+    /// East Asian Width W or F (emoji presentation is read from the scalar's properties).
     static func isEastAsianWide(_ value: UInt32) -> Bool {
         guard value >= 0x1100 else { return false }
         var low = 0

@@ -2,8 +2,10 @@
 ///
 /// A value type: render a fresh buffer (or mutate a copy) per frame; the driver keeps the last
 /// presented one and sends only the difference. All text written through ``put(_:row:column:style:)``
-/// passes ``TextSanitizer`` and is measured with ``DisplayWidth``; a wide cluster is never split
-/// and never overflows the right edge (a blank is left instead).
+/// passes ``TextSanitizer`` and is measured with ``DisplayWidth``. A cluster is stored as the
+/// terminal cells it fills (``DisplayWidth/cells(of:)``: `भा` is two cells, `👨‍👩‍👧` one wide
+/// cell), so cells here and cells on the terminal line up one to one; a cluster is written whole
+/// or not at all, and never overflows the right edge (a blank is left instead).
 public struct ScreenBuffer: Hashable, Sendable {
     /// The grid's size.
     public let size: TerminalSize
@@ -70,10 +72,19 @@ public struct ScreenBuffer: Hashable, Sendable {
                 col = limit
                 break
             }
-            if col >= 0 {
-                set(Cell(text: String(character), style: style, width: UInt8(width)), row: row, column: col)
+            let scalars = character.unicodeScalars
+            if scalars.dropFirst().isEmpty, DisplayWidth.width(of: scalars.first!) == width {
+                // One scalar that fills its cell alone (not a lone mark, which needs its dotted circle).
+                let cell = Cell(text: String(character), style: style, width: UInt8(width))
+                if col >= 0 { set(cell, row: row, column: col) }
+                col += width
+                continue
             }
-            col += width
+            for piece in DisplayWidth.cells(of: character) {
+                let cell = Cell(text: piece.text, style: style, width: UInt8(piece.width))
+                if col >= 0 { set(cell, row: row, column: col) }
+                col += piece.width
+            }
         }
         return col
     }

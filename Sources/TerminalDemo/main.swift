@@ -2,6 +2,7 @@
 //
 // Used by TerminalTests inside tmux (and handy by hand): j/k or ↑/↓ move the highlight,
 // q quits with status 0, Ctrl-C / SIGTERM / SIGHUP restore the terminal and exit 128+signal.
+// `--corpus` draws complex scripts and emoji sequences instead (see Corpus.swift).
 import Dispatch
 import Terminal
 
@@ -59,15 +60,24 @@ final class Demo {
         let size = terminal.size
         var frame = ScreenBuffer(size: size)
         frame.put("terminal-demo  (q quits)", row: 0, column: 0, style: CellStyle([.bold], role: .title))
-        for (index, text) in hostileRows.enumerated() where index + 2 < size.rows - 1 {
-            let style = index == selected ? CellStyle(role: .selection) : .plain
-            if index == selected { frame.fill(row: index + 2, style: style) }
-            frame.put(text, row: index + 2, column: 2, width: max(0, size.columns - 4), style: style)
+        if CommandLine.arguments.contains("--corpus") {
+            Corpus.render(into: &frame, from: 2)
+        } else {
+            renderHostileRows(into: &frame)
         }
         let status = "\(size) \(terminal.terminalType) \(terminal.colorCapability) key=\(lastKey)"
         frame.fill(row: size.rows - 1, style: CellStyle(role: .status))
         frame.put(status, row: size.rows - 1, column: 0, style: CellStyle(role: .status))
         terminal.present(frame)
+    }
+
+    func renderHostileRows(into frame: inout ScreenBuffer) {
+        let size = frame.size
+        for (index, text) in hostileRows.enumerated() where index + 2 < size.rows - 1 {
+            let style = index == selected ? CellStyle(role: .selection) : .plain
+            if index == selected { frame.fill(row: index + 2, style: style) }
+            frame.put(text, row: index + 2, column: 2, width: max(0, size.columns - 4), style: style)
+        }
     }
 }
 

@@ -21,11 +21,39 @@ import Testing
 
     @Test func a_wide_cluster_takes_two_cells_and_prints_once() {
         var buffer = ScreenBuffer(size: size)
-        buffer.put("日👍🏽x", row: 0, column: 0)
+        buffer.put("日👨\u{200D}👩\u{200D}👧x", row: 0, column: 0)
         #expect(buffer[0, 0].width == 2)
         #expect(buffer[0, 1].isContinuation)
-        #expect(buffer[0, 2].text == "👍🏽")
-        #expect(buffer.lines[0] == "日👍🏽x     ")
+        #expect(buffer[0, 2].text == "👨\u{200D}👩\u{200D}👧")
+        #expect(buffer.lines[0] == "日👨\u{200D}👩\u{200D}👧x     ")
+    }
+
+    @Test func a_cluster_fills_one_cell_per_spacing_scalar_and_keeps_every_scalar() {
+        // Given Devanagari whose vowel signs take a column each, and a thumb with a skin tone
+        var buffer = ScreenBuffer(size: size)
+        let end = buffer.put("भारत", row: 0, column: 0)
+        buffer.put("👍🏽!", row: 1, column: 0)
+        // Then the cells line up with the terminal's: भ ा र त, and 👍 🏽 as two wide cells
+        #expect(end == 4)
+        #expect((0..<4).map { buffer[0, $0].text } == ["भ", "ा", "र", "त"])
+        #expect(buffer.lines[0] == "भारत      ")
+        #expect(buffer[1, 0].text == "👍" && buffer[1, 2].text == "🏽" && buffer[1, 4].text == "!")
+        #expect(buffer.lines[1] == "👍🏽!     ")
+    }
+
+    @Test func a_lone_mark_is_drawn_on_a_dotted_circle() {
+        var buffer = ScreenBuffer(size: size)
+        buffer.put("\u{301}x", row: 0, column: 0)
+        #expect(buffer.lines[0] == "◌\u{301}x        ")
+    }
+
+    @Test func a_cluster_wider_than_the_room_left_is_not_split() {
+        // Given क्षि (three columns) starting two columns from the edge
+        var buffer = ScreenBuffer(size: size)
+        let end = buffer.put("abcdefghक्षि", row: 0, column: 0)
+        // Then none of it is written: a blank, and the row ends
+        #expect(end == 10)
+        #expect(buffer.lines[0] == "abcdefgh  ")
     }
 
     @Test func a_wide_cluster_never_overflows_the_right_edge() {
@@ -53,6 +81,18 @@ import Testing
         // Then no half-character is left behind
         #expect(buffer.lines[0] == "ab Xcd    ")
         #expect(!buffer[0, 2].isContinuation && buffer[0, 2].width == 1)
+    }
+
+    @Test func a_cell_changed_to_a_canonically_equivalent_form_is_sent_again() {
+        // Given é precomposed on screen
+        var before = ScreenBuffer(size: size)
+        before.put("\u{E9}", row: 0, column: 0)
+        // When the server now sends e + combining acute (equal as Swift Strings)
+        var after = before
+        after.put("e\u{301}", row: 0, column: 0)
+        // Then the cell counts as changed, so the terminal gets what was sent
+        #expect(after.changedSpans(since: before) == [.init(row: 0, columns: 0..<1)])
+        #expect(after != before)
     }
 
     @Test func identical_frames_have_no_changes() {
