@@ -42,6 +42,13 @@ public final class RequestLogController: ScreenController {
 
     public func handle(_ key: Key) -> ScreenAction {
         if key == .char("i") { return .pop }
+        if key == .enter || key == .right || key == .char("l") {
+            guard cursor.selected < entries.count else { return .handled }
+            let entry = entries[cursor.selected]
+            return .push(TextViewController(
+                environment: environment, text: describe(entry), breadcrumb: "Request \(entry.id)", kindTitle: "Request"
+            ))
+        }
         guard cursor.apply(key) else { return .ignored }
         environment.setNeedsDisplay()
         return .handled
@@ -77,6 +84,21 @@ public final class RequestLogController: ScreenController {
             let detail = entry.error.map { entry.url + "  — " + $0 } ?? entry.url
             buffer.put(detail, row: line, column: column, width: max(0, buffer.size.columns - column), style: style)
         }
+    }
+
+    /// Everything the log holds about one request, a field per line.
+    func describe(_ entry: RequestLogEntry) -> String {
+        var lines = [
+            "URL       " + entry.url,
+            "Outcome   " + entry.outcome.rawValue,
+            "Status    " + (entry.status.map(String.init) ?? "none"),
+            "Started   " + Self.clock(entry.startedAt),
+            "Duration  " + String(Int((entry.duration * 1000).rounded())) + " ms",
+            "Bytes     " + ByteCountText.format(entry.bytes) + (entry.bytes >= 1024 ? " (\(entry.bytes) bytes)" : ""),
+            "Attempts  " + String(entry.attempts),
+        ]
+        if let error = entry.error { lines.append("Error     " + error) }
+        return lines.joined(separator: "\n")
     }
 
     static func clock(_ date: Date) -> String {
