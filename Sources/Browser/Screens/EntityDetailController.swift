@@ -73,8 +73,9 @@ public final class EntityDetailController: ScreenController {
                 return fullValue(of: all[cursor.selected].label).map(ScreenAction.push) ?? .handled
             }
             return .push(EntityListController(
+                // This screen already names the entity; the list names the navigation followed.
                 environment: environment, source: .related(parent: self.key, path: [navigation]),
-                breadcrumb: breadcrumb, kindTitle: navigation
+                breadcrumb: navigation, kindTitle: navigation
             ))
         default:
             return .ignored
