@@ -28,7 +28,8 @@ import Testing
                                       nextLink: nil, isLastPage: true, at: Self.fixedNow.addingTimeInterval(-42))
         }
         let environment = BrowserEnvironment(cache: cache, intents: RecordingIntents(), model: try carDealerModel(),
-                                             profile: DisplayProfile.carDealer!, now: { Self.fixedNow })
+                                             profile: DisplayProfile.carDealer!, now: { Self.fixedNow },
+                                             timeZone: TimeZone(identifier: "UTC")!)
         let terminal = HeadlessTerminal(size: size)
         let app = BrowserApp(terminal: terminal, environment: environment,
                              root: EntityListController(environment: environment, entitySet: "Person"))

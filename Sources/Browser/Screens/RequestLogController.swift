@@ -2,7 +2,7 @@ import Foundation
 import EntityCache
 import Terminal
 
-/// The `i` screen: the fetcher's request log, newest first.
+/// The `i` screen: the fetcher's request log, newest first, at local times.
 @MainActor
 public final class RequestLogController: ScreenController {
     public let screenID: ScreenID
@@ -75,7 +75,7 @@ public final class RequestLogController: ScreenController {
             let style = CellStyle(role: entry.outcome == .failed ? .error : .normal)
             var column = SelectionGutter.width
             let fields = [
-                (Self.clock(entry.startedAt), 8), (entry.outcome.rawValue, 10), (entry.status.map(String.init) ?? "–", 6),
+                (environment.localTime(entry.startedAt), 8), (entry.outcome.rawValue, 10), (entry.status.map(String.init) ?? "–", 6),
                 (ByteCountText.format(entry.bytes), 8), (String(Int(entry.duration * 1000)), 6),
             ]
             for (text, width) in fields {
@@ -92,7 +92,7 @@ public final class RequestLogController: ScreenController {
             "URL       " + entry.url,
             "Outcome   " + entry.outcome.rawValue,
             "Status    " + (entry.status.map(String.init) ?? "none"),
-            "Started   " + Self.clock(entry.startedAt),
+            "Started   " + environment.localTime(entry.startedAt, withDate: true),
             "Duration  " + String(Int((entry.duration * 1000).rounded())) + " ms",
             "Bytes     " + ByteCountText.format(entry.bytes) + (entry.bytes >= 1024 ? " (\(entry.bytes) bytes)" : ""),
             "Attempts  " + String(entry.attempts),
@@ -101,10 +101,6 @@ public final class RequestLogController: ScreenController {
         return lines.joined(separator: "\n")
     }
 
-    static func clock(_ date: Date) -> String {
-        let seconds = Int(date.timeIntervalSince1970) % 86_400
-        return String(format: "%02d:%02d:%02d", seconds / 3600, seconds / 60 % 60, seconds % 60)
-    }
 }
 
 /// `532 B`, `12.4 KB`, `3.1 MB`.
