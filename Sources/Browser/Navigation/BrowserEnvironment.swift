@@ -11,19 +11,22 @@ public final class BrowserEnvironment {
     public let profile: DisplayProfile
     /// The clock, so that "3 s old" can be tested.
     public var now: () -> Date
+    /// Where the user is: times of the user's own events (requests) are shown in it.
+    public var timeZone: TimeZone
     /// Set by ``BrowserApp``: something changed, draw a frame soon.
     var redrawHandler: () -> Void = {}
     private var lastScreenID = 0
 
     public init(
         cache: CacheDatabase, intents: any SyncIntents, model: ServiceModel, profile: DisplayProfile,
-        now: @escaping () -> Date = Date.init
+        now: @escaping () -> Date = Date.init, timeZone: TimeZone = .current
     ) {
         self.cache = cache
         self.intents = intents
         self.model = model
         self.profile = profile.completed(for: model)
         self.now = now
+        self.timeZone = timeZone
     }
 
     /// Asks for a frame; many requests within one batch of events make one frame.
@@ -60,6 +63,18 @@ public final class BrowserEnvironment {
     /// Parses a canonical cache key (`Person(1)`) back into an entity key.
     func entityKey(_ canonical: String) -> EntityKey? {
         ResourcePath.parse(relative: canonical)?.entityKey
+    }
+
+    /// `14:03:27`, or `2027-01-15 14:03:27 +01:00` with `date`: a moment in the user's time zone.
+    func localTime(_ date: Date, withDate: Bool = false) -> String {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = timeZone
+        let c = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second], from: date)
+        func two(_ value: Int?) -> String { String(format: "%02d", value ?? 0) }
+        let clock = two(c.hour) + ":" + two(c.minute) + ":" + two(c.second)
+        guard withDate else { return clock }
+        let offset = ValueFormatter.offsetText(timeZone.secondsFromGMT(for: date) / 60)
+        return String(format: "%04d", c.year ?? 0) + "-" + two(c.month) + "-" + two(c.day) + " " + clock + " " + offset
     }
 
     /// "just now", "42 s old", "5 min old", "3 h old", "2 d old".

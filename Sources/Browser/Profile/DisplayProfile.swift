@@ -5,7 +5,8 @@ import ODataCore
 ///
 /// A profile is optional. Without one, ``DisplayProfile/defaults(for:)`` derives a
 /// usable presentation from `$metadata` alone: a root list of entity sets, row
-/// labels from the first string properties, and drill-downs along every navigation.
+/// labels chosen from the properties (``defaultLabel(properties:keys:)``), and drill-downs
+/// along every navigation.
 /// The CarDealer profile ships in `Assets/cardealer.profile.json`.
 public struct DisplayProfile: Sendable, Decodable {
     /// The entity set the browser opens on; nil opens the list of all entity sets.
@@ -62,12 +63,9 @@ public struct DisplayProfile: Sendable, Decodable {
             guard let type = model.entityTypes[set.entityType] else { continue }
             let properties = model.properties(of: type)
             let keys = model.keyProperties(of: type)
-            let strings = properties.filter { $0.type == .primitive(.string) && !keys.contains($0.name) }.prefix(2)
-            let row = strings.isEmpty
-                ? set.name + " " + keys.map { "{\($0)}" }.joined(separator: ",")
-                : strings.map { "{\($0.name)}" }.joined(separator: " ")
+            let label = defaultLabel(properties: properties, keys: keys)
             sets[set.name] = SetProfile(
-                title: set.name, row: row, orderBy: nil, search: strings.map(\.name), columns: nil, drill: nil
+                title: set.name, row: label.row, orderBy: nil, search: label.search, columns: nil, drill: nil
             )
         }
         return DisplayProfile(root: nil, sets: sets)

@@ -4,7 +4,8 @@ import ODataCore
 ///
 /// Formats: `date` (2009-10-31), `datetime` (2009-10-31 17:08), `year`, `grouped`
 /// (12,345), `money` (1,234.50). Without a format, a value is shown in the most
-/// natural form for its type. The result is plain text; the terminal layer
+/// natural form for its type; an `Edm.DateTimeOffset` always with its offset
+/// (2021-01-24 23:05 -12:00). The result is plain text; the terminal layer
 /// sanitises it before it reaches a cell.
 public enum ValueFormatter {
     /// The display text of one value.
@@ -15,7 +16,11 @@ public enum ValueFormatter {
             return pad(instant.components.year, 4)
         case (.dateTime(let instant), "date"), (.dateTimeOffset(let instant), "date"):
             return String(instant.iso8601(withOffset: false).prefix(10))
-        case (.dateTime(let instant), _), (.dateTimeOffset(let instant), _):
+        case (.dateTimeOffset(let instant), _):
+            // The wall-clock time it was written in, and that offset: never a silent conversion.
+            let text = instant.iso8601(withOffset: false)
+            return text.prefix(10) + " " + text.dropFirst(11).prefix(5) + " " + offsetText(instant.offsetMinutes)
+        case (.dateTime(let instant), _):
             let text = instant.iso8601(withOffset: false)
             let dateAndTime = text.prefix(10) + " " + text.dropFirst(11).prefix(5)
             return text.dropFirst(11).hasPrefix("00:00:00") && format != "datetime" ? String(text.prefix(10)) : String(dateAndTime)
@@ -40,6 +45,12 @@ public enum ValueFormatter {
         case (.collection(let items), _):
             return items.map { Self.format($0) }.joined(separator: ", ")
         }
+    }
+
+    /// `+05:30`, `-12:00`; `UTC` for a zero offset or none (an instant without one reads as UTC).
+    static func offsetText(_ minutes: Int?) -> String {
+        guard let minutes, minutes != 0 else { return "UTC" }
+        return (minutes < 0 ? "-" : "+") + pad(abs(minutes) / 60, 2) + ":" + pad(abs(minutes) % 60, 2)
     }
 
     /// Fills `{name}` and `{name:format}` placeholders from `lookup`; unknown names become empty.

@@ -68,13 +68,38 @@ public final class EntityDetailController: ScreenController {
         switch key {
         case .enter, .right, .char("l"):
             let all = lines
-            guard cursor.selected < all.count, let navigation = all[cursor.selected].navigation else { return .handled }
+            guard cursor.selected < all.count else { return .handled }
+            guard let navigation = all[cursor.selected].navigation else {
+                return fullValue(of: all[cursor.selected].label).map(ScreenAction.push) ?? .handled
+            }
             return .push(EntityListController(
+                // This screen already names the entity; the list names the navigation followed.
                 environment: environment, source: .related(parent: self.key, path: [navigation]),
-                breadcrumb: breadcrumb, kindTitle: navigation
+                breadcrumb: navigation, kindTitle: navigation
             ))
         default:
             return .ignored
+        }
+    }
+
+    /// The whole value of one property, read whole from the cache (the rows hold it cut), wrapped.
+    func fullValue(of property: String) -> TextViewController? {
+        let full = (try? environment.cache.fullEntity(key)) ?? entity
+        guard let value = full?[property] else { return nil }
+        return TextViewController(
+            environment: environment, text: Self.fullText(of: value), breadcrumb: property, kindTitle: "Value"
+        )
+    }
+
+    /// A value as text for reading in full: members and elements one per line.
+    static func fullText(of value: ODataValue) -> String {
+        switch value {
+        case .complex(let members):
+            return members.map { $0.name + ": " + ValueFormatter.format($0.value) }.joined(separator: "\n")
+        case .collection(let elements):
+            return elements.map { ValueFormatter.format($0) }.joined(separator: "\n")
+        default:
+            return ValueFormatter.format(value)
         }
     }
 

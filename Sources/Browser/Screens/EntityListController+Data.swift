@@ -18,7 +18,7 @@ extension EntityListController {
         case .list:
             loadWindow()
         case .related(let parent, let path):
-            allRows = Self.readRelated(environment.cache, parent: parent, path: path)
+            allRows = Self.readRelated(environment.cache, parent: parent, path: path).map(relatedOrder.sorted)
             applyFilterLocally()
             observation = observeRelated(parent: parent, path: path)
         }
@@ -55,7 +55,7 @@ extension EntityListController {
     func observeRelated(parent: EntityKey, path: [String]) -> CacheObservation {
         let deliver: ([ListRow]?) -> Void = { [weak self] rows in
             guard let self else { return }
-            self.allRows = rows
+            self.allRows = rows.map(self.relatedOrder.sorted)
             self.applyFilterLocally()
             self.restIfRowArrived()
             self.environment.setNeedsDisplay()
@@ -68,6 +68,11 @@ extension EntityListController {
         return environment.cache.observeRelated(parent, path: path) { related in
             deliver(related.elements.map { $0.enumerated().map { ListRow(position: $0, shown: $1.target, link: $1.link) } })
         }
+    }
+
+    /// The order of the shown set's profile: related rows come in the order of their links.
+    var relatedOrder: ProfileOrder {
+        ProfileOrder(environment.setProfile(shownSet ?? "").orderBy ?? [])
     }
 
     static func readRelated(_ cache: CacheDatabase, parent: EntityKey, path: [String]) -> [ListRow]? {

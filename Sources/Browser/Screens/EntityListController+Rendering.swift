@@ -34,7 +34,9 @@ extension EntityListController {
             column = buffer.put(spec.title, row: rows.lowerBound, column: column, width: width,
                                 alignment: spec.align == "right" ? .trailing : .leading, style: CellStyle([.bold], role: .header)) + 1
         }
-        if !isKnown {
+        if rowCount == 0, let failure = failure {
+            drawFailure(failure, in: listRows, into: &buffer)
+        } else if !isKnown {
             buffer.put("loading…", row: listRows.lowerBound, column: 1, style: CellStyle(role: .muted))
         } else if rowCount == 0 {
             let message = filter.isActive ? "nothing matches “\(filter.text)”" : "(none)"
@@ -49,6 +51,24 @@ extension EntityListController {
             buffer.fill(row: filterRow)
             let end = buffer.put("/" + filter.text, row: filterRow, column: 0, style: style)
             if filter.isEditing { buffer.put("▏", row: filterRow, column: end, style: style) }
+        }
+    }
+
+    /// Why the list could not be fetched, as the fetcher recorded it; nil while none failed.
+    var failure: String? {
+        guard case .list = source else { return nil }
+        return window?.state?.lastError
+    }
+
+    /// A failed fetch, in the list area instead of rows: what happened, wrapped, and what to do.
+    func drawFailure(_ failure: String, in rows: Range<Int>, into buffer: inout ScreenBuffer) {
+        let width = max(1, buffer.size.columns - 2)
+        let lines = ["This list could not be loaded."] + TextWrapper.wrap(failure, width: width) + ["", "Press r to try again."]
+        // The advice stays on screen when the reason is too long: the reason is cut first.
+        let shown = lines.count <= rows.count ? lines : Array(lines.prefix(max(0, rows.count - 2))) + lines.suffix(min(2, rows.count))
+        for (offset, line) in shown.enumerated() {
+            let role: ColorRole = offset == 0 ? .error : (offset == shown.count - 1 ? .accent : .normal)
+            buffer.put(line, row: rows.lowerBound + offset, column: 1, width: width, style: CellStyle(role: role))
         }
     }
 
@@ -89,7 +109,10 @@ extension EntityListController {
     public var statusSummary: String {
         var parts: [String] = []
         if isKnown, rowCount > 0 { parts.append("\(cursor.selected + 1) of \(rowCount)") }
-        if let state = window?.state {
+        if rowCount == 0, failure != nil {
+            // The reason is in the list area, whole.
+            parts.append("failed · r to retry")
+        } else if let state = window?.state {
             if !state.isComplete, state.totalCount == nil { parts.append("more to fetch") }
             if let age = environment.age(of: state.fetchedAt) { parts.append(age) }
             if let error = state.lastError { parts.append(error) }

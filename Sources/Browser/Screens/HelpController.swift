@@ -16,6 +16,7 @@ public final class HelpController: ScreenController {
         ("PgUp PgDn  Space", "move a page"),
         ("g G  Home End", "first / last row"),
         ("Enter → l", "open the selected row"),
+        ("Enter on a field", "read the whole value or request"),
         ("d", "details of the selected row"),
         ("Esc ← h Backspace", "back"),
         ("/", "filter (Enter keeps it, Esc clears it)"),

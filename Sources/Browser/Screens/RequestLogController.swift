@@ -2,7 +2,7 @@ import Foundation
 import EntityCache
 import Terminal
 
-/// The `i` screen: the fetcher's request log, newest first.
+/// The `i` screen: the fetcher's request log, newest first, at local times.
 @MainActor
 public final class RequestLogController: ScreenController {
     public let screenID: ScreenID
@@ -42,6 +42,13 @@ public final class RequestLogController: ScreenController {
 
     public func handle(_ key: Key) -> ScreenAction {
         if key == .char("i") { return .pop }
+        if key == .enter || key == .right || key == .char("l") {
+            guard cursor.selected < entries.count else { return .handled }
+            let entry = entries[cursor.selected]
+            return .push(TextViewController(
+                environment: environment, text: describe(entry), breadcrumb: "Request \(entry.id)", kindTitle: "Request"
+            ))
+        }
         guard cursor.apply(key) else { return .ignored }
         environment.setNeedsDisplay()
         return .handled
@@ -68,7 +75,7 @@ public final class RequestLogController: ScreenController {
             let style = CellStyle(role: entry.outcome == .failed ? .error : .normal)
             var column = SelectionGutter.width
             let fields = [
-                (Self.clock(entry.startedAt), 8), (entry.outcome.rawValue, 10), (entry.status.map(String.init) ?? "–", 6),
+                (environment.localTime(entry.startedAt), 8), (entry.outcome.rawValue, 10), (entry.status.map(String.init) ?? "–", 6),
                 (ByteCountText.format(entry.bytes), 8), (String(Int(entry.duration * 1000)), 6),
             ]
             for (text, width) in fields {
@@ -79,10 +86,21 @@ public final class RequestLogController: ScreenController {
         }
     }
 
-    static func clock(_ date: Date) -> String {
-        let seconds = Int(date.timeIntervalSince1970) % 86_400
-        return String(format: "%02d:%02d:%02d", seconds / 3600, seconds / 60 % 60, seconds % 60)
+    /// Everything the log holds about one request, a field per line.
+    func describe(_ entry: RequestLogEntry) -> String {
+        var lines = [
+            "URL       " + entry.url,
+            "Outcome   " + entry.outcome.rawValue,
+            "Status    " + (entry.status.map(String.init) ?? "none"),
+            "Started   " + environment.localTime(entry.startedAt, withDate: true),
+            "Duration  " + String(Int((entry.duration * 1000).rounded())) + " ms",
+            "Bytes     " + ByteCountText.format(entry.bytes) + (entry.bytes >= 1024 ? " (\(entry.bytes) bytes)" : ""),
+            "Attempts  " + String(entry.attempts),
+        ]
+        if let error = entry.error { lines.append("Error     " + error) }
+        return lines.joined(separator: "\n")
     }
+
 }
 
 /// `532 B`, `12.4 KB`, `3.1 MB`.

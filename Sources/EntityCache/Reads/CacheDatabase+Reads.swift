@@ -16,14 +16,21 @@ extension CacheDatabase {
         try read { try CacheQueries.listState($0, key: key)?.state }
     }
 
-    /// One entity by key.
+    /// One entity by key, for display: values longer than a screen can show are cut
+    /// (see ``CachedEntity/cutProperties``).
     public func entity(_ key: EntityKey) throws -> CachedEntity? {
         try entity(canonical: key.canonical)
     }
 
-    /// One entity by canonical key text.
+    /// One entity by canonical key text, for display (values cut as ``entity(_:)`` says).
     public func entity(canonical key: String) throws -> CachedEntity? {
         try read { try CacheQueries.entity($0, key: key) }
+    }
+
+    /// One entity with every value whole, however long: for a view of one full value.
+    /// Costs as much as the entity is large; screens that draw rows use ``entity(_:)``.
+    public func fullEntity(_ key: EntityKey) throws -> CachedEntity? {
+        try read { try CacheQueries.entity($0, key: key.canonical, bound: nil) }
     }
 
     /// The ordered entities behind `navigation` of `parent`: unknown, empty or the list.

@@ -4,24 +4,37 @@ import ODataCore
 
 /// The SQL behind the read API; each function is one consistent read of few rows.
 ///
+/// Entities read for screens are decoded under ``PropertyCodec/DisplayBound/screen``: a server
+/// may send a 50 MB string, and a screen that decodes, compares and measures all of it on every
+/// frame freezes. Only ``entity(_:key:bound:)`` with a nil bound (the write merge, the full-value
+/// view) decodes everything.
+///
 /// Every query is a primary-key lookup or a primary-key range scan: a window of a
 /// 1,000,000-row list reads 50 `listRow` entries by `(listId, position)` and 50
 /// entities by key, whatever the position.
 enum CacheQueries {
     static let entityColumns = "key, entitySet, type, properties, etag, fetchedAt"
 
-    static func entity(_ db: Database, key: String) throws -> CachedEntity? {
+    static func entity(
+        _ db: Database, key: String, bound: PropertyCodec.DisplayBound? = .screen
+    ) throws -> CachedEntity? {
         let statement = try db.cachedStatement(sql: "SELECT \(entityColumns) FROM entity WHERE key = ?")
-        return try Row.fetchOne(statement, arguments: [key]).map { entity(from: $0, offset: 0) }
+        return try Row.fetchOne(statement, arguments: [key]).map { try entity(from: $0, offset: 0, bound: bound) }
     }
 
-    /// Decodes an entity from six consecutive columns starting at `offset`.
-    static func entity(from row: Row, offset: Int) -> CachedEntity {
-        let blob: Data = row[offset + 3]
+    /// Decodes an entity from six consecutive columns starting at `offset`; under a `bound`,
+    /// long values are cut (and named in ``CachedEntity/cutProperties``).
+    static func entity(from row: Row, offset: Int, bound: PropertyCodec.DisplayBound? = .screen) throws -> CachedEntity {
+        // The blob is read in place: a copy of a huge value costs as much as decoding it.
+        let (properties, cut) = try row.withUnsafeData(atIndex: offset + 3) { data -> ([ODataProperty], [String]) in
+            guard let data else { return ([], []) }
+            guard let bound else { return (PropertyCodec.decode(data) ?? [], []) }
+            return data.withUnsafeBytes { PropertyCodec.decode($0, bound: bound) } ?? ([], [])
+        }
         return CachedEntity(
             key: row[offset], entitySet: row[offset + 1], type: row[offset + 2],
-            properties: PropertyCodec.decode(blob) ?? [], etag: row[offset + 4],
-            fetchedAt: Date(timeIntervalSince1970: row[offset + 5])
+            properties: properties, etag: row[offset + 4],
+            fetchedAt: Date(timeIntervalSince1970: row[offset + 5]), cutProperties: cut
         )
     }
 
@@ -58,7 +71,7 @@ enum CacheQueries {
             db.cachedStatement(sql: sql), arguments: [id, range.lowerBound, range.upperBound])
         while let row = try cursor.next() {
             guard !row.hasNull(atIndex: 1) else { continue }
-            found[row[0]] = entity(from: row, offset: 1)
+            found[row[0]] = try entity(from: row, offset: 1)
         }
         // Positions past the end are not rows; unknown ones are gaps.
         let knownEnd = max(state.displayCount, (found.keys.max() ?? -1) + 1)

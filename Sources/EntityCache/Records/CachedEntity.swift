@@ -14,9 +14,14 @@ public struct CachedEntity: Sendable, Hashable {
     public var etag: String?
     /// When these values were last confirmed by the server (fetched or revalidated).
     public var fetchedAt: Date
+    /// Properties whose values this read cut to what a screen can show (the screen reads
+    /// return text of at most ``PropertyCodec/DisplayBound/screen``, ended with `…`);
+    /// ``CacheDatabase/fullEntity(_:)`` reads them whole. Empty when nothing was cut.
+    public var cutProperties: [String]
 
     public init(
-        key: String, entitySet: String, type: String?, properties: [ODataProperty], etag: String?, fetchedAt: Date
+        key: String, entitySet: String, type: String?, properties: [ODataProperty], etag: String?, fetchedAt: Date,
+        cutProperties: [String] = []
     ) {
         self.key = key
         self.entitySet = entitySet
@@ -24,6 +29,7 @@ public struct CachedEntity: Sendable, Hashable {
         self.properties = properties
         self.etag = etag
         self.fetchedAt = fetchedAt
+        self.cutProperties = cutProperties
     }
 
     /// Names of the properties known for this entity (a `$select` fetch knows fewer).

@@ -12,6 +12,22 @@ import ODataCore
 public enum PropertyCodec {
     static let version: UInt8 = 1
 
+    /// How much of a value a display read decodes: what a screen can show, with room to spare.
+    public struct DisplayBound: Sendable, Hashable {
+        /// UTF-8 bytes of one text value (string, decimal, guid) kept before it is cut.
+        public var textBytes: Int
+        /// Members of one collection or complex value kept before the rest is dropped.
+        public var elements: Int
+
+        public init(textBytes: Int, elements: Int) {
+            self.textBytes = textBytes
+            self.elements = elements
+        }
+
+        /// 4 KiB of text (more than the widest terminal row shows) and 64 members.
+        public static let screen = DisplayBound(textBytes: 4096, elements: 64)
+    }
+
     enum Tag: UInt8 {
         case null = 0, falseValue, trueValue, int, decimal, double, string, guid
         case dateTime, dateTimeOffset, time, binary, complex, collection
@@ -40,6 +56,27 @@ public enum PropertyCodec {
             guard reader.byte() == version, let properties = reader.properties(), reader.isAtEnd else { return nil }
             return properties
         }
+    }
+
+    /// Decodes for display: text values past `bound` are cut (ending in `…`), collections and
+    /// complex values keep their first `bound.elements` members, and the rest is skipped without
+    /// being decoded. Returns the properties and the names of those whose values were cut;
+    /// nil if the bytes are not a valid encoding.
+    public static func decode(
+        _ bytes: UnsafeRawBufferPointer, bound: DisplayBound
+    ) -> (properties: [ODataProperty], cut: [String])? {
+        let buffer = bytes.bindMemory(to: UInt8.self)
+        var reader = ByteReader(buffer: buffer, bound: bound)
+        guard reader.byte() == version, let count = reader.varint(), count <= UInt64(buffer.count) else { return nil }
+        var properties: [ODataProperty] = []
+        var cut: [String] = []
+        for _ in 0..<count {
+            reader.didCut = false
+            guard let name = reader.text(), let value = reader.value() else { return nil }
+            properties.append(ODataProperty(name: name, value: value))
+            if reader.didCut { cut.append(name) }
+        }
+        return reader.isAtEnd ? (properties, cut) : nil
     }
 
     static func encodeProperties(_ properties: [ODataProperty], into out: inout [UInt8]) {

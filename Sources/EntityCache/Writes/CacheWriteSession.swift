@@ -29,7 +29,7 @@ public struct CacheWriteSession {
         var properties = properties
         var etag = etag
         var type = type
-        if partial, let existing = try CacheQueries.entity(db, key: key) {
+        if partial, let existing = try CacheQueries.entity(db, key: key, bound: nil) {
             properties = Self.merge(existing.properties, with: properties)
             etag = etag ?? existing.etag
             type = type ?? existing.type
