@@ -144,6 +144,27 @@ import Testing
         #expect(await engine.online)
     }
 
+    @Test func a_huge_value_arrives_whole_but_screens_read_it_cut_to_what_fits() async throws {
+        // Given a server whose one person has a 20 MB last name (under the 32 MiB answer limit)
+        let huge = String(repeating: "Ab", count: 10_000_000)
+        let body = Array(#"{"d":{"results":[{"__metadata":{"uri":"http://h/svc/Person(1)","type":"M.Person"},"personID":1,"lastName":"\#(huge)"}]}}"#.utf8)
+        let service = try ScriptedHTTPServer { _ in Self.json(body) }
+        let engine = try Self.engine(root: service.url("/svc/"))
+        await Self.browse(engine)
+        // Then the whole value is stored, once, while what screens read of it is cut to a few KiB and says so
+        #expect(service.exchanges.count == 1)
+        let key = EntityKey(entitySet: "Person", value: .int(1))
+        let shown = try #require(try engine.cache.entity(key))
+        #expect(shown.cutProperties == ["lastName"])
+        guard case .string(let cut)? = shown.properties.first(where: { $0.name == "lastName" })?.value else {
+            Issue.record("no lastName")
+            return
+        }
+        #expect(cut.utf8.count <= 4096 + 3)
+        let whole = try #require(try engine.cache.fullEntity(key))
+        #expect(whole.properties.first { $0.name == "lastName" }?.value == .string(huge))
+    }
+
     // MARK: - 3. Failures that cannot heal stop
 
     @Test(arguments: [
