@@ -78,6 +78,7 @@ enum BrowserSession {
             }
         } catch {
             await MainActor.run { screen.close() }
+            if let failure = error as? MetadataLoader.Failure { throw SessionError(failure.sentence) }
             throw error
         }
         var displayProfile = (profile ?? Profile.defaults(for: model)).completed(for: model)

@@ -1,6 +1,5 @@
 import Foundation
 import ODataCore
-import Sync
 
 /// Loads a service's `$metadata` at start, and says in words what to do when that fails.
 ///
@@ -8,25 +7,29 @@ import Sync
 ///   service root, and says what one looks like.
 /// * A URL that names an entity set (`…/CarDealer.svc/Person`) is taken for what it means: when its parent
 ///   is a service root with that set, the session opens the set under that root.
-enum MetadataLoader {
-    struct Loaded {
+public enum MetadataLoader {
+    public struct Loaded: Sendable {
         /// The service root, with one trailing slash.
-        var root: String
-        var model: ServiceModel
+        public var root: String
+        public var model: ServiceModel
         /// The document as sent, for the cache.
-        var document: [UInt8]
+        public var document: [UInt8]
         /// The entity set the given URL named, when it named one under `root`.
-        var entitySet: String?
+        public var entitySet: String?
     }
 
-    /// Why `$metadata` at one root could not be loaded.
-    struct Failure: Error {
-        var sentence: String
+    /// Why `$metadata` could not be loaded, in a sentence that says what to check.
+    public struct Failure: Error, Sendable, CustomStringConvertible {
+        public var sentence: String
         /// The answer suggests the URL is not a service root (404, 400, HTML or JSON instead of EDMX).
-        var mayBeWrongRoot: Bool
+        public var mayBeWrongRoot: Bool
+
+        public var description: String { sentence }
     }
 
-    static func load(root: String, transport: any ODataTransport) async throws -> Loaded {
+    /// `$metadata` of the service at `root` (with one trailing slash), or of the service whose entity set
+    /// `root` names. Throws ``Failure``.
+    public static func load(root: String, transport: any ODataTransport) async throws -> Loaded {
         do {
             return try await fetch(root: root, transport: transport)
         } catch let failure as Failure {
@@ -36,11 +39,12 @@ enum MetadataLoader {
             {
                 return Loaded(root: parent, model: loaded.model, document: loaded.document, entitySet: set)
             }
-            throw SessionError(failure.sentence)
+            throw failure
         }
     }
 
-    static func fetch(root: String, transport: any ODataTransport) async throws -> Loaded {
+    /// `$metadata` of the service at `root` exactly. Throws ``Failure``.
+    public static func fetch(root: String, transport: any ODataTransport) async throws -> Loaded {
         let url = ODataURLBuilder(serviceRoot: root).metadataURL
         let response: TransportResponse
         do {

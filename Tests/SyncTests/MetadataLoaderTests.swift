@@ -1,0 +1,83 @@
+import Foundation
+import ODataCore
+import Testing
+
+@testable import Sync
+
+/// Issue 11, item 8: what start-up says when a URL's `$metadata` is not one, and a URL that names an entity set.
+@Suite struct MetadataLoaderTests {
+    static func load(_ reply: @escaping @Sendable (ScriptedHTTPServer.Exchange) -> ScriptedHTTPServer.Reply, root: String = "/svc/")
+        async throws -> (Result<MetadataLoader.Loaded, MetadataLoader.Failure>, ScriptedHTTPServer)
+    {
+        let server = try ScriptedHTTPServer(script: reply)
+        let transport = try HTTPClientTransport(serviceRoot: server.url(root), environment: [:], timeout: 5)
+        do {
+            return (.success(try await MetadataLoader.load(root: server.url(root), transport: transport)), server)
+        } catch let failure as MetadataLoader.Failure {
+            return (.failure(failure), server)
+        }
+    }
+
+    static func sentence(_ result: Result<MetadataLoader.Loaded, MetadataLoader.Failure>) -> String {
+        if case .failure(let failure) = result { return failure.sentence }
+        return "loaded"
+    }
+
+    @Test func an_HTML_page_instead_of_metadata_is_named_and_the_root_questioned() async throws {
+        let page = Array("<!DOCTYPE html><html><body><h1>Welcome</h1></body></html>".utf8)
+        let (result, server) = try await Self.load { _ in
+            .bytes(ScriptedHTTPServer.response(headers: ["Content-Type: text/html"], body: page))
+        }
+        let sentence = Self.sentence(result)
+        #expect(sentence.contains("the answer is an HTML page, not the EDMX XML of a $metadata document"), "\(sentence)")
+        #expect(sentence.contains("Is \(server.url("/svc/")) the service root?"), "\(sentence)")
+        #expect(!sentence.contains("?."), "\(sentence)")
+    }
+
+    @Test func JSON_instead_of_metadata_is_named_not_reported_as_a_missing_root_element() async throws {
+        let (result, _) = try await Self.load { _ in
+            .bytes(ScriptedHTTPServer.response(body: Array(#"{"d":{"EntitySets":["Person"]}}"#.utf8)))
+        }
+        let sentence = Self.sentence(result)
+        #expect(sentence.contains("the answer is JSON, not the EDMX XML"), "\(sentence)")
+        #expect(!sentence.contains("root element"), "\(sentence)")
+        #expect(sentence.contains("the service root?"), "\(sentence)")
+    }
+
+    @Test func a_404_suggests_the_URL_may_not_be_a_service_root() async throws {
+        let (result, _) = try await Self.load { _ in
+            .bytes(ScriptedHTTPServer.response(status: "404 Not Found", headers: ["Content-Type: text/plain"], body: Array("no".utf8)))
+        }
+        let sentence = Self.sentence(result)
+        #expect(sentence.contains("HTTP 404"), "\(sentence)")
+        #expect(sentence.contains("the service root?"), "\(sentence)")
+    }
+
+    @Test func a_URL_naming_an_entity_set_is_opened_under_the_service_root() async throws {
+        // Given a service at /svc/ whose Person set the URL names
+        let edmx = Array(CarDealerModel.edmx.utf8)
+        let (result, server) = try await Self.load({ exchange in
+            exchange.target == "/svc/$metadata"
+                ? .bytes(ScriptedHTTPServer.response(headers: ["Content-Type: application/xml"], body: edmx))
+                : .bytes(ScriptedHTTPServer.response(status: "404 Not Found", body: Array(#"{"error":{"code":"x","message":"no"}}"#.utf8)))
+        }, root: "/svc/Person/")
+        // Then the root is the service's and the set is the one named
+        guard case .success(let loaded) = result else {
+            Issue.record("\(Self.sentence(result))")
+            return
+        }
+        #expect(loaded.root == server.url("/svc/"))
+        #expect(loaded.entitySet == "Person")
+        #expect(server.exchanges.map(\.target) == ["/svc/Person/$metadata", "/svc/$metadata"])
+    }
+
+    @Test func a_parent_without_that_set_is_not_taken_for_the_root() async throws {
+        let edmx = Array(CarDealerModel.edmx.utf8)
+        let (result, _) = try await Self.load({ exchange in
+            exchange.target == "/svc/$metadata"
+                ? .bytes(ScriptedHTTPServer.response(headers: ["Content-Type: application/xml"], body: edmx))
+                : .bytes(ScriptedHTTPServer.response(status: "404 Not Found", body: []))
+        }, root: "/svc/Nothing/")
+        #expect(Self.sentence(result).contains("HTTP 404"))
+    }
+}
