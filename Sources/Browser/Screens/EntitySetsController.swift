@@ -1,15 +1,22 @@
 import EntityCache
 import Terminal
 
-/// The root screen when no profile names one: every entity set of the service.
+/// The root screen when no profile names one: every entity set of the service, filtered with `/` (a service
+/// may have hundreds).
 @MainActor
 public final class EntitySetsController: ScreenController {
     public let screenID: ScreenID
     public let breadcrumb: String
     public let kindTitle = "Entity sets"
-    public var statusSummary: String { "\(sets.count) entity sets" }
+    public var statusSummary: String {
+        filter.isActive ? "\(shown.count) of \(sets.count) entity sets" : "\(sets.count) entity sets"
+    }
+    public var capturesText: Bool { filter.isEditing }
     let environment: BrowserEnvironment
     let sets: [String]
+    /// Indices into `sets` of those the filter lets through, in order.
+    var shown: [Int]
+    var filter = ListFilter()
     var cursor = ListCursor()
 
     public init(environment: BrowserEnvironment, serviceName: String) {
@@ -17,30 +24,76 @@ public final class EntitySetsController: ScreenController {
         self.breadcrumb = serviceName
         self.screenID = environment.nextScreenID()
         sets = environment.model.entitySets.map(\.name)
-        cursor.setCount(sets.count)
+        shown = Array(sets.indices)
+        cursor.setCount(shown.count)
     }
 
     public func handle(_ key: Key) -> ScreenAction {
+        if filter.isEditing { return handleFilterKey(key) }
         if cursor.apply(key) {
             environment.setNeedsDisplay()
             return .handled
         }
         switch key {
         case .enter, .right, .char("l"):
-            guard cursor.selected < sets.count else { return .handled }
-            return .push(EntityListController(environment: environment, entitySet: sets[cursor.selected]))
+            guard cursor.selected < shown.count else { return .handled }
+            return .push(EntityListController(environment: environment, entitySet: sets[shown[cursor.selected]]))
+        case .char("/"):
+            filter.isEditing = true
+            environment.setNeedsDisplay()
+            return .handled
+        case .escape where filter.isActive:
+            setFilter("")
+            return .handled
         default:
             return .ignored
         }
     }
 
+    func handleFilterKey(_ key: Key) -> ScreenAction {
+        switch key {
+        case .char(let character): setFilter(filter.text + String(character))
+        case .backspace:
+            if filter.text.isEmpty { filter.isEditing = false } else { setFilter(String(filter.text.dropLast())) }
+        case .enter, .down, .up: filter.isEditing = false
+        case .escape:
+            filter.isEditing = false
+            setFilter("")
+        case .ctrl("u"): setFilter("")
+        default: break
+        }
+        environment.setNeedsDisplay()
+        return .handled
+    }
+
+    /// Keeps the sets whose name or title holds the text, ignoring case.
+    func setFilter(_ text: String) {
+        filter.text = text
+        shown = sets.indices.filter { filter.matches(sets[$0] + " " + (environment.setProfile(sets[$0]).title ?? "")) }
+        cursor.setCount(shown.count)
+        environment.setNeedsDisplay()
+    }
+
     public func render(into buffer: inout ScreenBuffer, rows: Range<Int>) {
-        cursor.setPageSize(rows.count)
-        for (offset, index) in cursor.visible.enumerated() {
-            let line = rows.lowerBound + offset
-            SelectionGutter.draw(selected: index == cursor.selected, line: line, into: &buffer)
-            let title = environment.setProfile(sets[index]).title ?? sets[index]
-            buffer.put(title == sets[index] ? title : "\(title)  (\(sets[index]))", row: line, column: SelectionGutter.width + 1)
+        let filterRow = filter.isEditing || filter.isActive ? rows.upperBound - 1 : nil
+        let listRows = rows.lowerBound..<(filterRow ?? rows.upperBound)
+        cursor.setPageSize(listRows.count)
+        for (offset, position) in cursor.visible.enumerated() where offset < listRows.count {
+            let line = listRows.lowerBound + offset
+            let name = sets[shown[position]]
+            SelectionGutter.draw(selected: position == cursor.selected, line: line, into: &buffer)
+            let title = environment.setProfile(name).title ?? name
+            buffer.put(title == name ? title : "\(title)  (\(name))", row: line, column: SelectionGutter.width + 1)
+        }
+        if shown.isEmpty, filter.isActive, !listRows.isEmpty {
+            buffer.put("no entity set matches “\(filter.text)”", row: listRows.lowerBound, column: SelectionGutter.width + 1,
+                       style: CellStyle(role: .muted))
+        }
+        if let filterRow {
+            let style = CellStyle(role: filter.isEditing ? .accent : .muted)
+            buffer.fill(row: filterRow)
+            let end = buffer.put("/" + filter.text, row: filterRow, column: 0, style: style)
+            if filter.isEditing { buffer.put("▏", row: filterRow, column: end, style: style) }
         }
     }
 }

@@ -1,0 +1,69 @@
+import CarDealerTestSupport
+import Foundation
+import Testing
+
+/// Issue 11, item 9: the built `cardealer` keeps its files where the README says, keyed as it says.
+@Suite struct CommandLineTests {
+    /// Runs `cardealer arguments…` in `directory` with `environment` (plus PATH and HOME) to its end; its output.
+    static func run(_ arguments: [String], in directory: String, environment: [String: String] = [:]) throws -> String {
+        let binary = try #require(BuiltProducts.executable("cardealer"), "cardealer is not built (swift build first)")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: binary)
+        process.arguments = arguments
+        process.currentDirectoryURL = URL(fileURLWithPath: directory)
+        process.environment = ["HOME": directory, "PATH": "/usr/bin:/bin"].merging(environment) { $1 }
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = output
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    @Test func a_relative_cache_directory_is_taken_from_the_working_directory_by_every_command() throws {
+        let directory = try BuiltProducts.temporaryDirectory("cardealer-cli")
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let path = try Self.run(["cache", "path", "http://127.0.0.1:9/svc/", "--cache-directory", "mine"], in: directory)
+        #expect(path.hasPrefix(directory + "/mine/cardealer/"), "\(path)")
+    }
+
+    @Test func two_bearer_tokens_without_a_user_name_get_two_caches_named_without_the_secret() throws {
+        let directory = try BuiltProducts.temporaryDirectory("cardealer-cli")
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let arguments = ["cache", "path", "http://127.0.0.1:9/svc/"]
+        let first = try Self.run(arguments, in: directory, environment: ["CARDEALER_BEARER_TOKEN": "token-ALPHA-1234"])
+        let second = try Self.run(arguments, in: directory, environment: ["CARDEALER_BEARER_TOKEN": "token-BRAVO-5678"])
+        let anonymous = try Self.run(arguments, in: directory)
+        #expect(first != second)
+        #expect(first != anonymous && second != anonymous)
+        #expect(first.contains("credential_"), "\(first)")
+        #expect(!first.contains("ALPHA") && !second.contains("BRAVO"))
+        // And the same token finds the same cache again
+        #expect(try Self.run(arguments, in: directory, environment: ["CARDEALER_BEARER_TOKEN": "token-ALPHA-1234"]) == first)
+    }
+
+    @Test func serve_keeps_its_demo_data_under_XDG_DATA_HOME() async throws {
+        let directory = try BuiltProducts.temporaryDirectory("cardealer-cli")
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let binary = try #require(BuiltProducts.executable("cardealer"))
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: binary)
+        process.arguments = ["serve", "--port", "0", "--people", "7"]
+        process.environment = ["HOME": directory, "XDG_DATA_HOME": directory + "/data"]
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        defer { process.terminate() }
+        // The second line says where the data is
+        var text = ""
+        let deadline = ContinuousClock.now + .seconds(60)
+        while text.split(separator: "\n").count < 2, ContinuousClock.now < deadline {
+            let chunk = output.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            text += String(decoding: chunk, as: UTF8.self)
+        }
+        #expect(text.contains(directory + "/data/cardealer/demo-7.sqlite"), "\(text)")
+        #expect(FileManager.default.fileExists(atPath: directory + "/data/cardealer/demo-7.sqlite"))
+    }
+}
