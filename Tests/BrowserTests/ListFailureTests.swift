@@ -37,6 +37,33 @@ import Testing
         assertSnapshot(terminal.lastFrame, named: "people-failed")
     }
 
+    @Test func a_related_list_whose_fetch_failed_shows_why_instead_of_loading_for_ever() async throws {
+        // Given a person's cars screen whose relation was never fetched
+        let cache = try temporaryCache()
+        let environment = BrowserEnvironment(cache: cache, intents: RecordingIntents(), model: try carDealerModel(),
+                                             profile: DisplayProfile.carDealer!, now: { ScreenSnapshotTests.fixedNow })
+        let terminal = HeadlessTerminal(size: TerminalSize(columns: 64, rows: 12))
+        let person = EntityKey(entitySet: "Person", value: .int(1))
+        let cars = EntityListController(
+            environment: environment, source: .related(parent: person, path: ["PersonCar", "Car"]),
+            breadcrumb: "Cars", kindTitle: "Cars")
+        let app = BrowserApp(terminal: terminal, environment: environment, root: cars)
+        app.presentIfNeeded()
+        #expect(terminal.lastFrame.joined().contains("loading…"))
+        // When the fetcher records that the fetch of the person's PersonCar failed
+        let refused = Self.refused
+        try await cache.write { try $0.setFetchError(subject: "Person(1)/PersonCar", message: refused, at: Date()) }
+        for _ in 0..<200 where !terminal.lastFrame.joined().contains("could not be loaded") {
+            try await Task.sleep(for: .milliseconds(10))
+            app.presentIfNeeded()
+        }
+        // Then the list says why and what to do, not loading…
+        let frame = terminal.lastFrame.joined(separator: "\n")
+        #expect(frame.contains("This list could not be loaded."), "\(frame)")
+        #expect(frame.contains("Press r to try again."))
+        #expect(!frame.contains("loading…"))
+    }
+
     @Test func a_list_that_is_really_empty_still_says_none() throws {
         // Given the People list fetched with no rows
         let cache = try temporaryCache()

@@ -165,6 +165,29 @@ import Testing
         #expect(whole.properties.first { $0.name == "lastName" }?.value == .string(huge))
     }
 
+    @Test func a_failed_related_fetch_is_recorded_for_its_screen_and_forgotten_once_it_succeeds() async throws {
+        // Given a server that refuses a person's PersonCar once, then answers
+        let calls = Mutex(0)
+        let service = try ScriptedHTTPServer { _ in
+            if calls.withLock({ $0 += 1; return $0 }) == 1 {
+                return .bytes(ScriptedHTTPServer.response(status: "400 Bad Request", body: Array(#"{"error":{"code":"X","message":"no such navigation"}}"#.utf8)))
+            }
+            return Self.json(Array(#"{"d":{"__metadata":{"uri":"http://h/svc/Person(1)"},"personID":1,"PersonCar":{"results":[{"__metadata":{"uri":"http://h/svc/PersonCar(7)"},"personCarID":7}]}}}"#.utf8))
+        }
+        let engine = try Self.engine(root: service.url("/svc/"), model: CarDealerModel.model) { $0.prefetch = false }
+        let person = EntityKey(entitySet: "Person", value: .int(1))
+        // When the related list is shown
+        engine.screenDidShow(.related(parent: person, path: ["PersonCar"]), visible: 0..<10, screen: ScreenID(1))
+        await engine.waitUntilIdle()
+        // Then the failure is kept where its screen reads it
+        #expect(try engine.cache.fetchError(subject: "Person(1)/PersonCar")?.contains("no such navigation") == true)
+        // And a refresh that succeeds forgets it
+        engine.refresh(screen: ScreenID(1))
+        await engine.waitUntilIdle()
+        #expect(try engine.cache.fetchError(subject: "Person(1)/PersonCar") == nil)
+        #expect(try engine.cache.relationKeys(person, navigation: "PersonCar")?.keys == ["PersonCar(7)"])
+    }
+
     // MARK: - 3. Failures that cannot heal stop
 
     @Test(arguments: [

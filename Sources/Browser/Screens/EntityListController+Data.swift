@@ -21,6 +21,15 @@ extension EntityListController {
             allRows = Self.readRelated(environment.cache, parent: parent, path: path).map(relatedOrder.sorted)
             applyFilterLocally()
             observation = observeRelated(parent: parent, path: path)
+            // A relation whose fetch failed stays unknown: the failure is said in the list, not "loading…".
+            let subject = parent.canonical + "/" + (path.first ?? "")
+            failureObservation?.cancel()
+            relatedFailure = try? environment.cache.fetchError(subject: subject)
+            failureObservation = environment.cache.observeFetchError(subject: subject) { [weak self] failure in
+                guard let self, self.relatedFailure != failure else { return }
+                self.relatedFailure = failure
+                self.environment.setNeedsDisplay()
+            }
         }
     }
 

@@ -56,8 +56,10 @@ extension EntityListController {
 
     /// Why the list could not be fetched, as the fetcher recorded it; nil while none failed.
     var failure: String? {
-        guard case .list = source else { return nil }
-        return window?.state?.lastError
+        switch source {
+        case .list: return window?.state?.lastError
+        case .related: return isKnown ? nil : relatedFailure
+        }
     }
 
     /// A failed fetch, in the list area instead of rows: what happened, wrapped, and what to do.

@@ -37,6 +37,9 @@ public final class EntityListController: ScreenController {
     /// Indices into `allRows` that match the local filter.
     var matches: [Int]?
     var observation: CacheObservation?
+    /// Why a related list's fetch failed (the fetcher's record for `parent/navigation`), and its observation.
+    var relatedFailure: String?
+    var failureObservation: CacheObservation?
     var restWork: DispatchWorkItem?
     /// The row the fetcher was last told the cursor rests on (cache key of its anchor).
     var restedOn: String?
@@ -86,6 +89,8 @@ public final class EntityListController: ScreenController {
     public func didDisappear() {
         observation?.cancel()
         observation = nil
+        failureObservation?.cancel()
+        failureObservation = nil
         restWork?.cancel()
         restWork = nil
     }

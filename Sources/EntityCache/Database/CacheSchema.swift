@@ -120,6 +120,11 @@ enum CacheSchema {
         migrator.registerMigration("v3: the request that is slow to answer") { db in
             try db.execute(sql: "ALTER TABLE syncStatus ADD COLUMN slowRequest TEXT")
         }
+        migrator.registerMigration("v4: why an entity or a relation could not be fetched") { db in
+            // A rowid table, so that screens observing it see its changes.
+            try db.execute(
+                sql: "CREATE TABLE fetchError (subject TEXT PRIMARY KEY NOT NULL, message TEXT NOT NULL, at DOUBLE NOT NULL)")
+        }
         return migrator
     }
 }

@@ -43,6 +43,16 @@ extension CacheDatabase {
         observe({ try CacheQueries.listWindow($0, key: key, range: range) }, onError: onError, onChange: onChange)
     }
 
+    /// Observes ``fetchError(subject:)``.
+    @MainActor
+    public func observeFetchError(
+        subject: String,
+        onError: @escaping @MainActor (Error) -> Void = { _ in },
+        onChange: @escaping @MainActor (String?) -> Void
+    ) -> CacheObservation {
+        observe({ try CacheQueries.fetchError($0, subject: subject) }, onError: onError, onChange: onChange)
+    }
+
     /// Observes ``entity(_:)``.
     @MainActor
     public func observeEntity(

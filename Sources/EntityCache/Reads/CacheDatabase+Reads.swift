@@ -45,6 +45,11 @@ extension CacheDatabase {
     }
 
     /// The fetcher's state for the status line.
+    /// Why the last fetch of `subject` (`Person(1)`, `Person(1)/PersonCar`) failed, while it has not succeeded since.
+    public func fetchError(subject: String) throws -> String? {
+        try read { try CacheQueries.fetchError($0, subject: subject) }
+    }
+
     public func syncStatus() throws -> SyncStatus {
         try read { try CacheQueries.syncStatus($0) }
     }

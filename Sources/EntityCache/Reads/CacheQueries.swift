@@ -125,6 +125,10 @@ enum CacheQueries {
         return .known(rows, fetchedAt: at)
     }
 
+    static func fetchError(_ db: Database, subject: String) throws -> String? {
+        try String.fetchOne(db, sql: "SELECT message FROM fetchError WHERE subject = ?", arguments: [subject])
+    }
+
     static func syncStatus(_ db: Database) throws -> SyncStatus {
         let sql =
             "SELECT isOnline, inFlight, queued, lastError, lastErrorAt, lastSuccessAt, slowRequest FROM syncStatus WHERE id = 1"

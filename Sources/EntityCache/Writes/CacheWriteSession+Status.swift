@@ -22,6 +22,19 @@ extension CacheWriteSession {
         ])
     }
 
+    /// Records why a fetch of `subject` failed: an entity's canonical key (`Person(1)`) or a relation's
+    /// (`Person(1)/PersonCar`). Lists keep theirs in the list itself (``setListError(_:message:)``).
+    public func setFetchError(subject: String, message: String, at date: Date) throws {
+        try db.cachedStatement(sql: "INSERT OR REPLACE INTO fetchError (subject, message, at) VALUES (?, ?, ?)")
+            .execute(arguments: [subject, message, date.timeIntervalSince1970])
+    }
+
+    /// Forgets the failures of `subjects` (they were fetched since).
+    public func clearFetchErrors(subjects: [String]) throws {
+        let statement = try db.cachedStatement(sql: "DELETE FROM fetchError WHERE subject = ?")
+        for subject in subjects { try statement.execute(arguments: [subject]) }
+    }
+
     /// Appends one request log entry (its `id` is assigned here) and returns the id.
     @discardableResult
     public func appendRequestLog(_ entry: RequestLogEntry) throws -> Int64 {

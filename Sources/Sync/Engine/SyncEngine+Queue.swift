@@ -138,6 +138,13 @@ extension SyncEngine {
             if case .listPage(let key, _, _, _)? = target, let notice = report.notice {
                 try session.setListError(key, message: notice.description)
             }
+            if let subjects = target?.errorSubjects, !subjects.isEmpty {
+                if report.outcome == .failed, !parkedNow, let error = report.error {
+                    for subject in subjects { try session.setFetchError(subject: subject, message: error.description, at: now) }
+                } else if report.outcome == .fetched || report.outcome == .notModified {
+                    try session.clearFetchErrors(subjects: subjects)
+                }
+            }
         }
         if let job = entry?.job, !report.deferred.isEmpty { fetchDeferred(report.deferred, for: job) }
         let result = FetchResult(outcome: report.outcome, status: report.status, error: report.error?.description)

@@ -21,4 +21,17 @@ public enum FetchTarget: Sendable, Hashable {
         case .relation(_, _, let set): set
         }
     }
+
+    /// What a failure of this fetch leaves unknown, for screens to say so: the entity and the relations its
+    /// request expanded, or the relation (`Person(1)`, `Person(1)/PersonCar`). Lists keep their own error.
+    var errorSubjects: [String] {
+        switch self {
+        case .listPage: return []
+        case .entity(let key, let expanded):
+            let navigations = Set(expanded.compactMap { $0.split(separator: "/").first.map(String.init) })
+            return [key.canonical] + navigations.sorted().map { key.canonical + "/" + $0 }
+        case .relation(let parent, let navigation, _):
+            return [parent.canonical + "/" + navigation]
+        }
+    }
 }
