@@ -44,12 +44,19 @@ import Testing
                 <Property Name="ShipperID" Type="Edm.Int32" Nullable="false"/>
                 <Property Name="Phone" Type="Edm.String"/>
               </EntityType>
+              <EntityType Name="Plant" xmlns:sap="http://www.sap.com/Protocols/SAPData">
+                <Key><PropertyRef Name="Werks"/></Key>
+                <Property Name="Werks" Type="Edm.String" Nullable="false" sap:label="Plant" sap:text="Name1"/>
+                <Property Name="Title" Type="Edm.String"/>
+                <Property Name="Name1" Type="Edm.String" sap:label="Plant name"/>
+              </EntityType>
               <EntityContainer Name="NWEntities" m:IsDefaultEntityContainer="true">
                 <EntitySet Name="Order_Details" EntityType="NW.Order_Detail"/>
                 <EntitySet Name="Employees" EntityType="NW.Employee"/>
                 <EntitySet Name="Customers" EntityType="NW.Customer"/>
                 <EntitySet Name="Categories" EntityType="NW.Category"/>
                 <EntitySet Name="Shippers" EntityType="NW.Shipper"/>
+                <EntitySet Name="Plants" EntityType="NW.Plant"/>
               </EntityContainer>
             </Schema>
           </edmx:DataServices>
@@ -59,11 +66,13 @@ import Testing
     @Test func each_set_gets_the_label_its_metadata_suggests() throws {
         // Given a model without a profile
         let profile = DisplayProfile.defaults(for: try EDMXParser.parse(Array(Self.edmx.utf8)))
-        // Then a name-like property wins, then a first/last pair, a …Name, the first string, the keys by name
+        // Then a key's sap:text wins, then a name-like property, then a first/last pair, a …Name, the first string, the keys by name
         #expect(profile.sets["Categories"]?.row == "{Description}")
         #expect(profile.sets["Employees"]?.row == "{FirstName} {LastName}")
         #expect(profile.sets["Customers"]?.row == "{CompanyName}")
         #expect(profile.sets["Shippers"]?.row == "{Phone}")
+        // (the text a key's sap:text names comes before any name-like property)
+        #expect(profile.sets["Plants"]?.row == "{Name1}")
         #expect(profile.sets["Order_Details"]?.row == "OrderID {OrderID} · ProductID {ProductID}")
         #expect(profile.sets["Order_Details"]?.search == [])
         // And a row of a set without strings reads as its keys

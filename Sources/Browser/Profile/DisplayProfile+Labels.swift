@@ -4,11 +4,10 @@ import ODataCore
 extension DisplayProfile {
     /// A row template and the properties the `/` filter searches, for an entity type's properties.
     ///
-    /// In order: a string property called like a label (`Name`, `Title`, `Description`, …); a
+    /// In order: the `sap:text` a key property names (the service's own choice); a string property called like a label (`Name`, `Title`, `Description`, …); a
     /// first-name and last-name pair (`{FirstName} {LastName}`); the first string whose name ends
     /// in `Name`, `Title` or `Description` (`CompanyName`); the first string that is not a key;
     /// else the key properties by name (`OrderID {OrderID} · ProductID {ProductID}`).
-    /// (`sap:text` would come first, but the model does not keep SAP annotations.)
     static func defaultLabel(properties: [Property], keys: [String]) -> (row: String, search: [String]) {
         let strings = properties.filter { $0.type == .primitive(.string) && !keys.contains($0.name) }.map(\.name)
         let lower = strings.map { $0.lowercased() }
@@ -16,7 +15,11 @@ extension DisplayProfile {
             lower.firstIndex(where: matches).map { strings[$0] }
         }
         var chosen: [String] = []
-        if let named = first({ ["name", "title", "displayname", "label", "caption", "description", "text"].contains($0) }) {
+        let texts = keys.compactMap { key in properties.first { $0.name == key }?.textProperty }
+            .filter { text in properties.contains { $0.name == text } }
+        if let text = texts.first {
+            chosen = [text]
+        } else if let named = first({ ["name", "title", "displayname", "label", "caption", "description", "text"].contains($0) }) {
             chosen = [named]
         } else if let given = first({ ["firstname", "givenname", "forename"].contains($0) }),
             let family = first({ ["lastname", "familyname", "surname"].contains($0) })

@@ -1,6 +1,6 @@
 /// Reads a `$metadata` document (EDMX 1.0 with CSDL v1–v2 schemas) into a ``ServiceModel``.
 ///
-/// Vendor attributes (`sap:label`, …) and unknown elements are ignored; what
+/// Vendor attributes other than `sap:label` and `sap:text`, and unknown elements, are ignored; what
 /// the model needs but is missing or malformed is an error naming the element
 /// and its line.
 public enum EDMXParser {
@@ -109,13 +109,19 @@ public enum EDMXParser {
             )
         }
 
+        /// A prefixed vendor attribute (`sap:label`, whatever the prefix is bound to), never an unprefixed one.
+        func vendor(_ node: XMLNode, _ name: String) -> String? {
+            node.attributes.first { $0.key.hasSuffix(":" + name) }?.value
+        }
+
         func property(_ node: XMLNode) throws(MetadataError) -> Property {
             let type = EdmTypeReference(parsing: qualify(try required(node, "Type")))
             let maxLength = node.attribute("MaxLength").flatMap { Int($0) }
             return Property(
                 name: try required(node, "Name"), type: type, isNullable: node.attribute("Nullable") != "false",
                 maxLength: maxLength, isConcurrencyToken: node.attribute("ConcurrencyMode") == "Fixed",
-                precision: node.attribute("Precision").flatMap { Int($0) }, scale: node.attribute("Scale").flatMap { Int($0) }
+                precision: node.attribute("Precision").flatMap { Int($0) }, scale: node.attribute("Scale").flatMap { Int($0) },
+                label: vendor(node, "label"), textProperty: vendor(node, "text")
             )
         }
 

@@ -66,11 +66,18 @@ public struct Property: Sendable, Hashable {
     public var isConcurrencyToken: Bool
     public var precision: Int?
     public var scale: Int?
+    /// `sap:label`: what a person calls the property.
+    public var label: String?
+    /// `sap:text`: the property that holds this one's readable text (`CustomerName` for `CustomerID`).
+    public var textProperty: String?
 
     public init(
         name: String, type: EdmTypeReference, isNullable: Bool = true, maxLength: Int? = nil,
-        isConcurrencyToken: Bool = false, precision: Int? = nil, scale: Int? = nil
+        isConcurrencyToken: Bool = false, precision: Int? = nil, scale: Int? = nil, label: String? = nil,
+        textProperty: String? = nil
     ) {
+        self.label = label
+        self.textProperty = textProperty
         self.name = name
         self.type = type
         self.isNullable = isNullable
