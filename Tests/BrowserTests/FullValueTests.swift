@@ -58,17 +58,20 @@ import Testing
 
     @Test func enter_on_a_request_shows_everything_the_log_holds() throws {
         // Given a failed request with a long URL in the log
-        let (app, terminal, cache) = try ScreenSnapshotTests().seededApp(size: TerminalSize(columns: 48, rows: 14))
+        let (app, terminal, cache) = try ScreenSnapshotTests().seededApp(size: TerminalSize(columns: 48, rows: 22))
         try cache.write { session in
             _ = try session.appendRequestLog(RequestLogEntry(
                 url: "http://127.0.0.1:8080/CarDealer.svc/Person(7)/PersonCar?$expand=Car,PersonCarMaintenance/Maintenance",
                 status: 400, bytes: 2_345, duration: 0.1234, outcome: .failed, startedAt: ScreenSnapshotTests.fixedNow,
-                attempts: 3, error: "The service answered HTTP 400: \u{1B}]0;owned\u{7}Invalid $expand"))
+                attempts: 3, error: "The service answered HTTP 400: \u{1B}]0;owned\u{7}Invalid $expand",
+                headers: "> If-None-Match: W/\"3\"\n< content-type: application/json"))
         }
         // When the request log opens and Enter is pressed on it
         _ = app.handle([.key(.char("i")), .key(.enter)])
-        // Then the whole URL, status, timing, size, attempts and error show, wrapped
+        // Then the method, whole URL, status, timing, size, attempts, error and headers show, wrapped
         let frame = terminal.lastFrame.joined(separator: "\n")
+        #expect(frame.contains("GET"))
+        #expect(frame.contains("< content-type: application/json"))
         #expect(frame.contains("Maintenance"))
         #expect(frame.contains("Invalid $expand"))
         #expect(!frame.contains("\u{1B}"))

@@ -188,6 +188,27 @@ import Testing
         #expect(try engine.cache.relationKeys(person, navigation: "PersonCar")?.keys == ["PersonCar(7)"])
     }
 
+    @Test func the_request_log_keeps_a_requests_headers_but_never_its_secrets() async throws {
+        // Given a server that answers with a cookie, a CSRF token and an echo of the credentials
+        let service = try ScriptedHTTPServer { _ in
+            .bytes(ScriptedHTTPServer.response(
+                headers: ["Content-Type: application/json", "ETag: W/\"1\"", "Set-Cookie: SAP_SESSIONID=s3cr3t; Path=/",
+                          "X-CSRF-Token: tok3n", "Authorization: \(Self.secret)"],
+                body: Self.people(0..<3, root: "http://h/svc/", count: "3")))
+        }
+        let engine = try Self.engine(root: service.url("/svc/"))
+        await Self.browse(engine)
+        // Then the log entry holds the method and the headers that say what happened, and no secret
+        let entry = try #require(try engine.cache.requestLog().first { $0.outcome == .fetched })
+        #expect(entry.method == "GET")
+        let headers = try #require(entry.headers)
+        #expect(headers.contains("< content-type: application/json"), "\(headers)")
+        #expect(headers.contains("< etag: W/\"1\""))
+        for secret in ["s3cr3t", "tok3n", "HOSTILE-TEST-SECRET", "set-cookie", "authorization"] {
+            #expect(!headers.lowercased().contains(secret.lowercased()), "\(secret) in \(headers)")
+        }
+    }
+
     // MARK: - 3. Failures that cannot heal stop
 
     @Test(arguments: [

@@ -89,6 +89,7 @@ public final class RequestLogController: ScreenController {
     /// Everything the log holds about one request, a field per line.
     func describe(_ entry: RequestLogEntry) -> String {
         var lines = [
+            "Method    " + entry.method,
             "URL       " + entry.url,
             "Outcome   " + entry.outcome.rawValue,
             "Status    " + (entry.status.map(String.init) ?? "none"),
@@ -98,6 +99,7 @@ public final class RequestLogController: ScreenController {
             "Attempts  " + String(entry.attempts),
         ]
         if let error = entry.error { lines.append("Error     " + error) }
+        if let headers = entry.headers, !headers.isEmpty { lines += ["", "Headers (> sent, < received)", headers] }
         return lines.joined(separator: "\n")
     }
 

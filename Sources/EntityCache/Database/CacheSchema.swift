@@ -125,6 +125,10 @@ enum CacheSchema {
             try db.execute(
                 sql: "CREATE TABLE fetchError (subject TEXT PRIMARY KEY NOT NULL, message TEXT NOT NULL, at DOUBLE NOT NULL)")
         }
+        migrator.registerMigration("v5: a request's method and headers in the log") { db in
+            try db.execute(sql: "ALTER TABLE requestLog ADD COLUMN method TEXT NOT NULL DEFAULT 'GET'")
+            try db.execute(sql: "ALTER TABLE requestLog ADD COLUMN headers TEXT")
+        }
         return migrator
     }
 }

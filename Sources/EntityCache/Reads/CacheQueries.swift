@@ -144,14 +144,15 @@ enum CacheQueries {
 
     static func requestLog(_ db: Database, limit: Int) throws -> [RequestLogEntry] {
         let sql = """
-            SELECT id, url, status, bytes, duration, outcome, startedAt, attempts, error
+            SELECT id, url, status, bytes, duration, outcome, startedAt, attempts, error, method, headers
             FROM requestLog ORDER BY id DESC LIMIT ?
             """
         return try Row.fetchAll(db, sql: sql, arguments: [limit]).reversed().map { row in
             RequestLogEntry(
                 id: row[0], url: row[1], status: row[2], bytes: row[3], duration: row[4],
                 outcome: RequestLogEntry.Outcome(rawValue: row[5]) ?? .failed,
-                startedAt: Date(timeIntervalSince1970: row[6]), attempts: row[7], error: row[8]
+                startedAt: Date(timeIntervalSince1970: row[6]), attempts: row[7], error: row[8], method: row[9],
+                headers: row[10]
             )
         }
     }

@@ -28,11 +28,18 @@ public struct RequestLogEntry: Sendable, Hashable {
     /// Attempts made (retries included); 0 for coalesced or cancelled before sending.
     public var attempts: Int
     public var error: String?
+    /// `GET` (the only method the fetcher sends yet).
+    public var method: String
+    /// The headers of the last attempt, a `name: value` line each: the request's own (`If-None-Match`) marked
+    /// `>`, the response's marked `<`. Never credentials, cookies or tokens.
+    public var headers: String?
 
     public init(
         id: Int64 = 0, url: String, status: Int?, bytes: Int, duration: Double, outcome: Outcome, startedAt: Date,
-        attempts: Int, error: String? = nil
+        attempts: Int, error: String? = nil, method: String = "GET", headers: String? = nil
     ) {
+        self.method = method
+        self.headers = headers
         self.id = id
         self.url = url
         self.status = status

@@ -40,12 +40,12 @@ extension CacheWriteSession {
     public func appendRequestLog(_ entry: RequestLogEntry) throws -> Int64 {
         try db.cachedStatement(
             sql: """
-                INSERT INTO requestLog (url, status, bytes, duration, outcome, startedAt, attempts, error)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                INSERT INTO requestLog (url, status, bytes, duration, outcome, startedAt, attempts, error, method, headers)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """
         ).execute(arguments: [
             entry.url, entry.status, entry.bytes, entry.duration, entry.outcome.rawValue,
-            entry.startedAt.timeIntervalSince1970, entry.attempts, entry.error,
+            entry.startedAt.timeIntervalSince1970, entry.attempts, entry.error, entry.method, entry.headers,
         ])
         let id = db.lastInsertedRowID
         if id % 256 == 0 {

@@ -48,6 +48,8 @@ struct JobReport: Sendable {
     var error: ODataError?
     /// Fetched, but not all of it could be used (a next link that leads back): said on the status line and the list.
     var notice: ODataError?
+    /// The last attempt's headers for the request log (``RequestLogEntry/headers``).
+    var headers: String?
     /// Expansions the server left `__deferred`, to fetch by their own URL.
     var deferred: [Normaliser.DeferredNavigation] = []
 

@@ -37,6 +37,7 @@ struct JobRunner: Sendable {
             do {
                 let request = TransportRequest(url: job.url, headers: headers, timeout: max(0.001, remaining()))
                 let response = try await transport.get(request)
+                report.headers = Self.logLines(sent: headers, received: response.headers)
                 guard !Task.isCancelled else { return cancelled(report) }
                 report.status = response.status
                 report.bytes = response.body.count
@@ -76,6 +77,16 @@ struct JobRunner: Sendable {
             }
         }
         return report
+    }
+
+    /// Headers for the request log, sorted: what the fetcher added to the request (`> If-None-Match: …`) and
+    /// what came back (`< content-type: …`), without anything that authenticates (the transport adds the
+    /// credentials itself and never returns `Set-Cookie`; these are dropped again should a server echo them).
+    static func logLines(sent: [String: String], received: [String: String]) -> String {
+        let secret: Set<String> = ["authorization", "cookie", "set-cookie", "proxy-authorization", "x-csrf-token"]
+        let out = sent.filter { !secret.contains($0.key.lowercased()) }.sorted { $0.key < $1.key }.map { "> \($0.key): \($0.value)" }
+        let back = received.filter { !secret.contains($0.key) }.sorted { $0.key < $1.key }.map { "< \($0.key): \($0.value)" }
+        return (out + back).joined(separator: "\n")
     }
 
     func cancelled(_ report: JobReport) -> JobReport {

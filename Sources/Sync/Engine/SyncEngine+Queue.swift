@@ -127,7 +127,7 @@ extension SyncEngine {
         let log = RequestLogEntry(
             url: url, status: report.status, bytes: report.bytes, duration: report.duration, outcome: report.outcome,
             startedAt: now.addingTimeInterval(-report.duration), attempts: report.attempts,
-            error: report.error?.description
+            error: report.error?.description, headers: report.headers
         )
         let parkedNow = parked[url] != nil
         _ = try? cache.write { session in
