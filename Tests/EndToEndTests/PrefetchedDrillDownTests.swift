@@ -34,6 +34,9 @@ import Testing
         await engine.waitUntilIdle()
         let settled = await poll { !terminal.lastFrame.joined().contains("loading…") && terminal.lastFrame[2].contains(",") }
         #expect(settled, "people never settled:\n\(terminal.lastFrame.joined(separator: "\n"))")
+        // (the cursor's resting prefetch is announced after a pause, and may still be on the wire)
+        try await Task.sleep(for: .milliseconds(600))
+        await engine.waitUntilIdle()
         let requestsBefore = try cache.requestLog(limit: 10_000).count
 
         // Then Enter on each visible person draws their cars (or "(none)") in the very next frame

@@ -22,6 +22,8 @@ struct ServiceRootTests {
         #expect(!screen.contains("HTTP 400"))
         try app.tmux.sendKeys("q")
         try await app.expect("a clean exit") { $0.contains("EXIT=0") }
+        // (the browser gone first: the server's shutdown waits for its connections)
+        app.close()
         await server.stop()
     }
 
@@ -42,6 +44,7 @@ struct ServiceRootTests {
         #expect(text.contains("HTTP 404"), "\(screen)")
         #expect(text.contains("the service root?"), "\(screen)")
         #expect(screen.contains("EXIT=1") || screen.contains("EXIT=64"), "\(screen)")
+        app.close()
         await server.stop()
     }
 }
