@@ -51,17 +51,7 @@ public final class EntitySetsController: ScreenController {
     }
 
     func handleFilterKey(_ key: Key) -> ScreenAction {
-        switch key {
-        case .char(let character): setFilter(filter.text + String(character))
-        case .backspace:
-            if filter.text.isEmpty { filter.isEditing = false } else { setFilter(String(filter.text.dropLast())) }
-        case .enter, .down, .up: filter.isEditing = false
-        case .escape:
-            filter.isEditing = false
-            setFilter("")
-        case .ctrl("u"): setFilter("")
-        default: break
-        }
+        if let text = filter.type(key) { setFilter(text) }
         environment.setNeedsDisplay()
         return .handled
     }

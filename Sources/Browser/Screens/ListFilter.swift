@@ -1,4 +1,5 @@
 import ODataCore
+import Terminal
 
 /// The `/` filter of a list screen: the text typed, and whether it is being typed.
 struct ListFilter: Hashable {
@@ -6,6 +7,31 @@ struct ListFilter: Hashable {
     var isEditing = false
 
     var isActive: Bool { !text.isEmpty }
+
+    /// A key typed while the filter is edited: the new text when it changes (`""` clears it), nil otherwise.
+    /// Enter, ↑ and ↓ end the editing and keep the text; Esc ends it and clears; Backspace on nothing ends it.
+    mutating func type(_ key: Key) -> String? {
+        switch key {
+        case .char(let character):
+            return text + String(character)
+        case .backspace:
+            guard !text.isEmpty else {
+                isEditing = false
+                return nil
+            }
+            return String(text.dropLast())
+        case .enter, .down, .up:
+            isEditing = false
+            return nil
+        case .escape:
+            isEditing = false
+            return ""
+        case .ctrl("u"):
+            return ""
+        default:
+            return nil
+        }
+    }
 
     /// Whether a row's visible text matches (case-insensitive substring).
     func matches(_ haystack: String) -> Bool {
