@@ -77,7 +77,7 @@ func seedPeople(
 
 /// Polls the main actor until `condition` holds or a deadline passes (no fixed sleeps).
 @MainActor
-func pollUntil(timeout: Double = 5, _ condition: @MainActor () -> Bool) async -> Bool {
+func pollUntil(timeout: Double = 20, _ condition: @MainActor () -> Bool) async -> Bool {
     let deadline = Date().addingTimeInterval(timeout)
     while Date() < deadline {
         if condition() { return true }

@@ -13,7 +13,7 @@ import Testing
     }
 
     func poll(_ condition: @MainActor () -> Bool) async -> Bool {
-        let deadline = Date().addingTimeInterval(5)
+        let deadline = Date().addingTimeInterval(20)
         while Date() < deadline {
             if condition() { return true }
             try? await Task.sleep(for: .milliseconds(5))

@@ -143,7 +143,7 @@ import Testing
 
 /// Polls `condition` on the main actor until it holds or the deadline passes (no fixed sleeps).
 @MainActor
-func pollUntil(seconds: Double = 5, _ condition: () -> Bool) async throws {
+func pollUntil(seconds: Double = 20, _ condition: () -> Bool) async throws {
     let deadline = Date().addingTimeInterval(seconds)
     while !condition() {
         guard Date() < deadline else {
