@@ -24,7 +24,7 @@ odata=$(find ../Sources/ODataCore -name '*.swift' | sort)
 filter="../Sources/DemoServer/ServiceError.swift ../Sources/DemoServer/Query/FilterExpression.swift
     ../Sources/DemoServer/Query/FilterLexer.swift ../Sources/DemoServer/Query/FilterParser.swift"
 terminal="../Sources/Terminal/Key.swift ../Sources/Terminal/KeyDecoder.swift ../Sources/Terminal/TextSanitizer.swift
-    ../Sources/Terminal/EscapeSequence.swift ../Sources/Terminal/DisplayWidth.swift"
+    ../Sources/Terminal/EscapeSequence.swift ../Sources/Terminal/DisplayWidth.swift ../Sources/Terminal/DisplayWidth+Cells.swift"
 for target in "${targets[@]}"; do
     corpus=corpus/${target%-*}
     [ "$target" = key-predicate ] && corpus=corpus/keys
