@@ -11,6 +11,8 @@ let package = Package(
         .executable(name: "cardealer", targets: ["cardealer"]),
         .library(name: "ODataCore", targets: ["ODataCore"]),
         .library(name: "EntityCache", targets: ["EntityCache"]),
+        .library(name: "ScreenSeam", targets: ["ScreenSeam"]),
+        .library(name: "ODataHTTP", targets: ["ODataHTTP"]),
         .library(name: "Sync", targets: ["Sync"]),
         .library(name: "DemoServer", targets: ["DemoServer"]),
     ],
@@ -21,22 +23,24 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
-        // Already in the graph through async-http-client; named because Sync imports their modules.
+        // Already in the graph through async-http-client; named because ODataHTTP imports their modules.
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
         // Already in the graph; the executable hashes a credential into the cache's file name with its SHA-256.
         .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
     ],
     targets: [
-        // Pure OData v2 protocol core: $metadata, URLs, keys, verbose JSON. No I/O.
+        // Pure OData v2 protocol core: $metadata, URLs, keys, verbose JSON, the transport protocol. No I/O.
         .target(name: "ODataCore"),
         // The local SQLite cache screens read: flat entities, relations, stored list results.
         .target(name: "EntityCache", dependencies: ["ODataCore", grdb, .product(name: "GRDBSQLite", package: "GRDB.swift")]),
-        // The background fetcher: transport, request registry, prefetch policy, normaliser.
+        // What a screen is and what it asks the fetcher for: where Browser and Sync meet without importing each other.
+        .target(name: "ScreenSeam", dependencies: ["ODataCore"]),
+        // The AsyncHTTPClient transport: one origin, limits, redirects, proxies, cookies, credentials.
         .target(
-            name: "Sync",
+            name: "ODataHTTP",
             dependencies: [
-                "ODataCore", "EntityCache",
+                "ODataCore",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -44,6 +48,8 @@ let package = Package(
                 .product(name: "NIOHTTPCompression", package: "swift-nio-extras"),
             ]
         ),
+        // The background fetcher: request registry, prefetch policy, normaliser, `$metadata` loading. No HTTP of its own.
+        .target(name: "Sync", dependencies: ["ODataCore", "EntityCache", "ScreenSeam"]),
         // ncursesw as a system library; shim.h wraps what Swift cannot import.
         .systemLibrary(name: "CNcurses", providers: [.apt(["libncursesw5-dev"])]),
         // Async-signal-safe SIGWINCH / SIGINT / SIGTERM / SIGHUP → wake pipe.
@@ -51,7 +57,10 @@ let package = Package(
         // Terminal protocol, ncurses and headless drivers, keys, text sanitising, display width.
         .target(name: "Terminal", dependencies: ["CNcurses", "CTermSupport"]),
         // Screens: navigation stack, controllers, chrome. Reads only the cache; never imports Sync.
-        .target(name: "Browser", dependencies: ["ODataCore", "EntityCache", "Terminal"]),
+        .target(
+            name: "Browser", dependencies: ["ODataCore", "EntityCache", "ScreenSeam", "Terminal"],
+            resources: [.embedInCode("Profile/cardealer.profile.json")]
+        ),
         // The built-in CarDealer OData v2 service: schema, data, query engine, routes.
         .target(
             name: "DemoServer",
@@ -64,7 +73,7 @@ let package = Package(
         .executableTarget(
             name: "cardealer",
             dependencies: [
-                "ODataCore", "EntityCache", "Sync", "Terminal", "Browser", "DemoServer",
+                "ODataCore", "EntityCache", "ScreenSeam", "ODataHTTP", "Sync", "Terminal", "Browser", "DemoServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
@@ -73,14 +82,22 @@ let package = Package(
         .executableTarget(name: "TerminalDemo", dependencies: ["Terminal"]),
         // Benchmarks: programs that print figures; run in release.
         .executableTarget(name: "decode-bench", dependencies: ["ODataCore"], path: "Benchmarks/DecodeBench"),
-        .executableTarget(name: "cache-bench", dependencies: ["ODataCore", "EntityCache", "Sync"]),
         .executableTarget(
-            name: "ingest-bench", dependencies: ["ODataCore", "EntityCache", "Sync"], path: "Benchmarks/IngestBench"
+            name: "cache-bench", dependencies: ["ODataCore", "EntityCache", "ScreenSeam", "Sync"],
+            path: "Benchmarks/CacheBench"
+        ),
+        .executableTarget(
+            name: "ingest-bench", dependencies: ["ODataCore", "EntityCache", "ScreenSeam", "Sync"],
+            path: "Benchmarks/IngestBench"
         ),
         .testTarget(name: "ODataCoreTests", dependencies: ["ODataCore"], resources: [.copy("Fixtures")]),
-        .testTarget(name: "EntityCacheTests", dependencies: ["ODataCore", "EntityCache", grdb]),
+        .testTarget(name: "EntityCacheTests", dependencies: ["ODataCore", "EntityCache", "ScreenSeam", grdb]),
         .testTarget(
-            name: "SyncTests", dependencies: ["ODataCore", "EntityCache", "Sync", "DemoServer", "CarDealerTestSupport"], resources: [.copy("Fixtures")]
+            name: "SyncTests", dependencies: ["ODataCore", "EntityCache", "ScreenSeam", "Sync", "ODataHTTP", "DemoServer", "CarDealerTestSupport"], resources: [.copy("Fixtures")]
+        ),
+        .testTarget(
+            name: "ODataHTTPTests",
+            dependencies: ["ODataCore", "ODataHTTP", "CarDealerTestSupport", .product(name: "AsyncHTTPClient", package: "async-http-client")]
         ),
         // Helpers shared by test targets: a private tmux session, built products, a loopback listener.
         .target(name: "CarDealerTestSupport", path: "Tests/TestSupport"),
@@ -88,11 +105,14 @@ let package = Package(
         // The built cardealer binary in tmux: keys in, capture-pane out.
         .testTarget(
             name: "EndToEndTests",
-            dependencies: ["CarDealerTestSupport", "Browser", "Sync", "EntityCache", "DemoServer", "ODataCore", "Terminal"]
+            dependencies: [
+                "CarDealerTestSupport", "Browser", "Sync", "ODataHTTP", "EntityCache", "ScreenSeam", "DemoServer", "ODataCore",
+                "Terminal",
+            ]
         ),
         // Snapshots/ holds text frames read by path (#filePath), not bundled as resources.
         .testTarget(
-            name: "BrowserTests", dependencies: ["Browser", "EntityCache", "ODataCore", "Terminal", "DemoServer"],
+            name: "BrowserTests", dependencies: ["Browser", "EntityCache", "ScreenSeam", "ODataCore", "Terminal", "DemoServer"],
             exclude: ["Snapshots"]
         ),
         .testTarget(
@@ -106,7 +126,10 @@ let package = Package(
         // Faults, crashes, hostile data, signals and exposure: the reliability suite (issue 7).
         .testTarget(
             name: "ReliabilityTests",
-            dependencies: ["Browser", "DemoServer", "EntityCache", "ODataCore", "Sync", "Terminal", grdb, "CarDealerTestSupport"]
+            dependencies: [
+                "Browser", "DemoServer", "EntityCache", "ScreenSeam", "ODataCore", "Sync", "ODataHTTP", "Terminal", grdb,
+                "CarDealerTestSupport",
+            ]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -15,6 +15,7 @@
 import EntityCache
 import Foundation
 import ODataCore
+import ScreenSeam
 import Sync
 
 let arguments = CommandLine.arguments

@@ -2,7 +2,7 @@
 
 `cardealer serve --people 1000000 --latency 100` runs as its own process (its data file is generated
 once under Benchmarks/.work and reused), so the browser's memory is the browser's alone; the browser
-is `cardealer browse ROOT --profile Assets/cardealer.profile.json --trace …` in tmux at 80×24 with an
+is `cardealer browse ROOT --profile Sources/Browser/Profile/cardealer.profile.json --trace …` in tmux at 80×24 with an
 empty cache. Steps: wait for People to settle; `End`; then `/`, `samson`, Enter.
 * End → last row: from the End key to the first frame whose status line reads `N of N` (N the total)
   with no `loading…` row. The round trip it is held against is the longest request the browser made
@@ -33,7 +33,7 @@ def section():
     trace_path = os.path.join(base, "trace.jsonl")
     env = browser_env(os.path.join(base, "cache"), os.path.join(base, "data"), term="tmux-256color")
     overrides = {k: env[k] for k in ("XDG_CACHE_HOME", "XDG_DATA_HOME", "TERM", "LANG")}
-    profile = os.path.join(REPO, "Assets", "cardealer.profile.json")
+    profile = os.path.join(REPO, "Sources", "Browser", "Profile", "cardealer.profile.json")
     tmux = Tmux("scale", shell_command([BIN, "browse", server.root, "--profile", profile, "--trace", trace_path], overrides))
     trace = Trace(trace_path)
     try:

@@ -55,8 +55,6 @@ int cts_wake_pipe_open(void) {
 
 int cts_wake_read_fd(void) { return wake_read_fd; }
 
-void cts_wake(void) { write_byte(CTS_BYTE_WAKE); }
-
 static void on_winch(int sig, siginfo_t *info, void *context) {
     if (previous_winch.sa_flags & SA_SIGINFO) {
         if (previous_winch.sa_sigaction != NULL) previous_winch.sa_sigaction(sig, info, context);

@@ -21,7 +21,7 @@ import Glibc
 /// dispatchMain()
 /// ```
 ///
-/// After every wake (input readable, SIGWINCH, ``TerminalWaker/wake()``, a signal) all pending
+/// After every wake (input readable, SIGWINCH, a signal) all pending
 /// input is drained with `get_wch` in no-delay mode; a resize surfaces there as ``Key/resize``.
 /// The handler runs on the main actor once per batch and never for an empty batch, so nothing
 /// is drawn while idle.
@@ -58,17 +58,11 @@ extension CursesTerminal {
     /// Turns pipe bytes and pending input into one batch of events.
     private func handleWake(pipeBytes: [UInt8], handler: @MainActor ([TerminalEvent]) -> Void) {
         var events: [TerminalEvent] = []
-        var woke = false
         for byte in pipeBytes {
-            if byte == UInt8(CTS_BYTE_WAKE) {
-                woke = true
-            } else if let signal = TerminalSignal(rawValue: Int32(byte)) {
-                events.append(.signal(signal))
-            }
+            if let signal = TerminalSignal(rawValue: Int32(byte)) { events.append(.signal(signal)) }
         }
         let keys = readKeys()
         events.append(contentsOf: keys.map(TerminalEvent.key))
-        if woke { events.append(.wake) }
         if keys.isEmpty, pipeBytes.isEmpty, inputHasHungUp() {
             inputSource?.cancel()
             events.append(.signal(.hangup))

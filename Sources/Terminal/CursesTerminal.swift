@@ -37,8 +37,6 @@ public final class CursesTerminal: TerminalDriver {
     public let terminalType: String
     /// The colour capability chosen at start.
     public let colorCapability: ColorCapability
-    /// Wakes the event loop from any thread.
-    public nonisolated let waker = TerminalWaker()
 
     let screen: OpaquePointer
     let inputFile: UnsafeMutablePointer<FILE>

@@ -43,8 +43,6 @@ public enum ColorCapability: Hashable, Sendable {
 public enum TerminalEvent: Hashable, Sendable {
     /// A key, mouse wheel step or resize (``Key/resize``).
     case key(Key)
-    /// ``TerminalWaker/wake()`` was called: background work wants a redraw.
-    case wake
     /// SIGINT, SIGTERM or SIGHUP arrived. The handler should call `restore()` and exit.
     case signal(TerminalSignal)
 }

@@ -49,8 +49,6 @@ final class Demo {
                 selected = max(selected - 1, 0)
             case .key(let key):
                 lastKey = "\(key)"
-            case .wake:
-                break
             }
         }
         render()

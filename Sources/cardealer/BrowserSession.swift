@@ -2,6 +2,7 @@ import Browser
 import EntityCache
 import Foundation
 import ODataCore
+import ODataHTTP
 import Sync
 import Terminal
 
@@ -17,7 +18,7 @@ import Glibc
 enum BrowserSession {
     typealias Profile = Browser.DisplayProfile
 
-    /// The CarDealer display profile compiled into the binary (the file in `Assets/` is its source).
+    /// The CarDealer display profile compiled into the binary (from `Sources/Browser/Profile/cardealer.profile.json`).
     static var bundledCarDealerProfile: Profile? { Profile.carDealer }
 
     static func run(serviceRoot: String, identity: String, options: BrowserOptions, profile: Profile?) async throws {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import EntityCache
 import Foundation
+import ODataHTTP
 import Sync
 
 /// `cardealer cache path|stats|clear [URL]`: where a service's cache lives, what is in it, and removing it.

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import ODataHTTP
 import Sync
 
 /// What a cache belongs to, worked out once for every command that opens or names one.

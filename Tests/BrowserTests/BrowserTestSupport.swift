@@ -2,6 +2,7 @@ import DemoServer
 import Foundation
 import EntityCache
 import ODataCore
+import ScreenSeam
 import Terminal
 @testable import Browser
 

@@ -1,6 +1,7 @@
 import Foundation
 import EntityCache
 import ODataCore
+import ScreenSeam
 import Terminal
 import Testing
 @testable import Browser

@@ -4,11 +4,9 @@ import Testing
 @testable import Browser
 
 @Suite struct ProfileTests {
-    /// The shipped CarDealer profile, read from the repository's Assets folder.
+    /// The shipped CarDealer profile, as compiled into the binary from `Sources/Browser/Profile/cardealer.profile.json`.
     static func shippedProfile() throws -> DisplayProfile {
-        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("Assets/cardealer.profile.json")
-        return try DisplayProfile.load(from: Data(contentsOf: url))
+        try DisplayProfile.load(from: Data(DisplayProfile.carDealerJSON.utf8))
     }
 
     @Test func the_shipped_cardealer_profile_reads() throws {
@@ -42,16 +40,5 @@ import Testing
         #expect(ValueFormatter.format(.time(ODataDuration(milliseconds: 9_584_000))) == "02:39:44")
         #expect(ValueFormatter.format(.dateTime(ODataInstant(millisecondsSince1970: 1_257_008_908_440))) == "2009-10-31 17:08")
         #expect(ValueFormatter.format(.dateTime(ODataInstant(millisecondsSince1970: 86_400_000))) == "1970-01-02")
-    }
-}
-
-@Suite struct CompiledProfileTests {
-    @Test func the_compiled_in_profile_is_the_assets_file() throws {
-        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("Assets/cardealer.profile.json")
-        let file = try String(contentsOf: url, encoding: .utf8)
-        // A multi-line literal drops the file's final newline.
-        #expect(DisplayProfile.carDealerJSON + "\n" == file)
-        #expect(DisplayProfile.carDealer?.root == "Person")
     }
 }

@@ -3,6 +3,7 @@ import DemoServer
 import EntityCache
 import Foundation
 import ODataCore
+import ODataHTTP
 import Sync
 import Terminal
 import Testing
@@ -20,7 +21,7 @@ import Testing
         let server = try await DemoServer.start(DemoServerConfiguration(dataPath: directory + "/demo.sqlite", latencyMilliseconds: 300))
         let cache = try CacheDatabase(path: directory + "/cache.sqlite")
         let transport = HTTPClientTransport()
-        let metadata = try await transport.get(TransportRequest(url: server.baseURL + "$metadata", acceptsXML: true))
+        let metadata = try await transport.send(TransportRequest(url: server.baseURL + "$metadata", acceptsXML: true))
         let model = try EDMXParser.parse(metadata.body)
         let engine = SyncEngine(configuration: SyncEngine.Configuration(serviceRoot: server.baseURL), cache: cache,
                                 transport: transport, model: model)

@@ -1,5 +1,6 @@
 import Foundation
 import ODataCore
+import ScreenSeam
 import Testing
 
 @testable import EntityCache

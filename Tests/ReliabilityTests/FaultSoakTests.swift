@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import ScreenSeam
 import Testing
 import Browser
 import DemoServer

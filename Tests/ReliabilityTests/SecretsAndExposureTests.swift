@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import ODataHTTP
 import Testing
 import DemoServer
 import EntityCache

@@ -38,7 +38,7 @@ import Sync
 @Suite struct WrongContentTypeTests {
     /// Answers every GET with a captive portal's login page.
     struct PortalTransport: ODataTransport {
-        func get(_ request: TransportRequest) async throws -> TransportResponse {
+        func send(_ request: TransportRequest) async throws -> TransportResponse {
             TransportResponse(status: 200, headers: ["content-type": "text/html; charset=utf-8"], body: Array("<html>Sign in</html>".utf8))
         }
     }

@@ -2,6 +2,8 @@ import DemoServer
 import EntityCache
 import Foundation
 import ODataCore
+import ODataHTTP
+import ScreenSeam
 import Testing
 
 @testable import Sync

@@ -1,6 +1,9 @@
+import CarDealerTestSupport
 import EntityCache
 import Foundation
 import ODataCore
+import ODataHTTP
+import ScreenSeam
 import Synchronization
 import Testing
 
@@ -82,14 +85,14 @@ import Testing
             serviceRoot: service.url("/svc/"), environment: [:], timeout: 5, credentials: Credentials(authorization: Self.secret))
         // However the URL was learned (`__deferred`, `__metadata.uri`, a `__next`), another port, host or scheme is refused
         for url in [elsewhere.url("/svc/Person(1)/Cars"), "http://localhost:\(service.port)/svc/Person", "https://127.0.0.1:\(service.port)/svc/Person", "file:///etc/passwd"] {
-            await #expect { try await transport.get(TransportRequest(url: url)) } throws: { error in
+            await #expect { try await transport.send(TransportRequest(url: url)) } throws: { error in
                 (error as? ODataError)?.kind == .refused
             }
         }
         #expect(elsewhere.connections == 0)
         #expect(service.connections == 0)
         // While the service's own URLs go out, with the credentials
-        _ = try await transport.get(TransportRequest(url: service.url("/svc/Person")))
+        _ = try await transport.send(TransportRequest(url: service.url("/svc/Person")))
         #expect(service.exchanges.first?.header("Authorization") == Self.secret)
     }
 

@@ -1,5 +1,7 @@
+import CarDealerTestSupport
 import Foundation
 import ODataCore
+import ODataHTTP
 import Testing
 
 @testable import Sync

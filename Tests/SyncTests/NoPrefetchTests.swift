@@ -1,6 +1,7 @@
 import EntityCache
 import Foundation
 import ODataCore
+import ScreenSeam
 import Testing
 @testable import Sync
 

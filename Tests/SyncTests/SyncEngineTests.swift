@@ -1,6 +1,8 @@
+import CarDealerTestSupport
 import EntityCache
 import Foundation
 import ODataCore
+import ScreenSeam
 import Testing
 
 @testable import Sync

@@ -1,6 +1,7 @@
 import Foundation
 import EntityCache
 import ODataCore
+import ScreenSeam
 
 /// What every controller needs: the cache to read, the fetcher to inform, and how to present data.
 @MainActor

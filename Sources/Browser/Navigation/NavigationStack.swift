@@ -51,7 +51,6 @@ public final class NavigationStack {
         case .handled: return true
         case .push(let controller): push(controller); return true
         case .pop: pop(); return true
-        case .quit: return false
         case .ignored: break
         }
         switch key {

@@ -1,4 +1,5 @@
 import EntityCache
+import ScreenSeam
 import Terminal
 
 /// One screen's controller: a plain object that reads the cache and draws its content.
@@ -17,8 +18,6 @@ public protocol ScreenController: AnyObject {
     var kindTitle: String { get }
     /// A short summary for the status line: `12 of 200 · 3 s old`.
     var statusSummary: String { get }
-    /// True while the screen takes typed text (filter input): global keys go to it first.
-    var capturesText: Bool { get }
 
     func willAppear()
     func didAppear()
@@ -34,7 +33,6 @@ public protocol ScreenController: AnyObject {
 }
 
 extension ScreenController {
-    public var capturesText: Bool { false }
     public func willAppear() {}
     public func didAppear() {}
     public func willDisappear() {}
@@ -51,5 +49,4 @@ public enum ScreenAction {
     case ignored
     case push(any ScreenController)
     case pop
-    case quit
 }

@@ -7,7 +7,7 @@ import ODataCore
 /// usable presentation from `$metadata` alone: a root list of entity sets, row
 /// labels chosen from the properties (``defaultLabel(properties:keys:)``), and drill-downs
 /// along every navigation.
-/// The CarDealer profile ships in `Assets/cardealer.profile.json`.
+/// The CarDealer profile ships in `Sources/Browser/Profile/cardealer.profile.json`.
 public struct DisplayProfile: Sendable, Decodable {
     /// The entity set the browser opens on; nil opens the list of all entity sets.
     public var root: String?

@@ -1,5 +1,6 @@
 import EntityCache
 import ODataCore
+import ScreenSeam
 import Terminal
 
 /// One entity: every property, formatted, then its navigations to drill into.

@@ -15,7 +15,7 @@ extension EntityListController {
     func reload() {
         observation?.cancel()
         switch source {
-        case .list:
+        case .list, .entity:
             loadWindow()
         case .related(let parent, let path):
             allRows = Self.readRelated(environment.cache, parent: parent, path: path).map(relatedOrder.sorted)

@@ -57,7 +57,7 @@ extension EntityListController {
     /// Why the list could not be fetched, as the fetcher recorded it; nil while none failed.
     var failure: String? {
         switch source {
-        case .list: return window?.state?.lastError
+        case .list, .entity: return window?.state?.lastError
         case .related: return isKnown ? nil : relatedFailure
         }
     }

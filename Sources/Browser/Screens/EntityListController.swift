@@ -1,6 +1,7 @@
 import Dispatch
 import EntityCache
 import ODataCore
+import ScreenSeam
 import Terminal
 
 /// A list of entities: an entity set (windowed over a stored query result) or the
@@ -12,17 +13,12 @@ import Terminal
 /// visible and where the cursor rests; rows not cached yet show as `loading…`.
 @MainActor
 public final class EntityListController: ScreenController {
-    /// Where the rows come from.
-    public enum Source: Sendable, Hashable {
-        case list(ListRequest)
-        case related(parent: EntityKey, path: [String])
-    }
-
     public let screenID: ScreenID
     public let breadcrumb: String
     public let kindTitle: String
     let environment: BrowserEnvironment
-    let source: Source
+    /// Where the rows come from: a stored list or a relation (never `.entity`).
+    let source: ScreenContent
     /// The entity set of the entities shown (nil when `$metadata` cannot tell).
     let shownSet: String?
 
@@ -45,7 +41,7 @@ public final class EntityListController: ScreenController {
     var restedOn: String?
     var lastAnnounced: Range<Int>?
 
-    public init(environment: BrowserEnvironment, source: Source, breadcrumb: String, kindTitle: String) {
+    public init(environment: BrowserEnvironment, source: ScreenContent, breadcrumb: String, kindTitle: String) {
         self.environment = environment
         self.source = source
         self.breadcrumb = breadcrumb
@@ -59,6 +55,8 @@ public final class EntityListController: ScreenController {
             activeRequest = request
         case .related(let parent, let path):
             shownSet = environment.targetSet(from: parent.entitySet, path: path)
+        case .entity:
+            preconditionFailure("a list shows a stored list or a relation; one entity is EntityDetailController's")
         }
     }
 
@@ -74,8 +72,6 @@ public final class EntityListController: ScreenController {
             breadcrumb: profile.title ?? entitySet, kindTitle: profile.title ?? entitySet
         )
     }
-
-    public var capturesText: Bool { filter.isEditing }
 
     public func willAppear() {
         reload()
@@ -103,7 +99,7 @@ public final class EntityListController: ScreenController {
     var content: ScreenContent {
         switch source {
         case .list: .list(activeRequest!)
-        case .related(let parent, let path): .related(parent: parent, path: path)
+        case .related, .entity: source
         }
     }
 
@@ -128,7 +124,7 @@ public final class EntityListController: ScreenController {
     var isKnown: Bool {
         switch source {
         case .list: window?.state != nil || allRows != nil
-        case .related: allRows != nil
+        case .related, .entity: allRows != nil
         }
     }
 }

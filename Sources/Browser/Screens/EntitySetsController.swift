@@ -1,4 +1,5 @@
 import EntityCache
+import ScreenSeam
 import Terminal
 
 /// The root screen when no profile names one: every entity set of the service, filtered with `/` (a service
@@ -11,7 +12,6 @@ public final class EntitySetsController: ScreenController {
     public var statusSummary: String {
         filter.isActive ? "\(shown.count) of \(sets.count) entity sets" : "\(sets.count) entity sets"
     }
-    public var capturesText: Bool { filter.isEditing }
     let environment: BrowserEnvironment
     let sets: [String]
     /// Indices into `sets` of those the filter lets through, in order.

@@ -1,4 +1,5 @@
 import EntityCache
+import ScreenSeam
 import Terminal
 
 /// The `?` screen: every key the browser understands.

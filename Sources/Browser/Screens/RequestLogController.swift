@@ -1,5 +1,6 @@
 import Foundation
 import EntityCache
+import ScreenSeam
 import Terminal
 
 /// The `i` screen: the fetcher's request log, newest first, at local times.

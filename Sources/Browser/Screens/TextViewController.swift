@@ -1,4 +1,5 @@
 import EntityCache
+import ScreenSeam
 import Terminal
 
 /// One long text in full: a property's value or a logged request, wrapped to the screen's

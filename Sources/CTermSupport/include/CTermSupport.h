@@ -4,7 +4,6 @@
  *
  * One non-blocking, close-on-exec "wake pipe" carries one byte per event:
  *   CTS_BYTE_RESIZE  SIGWINCH arrived (ncurses' own handler was chained first)
- *   CTS_BYTE_WAKE    cts_wake() was called (background work finished)
  *   the signal number for SIGINT / SIGTERM / SIGHUP
  * The Swift side reads the pipe from a DispatchSourceRead on the main queue.
  * Signal handlers only write(2) to the pipe; they never touch ncurses.
@@ -13,16 +12,12 @@
 #define CARDEALER_CTERMSUPPORT_H
 
 #define CTS_BYTE_RESIZE 82 /* 'R' */
-#define CTS_BYTE_WAKE 87 /* 'W' */
 
 /* Creates the wake pipe once; returns its read end, or -1 with errno set. */
 int cts_wake_pipe_open(void);
 
 /* The read end of the wake pipe, or -1 if it is not open. */
 int cts_wake_read_fd(void);
-
-/* Writes CTS_BYTE_WAKE to the pipe. Async-signal-safe, callable from any thread. */
-void cts_wake(void);
 
 /*
  * Installs a SIGWINCH handler that first calls whatever handler was installed

@@ -1,5 +1,6 @@
 import EntityCache
 import ODataCore
+import ScreenSeam
 
 /// How urgent a fetch is; lower raw value runs first.
 public enum FetchPriority: Int, Sendable, Hashable, Comparable {

@@ -36,7 +36,7 @@ struct JobRunner: Sendable {
             if let etag = try? cache.validator(forURL: job.url) { headers["If-None-Match"] = etag }
             do {
                 let request = TransportRequest(url: job.url, headers: headers, timeout: max(0.001, remaining()))
-                let response = try await transport.get(request)
+                let response = try await transport.send(request)
                 report.headers = Self.logLines(sent: headers, received: response.headers)
                 guard !Task.isCancelled else { return cancelled(report) }
                 report.status = response.status

@@ -48,7 +48,7 @@ public enum MetadataLoader {
         let url = ODataURLBuilder(serviceRoot: root).metadataURL
         let response: TransportResponse
         do {
-            response = try await transport.get(TransportRequest(url: url, acceptsXML: true))
+            response = try await transport.send(TransportRequest(url: url, acceptsXML: true))
         } catch let error as ODataError {
             throw Failure(sentence: "Could not load the service's $metadata. \(error)", mayBeWrongRoot: false)
         }

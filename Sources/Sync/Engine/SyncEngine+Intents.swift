@@ -1,6 +1,7 @@
 import EntityCache
 import Foundation
 import ODataCore
+import ScreenSeam
 
 /// The intents screens send, delivered in order through one stream.
 enum Intent: Sendable {

@@ -13,7 +13,7 @@ extension SyncEngine {
         var fetched: [UInt8]?
         var failure: ODataError?
         do {
-            let response = try await transport.get(TransportRequest(url: url, acceptsXML: true))
+            let response = try await transport.send(TransportRequest(url: url, acceptsXML: true))
             if (200..<300).contains(response.status) {
                 fetched = response.body
             } else {

@@ -1,6 +1,7 @@
 import EntityCache
 import Foundation
 import ODataCore
+import ScreenSeam
 
 /// One fetch a screen needs.
 struct FetchPlan: Sendable {

@@ -1,6 +1,7 @@
 import EntityCache
 import Foundation
 import ODataCore
+import ScreenSeam
 
 extension SyncEngine {
     /// Adds a job, or joins the identical one queued or running.

@@ -1,6 +1,7 @@
 import EntityCache
 import Foundation
 import ODataCore
+import ScreenSeam
 
 /// The background fetcher: one actor owning the fetch queue and what screens want.
 ///

@@ -10,12 +10,12 @@ struct TracingTransport: ODataTransport {
     let base: any ODataTransport
     let log: TraceLog
 
-    func get(_ request: TransportRequest) async throws -> TransportResponse {
+    func send(_ request: TransportRequest) async throws -> TransportResponse {
         let id = log.makeID()
         let started = TraceLog.now()
         log.record("request_start", ["id": id, "url": request.url], at: started)
         do {
-            let response = try await base.get(request)
+            let response = try await base.send(request)
             let ended = TraceLog.now()
             log.record("request_end", [
                 "id": id, "url": request.url, "status": response.status, "bytes": response.body.count,

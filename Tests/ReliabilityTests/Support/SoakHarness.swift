@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import ODataHTTP
 import Synchronization
 import Browser
 import DemoServer
@@ -35,7 +36,7 @@ final class SoakHarness {
         cachePath = directory + "/cache.sqlite"
         cache = try CacheDatabase(path: cachePath)
         let transport = HTTPClientTransport(timeout: requestTimeout)
-        let metadata = try await transport.get(TransportRequest(url: root + "$metadata", acceptsXML: true))
+        let metadata = try await transport.send(TransportRequest(url: root + "$metadata", acceptsXML: true))
         let model = try EDMXParser.parse(metadata.body)
         var configuration = SyncEngine.Configuration(serviceRoot: root)
         configuration.retry = RetryPolicy(maxAttempts: 2, baseDelay: 0.005, maxDelay: 0.02)

@@ -33,7 +33,7 @@ actor FakeTransport: ODataTransport {
 
     func count(of url: String) -> Int { requests.filter { $0.url == url }.count }
 
-    nonisolated func get(_ request: TransportRequest) async throws -> TransportResponse {
+    nonisolated func send(_ request: TransportRequest) async throws -> TransportResponse {
         let number = await record(request)
         if await isHeld { await wait() }
         try Task.checkCancellation()
@@ -90,17 +90,4 @@ actor ManualClock: SyncClock {
 
 func json(_ text: String, status: Int = 200, etag: String? = nil) -> TransportResponse {
     TransportResponse(status: status, headers: etag.map { ["etag": $0] } ?? [:], body: Array(text.utf8))
-}
-
-/// Polls an async condition until it holds or the deadline passes (no fixed sleeps); it is asked once more
-/// at the deadline, so a poller that was not scheduled for a while still sees what happened meanwhile.
-/// The deadline is generous (a machine busy building can stall a test for seconds); a condition that holds
-/// returns at once, so it costs nothing when all is well.
-func eventually(seconds: Double = 20, _ condition: () async throws -> Bool) async throws -> Bool {
-    let deadline = Date().addingTimeInterval(seconds)
-    while Date() < deadline {
-        if try await condition() { return true }
-        try await Task.sleep(nanoseconds: 2_000_000)
-    }
-    return try await condition()
 }

@@ -39,7 +39,7 @@ public struct Credentials: Sendable, Hashable {
     }
 
     /// `CARDEALER_CREDENTIALS`, else the XDG config location.
-    static func filePath(environment: [String: String]) -> String {
+    public static func filePath(environment: [String: String]) -> String {
         if let path = environment["CARDEALER_CREDENTIALS"], !path.isEmpty { return path }
         if let xdg = environment["XDG_CONFIG_HOME"], xdg.hasPrefix("/") { return xdg + "/cardealer/credentials" }
         return (environment["HOME"] ?? NSHomeDirectory()) + "/.config/cardealer/credentials"

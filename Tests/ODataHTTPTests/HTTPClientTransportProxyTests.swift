@@ -1,8 +1,9 @@
+import CarDealerTestSupport
 import Foundation
 import ODataCore
 import Testing
 
-@testable import Sync
+@testable import ODataHTTP
 
 /// The live transport through a proxy: the scripted raw server plays the proxy on 127.0.0.1:0.
 @Suite struct HTTPClientTransportProxyTests {
@@ -33,8 +34,8 @@ import Testing
         let transport = try transport("http://some.host.test/svc/", environment, proxy: proxy)
         #expect(transport.proxy?.description == "http://127.0.0.1:\(proxy.port)")
         // When two requests are sent
-        let first = try await transport.get(TransportRequest(url: "http://some.host.test/svc/Person"))
-        let second = try await transport.get(TransportRequest(url: "http://some.host.test/svc/Person(1)"))
+        let first = try await transport.send(TransportRequest(url: "http://some.host.test/svc/Person"))
+        let second = try await transport.send(TransportRequest(url: "http://some.host.test/svc/Person(1)"))
         // Then the answers are the service's, through the proxy
         #expect(first.status == 200 && first.body == Self.json)
         #expect(second.status == 200)
@@ -64,7 +65,7 @@ import Testing
         #expect(transport.proxy == nil)
         // When a request is sent
         do {
-            _ = try await transport.get(TransportRequest(url: "http://some.host.test/svc/Person"))
+            _ = try await transport.send(TransportRequest(url: "http://some.host.test/svc/Person"))
             Issue.record("some.host.test is not reachable directly; the request should have failed")
         } catch let error as ODataError {
             // Then it went direct (and failed: there is no such host), never to the proxy
@@ -81,7 +82,7 @@ import Testing
         let environment = ["http_proxy": "127.0.0.1:PROXY", "all_proxy": "127.0.0.1:PROXY", "no_proxy": ""]
         let transport = try transport(service.url("/svc/"), environment, proxy: proxy)
         // When it is asked
-        let response = try await transport.get(TransportRequest(url: service.url()))
+        let response = try await transport.send(TransportRequest(url: service.url()))
         // Then the service answers and the proxy saw nothing
         #expect(response.status == 200)
         #expect(service.exchanges.count == 1)
@@ -94,7 +95,7 @@ import Testing
         let transport = try transport("http://some.host.test/svc/", environment)
         // When a request is sent
         do {
-            _ = try await transport.get(TransportRequest(url: "http://some.host.test/svc/Person"))
+            _ = try await transport.send(TransportRequest(url: "http://some.host.test/svc/Person"))
             Issue.record("the request should have failed")
         } catch let error as ODataError {
             // Then the sentence names the proxy and why, and the service's URL, never the proxy's credentials
@@ -130,7 +131,7 @@ import Testing
         for (url, sentence) in cases {
             // When a request is sent through it
             do {
-                _ = try await transport(url, environment, proxy: proxy).get(TransportRequest(url: url))
+                _ = try await transport(url, environment, proxy: proxy).send(TransportRequest(url: url))
                 Issue.record("\(url) should have failed")
             } catch let error as ODataError {
                 // Then the sentence says what the proxy did

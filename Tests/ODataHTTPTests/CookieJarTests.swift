@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import Sync
+@testable import ODataHTTP
 
 @Suite struct CookieJarTests {
     let now = Date(timeIntervalSince1970: 1_800_000_000)

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import Sync
+@testable import ODataHTTP
 
 @Suite struct CredentialsTests {
     @Test func credentials_come_from_the_environment_bearer_first() throws {

@@ -1,6 +1,7 @@
 import EntityCache
 import Foundation
 import ODataCore
+import ScreenSeam
 import Sync
 
 // cache-bench: ingest rate and window-read latency of the cache, printed as measured.

@@ -2,7 +2,7 @@ import AsyncHTTPClient
 import Foundation
 import Testing
 
-@testable import Sync
+@testable import ODataHTTP
 
 /// The proxy environment variables, read as curl reads them, and the proxy addresses they hold.
 @Suite struct ProxySettingsTests {

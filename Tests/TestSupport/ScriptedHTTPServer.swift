@@ -1,4 +1,3 @@
-import CarDealerTestSupport
 import Foundation
 import Synchronization
 #if canImport(Glibc)
@@ -10,9 +9,9 @@ import Glibc
 ///
 /// Plain POSIX sockets, one thread per connection, keep-alive unless a reply closes; every read is bounded by
 /// a 30 s socket timeout, and ``stop()`` shuts every open connection down.
-final class ScriptedHTTPServer: Sendable {
+public final class ScriptedHTTPServer: Sendable {
     /// What the server does with one request.
-    enum Reply: Sendable {
+    public enum Reply: Sendable {
         /// Writes these bytes, then waits for the next request on the connection, or closes when `close`.
         case bytes([UInt8], close: Bool = false)
         /// Closes the connection cleanly (FIN) without writing a byte.
@@ -27,22 +26,22 @@ final class ScriptedHTTPServer: Sendable {
     }
 
     /// One request as the server saw it.
-    struct Exchange: Sendable {
+    public struct Exchange: Sendable {
         /// Connections are numbered from 0 in the order they were accepted.
-        var connection: Int
+        public var connection: Int
         /// Requests are numbered from 0 on each connection.
-        var indexOnConnection: Int
+        public var indexOnConnection: Int
         /// The request line and headers, as received.
-        var head: String
+        public var head: String
 
         /// The request target: `/svc/Person?$top=50`.
-        var target: String {
+        public var target: String {
             let line = head.prefix { $0 != "\r" && $0 != "\n" }.split(separator: " ")
             return line.count >= 2 ? String(line[1]) : ""
         }
 
         /// The value of header `name` (case-insensitive), if sent.
-        func header(_ name: String) -> String? {
+        public func header(_ name: String) -> String? {
             for line in head.components(separatedBy: "\r\n").dropFirst() {
                 let parts = line.split(separator: ":", maxSplits: 1)
                 if parts.count == 2, parts[0].lowercased() == name.lowercased() {
@@ -53,9 +52,9 @@ final class ScriptedHTTPServer: Sendable {
         }
     }
 
-    typealias Script = @Sendable (Exchange) -> Reply
+    public typealias Script = @Sendable (Exchange) -> Reply
 
-    let port: Int
+    public let port: Int
     private let listener: Int32
     private let script: Script
     private let state = Mutex(State())
@@ -68,7 +67,7 @@ final class ScriptedHTTPServer: Sendable {
         var stopped = false
     }
 
-    init(script: @escaping Script) throws {
+    public init(script: @escaping Script) throws {
         self.script = script
         (listener, port) = try LoopbackListener.open()
         Thread.detachNewThread { [self] in acceptLoop() }
@@ -77,19 +76,19 @@ final class ScriptedHTTPServer: Sendable {
     deinit { stop() }
 
     /// `http://127.0.0.1:<port>` followed by `path`.
-    func url(_ path: String = "/svc/Person") -> String { "http://127.0.0.1:\(port)\(path)" }
+    public func url(_ path: String = "/svc/Person") -> String { "http://127.0.0.1:\(port)\(path)" }
 
     /// Every request received so far, in order.
-    var exchanges: [Exchange] { state.withLock { $0.exchanges } }
+    public var exchanges: [Exchange] { state.withLock { $0.exchanges } }
 
     /// Connections accepted so far.
-    var connections: Int { state.withLock { $0.connections } }
+    public var connections: Int { state.withLock { $0.connections } }
 
     /// Stalled requests whose client gave up and closed the connection.
-    var stallsEndedByClient: Int { state.withLock { $0.stallsEndedByClient } }
+    public var stallsEndedByClient: Int { state.withLock { $0.stallsEndedByClient } }
 
     /// Stops accepting and shuts every open connection down.
-    func stop() {
+    public func stop() {
         let wasStopped = state.withLock { state in
             defer { state.stopped = true }
             for socket in state.open { shutdown(socket, Int32(SHUT_RDWR)) }
@@ -101,7 +100,7 @@ final class ScriptedHTTPServer: Sendable {
     }
 
     /// A whole HTTP/1.1 answer with `Content-Length` (unless given in `headers`) and keep-alive unless `close`.
-    static func response(
+    public static func response(
         status: String = "200 OK", headers: [String] = ["Content-Type: application/json"], body: [UInt8], close: Bool = false
     ) -> [UInt8] {
         var head = "HTTP/1.1 \(status)\r\n"

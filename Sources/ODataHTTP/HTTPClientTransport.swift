@@ -1,6 +1,7 @@
 import AsyncHTTPClient
 import Foundation
 import NIOCore
+import NIOHTTP1
 import ODataCore
 
 /// The live transport: swift-server's AsyncHTTPClient on SwiftNIO, one connection pool per transport.
@@ -14,14 +15,14 @@ import ODataCore
 /// * **Why not URLSession**: on Linux, swift-corelibs-foundation aborts the whole process ("Transfer completed,
 ///   but there's no response", swiftlang/swift-corelibs-foundation#5285) when the server cleanly closes a
 ///   kept-alive connection that was reused before an answer arrived. Here that is an ordinary failure, and since
-///   a GET is idempotent, a request whose connection closed or reset before any answer is sent once more, on
-///   another pooled connection or a new one, before it fails.
+///   a GET is safe, a GET whose connection closed or reset before any answer is sent once more, on another
+///   pooled connection or a new one, before it fails. Writes are sent once; their caller decides about retries.
 /// * **One origin**: a transport made for a service root (``init(serviceRoot:environment:timeout:requestTimeout:credentials:maxBodyBytes:)``)
 ///   sends requests only to that root's origin (scheme, host and port), however their URL was learned — a
 ///   `__next`, `__deferred` or `__metadata.uri` link, a `Location` — so credentials, cookies and tokens never
 ///   go to another host. A URL elsewhere is refused (``ODataError/Kind/refused``) before any connection.
-/// * **Redirects**: followed only within the same origin, at most ``maxRedirects`` times. A redirect anywhere
-///   else comes back as the 3xx response itself.
+/// * **Redirects**: followed for GETs only within the same origin, at most ``maxRedirects`` times. A redirect
+///   anywhere else, or of a write, comes back as the 3xx response itself.
 /// * **Limits**: `timeout` bounds connecting and each wait for the next bytes; `requestTimeout` the whole
 ///   exchange (a server that trickles a byte at a time still ends there). A body larger than `maxBodyBytes`
 ///   once decompressed is refused, read no further. Answers that break a limit or HTTP itself (too large,
@@ -111,7 +112,7 @@ public final class HTTPClientTransport: ODataTransport {
         client.shutdown(queue: .global()) { _ in }
     }
 
-    public func get(_ request: TransportRequest) async throws -> TransportResponse {
+    public func send(_ request: TransportRequest) async throws -> TransportResponse {
         guard var url = Self.webURL(request.url) else {
             throw ODataError(kind: .refused, message: "the link is not an http or https URL", url: request.url)
         }
@@ -140,7 +141,10 @@ public final class HTTPClientTransport: ODataTransport {
                     : Self.sentence(for: error, maxBodyBytes: maxBodyBytes)
                 throw ODataError(kind: kind, message: sentence, url: request.url)
             }
-            guard redirects < Self.maxRedirects, let target = Self.sameOriginRedirect(response, from: url) else {
+            // A write is never sent again to another URL: its 3xx comes back as it is.
+            guard request.method.isSafe, redirects < Self.maxRedirects,
+                  let target = Self.sameOriginRedirect(response, from: url)
+            else {
                 return response
             }
             redirects += 1
@@ -151,7 +155,7 @@ public final class HTTPClientTransport: ODataTransport {
     /// One request and its whole answer; errors as the client threw them (see ``sentence(for:maxBodyBytes:)``).
     func exchange(_ request: TransportRequest, url: URL, deadline: NIODeadline) async throws -> TransportResponse {
         var outgoing = HTTPClientRequest(url: url.absoluteString)
-        outgoing.method = .GET
+        outgoing.method = HTTPMethod(rawValue: request.method.rawValue)
         outgoing.headers.replaceOrAdd(name: "Accept", value: request.acceptsXML ? "application/xml" : "application/json")
         outgoing.headers.replaceOrAdd(name: "Accept-Encoding", value: "gzip, deflate")
         outgoing.headers.replaceOrAdd(name: "MaxDataServiceVersion", value: "2.0")
@@ -159,13 +163,15 @@ public final class HTTPClientTransport: ODataTransport {
         if let authorization { outgoing.headers.replaceOrAdd(name: "Authorization", value: authorization) }
         for (name, value) in request.headers { outgoing.headers.replaceOrAdd(name: name, value: value) }
         if let cookie = cookies.header(for: url) { outgoing.headers.replaceOrAdd(name: "Cookie", value: cookie) }
+        if let body = request.body { outgoing.body = .bytes(ByteBuffer(bytes: body)) }
 
         let answer: HTTPClientResponse
         do {
             answer = try await client.execute(outgoing, deadline: deadline)
-        } catch where Self.isLostBeforeAnswer(error) && !Task.isCancelled {
+        } catch where request.method.isSafe && Self.isLostBeforeAnswer(error) && !Task.isCancelled {
             // On a reused keep-alive connection this is a race with the server closing it (the shape that
-            // aborts URLSession), not a failure of the service. A GET is safe to send again, once.
+            // aborts URLSession), not a failure of the service. A GET is safe to send again, once; a write is not
+            // (the server may have done it), so its caller decides.
             answer = try await client.execute(outgoing, deadline: deadline)
         }
 

@@ -1,8 +1,9 @@
+import CarDealerTestSupport
 import Foundation
 import ODataCore
 import Testing
 
-@testable import Sync
+@testable import ODataHTTP
 
 /// The live transport against real sockets on 127.0.0.1: a scripted raw server for the shapes that matter.
 @Suite struct HTTPClientTransportTests {
@@ -14,7 +15,7 @@ import Testing
         let transport = HTTPClientTransport(timeout: 5)
         // When a GET is sent there
         do {
-            _ = try await transport.get(TransportRequest(url: "http://127.0.0.1:9/svc/Person"))
+            _ = try await transport.send(TransportRequest(url: "http://127.0.0.1:9/svc/Person"))
             Issue.record("the request should have failed")
         } catch let error as ODataError {
             // Then it fails as a transport error naming the reason and the URL
@@ -28,7 +29,7 @@ import Testing
     @Test func a_URL_that_is_not_http_is_refused_before_any_connection() async throws {
         let transport = HTTPClientTransport(timeout: 5)
         for url in ["not a url", "ftp://127.0.0.1/svc/", "file:///etc/passwd", "http:///svc/Person"] {
-            await #expect { try await transport.get(TransportRequest(url: url)) } throws: { error in
+            await #expect { try await transport.send(TransportRequest(url: url)) } throws: { error in
                 (error as? ODataError)?.kind == .refused
                     && (error as? ODataError)?.message == "the link is not an http or https URL"
             }
@@ -42,7 +43,7 @@ import Testing
         let secret = "tok-3f9a-SECRET"
         let transport = HTTPClientTransport(timeout: 5, credentials: Credentials(authorization: "Bearer " + secret))
         // When $metadata is asked for with a validator
-        let response = try await transport.get(TransportRequest(
+        let response = try await transport.send(TransportRequest(
             url: server.url("/svc/$metadata"), headers: ["If-None-Match": #"W/"7""#], acceptsXML: true
         ))
         // Then the request carried the versions, the credentials, the validator, and asked for XML and compression
@@ -58,7 +59,7 @@ import Testing
 
         // When a JSON request fails
         do {
-            _ = try await transport.get(TransportRequest(url: server.url()))
+            _ = try await transport.send(TransportRequest(url: server.url()))
             Issue.record("the request should have failed")
         } catch let error as ODataError {
             // Then it asked for JSON, and the error says why without the credentials
@@ -81,7 +82,7 @@ import Testing
         let transport = HTTPClientTransport(timeout: 5)
         // When both are fetched
         for path in ["/gzip", "/deflate"] {
-            let response = try await transport.get(TransportRequest(url: server.url(path)))
+            let response = try await transport.send(TransportRequest(url: server.url(path)))
             // Then the body is the JSON itself
             #expect(response.status == 200)
             #expect(response.body == Self.json, "\(path)")
@@ -103,7 +104,7 @@ import Testing
         for path in ["/plain", "/announced", "/bomb"] {
             // When it is fetched
             do {
-                _ = try await transport.get(TransportRequest(url: server.url(path)))
+                _ = try await transport.send(TransportRequest(url: server.url(path)))
                 Issue.record("\(path) should have failed")
             } catch let error as ODataError {
                 // Then it is refused (asking again would get the same), saying why
@@ -122,7 +123,7 @@ import Testing
             ))
         }
         // When it is asked
-        let response = try await HTTPClientTransport(timeout: 5).get(TransportRequest(url: server.url()))
+        let response = try await HTTPClientTransport(timeout: 5).send(TransportRequest(url: server.url()))
         // Then the answer is a response, not an error
         #expect(response.status == 500)
         #expect(response.body == body)
@@ -134,7 +135,7 @@ import Testing
         // Given a server that never answers, and a transport that would wait a minute
         let server = try ScriptedHTTPServer { _ in .stall }
         let transport = HTTPClientTransport(timeout: 60)
-        let task = Task { try await transport.get(TransportRequest(url: server.url())) }
+        let task = Task { try await transport.send(TransportRequest(url: server.url())) }
         #expect(try await eventually { server.exchanges.count == 1 })
         // When the calling task is cancelled
         // Then it throws CancellationError at once, and the connection is closed
@@ -153,7 +154,7 @@ import Testing
         let server = try ScriptedHTTPServer { _ in silence }
         // When a transport with a short timeout asks it
         do {
-            _ = try await HTTPClientTransport(timeout: 0.3).get(TransportRequest(url: server.url()))
+            _ = try await HTTPClientTransport(timeout: 0.3).send(TransportRequest(url: server.url()))
             Issue.record("the request should have timed out")
         } catch let error as ODataError {
             // Then it gives up with a sentence that says so
@@ -166,7 +167,7 @@ import Testing
         // Given a server that sends a head and half a body, then nothing
         let server = try ScriptedHTTPServer { _ in .stallAfter(Self.halfAnswer) }
         let transport = HTTPClientTransport(timeout: 60)
-        let task = Task { try await transport.get(TransportRequest(url: server.url())) }
+        let task = Task { try await transport.send(TransportRequest(url: server.url())) }
         #expect(try await eventually { server.exchanges.count == 1 })
         // Let the head arrive so that the body is being read (the only sleep: nothing outside shows that moment)
         try await Task.sleep(for: .milliseconds(50))
@@ -180,7 +181,7 @@ import Testing
         let server = try ScriptedHTTPServer { _ in .bytes(Self.halfAnswer, close: true) }
         // When it is asked
         do {
-            _ = try await HTTPClientTransport(timeout: 5).get(TransportRequest(url: server.url()))
+            _ = try await HTTPClientTransport(timeout: 5).send(TransportRequest(url: server.url()))
             Issue.record("the request should have failed")
         } catch let error as ODataError {
             // Then it is a transport error that says the answer was cut short
@@ -196,10 +197,10 @@ import Testing
         let server = try ScriptedHTTPServer { exchange in exchange.indexOnConnection == 0 ? .bytes(Self.ok) : .hangUp }
         let transport = HTTPClientTransport(timeout: 5)
         // When two GETs are sent one after the other
-        let first = try await transport.get(TransportRequest(url: server.url()))
+        let first = try await transport.send(TransportRequest(url: server.url()))
         #expect(first.status == 200)
         do {
-            let second = try await transport.get(TransportRequest(url: server.url()))
+            let second = try await transport.send(TransportRequest(url: server.url()))
             // Then the second is either answered (sent again on a fresh connection)…
             #expect(second.status == 200)
             #expect(second.body == Self.json)
@@ -218,7 +219,7 @@ import Testing
         // When GETs follow one another at once (the client may pick the closed connection before it notices)
         for _ in 0..<20 {
             // Then each is answered, on a connection of its own
-            let response = try await transport.get(TransportRequest(url: server.url()))
+            let response = try await transport.send(TransportRequest(url: server.url()))
             #expect(response.status == 200)
         }
         #expect(server.exchanges.allSatisfy { $0.indexOnConnection == 0 })
@@ -229,7 +230,7 @@ import Testing
         let server = try ScriptedHTTPServer { _ in .hangUp }
         // When a GET is sent
         do {
-            _ = try await HTTPClientTransport(timeout: 5).get(TransportRequest(url: server.url()))
+            _ = try await HTTPClientTransport(timeout: 5).send(TransportRequest(url: server.url()))
             Issue.record("the request should have failed")
         } catch let error as ODataError {
             // Then it was tried twice, each on its own connection, and the error says what happened
@@ -253,12 +254,12 @@ import Testing
         }
         let transport = HTTPClientTransport(timeout: 5, credentials: Credentials(authorization: "Bearer t0k"))
         // When a redirect within the origin is met, it is followed, credentials included
-        let moved = try await transport.get(TransportRequest(url: server.url("/moved")))
+        let moved = try await transport.send(TransportRequest(url: server.url("/moved")))
         #expect(moved.status == 200)
         #expect(server.exchanges.last?.head.hasPrefix("GET /svc/Person ") == true)
         #expect(server.exchanges.last?.header("Authorization") == "Bearer t0k")
         // When a redirect to another origin is met, it comes back as the 3xx and nothing is sent there
-        let away = try await transport.get(TransportRequest(url: server.url("/away")))
+        let away = try await transport.send(TransportRequest(url: server.url("/away")))
         #expect(away.status == 307)
         #expect(away.headers["location"] == elsewhere.url())
         #expect(elsewhere.exchanges.isEmpty)
@@ -278,8 +279,8 @@ import Testing
         }
         let transport = HTTPClientTransport(timeout: 5)
         // When $metadata is asked for, then a page
-        let metadata = try await transport.get(TransportRequest(url: server.url("/svc/$metadata"), acceptsXML: true))
-        let page = try await transport.get(TransportRequest(url: server.url("/svc/Person")))
+        let metadata = try await transport.send(TransportRequest(url: server.url("/svc/$metadata"), acceptsXML: true))
+        let page = try await transport.send(TransportRequest(url: server.url("/svc/Person")))
         // Then the redirected request and the next one carry the session, and no response passes it on
         #expect(metadata.status == 200 && page.status == 200)
         let sent = server.exchanges.map { $0.header("Cookie") }
@@ -287,7 +288,7 @@ import Testing
                          "SAP_SESSIONID_GW_100=s3cr3t; sap-usercontext=sap-client=100"])
         #expect(metadata.headers["set-cookie"] == nil)
         // And another transport (another service) has none of them
-        _ = try await HTTPClientTransport(timeout: 5).get(TransportRequest(url: server.url("/svc/Person")))
+        _ = try await HTTPClientTransport(timeout: 5).send(TransportRequest(url: server.url("/svc/Person")))
         #expect(server.exchanges.last?.header("Cookie") == nil)
     }
 
@@ -298,7 +299,7 @@ import Testing
         do {
             let transport = HTTPClientTransport(timeout: 5)
             client = transport.client
-            #expect(try await transport.get(TransportRequest(url: server.url())).status == 200)
+            #expect(try await transport.send(TransportRequest(url: server.url())).status == 200)
         }
         // When the transport is released, its client is shut down and then freed (a debug build traps otherwise)
         #expect(try await eventually { client == nil })
