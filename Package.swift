@@ -14,6 +14,7 @@ let package = Package(
         .library(name: "ScreenSeam", targets: ["ScreenSeam"]),
         .library(name: "ODataHTTP", targets: ["ODataHTTP"]),
         .library(name: "Sync", targets: ["Sync"]),
+        .library(name: "Session", targets: ["Session"]),
         .library(name: "DemoServer", targets: ["DemoServer"]),
     ],
     dependencies: [
@@ -26,7 +27,7 @@ let package = Package(
         // Already in the graph through async-http-client; named because ODataHTTP imports their modules.
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
-        // Already in the graph; the executable hashes a credential into the cache's file name with its SHA-256.
+        // Already in the graph; Session hashes a credential into the cache's file name with its SHA-256.
         .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
     ],
     targets: [
@@ -70,12 +71,21 @@ let package = Package(
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ]
         ),
+        // One browsing session built from settings: transport, `$metadata`, cache, fetcher, profile. Shared by the
+        // executable and the tests (as Hummingbird's buildApplication is); the terminal is the caller's.
+        .target(
+            name: "Session",
+            dependencies: [
+                "ODataCore", "EntityCache", "ScreenSeam", "ODataHTTP", "Sync", "Browser",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
+        ),
+        // Argument parsing, the start-up screen, the terminal loop, the built-in service's commands.
         .executableTarget(
             name: "cardealer",
             dependencies: [
-                "ODataCore", "EntityCache", "ScreenSeam", "ODataHTTP", "Sync", "Terminal", "Browser", "DemoServer",
+                "ODataCore", "EntityCache", "ODataHTTP", "Sync", "Session", "Terminal", "Browser", "DemoServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
         // A tiny program that draws hostile text; driven inside tmux by TerminalTests.
@@ -106,7 +116,7 @@ let package = Package(
         .testTarget(
             name: "EndToEndTests",
             dependencies: [
-                "CarDealerTestSupport", "Browser", "Sync", "ODataHTTP", "EntityCache", "ScreenSeam", "DemoServer", "ODataCore",
+                "CarDealerTestSupport", "Browser", "Sync", "ODataHTTP", "Session", "EntityCache", "ScreenSeam", "DemoServer", "ODataCore",
                 "Terminal",
             ]
         ),
@@ -127,7 +137,7 @@ let package = Package(
         .testTarget(
             name: "ReliabilityTests",
             dependencies: [
-                "Browser", "DemoServer", "EntityCache", "ScreenSeam", "ODataCore", "Sync", "ODataHTTP", "Terminal", grdb,
+                "Browser", "DemoServer", "EntityCache", "ScreenSeam", "ODataCore", "Sync", "ODataHTTP", "Session", "Terminal", grdb,
                 "CarDealerTestSupport",
             ]
         ),

@@ -1,5 +1,7 @@
 import ArgumentParser
+import Browser
 import Foundation
+import Session
 
 /// `cardealer browse URL`: any OData v2 service.
 struct BrowseCommand: AsyncParsableCommand {
@@ -24,15 +26,18 @@ struct BrowseCommand: AsyncParsableCommand {
                     + "credentials file, see the README) and give the URL without them."
             )
         }
-        var displayProfile: BrowserSession.Profile? = nil
+        var displayProfile: DisplayProfile? = nil
         if let profile {
             do {
-                displayProfile = try BrowserSession.Profile.load(from: Data(contentsOf: URL(fileURLWithPath: profile)))
+                displayProfile = try DisplayProfile.load(from: Data(contentsOf: URL(fileURLWithPath: profile)))
             } catch {
                 throw ValidationError("Could not read the display profile \(profile): \(error.localizedDescription)")
             }
         }
-        try await BrowserSession.run(serviceRoot: url, identity: url, options: browserOptions, profile: displayProfile)
+        // No identity: the cache is the service's, also when the URL names one of its entity sets.
+        let settings = try BrowserSession.settings(
+            serviceRoot: url, identity: nil, options: browserOptions, profile: displayProfile)
+        try await BrowserSession.run(settings, trace: browserOptions.trace)
     }
 }
 

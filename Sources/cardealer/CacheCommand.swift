@@ -2,7 +2,7 @@ import ArgumentParser
 import EntityCache
 import Foundation
 import ODataHTTP
-import Sync
+import Session
 
 /// `cardealer cache path|stats|clear [URL]`: where a service's cache lives, what is in it, and removing it.
 struct CacheCommand: ParsableCommand {
@@ -33,9 +33,9 @@ struct CacheCommand: ParsableCommand {
             get throws {
                 // The same identity, user and directory as browsing works out.
                 let owner = try user ?? CacheIdentity.user(Credentials.load())
-                return CacheLocation(
-                    serviceIdentity: url ?? CacheIdentity.demo(people: people, hostile: hostile), user: owner,
-                    environment: CacheIdentity.environment(cacheDirectory: cacheDirectory)
+                return CacheIdentity.location(
+                    identity: url ?? CacheIdentity.demo(people: people, hostile: hostile), user: owner,
+                    cacheDirectory: cacheDirectory
                 )
             }
         }

@@ -1,6 +1,8 @@
 import ArgumentParser
+import Browser
 import DemoServer
 import Foundation
+import Session
 
 /// `cardealer [demo]`: the built-in CarDealer service in-process, and the browser on it.
 struct DemoCommand: AsyncParsableCommand {
@@ -31,10 +33,11 @@ struct DemoCommand: AsyncParsableCommand {
         )
         let server = try await DemoServer.start(configuration)
         // The demo's port changes every run; its cache is keyed by what it is, not where it listens.
-        try await BrowserSession.run(
-            serviceRoot: server.baseURL, identity: CacheIdentity.demo(people: people, hostile: hostile), options: browserOptions,
-            profile: BrowserSession.bundledCarDealerProfile
+        let settings = try BrowserSession.settings(
+            serviceRoot: server.baseURL, identity: CacheIdentity.demo(people: people, hostile: hostile),
+            options: browserOptions, profile: DisplayProfile.carDealer
         )
+        try await BrowserSession.run(settings, trace: browserOptions.trace)
     }
 
     /// `$XDG_DATA_HOME/cardealer` or `~/.local/share/cardealer`.

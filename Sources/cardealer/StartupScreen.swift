@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import Session
 import Terminal
 
 #if canImport(Glibc)

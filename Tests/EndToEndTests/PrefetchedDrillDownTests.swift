@@ -4,6 +4,7 @@ import EntityCache
 import Foundation
 import ODataCore
 import ODataHTTP
+import Session
 import Sync
 import Terminal
 import Testing
@@ -19,16 +20,14 @@ import Testing
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let server = try await DemoServer.start(DemoServerConfiguration(dataPath: directory + "/demo.sqlite", latencyMilliseconds: 300))
-        let cache = try CacheDatabase(path: directory + "/cache.sqlite")
-        let transport = HTTPClientTransport()
-        let metadata = try await transport.send(TransportRequest(url: server.baseURL + "$metadata", acceptsXML: true))
-        let model = try EDMXParser.parse(metadata.body)
-        let engine = SyncEngine(configuration: SyncEngine.Configuration(serviceRoot: server.baseURL), cache: cache,
-                                transport: transport, model: model)
-        let environment = BrowserEnvironment(cache: cache, intents: engine, model: model, profile: DisplayProfile.carDealer!)
+        var settings = SessionSettings(serviceRoot: server.baseURL)
+        settings.profile = DisplayProfile.carDealer
+        settings.cacheFile = directory + "/cache.sqlite"
+        let session = try await BrowsingSession.start(settings)
+        let (cache, engine) = (session.cache, session.engine)
+        let environment = session.makeEnvironment()
         let terminal = HeadlessTerminal(size: TerminalSize(columns: 80, rows: 24))
-        let app = BrowserApp(terminal: terminal, environment: environment,
-                             root: EntityListController(environment: environment, entitySet: "Person"))
+        let app = BrowserApp(terminal: terminal, environment: environment, root: session.makeRootController(in: environment))
         app.presentIfNeeded()
 
         // When the first page and its prefetches have settled

@@ -37,11 +37,9 @@ import Testing
         var configuration = SyncEngine.Configuration(serviceRoot: server.baseURL)
         configuration.retry = retry
         configuration.pageSize = pageSize
-        let engine = SyncEngine(
-            configuration: configuration, cache: try CacheDatabase(path: path),
-            transport: HTTPClientTransport(timeout: 10))
-        try await engine.loadMetadata()
-        return engine
+        let transport = HTTPClientTransport(timeout: 10)
+        let opened = try await MetadataLoader.open(root: server.baseURL, transport: transport) { _ in path }
+        return SyncEngine(configuration: configuration, cache: opened.cache, transport: transport, model: opened.model)
     }
 
     @Test func after_the_first_page_settles_opening_any_person_and_their_cars_issues_zero_requests() async throws {

@@ -51,6 +51,11 @@ public struct DisplayProfile: Sendable, Decodable {
         self.sets = sets
     }
 
+    /// Every drill-down path the profile names, for the fetcher's hops (`Sync.PrefetchHints(drillPaths:)`).
+    public var drillPaths: [[String]] {
+        sets.keys.sorted().compactMap { sets[$0]?.drill?.path }
+    }
+
     /// Reads a profile from JSON.
     public static func load(from data: Data) throws -> DisplayProfile {
         try JSONDecoder().decode(DisplayProfile.self, from: data)

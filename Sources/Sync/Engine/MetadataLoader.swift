@@ -1,3 +1,4 @@
+import EntityCache
 import Foundation
 import ODataCore
 
@@ -98,5 +99,49 @@ public enum MetadataLoader {
         components.percentEncodedPath = "/" + segments.dropLast().joined(separator: "/") + "/"
         guard let parent = components.string else { return nil }
         return (parent, name)
+    }
+}
+
+extension MetadataLoader {
+    /// What a session opens on: its service root, its cache and the model `$metadata` describes.
+    public struct Opened: Sendable {
+        /// The service root, with one trailing slash (the parent of the given URL when that named an entity set).
+        public var root: String
+        public var cache: CacheDatabase
+        public var model: ServiceModel
+        /// The entity set the given URL named, to open first.
+        public var entitySet: String?
+        /// Whether the model is the cached copy (a warm or offline start) rather than one just fetched.
+        public var fromCache: Bool
+    }
+
+    /// The one way a session's `$metadata` is loaded, for the executable and every test.
+    ///
+    /// A warm start (the cache at `cachePath(root)` holds a readable document) uses the cached copy at once, so
+    /// the first frame needs no request; the service's current document is fetched in the background and stored
+    /// for the next start. A cold start fetches it (``load(root:transport:)``: a URL naming an entity set opens
+    /// that set under its service root, whose cache is then `cachePath(parent)`) and stores it. Neither: a
+    /// ``Failure`` that says what to check.
+    ///
+    /// - Parameter cachePath: the cache file for a service root; nil keeps the cache in memory.
+    public static func open(
+        root: String, transport: any ODataTransport, cachePath: @Sendable (String) -> String?
+    ) async throws -> Opened {
+        let root = root.hasSuffix("/") ? root : root + "/"
+        if let path = cachePath(root), FileManager.default.fileExists(atPath: path),
+            let warm = try? CacheDatabase(path: path), let bytes = try? warm.metadataDocument(),
+            let cached = try? EDMXParser.parse(bytes)
+        {
+            Task.detached {
+                guard let fresh = try? await fetch(root: root, transport: transport) else { return }
+                try? await warm.write { try $0.storeMetadataDocument(fresh.document, at: Date()) }
+            }
+            return Opened(root: root, cache: warm, model: cached, entitySet: nil, fromCache: true)
+        }
+        let loaded = try await load(root: root, transport: transport)
+        let cache = try cachePath(loaded.root).map { try CacheDatabase(path: $0) } ?? CacheDatabase()
+        let document = loaded.document
+        try await cache.write { try $0.storeMetadataDocument(document, at: Date()) }
+        return Opened(root: loaded.root, cache: cache, model: loaded.model, entitySet: loaded.entitySet, fromCache: false)
     }
 }

@@ -10,4 +10,15 @@ public struct PrefetchHints: Sendable, Hashable {
     public init(hops: [String: String] = [:]) {
         self.hops = hops
     }
+
+    /// The hops a profile's drill paths imply (`["PersonCar", "Car"]`: PersonCar hops to Car). A link set drilled
+    /// through towards different targets (PersonCar → Car from a person, → Person from a car) is left to the
+    /// fetcher's rule: hop along the navigation that does not lead back.
+    public init(drillPaths: [[String]]) {
+        var targets: [String: Set<String>] = [:]
+        for path in drillPaths where path.count >= 2 {
+            targets[path[0], default: []].insert(path[1])
+        }
+        self.init(hops: targets.compactMapValues { $0.count == 1 ? $0.first : nil })
+    }
 }

@@ -1,6 +1,7 @@
 import Foundation
 #if canImport(Glibc)
 import Glibc
+import Session
 #endif
 
 /// `--trace FILE`: one JSON object per line, for the benchmarks to read.

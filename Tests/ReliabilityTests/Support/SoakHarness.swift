@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import ODataHTTP
+import Session
 import Synchronization
 import Browser
 import DemoServer
@@ -34,19 +35,22 @@ final class SoakHarness {
         proxy = try FaultProxy(upstreamPort: server.port)
         let root = "http://127.0.0.1:\(proxy.port)/CarDealer.svc/"
         cachePath = directory + "/cache.sqlite"
-        cache = try CacheDatabase(path: cachePath)
-        let transport = HTTPClientTransport(timeout: requestTimeout)
-        let metadata = try await transport.send(TransportRequest(url: root + "$metadata", acceptsXML: true))
-        let model = try EDMXParser.parse(metadata.body)
-        var configuration = SyncEngine.Configuration(serviceRoot: root)
-        configuration.retry = RetryPolicy(maxAttempts: 2, baseDelay: 0.005, maxDelay: 0.02)
-        configuration.offlineProbeInterval = 0.02
-        configuration.profile = PrefetchHints(hops: ["PersonCarMaintenance": "Maintenance"])
-        engine = SyncEngine(configuration: configuration, cache: cache, transport: transport, model: model)
-        guard let profile = Browser.DisplayProfile.carDealer else { throw CocoaError(.fileReadCorruptFile) }
-        let environment = BrowserEnvironment(cache: cache, intents: engine, model: model, profile: profile)
+        // The session the executable builds, with the fetcher's retries shortened for the soak.
+        var settings = SessionSettings(serviceRoot: root)
+        settings.profile = Browser.DisplayProfile.carDealer
+        settings.cacheFile = cachePath
+        settings.timeout = requestTimeout
+        settings.requestTimeout = requestTimeout * 3
+        settings.tune = { configuration in
+            configuration.retry = RetryPolicy(maxAttempts: 2, baseDelay: 0.005, maxDelay: 0.02)
+            configuration.offlineProbeInterval = 0.02
+        }
+        let session = try await BrowsingSession.start(settings)
+        cache = session.cache
+        engine = session.engine
+        let environment = session.makeEnvironment()
         terminal = HeadlessTerminal(size: TerminalSize(columns: 100, rows: 24))
-        app = BrowserApp(terminal: terminal, environment: environment, root: EntityListController(environment: environment, entitySet: "Person"))
+        app = BrowserApp(terminal: terminal, environment: environment, root: session.makeRootController(in: environment))
         app.onFrame = { [weak self] frame in
             if let last = frame.lines.last { self?.statusLines.insert(last) }
         }

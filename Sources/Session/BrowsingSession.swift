@@ -1,0 +1,138 @@
+import Browser
+import EntityCache
+import Foundation
+import ODataCore
+import ODataHTTP
+import ScreenSeam
+import Sync
+
+/// What a browsing session is built from: a service, whose data it is, how it is shown, where its cache lives,
+/// and the limits of the transport.
+public struct SessionSettings: Sendable {
+    /// The service root URL (or a URL naming one of its entity sets, which then opens first).
+    public var serviceRoot: String
+    /// What the cache is keyed by: the service root when nil; the demo passes its stable name.
+    public var identity: String?
+    public var credentials: Credentials
+    /// How entity sets are shown; nil derives one from `$metadata`.
+    public var profile: DisplayProfile?
+    /// Where the cache lives: under `cacheDirectory` (nil: the XDG cache directory), or exactly at `cacheFile`.
+    public var cacheDirectory: String?
+    public var cacheFile: String?
+    /// Seconds to connect and to wait for the next bytes; seconds one whole exchange may take.
+    public var timeout: Double = HTTPClientTransport.defaultTimeout
+    public var requestTimeout: Double = HTTPClientTransport.defaultRequestTimeout
+    public var maxResponseBytes = HTTPClientTransport.defaultMaxBodyBytes
+    public var maxEntities = VerboseJSONDecoder.defaultMaxEntities
+    /// Predict the next screens; off is the fetch-on-navigate baseline.
+    public var prefetch = true
+    /// Where the proxy variables are read.
+    public var environment: [String: String] = ProcessInfo.processInfo.environment
+    /// Wraps the HTTP transport (the executable's `--trace`).
+    public var wrapTransport: (@Sendable (any ODataTransport) -> any ODataTransport)?
+    /// Last word on the fetcher's tunables (tests shorten retries).
+    public var tune: (@Sendable (inout SyncEngine.Configuration) -> Void)?
+
+    public init(serviceRoot: String, identity: String? = nil, credentials: Credentials = Credentials()) {
+        self.serviceRoot = serviceRoot
+        self.identity = identity
+        self.credentials = credentials
+    }
+}
+
+/// A running browsing session: the cache, the fetcher on it, the model and the display profile. The one way a
+/// session is built — by the executable and by the tests — as Hummingbird's `buildApplication` serves both.
+///
+/// The terminal is not part of it: the caller puts a ``BrowserApp`` on a real or headless terminal with
+/// ``makeEnvironment()`` and ``makeRootController(in:)``.
+public final class BrowsingSession: Sendable {
+    /// The service root, with one trailing slash.
+    public let root: String
+    public let cache: CacheDatabase
+    public let engine: SyncEngine
+    public let model: ServiceModel
+    public let profile: DisplayProfile
+    /// The proxy requests go through, if any (its description never holds credentials).
+    public let proxy: ProxyServer?
+    /// Whether `$metadata` came from the cache (a warm or offline start).
+    public let metadataFromCache: Bool
+
+    init(
+        root: String, cache: CacheDatabase, engine: SyncEngine, model: ServiceModel, profile: DisplayProfile,
+        proxy: ProxyServer?, metadataFromCache: Bool
+    ) {
+        self.root = root
+        self.cache = cache
+        self.engine = engine
+        self.model = model
+        self.profile = profile
+        self.proxy = proxy
+        self.metadataFromCache = metadataFromCache
+    }
+
+    /// Builds the transport, loads `$metadata` (``MetadataLoader/open(root:transport:cachePath:)``: the cached copy
+    /// at once on a warm start, else the network, else a sentence), opens the cache and starts the fetcher.
+    /// Throws ``SessionError`` with a sentence a person can act on.
+    public static func start(_ settings: SessionSettings) async throws -> BrowsingSession {
+        let root = settings.serviceRoot.hasSuffix("/") ? settings.serviceRoot : settings.serviceRoot + "/"
+        let http: HTTPClientTransport
+        do {
+            // The proxy comes from http_proxy / https_proxy / all_proxy / no_proxy; loopback (the demo) goes direct.
+            http = try HTTPClientTransport(
+                serviceRoot: root, environment: settings.environment, timeout: settings.timeout,
+                requestTimeout: settings.requestTimeout, credentials: settings.credentials,
+                maxBodyBytes: settings.maxResponseBytes
+            )
+        } catch {
+            throw SessionError(error.description)
+        }
+        let transport = settings.wrapTransport?(http) ?? http
+        let user = CacheIdentity.user(settings.credentials)
+        let opened: MetadataLoader.Opened
+        do {
+            opened = try await MetadataLoader.open(root: root, transport: transport) { serviceRoot in
+                if let file = settings.cacheFile { return file }
+                // A URL that named an entity set is cached as its service, unless an identity was given.
+                let identity = settings.identity ?? serviceRoot
+                return CacheIdentity.location(identity: identity, user: user, cacheDirectory: settings.cacheDirectory).path
+            }
+        } catch let failure as MetadataLoader.Failure {
+            throw SessionError(failure.sentence)
+        } catch {
+            throw SessionError("Could not open the cache: \(error)")
+        }
+        var profile = (settings.profile ?? DisplayProfile.defaults(for: opened.model)).completed(for: opened.model)
+        if let set = opened.entitySet { profile.root = set }
+
+        var configuration = SyncEngine.Configuration(serviceRoot: opened.root)
+        configuration.profile = PrefetchHints(drillPaths: profile.drillPaths)
+        configuration.prefetch = settings.prefetch
+        configuration.maxEntitiesPerAnswer = settings.maxEntities
+        configuration.retry.budget = settings.requestTimeout * 1.5
+        settings.tune?(&configuration)
+        let engine = SyncEngine(configuration: configuration, cache: opened.cache, transport: transport, model: opened.model)
+        return BrowsingSession(
+            root: opened.root, cache: opened.cache, engine: engine, model: opened.model, profile: profile,
+            proxy: http.proxy, metadataFromCache: opened.fromCache
+        )
+    }
+
+    /// What the screens of this session share.
+    @MainActor
+    public func makeEnvironment() -> BrowserEnvironment {
+        BrowserEnvironment(cache: cache, intents: engine, model: model, profile: profile)
+    }
+
+    /// The first screen: the profile's root set, else the list of entity sets.
+    @MainActor
+    public func makeRootController(in environment: BrowserEnvironment) -> any ScreenController {
+        if let set = environment.profile.root { return EntityListController(environment: environment, entitySet: set) }
+        return EntitySetsController(environment: environment, serviceName: root)
+    }
+}
+
+/// A session that could not start, said in a sentence.
+public struct SessionError: Error, CustomStringConvertible, Sendable {
+    public let description: String
+    public init(_ description: String) { self.description = description }
+}
