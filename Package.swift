@@ -101,7 +101,7 @@ let package = Package(
             path: "Benchmarks/IngestBench"
         ),
         .testTarget(name: "ODataCoreTests", dependencies: ["ODataCore"], resources: [.copy("Fixtures")]),
-        .testTarget(name: "EntityCacheTests", dependencies: ["ODataCore", "EntityCache", "ScreenSeam", grdb]),
+        .testTarget(name: "EntityCacheTests", dependencies: ["ODataCore", "EntityCache", "ScreenSeam", grdb, "CarDealerTestSupport"]),
         .testTarget(
             name: "SyncTests", dependencies: ["ODataCore", "EntityCache", "ScreenSeam", "Sync", "ODataHTTP", "DemoServer", "CarDealerTestSupport"], resources: [.copy("Fixtures")]
         ),
@@ -110,7 +110,7 @@ let package = Package(
             dependencies: ["ODataCore", "ODataHTTP", "CarDealerTestSupport", .product(name: "AsyncHTTPClient", package: "async-http-client")]
         ),
         // Helpers shared by test targets: a private tmux session, built products, a loopback listener.
-        .target(name: "CarDealerTestSupport", path: "Tests/TestSupport"),
+        .target(name: "CarDealerTestSupport", dependencies: ["ODataCore"], path: "Tests/TestSupport"),
         .testTarget(name: "TerminalTests", dependencies: ["Terminal", "CarDealerTestSupport"]),
         // The built cardealer binary in tmux: keys in, capture-pane out.
         .testTarget(

@@ -66,10 +66,10 @@ let fillTime = try seconds {
     while first < rows {
         let count = min(10_000, rows - first)
         try cache.write { session in
-            var keys: [String] = []
+            var keys: [EntityKey] = []
             keys.reserveCapacity(count)
             for id in first..<(first + count) {
-                let key = "Person(\(id))"
+                let key = EntityKey(entitySet: "Person", value: .int(Int64(id)))
                 try session.upsertEntity(
                     key: key, entitySet: "Person", type: "edmexampleModel.Person",
                     properties: [

@@ -1,3 +1,4 @@
+import CarDealerTestSupport
 import DemoServer
 import Foundation
 import EntityCache

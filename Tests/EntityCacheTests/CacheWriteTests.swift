@@ -1,3 +1,4 @@
+import CarDealerTestSupport
 import Foundation
 import ODataCore
 import Testing

@@ -1,3 +1,4 @@
+import CarDealerTestSupport
 import Foundation
 import ODataCore
 import ScreenSeam
@@ -123,7 +124,7 @@ import Testing
             let window = try cache.listWindow(people, range: start..<(start + 50))
             // Then each holds exactly the people at those positions
             let expected = (start..<min(start + 50, 200_000)).map { "Person(\($0))" }
-            #expect(window.rows.map { $0.entity?.key } == expected)
+            #expect(window.rows.map { $0.entity?.key.canonical } == expected)
         }
     }
 

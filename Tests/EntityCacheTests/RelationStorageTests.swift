@@ -1,3 +1,4 @@
+import CarDealerTestSupport
 import Foundation
 import GRDB
 import ODataCore
@@ -13,7 +14,7 @@ import Testing
 
     @Test func hostile_child_keys_round_trip_and_read_the_same_through_sqlite_json() throws {
         // Given child keys with quotes, backslashes, control characters and non-ASCII text
-        let keys = [
+        let keys: [EntityKey] = [
             "Tag('a''b')", #"Tag('back\slash')"#, "Tag('quote\"d')", "Tag('tab\tnew\nline\u{1}')",
             "Tag('Zoë 🚗')", "Tag('')",
         ]
@@ -31,7 +32,7 @@ import Testing
         }
         // Then both give the keys in order, and every child is found
         #expect(read == keys)
-        #expect(viaSQLite == keys)
+        #expect(viaSQLite == keys.map(\.canonical))
         #expect(try cache.integrity().isClean)
     }
 
@@ -53,12 +54,12 @@ import Testing
     @Test func a_hop_read_keeps_the_relations_order_and_ends_a_row_where_its_chain_is_not_known() throws {
         // Given Person(1) → link entities, each with a to-one hop that is known, unknown, empty, damaged or
         // pointing at an entity not cached; one link twice, one link not cached at all; and keys needing quoting
-        let links = ["PC(1)", "PC(2)", "PC(3)", "PC('it''s')", "PC(5)", "PC(missing)", "PC(1)", "PC(6)"]
+        let links: [EntityKey] = ["PC(1)", "PC(2)", "PC(3)", "PC('it''s')", "PC(5)", "PC(77)", "PC(1)", "PC(6)"]
         let cache = try CacheDatabase()
         try cache.write { session in
-            for key in ["PC(1)", "PC(2)", "PC(3)", "PC('it''s')", "PC(5)", "PC(6)", "Car(1)", "Car(4)", "Maker(1)"] {
-                try session.upsertEntity(key: key, entitySet: String(key.prefix { $0 != "(" }), type: nil,
-                                         properties: [.init(name: "k", value: .string(key))], etag: nil, at: date, partial: false)
+            for key: EntityKey in ["PC(1)", "PC(2)", "PC(3)", "PC('it''s')", "PC(5)", "PC(6)", "Car(1)", "Car(4)", "Maker(1)"] {
+                try session.upsertEntity(key: key, entitySet: key.entitySet, type: nil,
+                                         properties: [.init(name: "k", value: .string(key.canonical))], etag: nil, at: date, partial: false)
             }
             try session.replaceRelation(parent: "Person(1)", navigation: "Links", children: links, at: date)
             try session.replaceRelation(parent: "PC(1)", navigation: "Car", children: ["Car(1)"], at: date)
@@ -78,11 +79,11 @@ import Testing
         else { Issue.record("the relation should be known"); return }
         // Then every cached link comes once per position, in order, with its target only where the chain is whole
         let cached = ["PC(1)", "PC(2)", "PC(3)", "PC('it''s')", "PC(5)", "PC(1)", "PC(6)"]
-        #expect(one.map(\.link.key) == cached)
-        #expect(one.map(\.target?.key) == ["Car(1)", nil, nil, "Car(4)", nil, "Car(1)", nil])
+        #expect(one.map(\.link.key.canonical) == cached)
+        #expect(one.map(\.target?.key.canonical) == ["Car(1)", nil, nil, "Car(4)", nil, "Car(1)", nil])
         #expect(one.first?.target?.properties == [.init(name: "k", value: .string("Car(1)"))])
-        #expect(two.map(\.target?.key) == ["Maker(1)", nil, nil, nil, nil, "Maker(1)", nil])
-        #expect(none.map(\.link.key) == cached && none.allSatisfy { $0.target == $0.link })
+        #expect(two.map(\.target?.key.canonical) == ["Maker(1)", nil, nil, nil, nil, "Maker(1)", nil])
+        #expect(none.map(\.link.key.canonical) == cached && none.allSatisfy { $0.target == $0.link })
         // And a path whose first relation is unknown is unknown
         #expect(try cache.related(person, path: ["Nope", "Car"]) == .unknown)
     }

@@ -177,15 +177,15 @@ struct FaultSoakTests {
         }
         let listed = try harness.cache.listKeys(rootKey, range: 0..<(people + 10))
         let state = try harness.cache.listState(rootKey)
-        #expect(listed == order.map { "Person(\($0))" },
+        #expect(listed.map(\.canonical) == order.map { "Person(\($0))" },
                 "the People list differs from the server's order; \(listed.count) rows, state \(String(describing: state))")
 
         let file = try CacheFile(path: harness.cachePath)
         let keys = try file.queue.read { db in try String.fetchAll(db, sql: "SELECT key FROM entity") }
         var compared = 0
         for key in keys {
-            guard let entity = try harness.cache.entity(canonical: key), let path = ResourcePath.parse(relative: key),
-                  let entityKey = path.entityKey, case .int(let id)? = entityKey.values.first?.value else { continue }
+            guard let entityKey = EntityKey(canonical: key), let entity = try harness.cache.entity(entityKey),
+                  case .int(let id)? = entityKey.values.first?.value else { continue }
             let columns: [String]
             switch entity.entitySet {
             case "Person": columns = ["firstName", "lastName", "ssn"]
@@ -212,9 +212,9 @@ struct FaultSoakTests {
         }
         for relation in relations {
             let parent: String = relation["parentKey"]
-            guard parent.hasPrefix("Person("), let parentKey = ResourcePath.parse(relative: parent)?.entityKey,
+            guard parent.hasPrefix("Person("), let parentKey = EntityKey(canonical: parent),
                   case .int(let id)? = parentKey.values.first?.value else { continue }
-            let cached = Set(try harness.cache.relationKeys(parentKey, navigation: "PersonCar")?.keys ?? [])
+            let cached = Set(try harness.cache.relationKeys(parentKey, navigation: "PersonCar")?.keys.map(\.canonical) ?? [])
             let expected = try server.read { db in
                 Set(try Int.fetchAll(db, sql: "SELECT personCarID FROM PersonCar WHERE personID = ?", arguments: [id])
                     .map { "PersonCar(\($0))" })

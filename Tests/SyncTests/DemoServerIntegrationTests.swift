@@ -53,8 +53,7 @@ import Testing
             #expect(window.rows.count == 20 && window.rows.allSatisfy { $0.entity != nil })
             // When every person on it is opened, with their cars
             for (index, row) in window.rows.enumerated() {
-                let canonical = try #require(row.entity?.key)
-                let key = try #require(ResourcePath.parse(relative: canonical)?.entityKey)
+                let key = try #require(row.entity?.key)
                 engine.screenDidShow(.entity(key), visible: 0..<1, screen: ScreenID(100 + index))
                 engine.screenDidShow(
                     .related(parent: key, path: ["PersonCar", "Car"]), visible: 0..<20,

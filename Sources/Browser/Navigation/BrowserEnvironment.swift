@@ -48,7 +48,7 @@ public final class BrowserEnvironment {
     func label(of entity: CachedEntity) -> String {
         let template = setProfile(entity.entitySet).row ?? "{}"
         let text = ValueFormatter.fill(template) { name in entity.properties.first { $0.name == name }?.value }
-        return text.isEmpty ? entity.key : text
+        return text.isEmpty ? entity.key.canonical : text
     }
 
     /// The entity set a navigation path from `set` ends in, per `$metadata`.
@@ -59,11 +59,6 @@ public final class BrowserEnvironment {
             current = next
         }
         return current
-    }
-
-    /// Parses a canonical cache key (`Person(1)`) back into an entity key.
-    func entityKey(_ canonical: String) -> EntityKey? {
-        ResourcePath.parse(relative: canonical)?.entityKey
     }
 
     /// `14:03:27`, or `2027-01-15 14:03:27 +01:00` with `date`: a moment in the user's time zone.

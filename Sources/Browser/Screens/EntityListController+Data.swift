@@ -120,14 +120,13 @@ extension EntityListController {
 
     func cursorRested() {
         restWork = nil
-        guard let anchor = row(at: cursor.selected)?.anchor, let key = environment.entityKey(anchor.key) else { return }
-        restedOn = anchor.key
+        guard let key = row(at: cursor.selected)?.anchor?.key else { return }
+        restedOn = key
         var neighbours: [EntityKey] = []
         for offset in [-1, 1] {
             let position = cursor.selected + offset
-            guard position >= 0, position < rowCount, let other = row(at: position)?.anchor,
-                  let otherKey = environment.entityKey(other.key) else { continue }
-            neighbours.append(otherKey)
+            guard position >= 0, position < rowCount, let other = row(at: position)?.anchor else { continue }
+            neighbours.append(other.key)
         }
         environment.intents.cursorDidRest(on: key, neighbours: neighbours, in: screenID)
     }

@@ -86,10 +86,9 @@ extension EntityListController {
         guard let row = row(at: cursor.selected), let shown = row.shown else { return nil }
         let label = environment.label(of: shown)
         for candidate in [row.link, row.shown].compactMap({ $0 }) {
-            guard let drill = environment.setProfile(candidate.entitySet).drill,
-                  let key = environment.entityKey(candidate.key) else { continue }
+            guard let drill = environment.setProfile(candidate.entitySet).drill else { continue }
             return EntityListController(
-                environment: environment, source: .related(parent: key, path: drill.path), breadcrumb: label,
+                environment: environment, source: .related(parent: candidate.key, path: drill.path), breadcrumb: label,
                 kindTitle: drill.title ?? drill.path.last ?? ""
             )
         }
@@ -98,7 +97,7 @@ extension EntityListController {
 
     /// The detail screen of the selected row's entity.
     func detail() -> (any ScreenController)? {
-        guard let shown = row(at: cursor.selected)?.shown, let key = environment.entityKey(shown.key) else { return nil }
-        return EntityDetailController(environment: environment, key: key, breadcrumb: environment.label(of: shown))
+        guard let shown = row(at: cursor.selected)?.shown else { return nil }
+        return EntityDetailController(environment: environment, key: shown.key, breadcrumb: environment.label(of: shown))
     }
 }

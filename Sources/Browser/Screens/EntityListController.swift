@@ -38,7 +38,7 @@ public final class EntityListController: ScreenController {
     var failureObservation: CacheObservation?
     var restWork: DispatchWorkItem?
     /// The row the fetcher was last told the cursor rests on (cache key of its anchor).
-    var restedOn: String?
+    var restedOn: EntityKey?
     var lastAnnounced: Range<Int>?
 
     public init(environment: BrowserEnvironment, source: ScreenContent, breadcrumb: String, kindTitle: String) {

@@ -19,12 +19,7 @@ extension CacheDatabase {
     /// One entity by key, for display: values longer than a screen can show are cut
     /// (see ``CachedEntity/cutProperties``).
     public func entity(_ key: EntityKey) throws -> CachedEntity? {
-        try entity(canonical: key.canonical)
-    }
-
-    /// One entity by canonical key text, for display (values cut as ``entity(_:)`` says).
-    public func entity(canonical key: String) throws -> CachedEntity? {
-        try read { try CacheQueries.entity($0, key: key) }
+        try read { try CacheQueries.entity($0, key: key.canonical) }
     }
 
     /// One entity with every value whole, however long: for a view of one full value.
@@ -104,19 +99,24 @@ extension CacheDatabase {
     }
 
     /// Entity keys at `range` of a stored list, in order (Sync uses them for predictions).
-    public func listKeys(_ key: ListKey, range: Range<Int>) throws -> [String] {
+    public func listKeys(_ key: ListKey, range: Range<Int>) throws -> [EntityKey] {
         try read { db in
             guard let id = try CacheQueries.listId(db, key: key) else { return [] }
             let sql =
                 "SELECT entityKey FROM listRow WHERE listId = ? AND position >= ? AND position < ? ORDER BY position"
             return try String.fetchAll(
-                db.cachedStatement(sql: sql), arguments: [id, range.lowerBound, range.upperBound])
+                db.cachedStatement(sql: sql), arguments: [id, range.lowerBound, range.upperBound]
+            ).compactMap { EntityKey(canonical: $0) }
         }
     }
 
     /// Child keys of a known relation in order, nil while unknown.
-    public func relationKeys(_ parent: EntityKey, navigation: String) throws -> (keys: [String], fetchedAt: Date)? {
-        try read { try CacheQueries.relationKeys($0, parent: parent.canonical, navigation: navigation) }
+    public func relationKeys(_ parent: EntityKey, navigation: String) throws -> (keys: [EntityKey], fetchedAt: Date)? {
+        try read { db in
+            try CacheQueries.relationKeys(db, parent: parent.canonical, navigation: navigation).map { known in
+                (known.keys.compactMap { EntityKey(canonical: $0) }, known.fetchedAt)
+            }
+        }
     }
 }
 

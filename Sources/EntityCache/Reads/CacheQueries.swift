@@ -19,12 +19,15 @@ enum CacheQueries {
         _ db: Database, key: String, bound: PropertyCodec.DisplayBound? = .screen
     ) throws -> CachedEntity? {
         let statement = try db.cachedStatement(sql: "SELECT \(entityColumns) FROM entity WHERE key = ?")
-        return try Row.fetchOne(statement, arguments: [key]).map { try entity(from: $0, offset: 0, bound: bound) }
+        guard let row = try Row.fetchOne(statement, arguments: [key]) else { return nil }
+        return try entity(from: row, offset: 0, bound: bound)
     }
 
     /// Decodes an entity from six consecutive columns starting at `offset`; under a `bound`,
-    /// long values are cut (and named in ``CachedEntity/cutProperties``).
-    static func entity(from row: Row, offset: Int, bound: PropertyCodec.DisplayBound? = .screen) throws -> CachedEntity {
+    /// long values are cut (and named in ``CachedEntity/cutProperties``). Nil for a stored key that is not
+    /// canonical (a damaged row), which reads as not cached.
+    static func entity(from row: Row, offset: Int, bound: PropertyCodec.DisplayBound? = .screen) throws -> CachedEntity? {
+        guard let key = EntityKey(canonical: row[offset] as String) else { return nil }
         // The blob is read in place: a copy of a huge value costs as much as decoding it.
         let (properties, cut) = try row.withUnsafeData(atIndex: offset + 3) { data -> ([ODataProperty], [String]) in
             guard let data else { return ([], []) }
@@ -32,7 +35,7 @@ enum CacheQueries {
             return data.withUnsafeBytes { PropertyCodec.decode($0, bound: bound) } ?? ([], [])
         }
         return CachedEntity(
-            key: row[offset], entitySet: row[offset + 1], type: row[offset + 2],
+            key: key, entitySet: row[offset + 1], type: row[offset + 2],
             properties: properties, etag: row[offset + 4],
             fetchedAt: Date(timeIntervalSince1970: row[offset + 5]), cutProperties: cut
         )
@@ -113,7 +116,7 @@ enum CacheQueries {
             var target: CachedEntity? = link
             for navigation in path.dropFirst() {
                 guard let current = target,
-                    let next = try relationKeys(db, parent: current.key, navigation: navigation)?.keys.first
+                    let next = try relationKeys(db, parent: current.key.canonical, navigation: navigation)?.keys.first
                 else {
                     target = nil
                     break

@@ -3,8 +3,8 @@ import ODataCore
 
 /// One entity as the cache holds it: flat, identified by its canonical key.
 public struct CachedEntity: Sendable, Hashable {
-    /// ``ODataCore/EntityKey/canonical`` text, e.g. `Person(1)`.
-    public var key: String
+    /// The entity's key; the cache stores its ``ODataCore/EntityKey/canonical`` text, e.g. `Person(1)`.
+    public var key: EntityKey
     public var entitySet: String
     /// Qualified type name, when the server said it.
     public var type: String?
@@ -20,7 +20,7 @@ public struct CachedEntity: Sendable, Hashable {
     public var cutProperties: [String]
 
     public init(
-        key: String, entitySet: String, type: String?, properties: [ODataProperty], etag: String?, fetchedAt: Date,
+        key: EntityKey, entitySet: String, type: String?, properties: [ODataProperty], etag: String?, fetchedAt: Date,
         cutProperties: [String] = []
     ) {
         self.key = key

@@ -13,7 +13,7 @@ extension CacheWriteSession {
     /// The list is complete when its length is known and every position before it is stored; a
     /// complete list never holds a position at or past its length. Clears the list's last error.
     public func writeListPage(
-        _ key: ListKey, offset: Int, entityKeys: [String], totalCount: Int?, nextLink: String?, isLastPage: Bool,
+        _ key: ListKey, offset: Int, entityKeys: [EntityKey], totalCount: Int?, nextLink: String?, isLastPage: Bool,
         at date: Date
     ) throws {
         let id = try ensureList(key)
@@ -29,7 +29,7 @@ extension CacheWriteSession {
             try statements.run(.upsertListRow) { bind in
                 bind.int64(1, id)
                 bind.int(2, offset + index)
-                bind.text(3, entityKey)
+                bind.text(3, entityKey.canonical)
                 bind.double(4, seconds)
             }
         }
@@ -82,9 +82,9 @@ extension CacheWriteSession {
 
     /// Whether every one of `entityKeys` is already in the list within the `window` positions before `offset`
     /// (a next page that leads back brings nothing new). The window bounds the scan on long lists.
-    public func listHoldsAll(_ key: ListKey, entityKeys: [String], before offset: Int, window: Int = 5000) throws -> Bool {
+    public func listHoldsAll(_ key: ListKey, entityKeys: [EntityKey], before offset: Int, window: Int = 5000) throws -> Bool {
         guard let id = try CacheQueries.listId(db, key: key) else { return false }
-        let wanted = Set(entityKeys)
+        let wanted = Set(entityKeys.map(\.canonical))
         let placeholders = Array(repeating: "?", count: wanted.count).joined(separator: ",")
         var arguments: [any DatabaseValueConvertible] = [id, max(0, offset - window), offset]
         arguments += wanted.map { $0 as any DatabaseValueConvertible }

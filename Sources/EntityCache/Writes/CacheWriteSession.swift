@@ -23,9 +23,10 @@ public struct CacheWriteSession {
     /// response left out are never erased, and a missing etag keeps the stored one.
     /// Otherwise the incoming properties replace the stored ones.
     public func upsertEntity(
-        key: String, entitySet: String, type: String?, properties: [ODataProperty], etag: String?, at date: Date,
+        key: EntityKey, entitySet: String, type: String?, properties: [ODataProperty], etag: String?, at date: Date,
         partial: Bool
     ) throws {
+        let key = key.canonical
         var properties = properties
         var etag = etag
         var type = type
@@ -63,10 +64,10 @@ public struct CacheWriteSession {
     /// Replaces the whole relation `(parent, navigation)` with `children` in order and
     /// marks it known. An empty array records an *empty* relation (a `null` to-one or
     /// an empty expanded collection).
-    public func replaceRelation(parent: String, navigation: String, children: [String], at date: Date) throws {
-        let keys = ChildKeys.encode(children)
+    public func replaceRelation(parent: EntityKey, navigation: String, children: [EntityKey], at date: Date) throws {
+        let keys = ChildKeys.encode(children.map(\.canonical))
         try statements.run(.upsertRelation) { bind in
-            bind.text(1, parent)
+            bind.text(1, parent.canonical)
             bind.text(2, navigation)
             bind.text(3, utf8: keys)
             bind.double(4, date.timeIntervalSince1970)
@@ -74,15 +75,15 @@ public struct CacheWriteSession {
     }
 
     /// Confirms an entity unchanged (a 304): only fetched-at moves.
-    public func touchEntity(key: String, at date: Date) throws {
+    public func touchEntity(key: EntityKey, at date: Date) throws {
         try db.cachedStatement(sql: "UPDATE entity SET fetchedAt = ? WHERE key = ?")
-            .execute(arguments: [date.timeIntervalSince1970, key])
+            .execute(arguments: [date.timeIntervalSince1970, key.canonical])
     }
 
     /// Confirms a relation unchanged (a 304).
-    public func touchRelation(parent: String, navigation: String, at date: Date) throws {
+    public func touchRelation(parent: EntityKey, navigation: String, at date: Date) throws {
         try db.cachedStatement(sql: "UPDATE relation SET fetchedAt = ? WHERE parentKey = ? AND navigation = ?")
-            .execute(arguments: [date.timeIntervalSince1970, parent, navigation])
+            .execute(arguments: [date.timeIntervalSince1970, parent.canonical, navigation])
     }
 
     /// Stores the HTTP ETag a URL answered with, for later `If-None-Match`.

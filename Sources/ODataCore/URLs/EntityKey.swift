@@ -4,9 +4,12 @@
 /// used: `Person(1)` whether the URI said `Person(1)`, `Person(1L)` or
 /// `Person(personID=1)`; composite keys are ordered by property name.
 public struct EntityKey: Sendable, Hashable, CustomStringConvertible {
-    public var entitySet: String
+    public let entitySet: String
     /// Key values; `name` is nil for the short single-key form `Set(1)`.
-    public var values: [KeyValue]
+    public let values: [KeyValue]
+    /// `Set(predicate)` with canonical literals and no percent-encoding: the cache key. Worked out once, when the
+    /// key is made: the cache writes and reads it several times per entity.
+    public let canonical: String
 
     /// One key property and its value.
     public struct KeyValue: Sendable, Hashable {
@@ -22,6 +25,7 @@ public struct EntityKey: Sendable, Hashable, CustomStringConvertible {
     public init(entitySet: String, values: [KeyValue]) {
         self.entitySet = entitySet
         self.values = values
+        canonical = entitySet + "(" + KeyPredicate.canonical(values) + ")"
     }
 
     /// A single-valued key.
@@ -29,8 +33,25 @@ public struct EntityKey: Sendable, Hashable, CustomStringConvertible {
         self.init(entitySet: entitySet, values: [KeyValue(name: nil, value: value)])
     }
 
-    /// `Set(predicate)` with canonical literals and no percent-encoding: the cache key.
-    public var canonical: String { entitySet + "(" + KeyPredicate.canonical(values) + ")" }
+    /// The key whose ``canonical`` text is `text` (`Person(1)`, `OrderLine(LineNumber=10,OrderID=1)`), as the cache
+    /// stores it: no percent-encoding, quotes doubled inside strings. Nil when `text` is not of that form.
+    public init?(canonical text: some StringProtocol) {
+        let scalars = Substring(text).unicodeScalars
+        guard scalars.last == ")", let open = scalars.firstIndex(of: "("), open > scalars.startIndex else { return nil }
+        let name = String(Substring(scalars[..<open]))
+        guard name.utf8.allSatisfy({ $0 >= 0x80 || $0 == 0x5F || $0 == 0x2E || (0x30...0x39).contains($0)
+                || (0x41...0x5A).contains($0) || (0x61...0x7A).contains($0) }),
+            name.utf8.allSatisfy({ $0 < 0x80 }) || name.split(separator: ".").allSatisfy({ KeyPredicate.isIdentifier(String($0)) })
+        else { return nil }
+        let inner = Substring(scalars[scalars.index(after: open)..<scalars.index(before: scalars.endIndex)])
+        // The common key, an integer, without the general literal parser.
+        if let number = Int64(inner), String(number) == inner {
+            self.init(entitySet: name, value: .int(number))
+            return
+        }
+        guard let values = KeyPredicate.parse(inner) else { return nil }
+        self.init(entitySet: name, values: values)
+    }
 
     public var description: String { canonical }
 }

@@ -164,12 +164,12 @@ struct JobRunner: Sendable {
             case .listPage(let key, _, let offset, _):
                 try session.touchList(key, range: offset..<(offset + pageSize), at: date)
             case .entity(let key, let expanded):
-                try session.touchEntity(key: key.canonical, at: date)
+                try session.touchEntity(key: key, at: date)
                 for navigation in Set(expanded.compactMap { $0.split(separator: "/").first.map(String.init) }) {
-                    try session.touchRelation(parent: key.canonical, navigation: navigation, at: date)
+                    try session.touchRelation(parent: key, navigation: navigation, at: date)
                 }
             case .relation(let parent, let navigation, _):
-                try session.touchRelation(parent: parent.canonical, navigation: navigation, at: date)
+                try session.touchRelation(parent: parent, navigation: navigation, at: date)
             }
         }
     }

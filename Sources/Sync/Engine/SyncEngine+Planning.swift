@@ -128,28 +128,23 @@ extension SyncEngine {
         let wanted = policy.restingExpansions(forSet: key.entitySet)
         guard !wanted.isEmpty else { return nil }
         // Ask only for what is not fresh: the list page usually brought the next screen already.
-        let stale = wanted.filter { !isPathFresh(from: key.canonical, path: $0.split(separator: "/").map(String.init)) }
+        let stale = wanted.filter { !isPathFresh(from: key, path: $0.split(separator: "/").map(String.init)) }
         if stale.isEmpty, isFresh((try? cache.entity(key))??.fetchedAt) { return nil }
         return entityPlan(key, expand: stale, priority: .prediction)
     }
 
     /// Whether every relation along `path` from `root` is known and fresh (breadth-limited).
-    func isPathFresh(from root: String, path: [String]) -> Bool {
+    func isPathFresh(from root: EntityKey, path: [String]) -> Bool {
         var keys = [root]
         for navigation in path {
-            var next: [String] = []
-            for key in keys.prefix(64) {
-                guard let parent = entityKey(canonical: key),
-                    let known = try? cache.relationKeys(parent, navigation: navigation), isFresh(known.fetchedAt)
+            var next: [EntityKey] = []
+            for parent in keys.prefix(64) {
+                guard let known = try? cache.relationKeys(parent, navigation: navigation), isFresh(known.fetchedAt)
                 else { return false }
                 next += known.keys
             }
             keys = next
         }
         return true
-    }
-
-    func entityKey(canonical: String) -> EntityKey? {
-        ResourcePath.parse(relative: canonical)?.entityKey
     }
 }

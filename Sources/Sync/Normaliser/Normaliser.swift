@@ -41,7 +41,7 @@ public struct Normaliser: Sendable {
         var summary = Summary()
         switch (target, payload) {
         case (.listPage(let key, _, let offset, let top), .collection(let collection)):
-            let pageKeys = collection.entities.compactMap { $0.key?.canonical }
+            let pageKeys = collection.entities.compactMap(\.key)
             if offset > 0, !pageKeys.isEmpty, try session.listHoldsAll(key, entityKeys: pageKeys, before: offset) {
                 // A next link that leads back (to itself, or round a cycle) brings only rows already listed:
                 // storing them again would grow the list without end. The list ends where it was.
@@ -67,7 +67,7 @@ public struct Normaliser: Sendable {
             let requested = expanded.map { $0.split(separator: "/").map(String.init) }
             _ = try write(entity, partial: partial, at: date, session: session, summary: &summary, requested: requested)
         case (.relation(let parent, let navigation, _), _):
-            var children: [String] = []
+            var children: [EntityKey] = []
             switch payload {
             case .collection(let collection):
                 children = try collection.entities.compactMap {
@@ -80,7 +80,7 @@ public struct Normaliser: Sendable {
             case .value:
                 children = []
             }
-            try session.replaceRelation(parent: parent.canonical, navigation: navigation, children: children, at: date)
+            try session.replaceRelation(parent: parent, navigation: navigation, children: children, at: date)
             summary.relations += 1
         default:
             throw ODataError(kind: .malformedPayload, message: "the answer does not have the expected shape")
@@ -88,23 +88,22 @@ public struct Normaliser: Sendable {
         return summary
     }
 
-    /// Writes one entity and its expanded navigations; returns its canonical key.
+    /// Writes one entity and its expanded navigations; returns its key.
     ///
     /// `requested` are the `$expand` paths below this entity: a first segment the server left `__deferred` is
     /// noted in the summary (once per parent and navigation).
     func write(
         _ entity: ODataEntity, partial: Bool, at date: Date, session: CacheWriteSession, summary: inout Summary,
         requested: [[String]] = []
-    ) throws -> String? {
+    ) throws -> EntityKey? {
         guard let key = entity.key else { return nil }
-        let canonical = key.canonical
         try session.upsertEntity(
-            key: canonical, entitySet: key.entitySet, type: entity.metadata.type, properties: entity.properties,
+            key: key, entitySet: key.entitySet, type: entity.metadata.type, properties: entity.properties,
             etag: entity.metadata.etag, at: date, partial: partial
         )
         summary.entities += 1
         for link in entity.navigations {
-            let children: [String]
+            let children: [EntityKey]
             let below = requested.filter { $0.first == link.name }.map { Array($0.dropFirst()) }.filter { !$0.isEmpty }
             switch link.content {
             case .deferred:
@@ -123,9 +122,9 @@ public struct Normaliser: Sendable {
                     try write($0, partial: partial, at: date, session: session, summary: &summary, requested: below)
                 }
             }
-            try session.replaceRelation(parent: canonical, navigation: link.name, children: children, at: date)
+            try session.replaceRelation(parent: key, navigation: link.name, children: children, at: date)
             summary.relations += 1
         }
-        return canonical
+        return key
     }
 }
