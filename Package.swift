@@ -110,7 +110,7 @@ let package = Package(
             dependencies: ["ODataCore", "ODataHTTP", "CarDealerTestSupport", .product(name: "AsyncHTTPClient", package: "async-http-client")]
         ),
         // Helpers shared by test targets: a private tmux session, built products, a loopback listener.
-        .target(name: "CarDealerTestSupport", dependencies: ["ODataCore"], path: "Tests/TestSupport"),
+        .target(name: "CarDealerTestSupport", dependencies: ["ODataCore", "EntityCache", "DemoServer"], path: "Tests/TestSupport"),
         .testTarget(name: "TerminalTests", dependencies: ["Terminal", "CarDealerTestSupport"]),
         // The built cardealer binary in tmux: keys in, capture-pane out.
         .testTarget(
@@ -122,7 +122,7 @@ let package = Package(
         ),
         // Snapshots/ holds text frames read by path (#filePath), not bundled as resources.
         .testTarget(
-            name: "BrowserTests", dependencies: ["Browser", "EntityCache", "ScreenSeam", "ODataCore", "Terminal", "DemoServer"],
+            name: "BrowserTests", dependencies: ["Browser", "EntityCache", "ScreenSeam", "ODataCore", "Terminal", "CarDealerTestSupport"],
             exclude: ["Snapshots"]
         ),
         .testTarget(

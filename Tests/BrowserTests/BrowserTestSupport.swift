@@ -1,5 +1,4 @@
 import CarDealerTestSupport
-import DemoServer
 import Foundation
 import EntityCache
 import ODataCore
@@ -28,17 +27,6 @@ final class RecordingIntents: SyncIntents, @unchecked Sendable {
     }
     func screenDidClose(_ screen: ScreenID) { lock.withLock { _closed.append(screen) } }
     func refresh(screen: ScreenID) {}
-}
-
-/// The CarDealer `$metadata`, exactly as the built-in service serves it.
-func carDealerModel() throws -> ServiceModel {
-    try EDMXParser.parse(ServiceSchema.carDealer.edmx)
-}
-
-/// A fresh cache database in a temporary file (observation needs a real writer, as in the app).
-func temporaryCache() throws -> CacheDatabase {
-    let path = NSTemporaryDirectory() + "browser-tests-\(UUID().uuidString).sqlite"
-    return try CacheDatabase(path: path)
 }
 
 /// Writes people, cars and links as Sync's normaliser would after `Person?$expand=PersonCar/Car`.
@@ -75,17 +63,6 @@ func seedPeople(
                                         children: person.cars.map { "PersonCar(\($0.link))" }, at: now)
         }
     }
-}
-
-/// Polls the main actor until `condition` holds or a deadline passes (no fixed sleeps).
-@MainActor
-func pollUntil(timeout: Double = 20, _ condition: @MainActor () -> Bool) async -> Bool {
-    let deadline = Date().addingTimeInterval(timeout)
-    while Date() < deadline {
-        if condition() { return true }
-        try? await Task.sleep(for: .milliseconds(5))
-    }
-    return condition()
 }
 
 /// Writes a car's service history as Sync would after `PersonCar(link)?$expand=PersonCarMaintenance/Maintenance`.

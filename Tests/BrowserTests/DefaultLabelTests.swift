@@ -91,7 +91,7 @@ import Testing
             try session.writeListPage(people.key, offset: 0, entityKeys: ["Person(1)"], totalCount: 1, nextLink: nil,
                                       isLastPage: true, at: Date())
         }
-        let environment = BrowserEnvironment(cache: cache, intents: RecordingIntents(), model: try carDealerModel(),
+        let environment = BrowserEnvironment(cache: cache, intents: RecordingIntents(), model: try CarDealerModel.model,
                                              profile: DisplayProfile(root: nil, sets: [:]))
         let terminal = HeadlessTerminal(size: TerminalSize(columns: 100, rows: 16))
         let app = BrowserApp(terminal: terminal, environment: environment,

@@ -1,3 +1,4 @@
+import CarDealerTestSupport
 import Foundation
 import EntityCache
 import ODataCore
@@ -10,7 +11,7 @@ import Testing
     func makeApp(_ cache: CacheDatabase, intents: RecordingIntents = RecordingIntents(), size: TerminalSize = TerminalSize(columns: 60, rows: 10))
         throws -> (BrowserApp, HeadlessTerminal)
     {
-        let environment = BrowserEnvironment(cache: cache, intents: intents, model: try carDealerModel(),
+        let environment = BrowserEnvironment(cache: cache, intents: intents, model: try CarDealerModel.model,
                                              profile: DisplayProfile.carDealer!)
         let terminal = HeadlessTerminal(size: size)
         let root = EntityListController(environment: environment, source: .related(parent: EntityKey(entitySet: "Person", value: .int(1)), path: ["PersonCar", "Car"]),
@@ -29,7 +30,7 @@ import Testing
         try seedPeople(cache, people: [(1, "Bob", "Samson", [(1, 2, "Ford", "Explorer"), (2, 5, "Ford", "Mustang")])])
 
         // Then the screen shows them without any key being pressed
-        let shown = await pollUntil { terminal.lastFrame.joined(separator: "\n").contains("Mustang") }
+        let shown = try await eventually { terminal.lastFrame.joined(separator: "\n").contains("Mustang") }
         #expect(shown, "frame was:\n\(terminal.lastFrame.joined(separator: "\n"))")
     }
 }
@@ -49,7 +50,7 @@ extension DrillDownTests {
         try seedMaintenance(cache, link: 1, records: [(7, 1_136_419_200_000, "Oil change", 16_743, "36.46")])
 
         // Then it shows without any key being pressed
-        let shown = await pollUntil { terminal.lastFrame.joined(separator: "\n").contains("Oil change") }
+        let shown = try await eventually { terminal.lastFrame.joined(separator: "\n").contains("Oil change") }
         #expect(shown, "frame was:\n\(terminal.lastFrame.joined(separator: "\n"))")
     }
 }
@@ -62,14 +63,14 @@ extension DrillDownTests {
         let (app, _) = try makeApp(cache, intents: intents)
         app.presentIfNeeded()
         let screen = try #require(app.stack.top as? EntityListController)
-        #expect(await pollUntil { screen.restWork == nil }, "the appear-time rest never ran")
+        #expect(try await eventually { screen.restWork == nil }, "the appear-time rest never ran")
         #expect(intents.rested.isEmpty)
 
         // When the rows arrive and nobody touches a key
         try seedPeople(cache, people: [(1, "Bob", "Samson", [(1, 2, "Ford", "Explorer"), (2, 5, "Ford", "Mustang")])])
 
         // Then the fetcher hears that the cursor rests on the first row's link entity
-        let told = await pollUntil { intents.rested.contains(EntityKey(entitySet: "PersonCar", value: .int(1))) }
+        let told = try await eventually { intents.rested.contains(EntityKey(entitySet: "PersonCar", value: .int(1))) }
         #expect(told, "rested: \(intents.rested)")
     }
 }

@@ -15,7 +15,7 @@ import Testing
         + " (http://127.0.0.1:8080/CarDealer.svc/Person?$orderby=lastName,firstName,personID&$top=80)"
 
     func app(_ cache: CacheDatabase, size: TerminalSize) throws -> HeadlessTerminal {
-        let environment = BrowserEnvironment(cache: cache, intents: RecordingIntents(), model: try carDealerModel(),
+        let environment = BrowserEnvironment(cache: cache, intents: RecordingIntents(), model: try CarDealerModel.model,
                                              profile: DisplayProfile.carDealer!, now: { ScreenSnapshotTests.fixedNow })
         let terminal = HeadlessTerminal(size: size)
         let app = BrowserApp(terminal: terminal, environment: environment,
@@ -42,7 +42,7 @@ import Testing
     @Test func a_related_list_whose_fetch_failed_shows_why_instead_of_loading_for_ever() async throws {
         // Given a person's cars screen whose relation was never fetched
         let cache = try temporaryCache()
-        let environment = BrowserEnvironment(cache: cache, intents: RecordingIntents(), model: try carDealerModel(),
+        let environment = BrowserEnvironment(cache: cache, intents: RecordingIntents(), model: try CarDealerModel.model,
                                              profile: DisplayProfile.carDealer!, now: { ScreenSnapshotTests.fixedNow })
         let terminal = HeadlessTerminal(size: TerminalSize(columns: 64, rows: 12))
         let person = EntityKey(entitySet: "Person", value: .int(1))

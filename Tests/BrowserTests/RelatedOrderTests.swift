@@ -1,3 +1,4 @@
+import CarDealerTestSupport
 import Foundation
 import EntityCache
 import ODataCore
@@ -9,7 +10,7 @@ import Testing
 @MainActor
 @Suite struct RelatedOrderTests {
     func app(_ cache: CacheDatabase, parent: EntityKey, path: [String]) throws -> (BrowserApp, HeadlessTerminal) {
-        let environment = BrowserEnvironment(cache: cache, intents: RecordingIntents(), model: try carDealerModel(),
+        let environment = BrowserEnvironment(cache: cache, intents: RecordingIntents(), model: try CarDealerModel.model,
                                              profile: DisplayProfile.carDealer!)
         let terminal = HeadlessTerminal(size: TerminalSize(columns: 60, rows: 10))
         let root = EntityListController(environment: environment, source: .related(parent: parent, path: path),

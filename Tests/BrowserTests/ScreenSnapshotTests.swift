@@ -29,7 +29,7 @@ import Testing
             try session.writeListPage(people.key, offset: 0, entityKeys: ["Person(2)", "Person(3)", "Person(1)"], totalCount: 3,
                                       nextLink: nil, isLastPage: true, at: Self.fixedNow.addingTimeInterval(-42))
         }
-        let environment = BrowserEnvironment(cache: cache, intents: RecordingIntents(), model: try carDealerModel(),
+        let environment = BrowserEnvironment(cache: cache, intents: RecordingIntents(), model: try CarDealerModel.model,
                                              profile: DisplayProfile.carDealer!, now: { Self.fixedNow },
                                              timeZone: TimeZone(identifier: "UTC")!)
         let terminal = HeadlessTerminal(size: size)

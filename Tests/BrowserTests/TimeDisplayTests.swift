@@ -1,3 +1,4 @@
+import CarDealerTestSupport
 import Foundation
 import EntityCache
 import ODataCore
@@ -36,7 +37,7 @@ import Testing
                 startedAt: ScreenSnapshotTests.fixedNow, attempts: 1))
         }
         let environment = BrowserEnvironment(
-            cache: cache, intents: RecordingIntents(), model: try carDealerModel(), profile: DisplayProfile.carDealer!,
+            cache: cache, intents: RecordingIntents(), model: try CarDealerModel.model, profile: DisplayProfile.carDealer!,
             now: { ScreenSnapshotTests.fixedNow }, timeZone: TimeZone(identifier: "Asia/Kolkata")!)
         let terminal = HeadlessTerminal(size: TerminalSize(columns: 80, rows: 12))
         let app = BrowserApp(terminal: terminal, environment: environment,

@@ -1,4 +1,5 @@
 import Browser
+import CarDealerTestSupport
 import DemoServer
 import EntityCache
 import Foundation
@@ -32,7 +33,7 @@ import Testing
 
         // When the first page and its prefetches have settled
         await engine.waitUntilIdle()
-        let settled = await poll { !terminal.lastFrame.joined().contains("loading…") && terminal.lastFrame[2].contains(",") }
+        let settled = try await eventually { !terminal.lastFrame.joined().contains("loading…") && terminal.lastFrame[2].contains(",") }
         #expect(settled, "people never settled:\n\(terminal.lastFrame.joined(separator: "\n"))")
         // (the cursor's resting prefetch is announced after a pause, and may still be on the wire)
         try await Task.sleep(for: .milliseconds(600))
@@ -55,14 +56,5 @@ import Testing
         #expect(drillRequests.isEmpty, "drilling fetched: \(drillRequests.map(\.url))")
         app.shutdown()
         await server.stop()
-    }
-
-    func poll(timeout: Double = 15, _ condition: () -> Bool) async -> Bool {
-        let deadline = Date().addingTimeInterval(timeout)
-        while Date() < deadline {
-            if condition() { return true }
-            try? await Task.sleep(for: .milliseconds(10))
-        }
-        return condition()
     }
 }

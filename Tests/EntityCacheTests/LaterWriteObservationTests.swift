@@ -9,19 +9,6 @@ import Testing
 /// cache notifies observers itself at the end of every write transaction.
 @MainActor
 @Suite struct LaterWriteObservationTests {
-    func temporaryCache() throws -> CacheDatabase {
-        try CacheDatabase(path: NSTemporaryDirectory() + "later-write-\(UUID().uuidString).sqlite")
-    }
-
-    func poll(_ condition: @MainActor () -> Bool) async -> Bool {
-        let deadline = Date().addingTimeInterval(20)
-        while Date() < deadline {
-            if condition() { return true }
-            try? await Task.sleep(for: .milliseconds(5))
-        }
-        return condition()
-    }
-
     @Test func a_relation_observed_while_unknown_is_seen_when_written() async throws {
         // Given an observation of a relation nobody has fetched
         let cache = try temporaryCache()
@@ -29,7 +16,7 @@ import Testing
         let observation = cache.observeRelated(EntityKey(entitySet: "PersonCar", value: .int(1)), path: ["PersonCarMaintenance", "Maintenance"]) {
             seen.append($0.elements?.count)
         }
-        #expect(await poll { seen == [nil] })
+        #expect(try await eventually { seen == [nil] })
 
         // When the fetcher writes it
         try await cache.write { session in
@@ -40,7 +27,7 @@ import Testing
         }
 
         // Then the observation delivers it
-        #expect(await poll { seen == [nil, 1] }, "seen \(seen)")
+        #expect(try await eventually { seen == [nil, 1] }, "seen \(seen)")
         observation.cancel()
     }
 
@@ -53,14 +40,14 @@ import Testing
                 return nil
             })
         }
-        #expect(await poll { names == [nil] })
+        #expect(try await eventually { names == [nil] })
         for name in ["Samson", "Sampson"] {
             try await cache.write { session in
                 try session.upsertEntity(key: "Person(1)", entitySet: "Person", type: nil,
                                          properties: [ODataProperty(name: "lastName", value: .string(name))],
                                          etag: nil, at: Date(), partial: false)
             }
-            #expect(await poll { names.last == name }, "seen \(names)")
+            #expect(try await eventually { names.last == name }, "seen \(names)")
         }
         #expect(names == [nil, "Samson", "Sampson"])
         observation.cancel()

@@ -134,24 +134,11 @@ import Testing
         var seen: [ListWindow] = []
         let observation = cache.observeListWindow(people, range: 0..<10) { seen.append($0) }
         defer { observation.cancel() }
-        try await pollUntil { !seen.isEmpty }
+        #expect(try await eventually { !seen.isEmpty })
         #expect(seen.first?.state == nil)
         // When a page is written
         try store(cache, ids: 0..<4, offset: 0, total: 4, next: nil, last: true)
         // Then the observer receives the rows
-        try await pollUntil { seen.last?.rows.count == 4 }
-    }
-}
-
-/// Polls `condition` on the main actor until it holds or the deadline passes (no fixed sleeps).
-@MainActor
-func pollUntil(seconds: Double = 20, _ condition: () -> Bool) async throws {
-    let deadline = Date().addingTimeInterval(seconds)
-    while !condition() {
-        guard Date() < deadline else {
-            Issue.record("condition not met within \(seconds) s")
-            return
-        }
-        try await Task.sleep(nanoseconds: 2_000_000)
+        #expect(try await eventually { seen.last?.rows.count == 4 })
     }
 }

@@ -1,3 +1,4 @@
+import CarDealerTestSupport
 import Foundation
 import GRDB
 import ScreenSeam
@@ -85,7 +86,7 @@ struct FaultSoakTests {
             }
             let status = try harness.cache.syncStatus()
             if let words = Self.words[fault] {
-                await harness.pollUntil { (harness.terminal.lastFrame.last ?? "").contains(words.line) }
+                try await eventually { (harness.terminal.lastFrame.last ?? "").contains(words.line) }
             }
             let line = harness.terminal.lastFrame.last ?? ""
             if let words = Self.words[fault] {

@@ -1,3 +1,4 @@
+import CarDealerTestSupport
 import Foundation
 import GRDB
 import ODataHTTP
@@ -13,12 +14,6 @@ import Glibc
 /// Credentials, file modes and what the built-in service exposes (issue 7, "secrets and exposure").
 @Suite(.serialized)
 struct SecretsAndExposureTests {
-    static func temporaryDirectory() throws -> String {
-        let path = NSTemporaryDirectory() + "reliability-secrets-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-        return path
-    }
-
     static func mode(_ path: String) -> mode_t {
         var info = stat()
         return stat(path, &info) == 0 ? info.st_mode & 0o777 : 0o7777
@@ -38,7 +33,7 @@ struct SecretsAndExposureTests {
 
     @Test func a_credentials_file_is_used_only_when_its_owner_alone_can_read_it() throws {
         // Given a credentials file readable by everyone
-        let directory = try Self.temporaryDirectory()
+        let directory = try BuiltProducts.temporaryDirectory("reliability-secrets")
         let path = directory + "/credentials"
         try "# test\nuser = alice\npassword = s3cret\n".write(toFile: path, atomically: true, encoding: .utf8)
         chmod(path, 0o644)
@@ -59,7 +54,7 @@ struct SecretsAndExposureTests {
 
     @Test func secrets_never_reach_the_cache_file_or_the_request_log() async throws {
         // Given a fetcher with a token and a password, on the built-in service behind a proxy that fails some requests
-        let directory = try Self.temporaryDirectory()
+        let directory = try BuiltProducts.temporaryDirectory("reliability-secrets")
         let server = try await DemoServer.start(DemoServerConfiguration(people: 60, dataPath: directory + "/demo.sqlite"))
         defer { Task { await server.stop() } }
         let proxy = try FaultProxy(upstreamPort: server.port)
@@ -102,7 +97,7 @@ struct SecretsAndExposureTests {
 
     @Test func the_cache_and_the_demo_data_are_private_files() throws {
         // Given a cache in a new directory and generated demo data
-        let directory = try Self.temporaryDirectory()
+        let directory = try BuiltProducts.temporaryDirectory("reliability-secrets")
         let cachePath = directory + "/nested/cache.sqlite"
         let cache = try CacheDatabase(path: cachePath)
         try cache.write { try $0.appendRequestLog(RequestLogEntry(url: "u", status: 200, bytes: 0, duration: 0, outcome: .fetched, startedAt: Date(), attempts: 1)) }

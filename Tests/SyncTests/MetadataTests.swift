@@ -12,9 +12,7 @@ import Testing
     static let root = SyncEngineTests.root
 
     static func temporaryFile() throws -> String {
-        let directory = NSTemporaryDirectory() + "metadata-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        return directory + "/cache.sqlite"
+        try BuiltProducts.temporaryDirectory("metadata") + "/cache.sqlite"
     }
 
     static let refused = FakeTransport { request, _ in

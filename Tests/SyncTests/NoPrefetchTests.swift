@@ -1,3 +1,4 @@
+import CarDealerTestSupport
 import EntityCache
 import Foundation
 import ODataCore

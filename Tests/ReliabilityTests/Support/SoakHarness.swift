@@ -75,13 +75,6 @@ final class SoakHarness {
         return await withDeadline(seconds: seconds) { await engine.waitUntilIdle() }
     }
 
-    /// Lets the main queue run (observations, frames) until `condition` holds or 5 s pass.
-    @discardableResult
-    func pollUntil(_ condition: () -> Bool) async -> Bool {
-        let deadline = ContinuousClock.now + .seconds(5)
-        while !condition(), ContinuousClock.now < deadline { try? await Task.sleep(for: .milliseconds(5)) }
-        return condition()
-    }
 
     /// Presses `r` and waits until a request it caused has ended (the screen may ask on its next turn).
     func refreshAndSettle() async throws {
