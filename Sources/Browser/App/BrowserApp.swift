@@ -76,16 +76,27 @@ public final class BrowserApp {
     public func presentIfNeeded() {
         guard needsDisplay else { return }
         needsDisplay = false
-        let frame = render(size: terminal.size)
+        let size = terminal.size
+        if let content = Self.contentArea(size) {
+            stack.top.layout(rows: content.rows, columns: content.columns)
+            stack.top.update()
+        }
+        let frame = render(size: size)
         terminal.present(frame)
         framesPresented += 1
         onFrame?(frame)
     }
 
-    /// The whole frame for a terminal of `size`.
+    /// The screens' area of a terminal of `size` (between breadcrumb and status line); nil when too small.
+    static func contentArea(_ size: TerminalSize) -> (rows: Int, columns: Int)? {
+        guard size.rows >= 4, size.columns >= 16 else { return nil }
+        return (size.rows - 2, size.columns)
+    }
+
+    /// The whole frame for a terminal of `size`, drawn from what the last layout and update left.
     public func render(size: TerminalSize) -> ScreenBuffer {
         var buffer = ScreenBuffer(size: size)
-        guard size.rows >= 4, size.columns >= 16 else {
+        guard Self.contentArea(size) != nil else {
             let messages = ["CarDealer: window too small (\(size))", "window too small", "too small", "small"]
             let message = messages.first { DisplayWidth.width(of: $0) <= size.columns } ?? ""
             if size.rows > 0 { buffer.put(message, row: 0, column: 0) }

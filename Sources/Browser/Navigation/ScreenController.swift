@@ -8,6 +8,10 @@ import Terminal
 /// only the top one, and is the only caller of the four lifecycle methods. A
 /// controller starts its cache observation when it appears and cancels it when it
 /// disappears.
+///
+/// Every frame is three steps, in order: ``layout(rows:columns:)`` (the size of the content area, known before
+/// anything is drawn), ``update()`` (read what the frame shows, tell the fetcher what is visible) and
+/// ``render(into:rows:)``, which only draws.
 @MainActor
 public protocol ScreenController: AnyObject {
     /// Identifies this screen to the background fetcher.
@@ -26,7 +30,13 @@ public protocol ScreenController: AnyObject {
 
     /// Handles a key; ``ScreenAction/ignored`` lets the stack apply its global keys.
     func handle(_ key: Key) -> ScreenAction
-    /// Draws the content area: `rows` of `buffer` (the chrome owns the others).
+    /// The content area the next frame gives this screen: `rows` lines of `columns` cells (page sizes, wrapping).
+    func layout(rows: Int, columns: Int)
+    /// Brings what the next frame shows up to date: reads the cache where the visible rows left what was read,
+    /// and tells the fetcher what is on screen. Called before every frame; cheap when nothing changed.
+    func update()
+    /// Draws the content area: `rows` of `buffer` (the chrome owns the others). Draws only: it reads nothing,
+    /// announces nothing and changes no state.
     func render(into buffer: inout ScreenBuffer, rows: Range<Int>)
     /// `r`: ask for fresh data.
     func refresh()
@@ -37,6 +47,8 @@ extension ScreenController {
     public func didAppear() {}
     public func willDisappear() {}
     public func didDisappear() {}
+    public func layout(rows: Int, columns: Int) {}
+    public func update() {}
     public func refresh() {}
 }
 

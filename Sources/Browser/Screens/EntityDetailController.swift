@@ -104,9 +104,12 @@ public final class EntityDetailController: ScreenController {
         }
     }
 
+    public func layout(rows: Int, columns: Int) {
+        cursor.setPageSize(rows)
+    }
+
     public func render(into buffer: inout ScreenBuffer, rows: Range<Int>) {
         guard !rows.isEmpty else { return }
-        cursor.setPageSize(rows.count)
         guard entity != nil || !navigations.isEmpty else {
             buffer.put(loaded ? "(not found)" : "loading…", row: rows.lowerBound, column: 1, style: CellStyle(role: .muted))
             return

@@ -41,16 +41,20 @@ extension EntityListController {
         window = try? environment.cache.listWindow(key, range: range)
         cursor.setCount(rowCount)
         observation?.cancel()
+        // The callback only keeps what arrived: re-reading (the list may have grown past this window) and telling
+        // the fetcher happen in `update()` before the frame it asks for, never inside the observation itself.
         observation = environment.cache.observeListWindow(key, range: range) { [weak self] window in
             guard let self else { return }
             self.window = window
             self.cursor.setCount(self.rowCount)
-            // The list may have grown past what this window covers (the first page arrived).
-            self.ensureWindowCovers()
-            self.announceVisible()
-            self.restIfRowArrived()
             self.environment.setNeedsDisplay()
         }
+    }
+
+    public func update() {
+        ensureWindowCovers()
+        announceVisible()
+        restIfRowArrived()
     }
 
     /// Re-reads the window when the visible rows have left it.
@@ -66,7 +70,6 @@ extension EntityListController {
             guard let self else { return }
             self.allRows = rows.map(self.relatedOrder.sorted)
             self.applyFilterLocally()
-            self.restIfRowArrived()
             self.environment.setNeedsDisplay()
         }
         if path.count == 1 {
@@ -93,12 +96,13 @@ extension EntityListController {
         return related?.elements.map { $0.enumerated().map { ListRow(position: $0, shown: $1.target, link: $1.link) } }
     }
 
-    /// Tells the fetcher which rows are on screen (when they changed, or when forced).
+    /// Tells the fetcher which rows are on screen (when they or the content changed, or when forced).
     func announceVisible(force: Bool = false) {
         let visible = cursor.visible.isEmpty ? 0..<max(cursor.pageSize, 1) : cursor.visible
-        guard force || visible != lastAnnounced else { return }
-        lastAnnounced = visible
-        environment.intents.screenDidShow(content, visible: visible, screen: screenID)
+        let shown = content
+        guard force || lastAnnounced?.visible != visible || lastAnnounced?.content != shown else { return }
+        lastAnnounced = (shown, visible)
+        environment.intents.screenDidShow(shown, visible: visible, screen: screenID)
     }
 
     /// After the cursor stops moving briefly (60 ms: longer than key repeat, short enough that the

@@ -28,8 +28,6 @@ extension EntityListController {
     }
 
     func cursorMoved() {
-        ensureWindowCovers()
-        announceVisible()
         scheduleRest()
         environment.setNeedsDisplay()
     }
@@ -59,14 +57,12 @@ extension EntityListController {
                 }
                 activeRequest = request
                 loadWindow()
-                announceVisible(force: true)
                 environment.setNeedsDisplay()
                 return
             }
         }
         applyFilterLocally()
         cursor.setCount(rowCount)
-        announceVisible(force: true)
         environment.setNeedsDisplay()
     }
 

@@ -18,15 +18,18 @@ extension EntityListController {
         }.joined(separator: " ")
     }
 
+    /// Whether the bottom line of the content area holds the filter.
+    var showsFilterLine: Bool { filter.isEditing || filter.isActive }
+
+    public func layout(rows: Int, columns: Int) {
+        // A header line, the rows, and the filter line when there is one.
+        cursor.setPageSize(rows - 1 - (showsFilterLine ? 1 : 0))
+    }
+
     public func render(into buffer: inout ScreenBuffer, rows: Range<Int>) {
         guard rows.count >= 2 else { return }
-        let filterRow = filter.isEditing || filter.isActive ? rows.upperBound - 1 : nil
+        let filterRow = showsFilterLine ? rows.upperBound - 1 : nil
         let listRows = (rows.lowerBound + 1)..<(filterRow ?? rows.upperBound)
-        if cursor.pageSize != max(listRows.count, 1) {
-            cursor.setPageSize(listRows.count)
-            ensureWindowCovers()
-            announceVisible()
-        }
         let widths = columnWidths(total: buffer.size.columns - SelectionGutter.width)
         var column = SelectionGutter.width
         buffer.fill(row: rows.lowerBound, style: CellStyle([.bold], role: .header))

@@ -39,7 +39,7 @@ public final class EntityListController: ScreenController {
     var restWork: DispatchWorkItem?
     /// The row the fetcher was last told the cursor rests on (cache key of its anchor).
     var restedOn: EntityKey?
-    var lastAnnounced: Range<Int>?
+    var lastAnnounced: (content: ScreenContent, visible: Range<Int>)?
 
     public init(environment: BrowserEnvironment, source: ScreenContent, breadcrumb: String, kindTitle: String) {
         self.environment = environment

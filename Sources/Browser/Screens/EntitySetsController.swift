@@ -64,10 +64,13 @@ public final class EntitySetsController: ScreenController {
         environment.setNeedsDisplay()
     }
 
+    public func layout(rows: Int, columns: Int) {
+        cursor.setPageSize(rows - (filter.isEditing || filter.isActive ? 1 : 0))
+    }
+
     public func render(into buffer: inout ScreenBuffer, rows: Range<Int>) {
         let filterRow = filter.isEditing || filter.isActive ? rows.upperBound - 1 : nil
         let listRows = rows.lowerBound..<(filterRow ?? rows.upperBound)
-        cursor.setPageSize(listRows.count)
         for (offset, position) in cursor.visible.enumerated() where offset < listRows.count {
             let line = listRows.lowerBound + offset
             let name = sets[shown[position]]

@@ -45,8 +45,11 @@ public final class HelpController: ScreenController {
         return .handled
     }
 
+    public func layout(rows: Int, columns: Int) {
+        cursor.setPageSize(rows)
+    }
+
     public func render(into buffer: inout ScreenBuffer, rows: Range<Int>) {
-        cursor.setPageSize(rows.count)
         for (offset, index) in (cursor.top..<min(Self.entries.count, cursor.top + rows.count)).enumerated() {
             let line = rows.lowerBound + offset
             let next = buffer.put(Self.entries[index].keys, row: line, column: 2, width: 20, style: CellStyle([.bold], role: .accent))

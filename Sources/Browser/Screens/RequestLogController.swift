@@ -55,6 +55,10 @@ public final class RequestLogController: ScreenController {
         return .handled
     }
 
+    public func layout(rows: Int, columns: Int) {
+        cursor.setPageSize(rows - 1)
+    }
+
     public func render(into buffer: inout ScreenBuffer, rows: Range<Int>) {
         guard rows.count >= 2 else { return }
         let header = CellStyle([.bold], role: .header)
@@ -64,7 +68,6 @@ public final class RequestLogController: ScreenController {
             column = buffer.put(title, row: rows.lowerBound, column: column, width: width, style: header) + 1
         }
         buffer.put("URL", row: rows.lowerBound, column: column, style: header)
-        cursor.setPageSize(rows.count - 1)
         guard !entries.isEmpty else {
             buffer.put("no requests yet", row: rows.lowerBound + 1, column: 1, style: CellStyle(role: .muted))
             return

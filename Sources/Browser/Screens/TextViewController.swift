@@ -67,8 +67,8 @@ public final class TextViewController: ScreenController {
         return .handled
     }
 
-    public func render(into buffer: inout ScreenBuffer, rows: Range<Int>) {
-        let width = max(1, buffer.size.columns - 2)
+    public func layout(rows: Int, columns: Int) {
+        let width = max(1, columns - 2)
         if wrappedWidth != width {
             wrapped = TextWrapper.wrap(text, width: width)
             if omittedBytes > 0 {
@@ -77,8 +77,12 @@ public final class TextViewController: ScreenController {
             wrappedWidth = width
             cursor.setCount(wrapped.count)
         }
-        cursor.setPageSize(rows.count)
+        cursor.setPageSize(rows)
         if atEnd { cursor.scroll(by: cursor.count) }
+    }
+
+    public func render(into buffer: inout ScreenBuffer, rows: Range<Int>) {
+        let width = max(1, buffer.size.columns - 2)
         for (offset, index) in cursor.visible.enumerated() {
             buffer.put(wrapped[index], row: rows.lowerBound + offset, column: 1, width: width)
         }

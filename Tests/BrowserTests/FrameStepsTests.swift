@@ -1,0 +1,53 @@
+import CarDealerTestSupport
+import EntityCache
+import Foundation
+import ODataCore
+import ScreenSeam
+import Terminal
+import Testing
+@testable import Browser
+
+/// A frame is layout, then update (reads, intents), then render, which only draws.
+@MainActor
+@Suite struct FrameStepsTests {
+    func makeApp(_ cache: CacheDatabase, intents: RecordingIntents) throws -> (BrowserApp, HeadlessTerminal) {
+        let environment = BrowserEnvironment(cache: cache, intents: intents, model: try CarDealerModel.model,
+                                             profile: DisplayProfile.carDealer!)
+        let terminal = HeadlessTerminal(size: TerminalSize(columns: 60, rows: 12))
+        let root = EntityListController(environment: environment, entitySet: "Person")
+        return (BrowserApp(terminal: terminal, environment: environment, root: root), terminal)
+    }
+
+    @Test func rendering_at_another_size_draws_but_neither_announces_nor_changes_the_screen() throws {
+        // Given a people list presented at 12 rows
+        let cache = try temporaryCache()
+        let intents = RecordingIntents()
+        let (app, _) = try makeApp(cache, intents: intents)
+        app.presentIfNeeded()
+        let announced = intents.shown.count
+        let list = try #require(app.stack.top as? EntityListController)
+        let pageSize = list.cursor.pageSize
+        // When frames are rendered for other sizes without their layout step
+        for rows in [5, 30, 60] {
+            _ = app.render(size: TerminalSize(columns: 80, rows: rows))
+        }
+        // Then the fetcher heard nothing new and the list kept its page size
+        #expect(intents.shown.count == announced)
+        #expect(list.cursor.pageSize == pageSize)
+    }
+
+    @Test func a_resize_is_laid_out_and_announced_before_the_frame_is_drawn() throws {
+        // Given a people list presented at 12 rows (10 content lines: a header and 9 rows)
+        let cache = try temporaryCache()
+        let intents = RecordingIntents()
+        let (app, terminal) = try makeApp(cache, intents: intents)
+        app.presentIfNeeded()
+        #expect(intents.shown.last?.1 == 0..<9)
+        // When the terminal grows to 30 rows
+        terminal.resize(to: TerminalSize(columns: 60, rows: 30))
+        _ = app.handle(terminal.readKeys().map { .key($0) })
+        // Then the fetcher is told about the 27 rows the frame shows, once
+        #expect(intents.shown.last?.1 == 0..<27)
+        #expect(intents.shown.filter { $0.1 == 0..<27 }.count == 1)
+    }
+}
