@@ -34,7 +34,8 @@ let package = Package(
         // Pure OData v2 protocol core: $metadata, URLs, keys, verbose JSON, the transport protocol. No I/O.
         .target(name: "ODataCore"),
         // The local SQLite cache screens read: flat entities, relations, stored list results.
-        .target(name: "EntityCache", dependencies: ["ODataCore", grdb, .product(name: "GRDBSQLite", package: "GRDB.swift")]),
+        .target(
+            name: "EntityCache", dependencies: ["ODataCore", grdb, .product(name: "GRDBSQLite", package: "GRDB.swift")]),
         // What a screen is and what it asks the fetcher for: where Browser and Sync meet without importing each other.
         .target(name: "ScreenSeam", dependencies: ["ODataCore"]),
         // The AsyncHTTPClient transport: one origin, limits, redirects, proxies, cookies, credentials.
@@ -101,28 +102,40 @@ let package = Package(
             path: "Benchmarks/IngestBench"
         ),
         .testTarget(name: "ODataCoreTests", dependencies: ["ODataCore"], resources: [.copy("Fixtures")]),
-        .testTarget(name: "EntityCacheTests", dependencies: ["ODataCore", "EntityCache", "ScreenSeam", grdb, "CarDealerTestSupport"]),
         .testTarget(
-            name: "SyncTests", dependencies: ["ODataCore", "EntityCache", "ScreenSeam", "Sync", "ODataHTTP", "DemoServer", "CarDealerTestSupport"], resources: [.copy("Fixtures")]
+            name: "EntityCacheTests",
+            dependencies: ["ODataCore", "EntityCache", "ScreenSeam", grdb, "CarDealerTestSupport"]),
+        .testTarget(
+            name: "SyncTests",
+            dependencies: [
+                "ODataCore", "EntityCache", "ScreenSeam", "Sync", "ODataHTTP", "DemoServer", "CarDealerTestSupport",
+            ], resources: [.copy("Fixtures")]
         ),
         .testTarget(
             name: "ODataHTTPTests",
-            dependencies: ["ODataCore", "ODataHTTP", "CarDealerTestSupport", .product(name: "AsyncHTTPClient", package: "async-http-client")]
+            dependencies: [
+                "ODataCore", "ODataHTTP", "CarDealerTestSupport",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            ]
         ),
         // Helpers shared by test targets: a private tmux session, built products, a loopback listener.
-        .target(name: "CarDealerTestSupport", dependencies: ["ODataCore", "EntityCache", "DemoServer"], path: "Tests/TestSupport"),
+        .target(
+            name: "CarDealerTestSupport", dependencies: ["ODataCore", "EntityCache", "DemoServer"],
+            path: "Tests/TestSupport"),
         .testTarget(name: "TerminalTests", dependencies: ["Terminal", "CarDealerTestSupport"]),
         // The built cardealer binary in tmux: keys in, capture-pane out.
         .testTarget(
             name: "EndToEndTests",
             dependencies: [
-                "CarDealerTestSupport", "Browser", "Sync", "ODataHTTP", "Session", "EntityCache", "ScreenSeam", "DemoServer", "ODataCore",
+                "CarDealerTestSupport", "Browser", "Sync", "ODataHTTP", "Session", "EntityCache", "ScreenSeam",
+                "DemoServer", "ODataCore",
                 "Terminal",
             ]
         ),
         // Snapshots/ holds text frames read by path (#filePath), not bundled as resources.
         .testTarget(
-            name: "BrowserTests", dependencies: ["Browser", "EntityCache", "ScreenSeam", "ODataCore", "Terminal", "CarDealerTestSupport"],
+            name: "BrowserTests",
+            dependencies: ["Browser", "EntityCache", "ScreenSeam", "ODataCore", "Terminal", "CarDealerTestSupport"],
             exclude: ["Snapshots"]
         ),
         .testTarget(
@@ -137,7 +150,8 @@ let package = Package(
         .testTarget(
             name: "ReliabilityTests",
             dependencies: [
-                "Browser", "DemoServer", "EntityCache", "ScreenSeam", "ODataCore", "Sync", "ODataHTTP", "Session", "Terminal", grdb,
+                "Browser", "DemoServer", "EntityCache", "ScreenSeam", "ODataCore", "Sync", "ODataHTTP", "Session",
+                "Terminal", grdb,
                 "CarDealerTestSupport",
             ]
         ),

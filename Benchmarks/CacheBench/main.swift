@@ -110,10 +110,13 @@ for _ in 0..<5000 {
 // Hop reads: a person's cars through the PersonCar link entities, as the cars screen reads them.
 var hopTimes: [Double] = []
 for _ in 0..<5000 {
-    let key = EntityKey(entitySet: "Person", value: .int(Int64.random(in: 0..<Int64(ingestPages * pageSize), using: &generator)))
+    let key = EntityKey(
+        entitySet: "Person", value: .int(Int64.random(in: 0..<Int64(ingestPages * pageSize), using: &generator)))
     var hops: Related<HopRow>?
     hopTimes.append(try seconds { hops = try cache.related(key, path: ["PersonCar", "Car"]) })
-    guard case .known(let found, _)? = hops, found.allSatisfy({ $0.target != nil }) else { preconditionFailure("\(key)") }
+    guard case .known(let found, _)? = hops, found.allSatisfy({ $0.target != nil }) else {
+        preconditionFailure("\(key)")
+    }
 }
 func percentile(_ samples: [Double], _ share: Double) -> Double {
     let sorted = samples.sorted()
@@ -142,4 +145,6 @@ let summary: [String: Any] = [
     "entity_reads": entityTimes.count, "hop_p50_ms": percentile(hopTimes, 0.5) * 1000,
     "hop_p99_ms": percentile(hopTimes, 0.99) * 1000, "rss_mib": rss,
 ]
-print("json: " + String(decoding: try JSONSerialization.data(withJSONObject: summary, options: [.sortedKeys]), as: UTF8.self))
+print(
+    "json: "
+        + String(decoding: try JSONSerialization.data(withJSONObject: summary, options: [.sortedKeys]), as: UTF8.self))

@@ -53,7 +53,8 @@ func generatePayload(people: Int) -> (String, Int) {
     for id in 1...people {
         var links: [String] = []
         for _ in 0..<(id % 4) {
-            links.append("""
+            links.append(
+                """
                 {"__metadata":{"uri":"\(root)PersonCar(\(linkID))","type":"edmexampleModel.PersonCar"},\
                 "personCarID":\(linkID),"createStamp":"\\/Date(\(1_257_103_813_990 + linkID * 1000))\\/",\
                 "Person":{"__deferred":{"uri":"\(root)PersonCar(\(linkID))/Person"}},\
@@ -62,7 +63,8 @@ func generatePayload(people: Int) -> (String, Int) {
             linkID += 1
         }
         entities += 1 + links.count
-        parts.append("""
+        parts.append(
+            """
             {"__metadata":{"uri":"\(root)Person(\(id))","type":"edmexampleModel.Person","etag":"W/\\"X'\(id)'\\""},\
             "personID":\(id),"firstName":"\(firstNames[id % 8])","lastName":"\(lastNames[id % 7].replacingOccurrences(of: "'", with: "'"))",\
             "ssn":"\(543_872_934 + id)","createDate":"\\/Date(\(1_257_008_908_440 - id * 86_400_000))\\/",\
@@ -74,7 +76,7 @@ func generatePayload(people: Int) -> (String, Int) {
 }
 
 func measure(_ label: String, bytes: Int, entities: Int, repetitions: Int, _ body: () throws -> Void) rethrows {
-    try body() // warm-up
+    try body()  // warm-up
     var best = Double.infinity
     for _ in 0..<repetitions {
         let start = DispatchTime.now().uptimeNanoseconds
@@ -83,7 +85,9 @@ func measure(_ label: String, bytes: Int, entities: Int, repetitions: Int, _ bod
     }
     let perSecond = Double(entities) / best
     let mbPerSecond = Double(bytes) / 1_048_576 / best
-    print("| \(label) | \(String(format: "%.1f", best * 1000)) ms | \(Int(perSecond).formatted()) | \(String(format: "%.1f", mbPerSecond)) |")
+    print(
+        "| \(label) | \(String(format: "%.1f", best * 1000)) ms | \(Int(perSecond).formatted()) | \(String(format: "%.1f", mbPerSecond)) |"
+    )
 }
 
 let people = Int(ProcessInfo.processInfo.environment["DECODE_BENCH_PEOPLE"] ?? "") ?? 24_000
@@ -92,20 +96,27 @@ let bytes = Array(text.utf8)
 let data = Data(bytes)
 let model = try EDMXParser.parse(metadata)
 let decoder = VerboseJSONDecoder(serviceRoot: root, model: model)
-guard case .collection(let check) = try decoder.decode(bytes, entitySet: "Person"), check.entities.count == people else {
+guard case .collection(let check) = try decoder.decode(bytes, entitySet: "Person"), check.entities.count == people
+else {
     fatalError("the generated payload did not decode to \(people) people")
 }
-print("payload: \(String(format: "%.1f", Double(bytes.count) / 1_048_576)) MB, \(entityCount.formatted()) entities "
-    + "(\(people.formatted()) people + their expanded PersonCar links); best of 5 runs")
+print(
+    "payload: \(String(format: "%.1f", Double(bytes.count) / 1_048_576)) MB, \(entityCount.formatted()) entities "
+        + "(\(people.formatted()) people + their expanded PersonCar links); best of 5 runs")
 print("")
 print("| decoder | time | entities/s | MB/s |")
 print("|---|---|---|---|")
-try measure("Foundation JSONSerialization (parse only, untyped; floor)", bytes: bytes.count, entities: entityCount, repetitions: 5) {
+try measure(
+    "Foundation JSONSerialization (parse only, untyped; floor)", bytes: bytes.count, entities: entityCount,
+    repetitions: 5
+) {
     _ = try JSONSerialization.jsonObject(with: data)
 }
 try measure("ODataCore JSONReader (parse only)", bytes: bytes.count, entities: entityCount, repetitions: 5) {
     _ = try JSONReader().read(bytes)
 }
-try measure("ODataCore VerboseJSONDecoder (typed by $metadata)", bytes: bytes.count, entities: entityCount, repetitions: 5) {
+try measure(
+    "ODataCore VerboseJSONDecoder (typed by $metadata)", bytes: bytes.count, entities: entityCount, repetitions: 5
+) {
     _ = try decoder.decode(bytes, entitySet: "Person")
 }

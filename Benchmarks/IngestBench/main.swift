@@ -66,10 +66,11 @@ func withFreshCache<T>(_ name: String, _ body: (CacheDatabase) throws -> T) thro
         return (try body(fresh.cache), fresh.folder, fresh.remove)
     }()
     defer { remove() }
-    let bytes = (try? FileManager.default.contentsOfDirectory(atPath: folder.path))?.reduce(0) { total, name in
-        let attributes = try? FileManager.default.attributesOfItem(atPath: folder.appendingPathComponent(name).path)
-        return total + ((attributes?[.size] as? Int) ?? 0)
-    } ?? 0
+    let bytes =
+        (try? FileManager.default.contentsOfDirectory(atPath: folder.path))?.reduce(0) { total, name in
+            let attributes = try? FileManager.default.attributesOfItem(atPath: folder.appendingPathComponent(name).path)
+            return total + ((attributes?[.size] as? Int) ?? 0)
+        } ?? 0
     return (result, bytes)
 }
 
@@ -112,7 +113,8 @@ func ingestPipelined(into cache: CacheDatabase) async throws -> Double {
             if index >= 4 { try await group.next() }
             group.addTask {
                 let payload = try decoder.decode(page, entitySet: "Person")
-                let target = FetchTarget.listPage(listKey, entitySet: "Person", offset: index * pageSize, requestedTop: pageSize)
+                let target = FetchTarget.listPage(
+                    listKey, entitySet: "Person", offset: index * pageSize, requestedTop: pageSize)
                 let date = Date()
                 _ = try await cache.write { session in
                     try Normaliser().write(payload, for: target, partial: false, at: date, into: session)

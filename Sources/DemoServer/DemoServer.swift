@@ -57,7 +57,8 @@ public enum DemoServer {
         var iterator = ports.makeAsyncIterator()
         guard let port = await iterator.next() else {
             try await task.value
-            throw ServiceError(status: 500, code: "ServerDidNotStart", message: "The demo server stopped before listening.")
+            throw ServiceError(
+                status: 500, code: "ServerDidNotStart", message: "The demo server stopped before listening.")
         }
         let host = configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host
         return RunningDemoServer(

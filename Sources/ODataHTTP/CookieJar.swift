@@ -72,15 +72,22 @@ final class CookieJar: Sendable {
     /// One `Set-Cookie` value, or nil when it is malformed, too large or not this host's to set.
     static func parse(_ header: String, from url: URL, now: Date) -> Cookie? {
         guard header.utf8.count <= maxCookieBytes, let host = url.host?.lowercased(), !host.isEmpty else { return nil }
-        var parts = header.split(separator: ";", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
+        var parts = header.split(separator: ";", omittingEmptySubsequences: false).map {
+            $0.trimmingCharacters(in: .whitespaces)
+        }
         let pair = parts.removeFirst()
         guard let equals = pair.firstIndex(of: "=") else { return nil }
         let name = pair[..<equals].trimmingCharacters(in: .whitespaces)
         var value = pair[pair.index(after: equals)...].trimmingCharacters(in: .whitespaces)
-        if value.count >= 2, value.hasPrefix("\""), value.hasSuffix("\"") { value = String(value.dropFirst().dropLast()) }
+        if value.count >= 2, value.hasPrefix("\""), value.hasSuffix("\"") {
+            value = String(value.dropFirst().dropLast())
+        }
         // A name or value that would break the `Cookie` header (or smuggle another header) is refused.
-        guard !name.isEmpty, !(name + value).contains(where: { $0 == ";" || $0 == "," || $0.asciiValue.map { $0 < 0x20 || $0 == 0x7F } ?? false }),
-              !name.contains(" "), !name.contains("=")
+        guard !name.isEmpty,
+            !(name + value).contains(where: {
+                $0 == ";" || $0 == "," || $0.asciiValue.map { $0 < 0x20 || $0 == 0x7F } ?? false
+            }),
+            !name.contains(" "), !name.contains("=")
         else { return nil }
 
         var cookie = Cookie(
@@ -90,8 +97,10 @@ final class CookieJar: Sendable {
         for attribute in parts {
             let (key, argument): (String, String) =
                 if let equals = attribute.firstIndex(of: "=") {
-                    (attribute[..<equals].trimmingCharacters(in: .whitespaces).lowercased(),
-                     attribute[attribute.index(after: equals)...].trimmingCharacters(in: .whitespaces))
+                    (
+                        attribute[..<equals].trimmingCharacters(in: .whitespaces).lowercased(),
+                        attribute[attribute.index(after: equals)...].trimmingCharacters(in: .whitespaces)
+                    )
                 } else {
                     (attribute.lowercased(), "")
                 }
@@ -123,7 +132,8 @@ final class CookieJar: Sendable {
             }
         }
         if let maxAge {
-            cookie.expires = maxAge <= 0 ? .distantPast : now.addingTimeInterval(TimeInterval(min(maxAge, 400 * 86_400)))
+            cookie.expires =
+                maxAge <= 0 ? .distantPast : now.addingTimeInterval(TimeInterval(min(maxAge, 400 * 86_400)))
         } else if let expires {
             cookie.expires = expires
         }

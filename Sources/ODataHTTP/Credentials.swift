@@ -51,8 +51,9 @@ public struct Credentials: Sendable, Hashable {
         guard stat(path, &info) == 0 else { throw FileError(description: "Cannot read the credentials file \(path).") }
         let mode = info.st_mode & 0o777
         guard mode & 0o077 == 0 else {
-            throw FileError(description: "The credentials file \(path) is readable by others (mode "
-                + String(mode, radix: 8) + "); run `chmod 600 \(path)` and try again.")
+            throw FileError(
+                description: "The credentials file \(path) is readable by others (mode "
+                    + String(mode, radix: 8) + "); run `chmod 600 \(path)` and try again.")
         }
         guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
             throw FileError(description: "Cannot read the credentials file \(path).")
@@ -65,7 +66,8 @@ public struct Credentials: Sendable, Hashable {
             guard parts.count == 2 else {
                 throw FileError(description: "The credentials file \(path) has a line that is not `name = value`.")
             }
-            values[parts[0].trimmingCharacters(in: .whitespaces).lowercased()] = parts[1].trimmingCharacters(in: .whitespaces)
+            values[parts[0].trimmingCharacters(in: .whitespaces).lowercased()] = parts[1].trimmingCharacters(
+                in: .whitespaces)
         }
         if let token = values["token"], !token.isEmpty {
             return Credentials(authorization: "Bearer " + token, user: values["user"])

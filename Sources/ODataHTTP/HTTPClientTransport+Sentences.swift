@@ -54,7 +54,9 @@ extension HTTPClientTransport {
             if error.dnsAError != nil || error.dnsAAAAError != nil, error.connectionErrors.isEmpty {
                 return "the host name could not be resolved"
             }
-            if let first = error.connectionErrors.first { return sentence(for: first.error, maxBodyBytes: maxBodyBytes) }
+            if let first = error.connectionErrors.first {
+                return sentence(for: first.error, maxBodyBytes: maxBodyBytes)
+            }
             return "the connection could not be made"
         case let error as IOError:
             return sentence(errno: error.errnoCode)

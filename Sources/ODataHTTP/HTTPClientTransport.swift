@@ -136,14 +136,15 @@ public final class HTTPClientTransport: ODataTransport {
                     throw failure(sentence, request)
                 }
                 let kind: ODataError.Kind = Self.isRefusal(error) ? .refused : .transport
-                let sentence = Self.isTimeout(error)
+                let sentence =
+                    Self.isTimeout(error)
                     ? "the request timed out: no whole answer within \(Self.seconds(seconds))"
                     : Self.sentence(for: error, maxBodyBytes: maxBodyBytes)
                 throw ODataError(kind: kind, message: sentence, url: request.url)
             }
             // A write is never sent again to another URL: its 3xx comes back as it is.
             guard request.method.isSafe, redirects < Self.maxRedirects,
-                  let target = Self.sameOriginRedirect(response, from: url)
+                let target = Self.sameOriginRedirect(response, from: url)
             else {
                 return response
             }
@@ -156,7 +157,8 @@ public final class HTTPClientTransport: ODataTransport {
     func exchange(_ request: TransportRequest, url: URL, deadline: NIODeadline) async throws -> TransportResponse {
         var outgoing = HTTPClientRequest(url: url.absoluteString)
         outgoing.method = HTTPMethod(rawValue: request.method.rawValue)
-        outgoing.headers.replaceOrAdd(name: "Accept", value: request.acceptsXML ? "application/xml" : "application/json")
+        outgoing.headers.replaceOrAdd(
+            name: "Accept", value: request.acceptsXML ? "application/xml" : "application/json")
         outgoing.headers.replaceOrAdd(name: "Accept-Encoding", value: "gzip, deflate")
         outgoing.headers.replaceOrAdd(name: "MaxDataServiceVersion", value: "2.0")
         outgoing.headers.replaceOrAdd(name: "DataServiceVersion", value: "2.0")
@@ -168,7 +170,7 @@ public final class HTTPClientTransport: ODataTransport {
         let answer: HTTPClientResponse
         do {
             answer = try await client.execute(outgoing, deadline: deadline)
-        } catch where request.method.isSafe && Self.isLostBeforeAnswer(error) && !Task.isCancelled {
+        } catch  where request.method.isSafe && Self.isLostBeforeAnswer(error) && !Task.isCancelled {
             // On a reused keep-alive connection this is a race with the server closing it (the shape that
             // aborts URLSession), not a failure of the service. A GET is safe to send again, once; a write is not
             // (the server may have done it), so its caller decides.
@@ -235,8 +237,8 @@ public final class HTTPClientTransport: ODataTransport {
     /// Where a 301, 302, 303, 307 or 308 points, when that is within the origin `url` came from.
     static func sameOriginRedirect(_ response: TransportResponse, from url: URL) -> URL? {
         guard [301, 302, 303, 307, 308].contains(response.status), let location = response.headers["location"],
-              let target = URL(string: location, relativeTo: url)?.absoluteURL,
-              let origin = Origin(target), origin == Origin(url)
+            let target = URL(string: location, relativeTo: url)?.absoluteURL,
+            let origin = Origin(target), origin == Origin(url)
         else { return nil }
         return target
     }
@@ -249,7 +251,7 @@ public final class HTTPClientTransport: ODataTransport {
 
         init?(_ url: URL) {
             guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
-                  let host = url.host?.lowercased(), !host.isEmpty
+                let host = url.host?.lowercased(), !host.isEmpty
             else { return nil }
             self.scheme = scheme
             self.host = host

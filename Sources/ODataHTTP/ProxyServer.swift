@@ -51,8 +51,9 @@ public struct ProxyServer: Sendable, Hashable {
         case "http":
             break
         case "https":
-            throw .init("\(variable) names an https:// proxy, which cannot be used: give the proxy's http:// address "
-                + "(requests to https services still go through it encrypted, in a CONNECT tunnel).")
+            throw .init(
+                "\(variable) names an https:// proxy, which cannot be used: give the proxy's http:// address "
+                    + "(requests to https services still go through it encrypted, in a CONNECT tunnel).")
         case "socks4", "socks4a", "socks5", "socks5h":
             throw .init("\(variable) names a \(scheme):// proxy; SOCKS proxies are not supported, only http:// ones.")
         default:

@@ -94,7 +94,8 @@ public final class BrowsingSession: Sendable {
                 if let file = settings.cacheFile { return file }
                 // A URL that named an entity set is cached as its service, unless an identity was given.
                 let identity = settings.identity ?? serviceRoot
-                return CacheIdentity.location(identity: identity, user: user, cacheDirectory: settings.cacheDirectory).path
+                return CacheIdentity.location(identity: identity, user: user, cacheDirectory: settings.cacheDirectory)
+                    .path
             }
         } catch let failure as MetadataLoader.Failure {
             throw SessionError(failure.sentence)
@@ -110,7 +111,8 @@ public final class BrowsingSession: Sendable {
         configuration.maxEntitiesPerAnswer = settings.maxEntities
         configuration.retry.budget = settings.requestTimeout * 1.5
         settings.tune?(&configuration)
-        let engine = SyncEngine(configuration: configuration, cache: opened.cache, transport: transport, model: opened.model)
+        let engine = SyncEngine(
+            configuration: configuration, cache: opened.cache, transport: transport, model: opened.model)
         return BrowsingSession(
             root: opened.root, cache: opened.cache, engine: engine, model: opened.model, profile: profile,
             proxy: http.proxy, metadataFromCache: opened.fromCache

@@ -24,7 +24,8 @@ public enum CacheIdentity {
     public static func environment(cacheDirectory: String?) -> [String: String] {
         var environment = ProcessInfo.processInfo.environment
         if let directory = cacheDirectory, !directory.isEmpty {
-            let absolute = directory.hasPrefix("/")
+            let absolute =
+                directory.hasPrefix("/")
                 ? directory : FileManager.default.currentDirectoryPath + "/" + directory
             environment["XDG_CACHE_HOME"] = URL(fileURLWithPath: absolute).standardizedFileURL.path
         }

@@ -1,6 +1,7 @@
 import CNcurses
 import CTermSupport
 import Dispatch
+
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -85,12 +85,14 @@ public enum TextSanitizer {
         case 0x00AD:
             return
         case 0x200D:
-            let keep = output.last.map(isEmojiJoinable) == true
+            let keep =
+                output.last.map(isEmojiJoinable) == true
                 && scalars.indices.contains(index + 1) && isEmojiJoinable(scalars[index + 1])
             output.append(contentsOf: keep ? [scalar] : Array(invisiblePlaceholder.unicodeScalars))
             return
         case 0x200C:
-            let keep = output.last.map(isLetterOrMark) == true
+            let keep =
+                output.last.map(isLetterOrMark) == true
                 && scalars.indices.contains(index + 1) && isLetterOrMark(scalars[index + 1])
             output.append(contentsOf: keep ? [scalar] : Array(invisiblePlaceholder.unicodeScalars))
             return

@@ -16,8 +16,9 @@ struct BrowseCommand: AsyncParsableCommand {
     @OptionGroup var browserOptions: BrowserOptions
 
     mutating func run() async throws {
-        guard let parsed = URL(string: url), let scheme = parsed.scheme, ["http", "https"].contains(scheme.lowercased()),
-              parsed.host != nil
+        guard let parsed = URL(string: url), let scheme = parsed.scheme,
+            ["http", "https"].contains(scheme.lowercased()),
+            parsed.host != nil
         else { throw ValidationError("'\(url)' is not an http(s) URL of an OData service root.") }
         // Credentials in the URL would end up in the request log and the cache; they belong elsewhere.
         guard parsed.user == nil, parsed.password == nil else {
@@ -44,15 +45,19 @@ struct BrowseCommand: AsyncParsableCommand {
 /// Options every browsing command takes.
 struct BrowserOptions: ParsableArguments {
     @Option(help: "Where to keep the cache database (default: the XDG cache directory).") var cacheDirectory: String?
-    @Option(help: ArgumentHelp(
-        "Write keypresses, frames and requests to FILE as JSON lines (for benchmarks).", valueName: "FILE"))
+    @Option(
+        help: ArgumentHelp(
+            "Write keypresses, frames and requests to FILE as JSON lines (for benchmarks).", valueName: "FILE"))
     var trace: String?
     @Flag(help: "Fetch only what is on screen when it is shown, predicting nothing (a baseline to compare with).")
     var noPrefetch = false
-    @Option(help: ArgumentHelp("Seconds to connect, and to wait for the next bytes of an answer.", valueName: "SECONDS"))
+    @Option(
+        help: ArgumentHelp("Seconds to connect, and to wait for the next bytes of an answer.", valueName: "SECONDS"))
     var timeout: Double = 10
-    @Option(help: ArgumentHelp(
-        "Seconds one request may take in all; a fetch with its retries gets half as long again.", valueName: "SECONDS"))
+    @Option(
+        help: ArgumentHelp(
+            "Seconds one request may take in all; a fetch with its retries gets half as long again.",
+            valueName: "SECONDS"))
     var requestTimeout: Double = 30
     @Option(help: ArgumentHelp("The largest answer accepted, in MiB once decompressed.", valueName: "MIB"))
     var maxResponseMiB: Int = 32
@@ -63,7 +68,9 @@ struct BrowserOptions: ParsableArguments {
         guard timeout > 0, timeout <= 3600, requestTimeout > 0, requestTimeout <= 3600 else {
             throw ValidationError("--timeout and --request-timeout must be between 0 and 3600 seconds.")
         }
-        guard (1...4096).contains(maxResponseMiB) else { throw ValidationError("--max-response-mib must be 1 to 4096.") }
+        guard (1...4096).contains(maxResponseMiB) else {
+            throw ValidationError("--max-response-mib must be 1 to 4096.")
+        }
         guard maxEntities >= 1 else { throw ValidationError("--max-entities must be at least 1.") }
     }
 }

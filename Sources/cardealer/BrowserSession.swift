@@ -63,7 +63,8 @@ enum BrowserSession {
         if let proxy = session.proxy { SessionLog.write("through the proxy \(proxy)") }
         let environment = session.makeEnvironment()
         let terminal = screen.terminal
-        let app = BrowserApp(terminal: terminal, environment: environment, root: session.makeRootController(in: environment))
+        let app = BrowserApp(
+            terminal: terminal, environment: environment, root: session.makeRootController(in: environment))
         if let trace { app.trace(to: trace) }
         var ended = false
         func finish(_ status: Int32, _ reason: String) {
@@ -77,7 +78,9 @@ enum BrowserSession {
         screen.hand { events in
             guard !ended else { return }
             for event in events {
-                if case .signal(let signal) = event { return finish(signal.exitStatus, "quitting on signal \(signal.rawValue)") }
+                if case .signal(let signal) = event {
+                    return finish(signal.exitStatus, "quitting on signal \(signal.rawValue)")
+                }
             }
             if !app.handle(events) { finish(0, "quit") }
         }

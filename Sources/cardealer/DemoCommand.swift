@@ -13,8 +13,10 @@ struct DemoCommand: AsyncParsableCommand {
 
     @Option(help: "Added latency per request, MS or MS:JITTER, to watch prefetching at work.") var latency: String?
     @Option(help: "People in the demo data (generated once, then reused).") var people: Int = 200
-    @Option(help: "Probability (0…1) that a request fails, to watch retries and offline handling.") var failRate: Double = 0
-    @Flag(help: "Serve hostile data: escape sequences, controls, bidi overrides and 100 KB strings.") var hostile = false
+    @Option(help: "Probability (0…1) that a request fails, to watch retries and offline handling.") var failRate:
+        Double = 0
+    @Flag(help: "Serve hostile data: escape sequences, controls, bidi overrides and 100 KB strings.") var hostile =
+        false
     @OptionGroup var browserOptions: BrowserOptions
 
     mutating func run() async throws {
@@ -24,8 +26,9 @@ struct DemoCommand: AsyncParsableCommand {
         let dataDirectory = Self.dataDirectory()
         let variant = hostile ? "-hostile" : ""
         // The data file and the cache are named by what the demo is.
-        try FileManager.default.createDirectory(atPath: dataDirectory, withIntermediateDirectories: true,
-                                                attributes: [.posixPermissions: 0o700])
+        try FileManager.default.createDirectory(
+            atPath: dataDirectory, withIntermediateDirectories: true,
+            attributes: [.posixPermissions: 0o700])
         let configuration = DemoServerConfiguration(
             people: people, dataPath: dataDirectory + "/demo-\(people)\(variant).sqlite",
             latencyMilliseconds: latencyMilliseconds, latencyJitterMilliseconds: jitter, failRate: failRate,

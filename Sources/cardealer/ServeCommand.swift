@@ -20,7 +20,8 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Added latency per request: MS or MS:JITTER.") var latency: String?
     @Option(name: .customLong("fail-rate"), help: "Probability (0…1) that a request fails with 503.") var failRate = 0.0
 
-    @Flag(help: "Serve hostile data: escape sequences, controls, bidi overrides and 100 KB strings.") var hostile = false
+    @Flag(help: "Serve hostile data: escape sequences, controls, bidi overrides and 100 KB strings.") var hostile =
+        false
 
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be between 0 and 65535.") }
@@ -39,7 +40,7 @@ struct ServeCommand: AsyncParsableCommand {
         guard let latency else { return (0, 0) }
         let parts = latency.split(separator: ":", omittingEmptySubsequences: false)
         guard (1...2).contains(parts.count), let base = Int(parts[0]), base >= 0,
-              let jitter = parts.count == 2 ? Int(parts[1]) : 0, jitter >= 0
+            let jitter = parts.count == 2 ? Int(parts[1]) : 0, jitter >= 0
         else { throw ValidationError("--latency must be MS or MS:JITTER, e.g. 200 or 200:50.") }
         return (base, jitter)
     }
@@ -66,7 +67,8 @@ struct ServeCommand: AsyncParsableCommand {
             let shownHost = host.contains(":") ? "[\(host)]" : host
             let how = store.generated ? "generated" : "reused"
             // Unbuffered writes: the first line must reach a pipe at once.
-            let text = "Serving http://\(shownHost):\(port)/CarDealer.svc/\n"
+            let text =
+                "Serving http://\(shownHost):\(port)/CarDealer.svc/\n"
                 + "Data: \(store.people) people, \(how) \(store.path) in \(elapsed)\n"
             FileHandle.standardOutput.write(Data(text.utf8))
         }

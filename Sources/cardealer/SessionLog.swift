@@ -27,8 +27,9 @@ enum SessionLog {
         if savedStandardError < 0 { savedStandardError = dup(STDERR_FILENO) }
         let file = path()
         let directory = (file as NSString).deletingLastPathComponent
-        try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true,
-                                                 attributes: [.posixPermissions: 0o700])
+        try? FileManager.default.createDirectory(
+            atPath: directory, withIntermediateDirectories: true,
+            attributes: [.posixPermissions: 0o700])
         let descriptor = open(file, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else { return false }
         fchmod(descriptor, 0o600)

@@ -1,9 +1,10 @@
 import CarDealerTestSupport
-import Foundation
 import EntityCache
+import Foundation
 import ODataCore
 import ScreenSeam
 import Terminal
+
 @testable import Browser
 
 /// Records what screens tell the fetcher (a fake at the intents seam; the real Sync is
@@ -31,7 +32,8 @@ final class RecordingIntents: SyncIntents, @unchecked Sendable {
 
 /// Writes people, cars and links as Sync's normaliser would after `Person?$expand=PersonCar/Car`.
 func seedPeople(
-    _ cache: CacheDatabase, people: [(id: Int, first: String, last: String, cars: [(link: Int, car: Int, make: String, model: String)])],
+    _ cache: CacheDatabase,
+    people: [(id: Int, first: String, last: String, cars: [(link: Int, car: Int, make: String, model: String)])],
     at now: Date = Date()
 ) throws {
     try cache.write { session in
@@ -42,25 +44,32 @@ func seedPeople(
                     ODataProperty(name: "personID", value: .int(Int64(person.id))),
                     ODataProperty(name: "firstName", value: .string(person.first)),
                     ODataProperty(name: "lastName", value: .string(person.last)),
-                    ODataProperty(name: "createDate", value: .dateTime(ODataInstant(millisecondsSince1970: 1_257_008_908_440))),
+                    ODataProperty(
+                        name: "createDate", value: .dateTime(ODataInstant(millisecondsSince1970: 1_257_008_908_440))),
                 ], etag: nil, at: now, partial: false
             )
             for car in person.cars {
-                try session.upsertEntity(key: "PersonCar(\(car.link))", entitySet: "PersonCar", type: nil,
-                                         properties: [ODataProperty(name: "personCarID", value: .int(Int64(car.link)))],
-                                         etag: nil, at: now, partial: false)
+                try session.upsertEntity(
+                    key: "PersonCar(\(car.link))", entitySet: "PersonCar", type: nil,
+                    properties: [ODataProperty(name: "personCarID", value: .int(Int64(car.link)))],
+                    etag: nil, at: now, partial: false)
                 try session.upsertEntity(
                     key: "Car(\(car.car))", entitySet: "Car", type: nil,
                     properties: [
-                        ODataProperty(name: "carID", value: .int(Int64(car.car))), ODataProperty(name: "make", value: .string(car.make)),
+                        ODataProperty(name: "carID", value: .int(Int64(car.car))),
+                        ODataProperty(name: "make", value: .string(car.make)),
                         ODataProperty(name: "model", value: .string(car.model)),
-                        ODataProperty(name: "manufactureDate", value: .dateTime(ODataInstant(millisecondsSince1970: 1_099_242_508_440))),
+                        ODataProperty(
+                            name: "manufactureDate",
+                            value: .dateTime(ODataInstant(millisecondsSince1970: 1_099_242_508_440))),
                     ], etag: nil, at: now, partial: false
                 )
-                try session.replaceRelation(parent: "PersonCar(\(car.link))", navigation: "Car", children: ["Car(\(car.car))"], at: now)
+                try session.replaceRelation(
+                    parent: "PersonCar(\(car.link))", navigation: "Car", children: ["Car(\(car.car))"], at: now)
             }
-            try session.replaceRelation(parent: "Person(\(person.id))", navigation: "PersonCar",
-                                        children: person.cars.map { "PersonCar(\($0.link))" }, at: now)
+            try session.replaceRelation(
+                parent: "Person(\(person.id))", navigation: "PersonCar",
+                children: person.cars.map { "PersonCar(\($0.link))" }, at: now)
         }
     }
 }
@@ -74,20 +83,24 @@ func seedMaintenance(
         for record in records {
             try session.upsertEntity(
                 key: "PersonCarMaintenance(\(record.id))", entitySet: "PersonCarMaintenance", type: nil,
-                properties: [ODataProperty(name: "personCarMaintenanceID", value: .int(Int64(record.id)))], etag: nil, at: now, partial: false)
+                properties: [ODataProperty(name: "personCarMaintenanceID", value: .int(Int64(record.id)))], etag: nil,
+                at: now, partial: false)
             try session.upsertEntity(
                 key: "Maintenance(\(record.id))", entitySet: "Maintenance", type: nil,
                 properties: [
                     ODataProperty(name: "maintenanceID", value: .int(Int64(record.id))),
                     ODataProperty(name: "description", value: .string(record.text)),
-                    ODataProperty(name: "serviceDate", value: .dateTime(ODataInstant(millisecondsSince1970: record.date))),
+                    ODataProperty(
+                        name: "serviceDate", value: .dateTime(ODataInstant(millisecondsSince1970: record.date))),
                     ODataProperty(name: "mileage", value: .int(Int64(record.mileage))),
                     ODataProperty(name: "cost", value: .decimal(record.cost)),
                 ], etag: nil, at: now, partial: false)
-            try session.replaceRelation(parent: "PersonCarMaintenance(\(record.id))", navigation: "Maintenance",
-                                        children: ["Maintenance(\(record.id))"], at: now)
+            try session.replaceRelation(
+                parent: "PersonCarMaintenance(\(record.id))", navigation: "Maintenance",
+                children: ["Maintenance(\(record.id))"], at: now)
         }
-        try session.replaceRelation(parent: "PersonCar(\(link))", navigation: "PersonCarMaintenance",
-                                    children: records.map { "PersonCarMaintenance(\($0.id))" }, at: now)
+        try session.replaceRelation(
+            parent: "PersonCar(\(link))", navigation: "PersonCarMaintenance",
+            children: records.map { "PersonCarMaintenance(\($0.id))" }, at: now)
     }
 }

@@ -1,10 +1,11 @@
 import CarDealerTestSupport
-import Foundation
 import EntityCache
+import Foundation
 import ODataCore
 import ScreenSeam
 import Terminal
 import Testing
+
 @testable import Browser
 
 /// Without a profile, rows and breadcrumbs are labelled from `$metadata`, and each screen is named once.
@@ -78,7 +79,9 @@ import Testing
         #expect(profile.sets["Order_Details"]?.row == "OrderID {OrderID} · ProductID {ProductID}")
         #expect(profile.sets["Order_Details"]?.search == [])
         // And a row of a set without strings reads as its keys
-        let row = ValueFormatter.fill(profile.sets["Order_Details"]!.row!) { ["OrderID": .int(10248), "ProductID": .int(11)][$0] }
+        let row = ValueFormatter.fill(profile.sets["Order_Details"]!.row!) {
+            ["OrderID": .int(10248), "ProductID": .int(11)][$0]
+        }
         #expect(row == "OrderID 10248 · ProductID 11")
     }
 
@@ -88,14 +91,17 @@ import Testing
         try seedPeople(cache, people: [(1, "Ann", "Smith", [(1, 2, "Ford", "Explorer")])])
         let people = ListRequest(entitySet: "Person")
         try cache.write { session in
-            try session.writeListPage(people.key, offset: 0, entityKeys: ["Person(1)"], totalCount: 1, nextLink: nil,
-                                      isLastPage: true, at: Date())
+            try session.writeListPage(
+                people.key, offset: 0, entityKeys: ["Person(1)"], totalCount: 1, nextLink: nil,
+                isLastPage: true, at: Date())
         }
-        let environment = BrowserEnvironment(cache: cache, intents: RecordingIntents(), model: try CarDealerModel.model,
-                                             profile: DisplayProfile(root: nil, sets: [:]))
+        let environment = BrowserEnvironment(
+            cache: cache, intents: RecordingIntents(), model: try CarDealerModel.model,
+            profile: DisplayProfile(root: nil, sets: [:]))
         let terminal = HeadlessTerminal(size: TerminalSize(columns: 100, rows: 16))
-        let app = BrowserApp(terminal: terminal, environment: environment,
-                             root: EntityListController(environment: environment, entitySet: "Person"))
+        let app = BrowserApp(
+            terminal: terminal, environment: environment,
+            root: EntityListController(environment: environment, entitySet: "Person"))
         app.presentIfNeeded()
         // When Enter opens Ann, her PersonCar navigation, its first row, and that link's Car navigation
         _ = app.handle([.key(.enter)])

@@ -1,21 +1,28 @@
 import CarDealerTestSupport
-import Foundation
 import EntityCache
+import Foundation
 import ODataCore
 import Terminal
 import Testing
+
 @testable import Browser
 
 @MainActor
 @Suite struct DrillDownTests {
-    func makeApp(_ cache: CacheDatabase, intents: RecordingIntents = RecordingIntents(), size: TerminalSize = TerminalSize(columns: 60, rows: 10))
+    func makeApp(
+        _ cache: CacheDatabase, intents: RecordingIntents = RecordingIntents(),
+        size: TerminalSize = TerminalSize(columns: 60, rows: 10)
+    )
         throws -> (BrowserApp, HeadlessTerminal)
     {
-        let environment = BrowserEnvironment(cache: cache, intents: intents, model: try CarDealerModel.model,
-                                             profile: DisplayProfile.carDealer!)
+        let environment = BrowserEnvironment(
+            cache: cache, intents: intents, model: try CarDealerModel.model,
+            profile: DisplayProfile.carDealer!)
         let terminal = HeadlessTerminal(size: size)
-        let root = EntityListController(environment: environment, source: .related(parent: EntityKey(entitySet: "Person", value: .int(1)), path: ["PersonCar", "Car"]),
-                                        breadcrumb: "Samson, Bob", kindTitle: "Cars")
+        let root = EntityListController(
+            environment: environment,
+            source: .related(parent: EntityKey(entitySet: "Person", value: .int(1)), path: ["PersonCar", "Car"]),
+            breadcrumb: "Samson, Bob", kindTitle: "Cars")
         return (BrowserApp(terminal: terminal, environment: environment, root: root), terminal)
     }
 

@@ -10,8 +10,9 @@ import Testing
 @MainActor @Suite struct EntitySetFilterTests {
     @Test func slash_filters_the_entity_sets_and_enter_opens_the_one_under_the_cursor() throws {
         // Given the list of entity sets of the CarDealer service, without a profile
-        let environment = BrowserEnvironment(cache: try temporaryCache(), intents: RecordingIntents(),
-                                             model: try CarDealerModel.model, profile: DisplayProfile(root: nil, sets: [:]))
+        let environment = BrowserEnvironment(
+            cache: try temporaryCache(), intents: RecordingIntents(),
+            model: try CarDealerModel.model, profile: DisplayProfile(root: nil, sets: [:]))
         let terminal = HeadlessTerminal(size: TerminalSize(columns: 60, rows: 12))
         let sets = EntitySetsController(environment: environment, serviceName: "CarDealer")
         let app = BrowserApp(terminal: terminal, environment: environment, root: sets)

@@ -5,14 +5,16 @@ import ODataCore
 import ScreenSeam
 import Terminal
 import Testing
+
 @testable import Browser
 
 /// A frame is layout, then update (reads, intents), then render, which only draws.
 @MainActor
 @Suite struct FrameStepsTests {
     func makeApp(_ cache: CacheDatabase, intents: RecordingIntents) throws -> (BrowserApp, HeadlessTerminal) {
-        let environment = BrowserEnvironment(cache: cache, intents: intents, model: try CarDealerModel.model,
-                                             profile: DisplayProfile.carDealer!)
+        let environment = BrowserEnvironment(
+            cache: cache, intents: intents, model: try CarDealerModel.model,
+            profile: DisplayProfile.carDealer!)
         let terminal = HeadlessTerminal(size: TerminalSize(columns: 60, rows: 12))
         let root = EntityListController(environment: environment, entitySet: "Person")
         return (BrowserApp(terminal: terminal, environment: environment, root: root), terminal)

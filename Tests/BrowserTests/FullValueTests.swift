@@ -1,19 +1,23 @@
 import CarDealerTestSupport
-import Foundation
 import EntityCache
+import Foundation
 import ODataCore
 import Terminal
 import Testing
+
 @testable import Browser
 
 /// Enter on a detail field or a logged request shows all of it, wrapped and sanitised.
 @MainActor
 @Suite struct FullValueTests {
-    static let notes = "Customer reports a rattle from the front left wheel at speeds above 50 km/h, worse on cobbles.\n"
+    static let notes =
+        "Customer reports a rattle from the front left wheel at speeds above 50 km/h, worse on cobbles.\n"
         + "\u{1B}[31mChecked\u{1B}[0m: ball joint worn. Replaced 👩🏽‍🚀 part 東京-42.\r\nDone."
 
     /// The seeded app with the detail screen of a maintenance record whose description is `text`.
-    func detail(describedAs text: String, size: TerminalSize = TerminalSize(columns: 48, rows: 12)) throws
+    func detail(
+        describedAs text: String, size: TerminalSize = TerminalSize(columns: 48, rows: 12)
+    ) throws
         -> (BrowserApp, HeadlessTerminal)
     {
         let (app, terminal, cache) = try ScreenSnapshotTests().seededApp(size: size)
@@ -21,11 +25,14 @@ import Testing
             try session.upsertEntity(
                 key: "Maintenance(11)", entitySet: "Maintenance", type: nil,
                 properties: [
-                    ODataProperty(name: "maintenanceID", value: .int(11)), ODataProperty(name: "description", value: .string(text)),
+                    ODataProperty(name: "maintenanceID", value: .int(11)),
+                    ODataProperty(name: "description", value: .string(text)),
                 ], etag: nil, at: ScreenSnapshotTests.fixedNow, partial: false)
         }
-        app.stack.push(EntityDetailController(
-            environment: app.environment, key: EntityKey(entitySet: "Maintenance", value: .int(11)), breadcrumb: "Brakes"))
+        app.stack.push(
+            EntityDetailController(
+                environment: app.environment, key: EntityKey(entitySet: "Maintenance", value: .int(11)),
+                breadcrumb: "Brakes"))
         app.presentIfNeeded()
         return (app, terminal)
     }
@@ -61,11 +68,14 @@ import Testing
         // Given a failed request with a long URL in the log
         let (app, terminal, cache) = try ScreenSnapshotTests().seededApp(size: TerminalSize(columns: 48, rows: 22))
         try cache.write { session in
-            _ = try session.appendRequestLog(RequestLogEntry(
-                url: "http://127.0.0.1:8080/CarDealer.svc/Person(7)/PersonCar?$expand=Car,PersonCarMaintenance/Maintenance",
-                status: 400, bytes: 2_345, duration: 0.1234, outcome: .failed, startedAt: ScreenSnapshotTests.fixedNow,
-                attempts: 3, error: "The service answered HTTP 400: \u{1B}]0;owned\u{7}Invalid $expand",
-                headers: "> If-None-Match: W/\"3\"\n< content-type: application/json"))
+            _ = try session.appendRequestLog(
+                RequestLogEntry(
+                    url:
+                        "http://127.0.0.1:8080/CarDealer.svc/Person(7)/PersonCar?$expand=Car,PersonCarMaintenance/Maintenance",
+                    status: 400, bytes: 2_345, duration: 0.1234, outcome: .failed,
+                    startedAt: ScreenSnapshotTests.fixedNow,
+                    attempts: 3, error: "The service answered HTTP 400: \u{1B}]0;owned\u{7}Invalid $expand",
+                    headers: "> If-None-Match: W/\"3\"\n< content-type: application/json"))
         }
         // When the request log opens and Enter is pressed on it
         _ = app.handle([.key(.char("i")), .key(.enter)])

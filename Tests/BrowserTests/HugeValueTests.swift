@@ -1,10 +1,11 @@
 import CarDealerTestSupport
-import Foundation
 import EntityCache
+import Foundation
 import ODataCore
 import ScreenSeam
 import Terminal
 import Testing
+
 @testable import Browser
 
 /// A server may send one enormous value; screens must draw what fits, not measure all of it per frame.
@@ -14,22 +15,27 @@ import Testing
         // Given a person whose last name is 5 MB of non-ASCII text, first in the People list
         let cache = try temporaryCache()
         let huge = String(repeating: "Łódź ", count: 1_000_000)
-        let people = ListRequest(entitySet: "Person", orderBy: [.init("lastName"), .init("firstName"), .init("personID")])
+        let people = ListRequest(
+            entitySet: "Person", orderBy: [.init("lastName"), .init("firstName"), .init("personID")])
         try cache.write { session in
             try session.upsertEntity(
                 key: "Person(1)", entitySet: "Person", type: nil,
                 properties: [
-                    ODataProperty(name: "personID", value: .int(1)), ODataProperty(name: "firstName", value: .string("Ann")),
+                    ODataProperty(name: "personID", value: .int(1)),
+                    ODataProperty(name: "firstName", value: .string("Ann")),
                     ODataProperty(name: "lastName", value: .string(huge)),
                 ], etag: nil, at: Date(), partial: false)
-            try session.writeListPage(people.key, offset: 0, entityKeys: ["Person(1)"], totalCount: 1, nextLink: nil,
-                                      isLastPage: true, at: Date())
+            try session.writeListPage(
+                people.key, offset: 0, entityKeys: ["Person(1)"], totalCount: 1, nextLink: nil,
+                isLastPage: true, at: Date())
         }
-        let environment = BrowserEnvironment(cache: cache, intents: RecordingIntents(), model: try CarDealerModel.model,
-                                             profile: DisplayProfile.carDealer!)
+        let environment = BrowserEnvironment(
+            cache: cache, intents: RecordingIntents(), model: try CarDealerModel.model,
+            profile: DisplayProfile.carDealer!)
         let terminal = HeadlessTerminal(size: TerminalSize(columns: 60, rows: 10))
-        let app = BrowserApp(terminal: terminal, environment: environment,
-                             root: EntityListController(environment: environment, entitySet: "Person"))
+        let app = BrowserApp(
+            terminal: terminal, environment: environment,
+            root: EntityListController(environment: environment, entitySet: "Person"))
         app.presentIfNeeded()
 
         // When the list is drawn and the details of that person open

@@ -1,25 +1,30 @@
 import CarDealerTestSupport
-import Foundation
 import EntityCache
+import Foundation
 import ODataCore
 import ScreenSeam
 import Terminal
 import Testing
+
 @testable import Browser
 
 /// A list whose fetch failed says so where its rows would be, unlike a list that is empty.
 @MainActor
 @Suite struct ListFailureTests {
-    static let people = ListRequest(entitySet: "Person", orderBy: [.init("lastName"), .init("firstName"), .init("personID")])
-    static let refused = "The service answered HTTP 400 [Invalid.Filter]: The query option $filter is not valid here"
+    static let people = ListRequest(
+        entitySet: "Person", orderBy: [.init("lastName"), .init("firstName"), .init("personID")])
+    static let refused =
+        "The service answered HTTP 400 [Invalid.Filter]: The query option $filter is not valid here"
         + " (http://127.0.0.1:8080/CarDealer.svc/Person?$orderby=lastName,firstName,personID&$top=80)"
 
     func app(_ cache: CacheDatabase, size: TerminalSize) throws -> HeadlessTerminal {
-        let environment = BrowserEnvironment(cache: cache, intents: RecordingIntents(), model: try CarDealerModel.model,
-                                             profile: DisplayProfile.carDealer!, now: { ScreenSnapshotTests.fixedNow })
+        let environment = BrowserEnvironment(
+            cache: cache, intents: RecordingIntents(), model: try CarDealerModel.model,
+            profile: DisplayProfile.carDealer!, now: { ScreenSnapshotTests.fixedNow })
         let terminal = HeadlessTerminal(size: size)
-        let app = BrowserApp(terminal: terminal, environment: environment,
-                             root: EntityListController(environment: environment, entitySet: "Person"))
+        let app = BrowserApp(
+            terminal: terminal, environment: environment,
+            root: EntityListController(environment: environment, entitySet: "Person"))
         app.presentIfNeeded()
         return terminal
     }
@@ -42,8 +47,9 @@ import Testing
     @Test func a_related_list_whose_fetch_failed_shows_why_instead_of_loading_for_ever() async throws {
         // Given a person's cars screen whose relation was never fetched
         let cache = try temporaryCache()
-        let environment = BrowserEnvironment(cache: cache, intents: RecordingIntents(), model: try CarDealerModel.model,
-                                             profile: DisplayProfile.carDealer!, now: { ScreenSnapshotTests.fixedNow })
+        let environment = BrowserEnvironment(
+            cache: cache, intents: RecordingIntents(), model: try CarDealerModel.model,
+            profile: DisplayProfile.carDealer!, now: { ScreenSnapshotTests.fixedNow })
         let terminal = HeadlessTerminal(size: TerminalSize(columns: 64, rows: 12))
         let person = EntityKey(entitySet: "Person", value: .int(1))
         let cars = EntityListController(
@@ -70,8 +76,9 @@ import Testing
         // Given the People list fetched with no rows
         let cache = try temporaryCache()
         try cache.write { session in
-            try session.writeListPage(Self.people.key, offset: 0, entityKeys: [], totalCount: 0, nextLink: nil,
-                                      isLastPage: true, at: ScreenSnapshotTests.fixedNow)
+            try session.writeListPage(
+                Self.people.key, offset: 0, entityKeys: [], totalCount: 0, nextLink: nil,
+                isLastPage: true, at: ScreenSnapshotTests.fixedNow)
         }
         // When the list is drawn
         let terminal = try app(cache, size: TerminalSize(columns: 64, rows: 12))

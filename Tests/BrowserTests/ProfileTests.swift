@@ -1,6 +1,7 @@
 import Foundation
 import ODataCore
 import Testing
+
 @testable import Browser
 
 @Suite struct ProfileTests {
@@ -26,7 +27,10 @@ import Testing
         #expect(ValueFormatter.fill("{manufactureDate:year}") { values[$0] } == "2004")
         #expect(ValueFormatter.fill("{manufactureDate:date}") { values[$0] } == "2004-10-31")
         #expect(ValueFormatter.fill("{missing} {lastName") { values[$0] } == "{lastName")
-        #expect(ValueFormatter.fields(of: "{make} {model} {manufactureDate:year} {make}") == ["make", "model", "manufactureDate"])
+        #expect(
+            ValueFormatter.fields(of: "{make} {model} {manufactureDate:year} {make}") == [
+                "make", "model", "manufactureDate",
+            ])
     }
 
     @Test func money_and_grouping_round_half_away_from_zero() {
@@ -38,7 +42,9 @@ import Testing
         #expect(ValueFormatter.format(.int(-1234), as: "grouped") == "-1,234")
         #expect(ValueFormatter.format(.double(2.0)) == "2")
         #expect(ValueFormatter.format(.time(ODataDuration(milliseconds: 9_584_000))) == "02:39:44")
-        #expect(ValueFormatter.format(.dateTime(ODataInstant(millisecondsSince1970: 1_257_008_908_440))) == "2009-10-31 17:08")
+        #expect(
+            ValueFormatter.format(.dateTime(ODataInstant(millisecondsSince1970: 1_257_008_908_440)))
+                == "2009-10-31 17:08")
         #expect(ValueFormatter.format(.dateTime(ODataInstant(millisecondsSince1970: 86_400_000))) == "1970-01-02")
     }
 }

@@ -1,10 +1,11 @@
 import CarDealerTestSupport
-import Foundation
 import EntityCache
+import Foundation
 import ODataCore
 import ScreenSeam
 import Terminal
 import Testing
+
 @testable import Browser
 
 /// Every screen rendered headless from a known cache, compared with a text snapshot.
@@ -13,28 +14,38 @@ import Testing
     static let fixedNow = Date(timeIntervalSince1970: 1_800_000_000)
 
     /// Bob and Alice with their cars, the Explorer's service history, the People list as fetched.
-    func seededApp(size: TerminalSize = TerminalSize(columns: 64, rows: 12)) throws -> (BrowserApp, HeadlessTerminal, CacheDatabase) {
+    func seededApp(
+        size: TerminalSize = TerminalSize(columns: 64, rows: 12)
+    ) throws -> (BrowserApp, HeadlessTerminal, CacheDatabase) {
         let cache = try temporaryCache()
-        try seedPeople(cache, people: [
-            (1, "Bob", "Samson", [(1, 2, "Ford", "Explorer"), (2, 5, "Ford", "Mustang")]),
-            (2, "Zoë", "Ærøskøbing-Łódź", [(3, 7, "Škoda", "Octavia")]),
-            (3, "Renée", "O'Neil", []),
-        ], at: Self.fixedNow.addingTimeInterval(-42))
-        try seedMaintenance(cache, link: 1, records: [
-            (10, 1_136_419_200_000, "Oil change", 16_743, "36.46"),
-            (11, 1_167_955_200_000, "Brake pads replaced, front and rear, rotors resurfaced", 30_655, "1316.5"),
-        ], at: Self.fixedNow.addingTimeInterval(-7200))
-        let people = ListRequest(entitySet: "Person", orderBy: [.init("lastName"), .init("firstName"), .init("personID")])
+        try seedPeople(
+            cache,
+            people: [
+                (1, "Bob", "Samson", [(1, 2, "Ford", "Explorer"), (2, 5, "Ford", "Mustang")]),
+                (2, "Zoë", "Ærøskøbing-Łódź", [(3, 7, "Škoda", "Octavia")]),
+                (3, "Renée", "O'Neil", []),
+            ], at: Self.fixedNow.addingTimeInterval(-42))
+        try seedMaintenance(
+            cache, link: 1,
+            records: [
+                (10, 1_136_419_200_000, "Oil change", 16_743, "36.46"),
+                (11, 1_167_955_200_000, "Brake pads replaced, front and rear, rotors resurfaced", 30_655, "1316.5"),
+            ], at: Self.fixedNow.addingTimeInterval(-7200))
+        let people = ListRequest(
+            entitySet: "Person", orderBy: [.init("lastName"), .init("firstName"), .init("personID")])
         try cache.write { session in
-            try session.writeListPage(people.key, offset: 0, entityKeys: ["Person(2)", "Person(3)", "Person(1)"], totalCount: 3,
-                                      nextLink: nil, isLastPage: true, at: Self.fixedNow.addingTimeInterval(-42))
+            try session.writeListPage(
+                people.key, offset: 0, entityKeys: ["Person(2)", "Person(3)", "Person(1)"], totalCount: 3,
+                nextLink: nil, isLastPage: true, at: Self.fixedNow.addingTimeInterval(-42))
         }
-        let environment = BrowserEnvironment(cache: cache, intents: RecordingIntents(), model: try CarDealerModel.model,
-                                             profile: DisplayProfile.carDealer!, now: { Self.fixedNow },
-                                             timeZone: TimeZone(identifier: "UTC")!)
+        let environment = BrowserEnvironment(
+            cache: cache, intents: RecordingIntents(), model: try CarDealerModel.model,
+            profile: DisplayProfile.carDealer!, now: { Self.fixedNow },
+            timeZone: TimeZone(identifier: "UTC")!)
         let terminal = HeadlessTerminal(size: size)
-        let app = BrowserApp(terminal: terminal, environment: environment,
-                             root: EntityListController(environment: environment, entitySet: "Person"))
+        let app = BrowserApp(
+            terminal: terminal, environment: environment,
+            root: EntityListController(environment: environment, entitySet: "Person"))
         app.presentIfNeeded()
         return (app, terminal, cache)
     }
@@ -92,9 +103,10 @@ import Testing
         let (app, terminal, cache) = try seededApp(size: TerminalSize(columns: 100, rows: 12))
         try cache.write { session in
             for (offset, path) in ["first", "second", "third"].enumerated() {
-                _ = try session.appendRequestLog(RequestLogEntry(
-                    url: "http://127.0.0.1/svc/\(path)", status: 200, bytes: 10, duration: 0.01, outcome: .fetched,
-                    startedAt: Self.fixedNow.addingTimeInterval(Double(offset)), attempts: 1))
+                _ = try session.appendRequestLog(
+                    RequestLogEntry(
+                        url: "http://127.0.0.1/svc/\(path)", status: 200, bytes: 10, duration: 0.01, outcome: .fetched,
+                        startedAt: Self.fixedNow.addingTimeInterval(Double(offset)), attempts: 1))
             }
         }
         // When the request log screen opens

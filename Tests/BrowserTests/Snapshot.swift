@@ -14,7 +14,9 @@ func assertSnapshot(_ lines: [String], named name: String, sourceLocation: Sourc
     guard !record, let expected = try? String(contentsOf: file, encoding: .utf8) else {
         try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         try? text.write(to: file, atomically: true, encoding: .utf8)
-        if !record { Issue.record("Recorded a new snapshot \(name).txt; check it and run again.", sourceLocation: sourceLocation) }
+        if !record {
+            Issue.record("Recorded a new snapshot \(name).txt; check it and run again.", sourceLocation: sourceLocation)
+        }
         return
     }
     #expect(text == expected, "frame differs from \(name).txt:\n\(text)", sourceLocation: sourceLocation)

@@ -7,10 +7,14 @@ import Testing
 struct FilterParserTests {
     @Test func and_binds_tighter_than_or() throws {
         let expression = try FilterParser.parse("a eq 1 or b eq 2 and c eq 3")
-        #expect(expression == .binary(
-            .or, .binary(.eq, .property("a"), .literal(.int(1))),
-            .binary(.and, .binary(.eq, .property("b"), .literal(.int(2))), .binary(.eq, .property("c"), .literal(.int(3))))
-        ))
+        #expect(
+            expression
+                == .binary(
+                    .or, .binary(.eq, .property("a"), .literal(.int(1))),
+                    .binary(
+                        .and, .binary(.eq, .property("b"), .literal(.int(2))),
+                        .binary(.eq, .property("c"), .literal(.int(3))))
+                ))
     }
 
     @Test func parentheses_override_precedence() throws {
@@ -22,13 +26,15 @@ struct FilterParserTests {
     }
 
     @Test func not_applies_to_the_whole_comparison() throws {
-        #expect(try FilterParser.parse("not lastName eq 'x'")
-            == .not(.binary(.eq, .property("lastName"), .literal(.string("x")))))
+        #expect(
+            try FilterParser.parse("not lastName eq 'x'")
+                == .not(.binary(.eq, .property("lastName"), .literal(.string("x")))))
     }
 
     @Test func functions_and_typed_literals_are_parsed() throws {
-        #expect(try FilterParser.parse("substringof('Sam', tolower(lastName))")
-            == .call("substringof", [.literal(.string("Sam")), .call("tolower", [.property("lastName")])]))
+        #expect(
+            try FilterParser.parse("substringof('Sam', tolower(lastName))")
+                == .call("substringof", [.literal(.string("Sam")), .call("tolower", [.property("lastName")])]))
         let date = try FilterParser.parse("createDate gt datetime'2009-10-31T17:08:28'")
         guard case .binary(.gt, .property("createDate"), .literal(.dateTime(let instant))) = date else {
             Issue.record("expected a datetime comparison, got \(date)")
@@ -40,8 +46,9 @@ struct FilterParserTests {
     }
 
     @Test func doubled_quotes_stay_inside_the_string() throws {
-        #expect(try FilterParser.parse("lastName eq 'x'' or 1=1 --'")
-            == .binary(.eq, .property("lastName"), .literal(.string("x' or 1=1 --"))))
+        #expect(
+            try FilterParser.parse("lastName eq 'x'' or 1=1 --'")
+                == .binary(.eq, .property("lastName"), .literal(.string("x' or 1=1 --"))))
     }
 
     @Test(arguments: [

@@ -12,7 +12,10 @@ struct LiveServerTests {
         // When the seed's request is made
         let payload = try await service.payload("Person(1)?$expand=PersonCar,PersonCar/Car")
         // Then Bob Samson comes back with his Ford Explorer and Ford Mustang, as in the seed
-        guard case .entity(let person) = payload else { Issue.record("not an entity: \(payload)"); return }
+        guard case .entity(let person) = payload else {
+            Issue.record("not an entity: \(payload)")
+            return
+        }
         #expect(person.metadata.type == "edmexampleModel.Person")
         #expect(person.metadata.uri == service.server.baseURL + "Person(1)")
         #expect(person["firstName"] == .string("Bob"))
@@ -20,7 +23,8 @@ struct LiveServerTests {
         #expect(person["ssn"] == .string("543872934"))
         #expect(person["createDate"] == .dateTime(ODataInstant(millisecondsSince1970: 1_257_008_908_440)))
         guard case .collection(let personCars) = person.navigation("PersonCar") else {
-            Issue.record("PersonCar not expanded"); return
+            Issue.record("PersonCar not expanded")
+            return
         }
         #expect(personCars.entities.map { $0["personCarID"] } == [.int(1), .int(2)])
         let cars = personCars.entities.compactMap { entity -> ODataEntity? in
@@ -34,7 +38,8 @@ struct LiveServerTests {
         } else {
             Issue.record("Car.PersonCar should be deferred")
         }
-        if case .deferred = personCars.entities[0].navigation("PersonCarMaintenance") {} else {
+        if case .deferred = personCars.entities[0].navigation("PersonCarMaintenance") {
+        } else {
             Issue.record("PersonCar.PersonCarMaintenance should be deferred")
         }
     }
@@ -79,7 +84,8 @@ struct LiveServerTests {
     @Test func filters_select_the_right_rows_and_injection_finds_nothing() async throws {
         let service = try await LiveService.start()
         defer { Task { await service.server.stop() } }
-        let samsons = try await service.collection("Person?$filter=lastName%20eq%20'Samson'%20and%20firstName%20eq%20'Bob'")
+        let samsons = try await service.collection(
+            "Person?$filter=lastName%20eq%20'Samson'%20and%20firstName%20eq%20'Bob'")
         #expect(samsons.entities.contains { $0["personID"] == .int(1) })
         let injection = try await service.collection("Person?$filter=lastName%20eq%20'x''%20or%201=1%20--'")
         #expect(injection.entities.isEmpty)
@@ -87,7 +93,8 @@ struct LiveServerTests {
         #expect(dropTable.status == 400)  // the literal ends at the second quote; `;` is a syntax error
         let stillThere = try await service.collection("Person?$top=1")
         #expect(stillThere.entities.count == 1)
-        let fords = try await service.collection("Car?$filter=startswith(make,'Fo')%20and%20not%20(model%20eq%20'Focus')")
+        let fords = try await service.collection(
+            "Car?$filter=startswith(make,'Fo')%20and%20not%20(model%20eq%20'Focus')")
         #expect(!fords.entities.isEmpty)
         #expect(fords.entities.allSatisfy { $0["make"] == .string("Ford") && $0["model"] != .string("Focus") })
         let old = try await service.collection("Car?$filter=manufactureDate%20lt%20datetime'1970-01-01T00:00:00'")
@@ -100,8 +107,10 @@ struct LiveServerTests {
         // Case folds in every script, as the browser's filter (lower-cased text, `tolower(field)`) needs
         for (name, typed) in [("Åström", "åström"), ("Σταύρου", "σταύρου"), ("Øvergård", "øvergård")] {
             let query = "Person?$filter=substringof('\(typed)',tolower(lastName))&$top=3"
-            let found = try await service.collection(query.addingPercentEncoding(withAllowedCharacters: .urlQueryAllowed)!)
-            #expect(!found.entities.isEmpty && found.entities.allSatisfy { $0["lastName"] == .string(name) }, "\(typed)")
+            let found = try await service.collection(
+                query.addingPercentEncoding(withAllowedCharacters: .urlQueryAllowed)!)
+            #expect(
+                !found.entities.isEmpty && found.entities.allSatisfy { $0["lastName"] == .string(name) }, "\(typed)")
         }
         let shouted = try await service.collection("Person?$filter=toupper(lastName)%20eq%20'%C3%85STR%C3%96M'&$top=1")
         #expect(shouted.entities.first?["lastName"] == .string("Åström"))
@@ -116,9 +125,16 @@ struct LiveServerTests {
         #expect(response.status == 200)
         #expect(response.headers["dataserviceversion"]?.hasPrefix("1.0") == true)
         let json = try JSONReader().read(Array(response.body))
-        guard case .array = json["d"]?["PersonCar"] else { Issue.record("PersonCar is not a plain array"); return }
-        let list = try JSONReader().read(Array(try await service.get("Person?$top=3", headers: ["MaxDataServiceVersion": "1.0"]).body))
-        guard case .array(let items) = list["d"] else { Issue.record("the feed is not a plain array"); return }
+        guard case .array = json["d"]?["PersonCar"] else {
+            Issue.record("PersonCar is not a plain array")
+            return
+        }
+        let list = try JSONReader().read(
+            Array(try await service.get("Person?$top=3", headers: ["MaxDataServiceVersion": "1.0"]).body))
+        guard case .array(let items) = list["d"] else {
+            Issue.record("the feed is not a plain array")
+            return
+        }
         #expect(items.count == 3)
     }
 
@@ -142,7 +158,8 @@ struct LiveServerTests {
         defer { Task { await service.server.stop() } }
         let cases: [(String, String, Int)] = [
             ("GET", "Person?$top=-1", 400), ("GET", "Person?$filter=lastName%20eq", 400),
-            ("GET", "Person?$orderby=nosuch", 400), ("GET", "Person?$expand=Nope", 400), ("GET", "Person?$bogus=1", 400),
+            ("GET", "Person?$orderby=nosuch", 400), ("GET", "Person?$expand=Nope", 400),
+            ("GET", "Person?$bogus=1", 400),
             ("GET", "Nope", 404), ("GET", "Person(999999)", 404), ("GET", "Person(1)/nosuch", 404),
             ("POST", "Person", 405), ("DELETE", "Person(1)", 405), ("GET", "$batch", 501),
             ("GET", "Person?$format=atom", 501), ("GET", "Person?$filter=personID%20add%201%20eq%202", 501),
@@ -152,7 +169,8 @@ struct LiveServerTests {
             let response = try await service.get(path, method: method)
             #expect(response.status == status, "\(method) \(path)")
             let error = ODataError.fromResponse(
-                status: response.status, url: path, contentType: response.headers["content-type"], body: Array(response.body)
+                status: response.status, url: path, contentType: response.headers["content-type"],
+                body: Array(response.body)
             )
             #expect(error.code != nil, "\(method) \(path) has no OData error body")
         }

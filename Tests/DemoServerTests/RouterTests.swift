@@ -7,8 +7,11 @@ import Testing
 /// Many small cases through the application's responder without sockets (HummingbirdTesting `.router`),
 /// plus one `.live` run of the same application on port 0.
 struct RouterTests {
-    static func application(_ configuration: DemoServerConfiguration = DemoServerConfiguration()) throws
-        -> Application<ODataResponder> {
+    static func application(
+        _ configuration: DemoServerConfiguration = DemoServerConfiguration()
+    ) throws
+        -> Application<ODataResponder>
+    {
         DemoServer.buildApplication(configuration, store: try DataStore.open(path: nil, people: nil))
     }
 
@@ -30,7 +33,8 @@ struct RouterTests {
             #expect(Self.text(raw) == "Bob")
             let named = try await client.execute(uri: "/CarDealer.svc/Person(personID=1)", method: .get)
             #expect(named.status == .ok)
-            let encoded = try await client.execute(uri: "/CarDealer.svc/Person%281%29", method: .get)  // as pyodata sends
+            // As pyodata sends it.
+            let encoded = try await client.execute(uri: "/CarDealer.svc/Person%281%29", method: .get)
             #expect(encoded.status == .ok)
         }
     }
@@ -60,7 +64,10 @@ struct RouterTests {
             )
             let payload = try VerboseJSONDecoder(serviceRoot: "http://127.0.0.1/CarDealer.svc/")
                 .decode(Array(buffer: response.body))
-            guard case .collection(let list) = payload else { Issue.record("not a collection"); return }
+            guard case .collection(let list) = payload else {
+                Issue.record("not a collection")
+                return
+            }
             let costs = list.entities.compactMap { entity -> Double? in
                 switch entity["cost"] {
                 case .decimal(let text), .string(let text): return Double(text)

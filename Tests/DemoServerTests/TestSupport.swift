@@ -15,8 +15,11 @@ struct LiveService {
     }
 
     /// Status, headers and body of `GET base + relative`.
-    func get(_ relative: String, headers: [String: String] = [:], method: String = "GET") async throws
-        -> (status: Int, headers: [String: String], body: Data) {
+    func get(
+        _ relative: String, headers: [String: String] = [:], method: String = "GET"
+    ) async throws
+        -> (status: Int, headers: [String: String], body: Data)
+    {
         let url = relative.hasPrefix("http") ? relative : server.baseURL + relative
         var request = HTTPClientRequest(url: url)
         request.method = HTTPMethod(rawValue: method)
@@ -36,7 +39,8 @@ struct LiveService {
     func payload(_ relative: String, headers: [String: String] = [:]) async throws -> ODataPayload {
         let response = try await get(relative, headers: headers)
         guard response.status == 200 else {
-            throw ODataError(kind: .service, message: "HTTP \(response.status): \(String(decoding: response.body, as: UTF8.self))")
+            throw ODataError(
+                kind: .service, message: "HTTP \(response.status): \(String(decoding: response.body, as: UTF8.self))")
         }
         return try VerboseJSONDecoder(serviceRoot: server.baseURL).decode(Array(response.body))
     }

@@ -13,7 +13,8 @@ struct BrowserInTmuxTests {
 
         /// Starts `cardealer ARGUMENTS` in a `columns`×`rows` pane, then prints its exit status.
         init(_ arguments: String = "", columns: Int = 80, rows: Int = 24) throws {
-            let binary = try #require(BuiltProducts.executable("cardealer"), "cardealer is not built (swift build first)")
+            let binary = try #require(
+                BuiltProducts.executable("cardealer"), "cardealer is not built (swift build first)")
             directory = try BuiltProducts.temporaryDirectory("cardealer-e2e")
             tmux = try TmuxSession(columns: columns, rows: rows)
             try tmux.typeLine(
@@ -29,7 +30,9 @@ struct BrowserInTmuxTests {
 
         /// Waits for the screen to satisfy `condition`, failing the test with the screen when it never does.
         @discardableResult
-        func expect(_ what: String, timeout: Duration = .seconds(20), _ condition: (String) -> Bool) async throws -> String {
+        func expect(
+            _ what: String, timeout: Duration = .seconds(20), _ condition: (String) -> Bool
+        ) async throws -> String {
             let result = try await tmux.waitFor(timeout: timeout, condition)
             #expect(result.matched, "never saw \(what); the screen was:\n\(result.screen)")
             return result.screen
@@ -40,7 +43,9 @@ struct BrowserInTmuxTests {
         // Given cardealer on the built-in service in an 80×24 terminal
         let app = try Launch()
         defer { app.close() }
-        try await app.expect("the people list") { $0.contains("Customer since") && $0.contains("● online") && !$0.contains("loading…") }
+        try await app.expect("the people list") {
+            $0.contains("Customer since") && $0.contains("● online") && !$0.contains("loading…")
+        }
 
         // When the user filters for Samson and opens Bob
         try app.tmux.sendKeys("/")
@@ -50,7 +55,8 @@ struct BrowserInTmuxTests {
 
         // Then his cars show under the breadcrumb, reached through PersonCar without showing it
         try await app.expect("Bob's cars, reached without a PersonCar screen") {
-            $0.contains("People › Samson, Bob") && $0.contains("Explorer") && $0.contains("Mustang") && $0.contains("Cars")
+            $0.contains("People › Samson, Bob") && $0.contains("Explorer") && $0.contains("Mustang")
+                && $0.contains("Cars")
                 && !$0.contains("PersonCar") && $0.contains("? help")
         }
 
@@ -64,7 +70,9 @@ struct BrowserInTmuxTests {
 
         // And goes back twice
         try app.tmux.sendKeys("Escape")
-        try await app.expect("the cars again") { $0.contains("People › Samson, Bob") && !$0.contains("Ford Explorer  ") && $0.contains("Mustang") }
+        try await app.expect("the cars again") {
+            $0.contains("People › Samson, Bob") && !$0.contains("Ford Explorer  ") && $0.contains("Mustang")
+        }
         try app.tmux.sendKeys("Escape")
         try await app.expect("the people list again") { $0.contains("Customer since") && !$0.contains("›") }
 
@@ -72,14 +80,17 @@ struct BrowserInTmuxTests {
         try app.tmux.run("resize-window", "-t", app.tmux.target, "-x", "40", "-y", "10")
         try await app.expect("a 40-column layout") { screen in
             let lines = screen.split(separator: "\n", omittingEmptySubsequences: false)
-            return lines.count <= 11 && screen.contains("People") && screen.contains("help") && lines.allSatisfy { $0.count <= 40 }
+            return lines.count <= 11 && screen.contains("People") && screen.contains("help")
+                && lines.allSatisfy { $0.count <= 40 }
         }
         try app.tmux.run("resize-window", "-t", app.tmux.target, "-x", "80", "-y", "24")
         try await app.expect("the full layout again") { $0.contains("Customer since") && $0.contains("? help") }
 
         // Then q quits with status 0 and the shell gets its terminal back
         try app.tmux.sendKeys("q")
-        try await app.expect("a clean exit with the browser's screen gone") { $0.contains("EXIT=0") && !$0.contains("Customer since") }
+        try await app.expect("a clean exit with the browser's screen gone") {
+            $0.contains("EXIT=0") && !$0.contains("Customer since")
+        }
         try app.tmux.typeLine("echo restored-$((20+22))")
         try await app.expect("the shell echoing again") { $0.contains("\nrestored-42") }
 

@@ -24,7 +24,8 @@ import Testing
     @Test func a_relative_cache_directory_is_taken_from_the_working_directory_by_every_command() throws {
         let directory = try BuiltProducts.temporaryDirectory("cardealer-cli")
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        let path = try Self.run(["cache", "path", "http://127.0.0.1:9/svc/", "--cache-directory", "mine"], in: directory)
+        let path = try Self.run(
+            ["cache", "path", "http://127.0.0.1:9/svc/", "--cache-directory", "mine"], in: directory)
         #expect(path.hasPrefix(directory + "/mine/cardealer/"), "\(path)")
     }
 
@@ -40,7 +41,9 @@ import Testing
         #expect(first.contains("credential_"), "\(first)")
         #expect(!first.contains("ALPHA") && !second.contains("BRAVO"))
         // And the same token finds the same cache again
-        #expect(try Self.run(arguments, in: directory, environment: ["CARDEALER_BEARER_TOKEN": "token-ALPHA-1234"]) == first)
+        #expect(
+            try Self.run(arguments, in: directory, environment: ["CARDEALER_BEARER_TOKEN": "token-ALPHA-1234"]) == first
+        )
     }
 
     @Test func serve_keeps_its_demo_data_under_XDG_DATA_HOME() async throws {

@@ -15,12 +15,15 @@ import Testing
 /// exactly the frame `BrowserApp.handle` presents.
 @MainActor
 @Suite(.serialized) struct PrefetchedDrillDownTests {
-    @Test func after_the_people_list_settles_every_visible_person_opens_with_cars_in_the_next_frame_and_no_request() async throws {
+    @Test func after_the_people_list_settles_every_visible_person_opens_with_cars_in_the_next_frame_and_no_request()
+        async throws
+    {
         // Given the built-in service answering 300 ms late, and the browser showing People
         let directory = NSTemporaryDirectory() + "prefetch-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        let server = try await DemoServer.start(DemoServerConfiguration(dataPath: directory + "/demo.sqlite", latencyMilliseconds: 300))
+        let server = try await DemoServer.start(
+            DemoServerConfiguration(dataPath: directory + "/demo.sqlite", latencyMilliseconds: 300))
         var settings = SessionSettings(serviceRoot: server.baseURL)
         settings.profile = DisplayProfile.carDealer
         settings.cacheFile = directory + "/cache.sqlite"
@@ -28,12 +31,15 @@ import Testing
         let (cache, engine) = (session.cache, session.engine)
         let environment = session.makeEnvironment()
         let terminal = HeadlessTerminal(size: TerminalSize(columns: 80, rows: 24))
-        let app = BrowserApp(terminal: terminal, environment: environment, root: session.makeRootController(in: environment))
+        let app = BrowserApp(
+            terminal: terminal, environment: environment, root: session.makeRootController(in: environment))
         app.presentIfNeeded()
 
         // When the first page and its prefetches have settled
         await engine.waitUntilIdle()
-        let settled = try await eventually { !terminal.lastFrame.joined().contains("loading…") && terminal.lastFrame[2].contains(",") }
+        let settled = try await eventually {
+            !terminal.lastFrame.joined().contains("loading…") && terminal.lastFrame[2].contains(",")
+        }
         #expect(settled, "people never settled:\n\(terminal.lastFrame.joined(separator: "\n"))")
         // (the cursor's resting prefetch is announced after a pause, and may still be on the wire)
         try await Task.sleep(for: .milliseconds(600))
@@ -52,7 +58,9 @@ import Testing
 
         // And browsing the cached people asked the server for nothing
         let requestsAfter = try cache.requestLog(limit: 10_000)
-        let drillRequests = requestsAfter.dropFirst(requestsBefore).filter { $0.url.contains("Person(") && $0.url.contains("/PersonCar") }
+        let drillRequests = requestsAfter.dropFirst(requestsBefore).filter {
+            $0.url.contains("Person(") && $0.url.contains("/PersonCar")
+        }
         #expect(drillRequests.isEmpty, "drilling fetched: \(drillRequests.map(\.url))")
         app.shutdown()
         await server.stop()

@@ -12,7 +12,8 @@ struct ServiceRootTests {
         // Given the built-in service, and a URL that names its Person set rather than the service root
         let directory = try BuiltProducts.temporaryDirectory("cardealer-root")
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        let server = try await DemoServer.start(DemoServerConfiguration(people: 30, dataPath: directory + "/demo.sqlite"))
+        let server = try await DemoServer.start(
+            DemoServerConfiguration(people: 30, dataPath: directory + "/demo.sqlite"))
         let app = try Launch("browse \(server.baseURL)Person")
         defer { app.close() }
         // Then the browser opens the Person list of that service, with its rows, not an empty list or an error
@@ -31,7 +32,8 @@ struct ServiceRootTests {
         // Given the built-in service, and a URL under it with no $metadata
         let directory = try BuiltProducts.temporaryDirectory("cardealer-root")
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        let server = try await DemoServer.start(DemoServerConfiguration(people: 30, dataPath: directory + "/demo.sqlite"))
+        let server = try await DemoServer.start(
+            DemoServerConfiguration(people: 30, dataPath: directory + "/demo.sqlite"))
         let origin = server.baseURL.replacingOccurrences(of: "CarDealer.svc/", with: "")
         let app = try Launch("browse \(origin)no/such/root/", columns: 200, rows: 30)
         defer { app.close() }

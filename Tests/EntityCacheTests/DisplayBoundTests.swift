@@ -21,7 +21,8 @@ import Testing
                 properties: [.init(name: "name", value: .string("Ann")), .init(name: "notes", value: .string(huge))],
                 etag: nil, at: date, partial: false)
             try session.writeListPage(
-                ListRequest(entitySet: "Person").key, offset: 0, entityKeys: ["Person(1)"], totalCount: 1, nextLink: nil,
+                ListRequest(entitySet: "Person").key, offset: 0, entityKeys: ["Person(1)"], totalCount: 1,
+                nextLink: nil,
                 isLastPage: true, at: date)
         }
         return cache
@@ -32,10 +33,14 @@ import Testing
         let cache = try cacheWithHugeNotes()
         // When the screens' reads fetch it, one by key and one through a list window
         let byKey = try #require(try cache.entity(person))
-        let inList = try #require(try cache.listWindow(ListRequest(entitySet: "Person").key, range: 0..<1).rows.first?.entity)
+        let inList = try #require(
+            try cache.listWindow(ListRequest(entitySet: "Person").key, range: 0..<1).rows.first?.entity)
         // Then both hold a bounded prefix ending in “…”, name the cut property, and keep the others whole
         for entity in [byKey, inList] {
-            guard case .string(let notes)? = entity["notes"] else { Issue.record("notes missing"); continue }
+            guard case .string(let notes)? = entity["notes"] else {
+                Issue.record("notes missing")
+                continue
+            }
             #expect(notes.utf8.count <= PropertyCodec.DisplayBound.screen.textBytes + "…".utf8.count)
             #expect(notes.hasSuffix("…"))
             #expect(huge.hasPrefix(notes.dropLast()))
@@ -60,7 +65,8 @@ import Testing
         // When a $select response updates only the name
         try cache.write { session in
             try session.upsertEntity(
-                key: "Person(1)", entitySet: "Person", type: nil, properties: [.init(name: "name", value: .string("Anne"))],
+                key: "Person(1)", entitySet: "Person", type: nil,
+                properties: [.init(name: "name", value: .string("Anne"))],
                 etag: nil, at: date, partial: true)
         }
         // Then the merge did not store the cut copy
@@ -74,7 +80,8 @@ import Testing
         let bag = ODataValue.collection((0..<1000).map { .int(Int64($0)) })
         let complex = ODataValue.complex((0..<100).map { .init(name: "m\($0)", value: .string("x")) })
         let bytes = PropertyCodec.encode([
-            .init(name: "bag", value: bag), .init(name: "complex", value: complex), .init(name: "short", value: .string("ok")),
+            .init(name: "bag", value: bag), .init(name: "complex", value: complex),
+            .init(name: "short", value: .string("ok")),
         ])
         // When they are decoded for display
         let bound = PropertyCodec.DisplayBound(textBytes: 16, elements: 10)

@@ -2,6 +2,7 @@ import CarDealerTestSupport
 import Foundation
 import ODataCore
 import Testing
+
 @testable import EntityCache
 
 /// Observations started before the data exists must see it arrive. The cache's tables are
@@ -13,17 +14,21 @@ import Testing
         // Given an observation of a relation nobody has fetched
         let cache = try temporaryCache()
         var seen: [Int?] = []
-        let observation = cache.observeRelated(EntityKey(entitySet: "PersonCar", value: .int(1)), path: ["PersonCarMaintenance", "Maintenance"]) {
+        let observation = cache.observeRelated(
+            EntityKey(entitySet: "PersonCar", value: .int(1)), path: ["PersonCarMaintenance", "Maintenance"]
+        ) {
             seen.append($0.elements?.count)
         }
         #expect(try await eventually { seen == [nil] })
 
         // When the fetcher writes it
         try await cache.write { session in
-            try session.upsertEntity(key: "PersonCarMaintenance(7)", entitySet: "PersonCarMaintenance", type: nil,
-                                     properties: [], etag: nil, at: Date(), partial: false)
-            try session.replaceRelation(parent: "PersonCar(1)", navigation: "PersonCarMaintenance",
-                                        children: ["PersonCarMaintenance(7)"], at: Date())
+            try session.upsertEntity(
+                key: "PersonCarMaintenance(7)", entitySet: "PersonCarMaintenance", type: nil,
+                properties: [], etag: nil, at: Date(), partial: false)
+            try session.replaceRelation(
+                parent: "PersonCar(1)", navigation: "PersonCarMaintenance",
+                children: ["PersonCarMaintenance(7)"], at: Date())
         }
 
         // Then the observation delivers it
@@ -35,17 +40,21 @@ import Testing
         let cache = try temporaryCache()
         var names: [String?] = []
         let observation = cache.observeEntity(EntityKey(entitySet: "Person", value: .int(1))) { entity in
-            names.append(entity.flatMap { entity in
-                if case .string(let name)? = entity.properties.first(where: { $0.name == "lastName" })?.value { return name }
-                return nil
-            })
+            names.append(
+                entity.flatMap { entity in
+                    if case .string(let name)? = entity.properties.first(where: { $0.name == "lastName" })?.value {
+                        return name
+                    }
+                    return nil
+                })
         }
         #expect(try await eventually { names == [nil] })
         for name in ["Samson", "Sampson"] {
             try await cache.write { session in
-                try session.upsertEntity(key: "Person(1)", entitySet: "Person", type: nil,
-                                         properties: [ODataProperty(name: "lastName", value: .string(name))],
-                                         etag: nil, at: Date(), partial: false)
+                try session.upsertEntity(
+                    key: "Person(1)", entitySet: "Person", type: nil,
+                    properties: [ODataProperty(name: "lastName", value: .string(name))],
+                    etag: nil, at: Date(), partial: false)
             }
             #expect(try await eventually { names.last == name }, "seen \(names)")
         }

@@ -21,7 +21,8 @@ import Testing
         let cache = try CacheDatabase()
         try cache.write { session in
             for key in keys {
-                try session.upsertEntity(key: key, entitySet: "Tag", type: nil, properties: [], etag: nil, at: date, partial: false)
+                try session.upsertEntity(
+                    key: key, entitySet: "Tag", type: nil, properties: [], etag: nil, at: date, partial: false)
             }
             try session.replaceRelation(parent: "Person(1)", navigation: "Tags", children: keys, at: date)
         }
@@ -57,9 +58,12 @@ import Testing
         let links: [EntityKey] = ["PC(1)", "PC(2)", "PC(3)", "PC('it''s')", "PC(5)", "PC(77)", "PC(1)", "PC(6)"]
         let cache = try CacheDatabase()
         try cache.write { session in
-            for key: EntityKey in ["PC(1)", "PC(2)", "PC(3)", "PC('it''s')", "PC(5)", "PC(6)", "Car(1)", "Car(4)", "Maker(1)"] {
-                try session.upsertEntity(key: key, entitySet: key.entitySet, type: nil,
-                                         properties: [.init(name: "k", value: .string(key.canonical))], etag: nil, at: date, partial: false)
+            for key: EntityKey in [
+                "PC(1)", "PC(2)", "PC(3)", "PC('it''s')", "PC(5)", "PC(6)", "Car(1)", "Car(4)", "Maker(1)",
+            ] {
+                try session.upsertEntity(
+                    key: key, entitySet: key.entitySet, type: nil,
+                    properties: [.init(name: "k", value: .string(key.canonical))], etag: nil, at: date, partial: false)
             }
             try session.replaceRelation(parent: "Person(1)", navigation: "Links", children: links, at: date)
             try session.replaceRelation(parent: "PC(1)", navigation: "Car", children: ["Car(1)"], at: date)
@@ -74,9 +78,12 @@ import Testing
         }
         // When the path is read with one hop, with two, and with none
         guard case .known(let one, _) = try cache.related(person, path: ["Links", "Car"]),
-              case .known(let two, _) = try cache.related(person, path: ["Links", "Car", "Maker"]),
-              case .known(let none, _) = try cache.related(person, path: ["Links"])
-        else { Issue.record("the relation should be known"); return }
+            case .known(let two, _) = try cache.related(person, path: ["Links", "Car", "Maker"]),
+            case .known(let none, _) = try cache.related(person, path: ["Links"])
+        else {
+            Issue.record("the relation should be known")
+            return
+        }
         // Then every cached link comes once per position, in order, with its target only where the chain is whole
         let cached = ["PC(1)", "PC(2)", "PC(3)", "PC('it''s')", "PC(5)", "PC(1)", "PC(6)"]
         #expect(one.map(\.link.key.canonical) == cached)
@@ -98,7 +105,8 @@ import Testing
         try v1.write { db in
             for (position, child) in ["Car(3)", "Car(1)", "Car(2)", "Car(9)"].enumerated() {
                 try db.execute(
-                    sql: "INSERT INTO relation (parentKey, navigation, position, childKey) VALUES ('Person(1)', 'Cars', ?, ?)",
+                    sql:
+                        "INSERT INTO relation (parentKey, navigation, position, childKey) VALUES ('Person(1)', 'Cars', ?, ?)",
                     arguments: [position, child])
             }
             try db.execute(

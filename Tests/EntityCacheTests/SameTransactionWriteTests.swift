@@ -10,7 +10,9 @@ import Testing
 @Suite struct SameTransactionWriteTests {
     let date = Date(timeIntervalSince1970: 1_700_000_000)
 
-    func upsert(_ session: CacheWriteSession, _ id: Int, _ value: Int, partial: Bool = false, field: String = "n") throws {
+    func upsert(
+        _ session: CacheWriteSession, _ id: Int, _ value: Int, partial: Bool = false, field: String = "n"
+    ) throws {
         try session.upsertEntity(
             key: "Car(\(id))", entitySet: "Car", type: partial ? nil : "M.Car",
             properties: [.init(name: field, value: .int(Int64(value)))], etag: partial ? nil : "W/\"\(value)\"",
@@ -24,7 +26,8 @@ import Testing
         try cache.write { session in
             for id in 0..<100 { try upsert(session, id, id) }
             for id in 0..<70 { try upsert(session, id, 1_000 + id) }
-            try session.replaceRelation(parent: "Person(1)", navigation: "Cars", children: ["Car(1)", "Car(2)"], at: date)
+            try session.replaceRelation(
+                parent: "Person(1)", navigation: "Cars", children: ["Car(1)", "Car(2)"], at: date)
             try session.replaceRelation(parent: "Person(1)", navigation: "Cars", children: ["Car(3)"], at: date)
         }
         // Then each car holds its last value, and the relation its last children
@@ -33,7 +36,10 @@ import Testing
             #expect(try cache.entity("Car(\(id))")?["n"] == .int(Int64(expected)))
             #expect(try cache.entity("Car(\(id))")?.etag == "W/\"\(expected)\"")
         }
-        #expect(try cache.relationKeys(EntityKey(entitySet: "Person", value: .int(1)), navigation: "Cars")?.keys == ["Car(3)"])
+        #expect(
+            try cache.relationKeys(EntityKey(entitySet: "Person", value: .int(1)), navigation: "Cars")?.keys == [
+                "Car(3)"
+            ])
         #expect(try cache.stats().entities == 100)
     }
 
@@ -70,7 +76,8 @@ import Testing
         let window = try cache.listWindow(key, range: 38..<52)
         #expect(window.state?.isComplete == true)
         #expect(window.state?.fetchedCount == 50)
-        #expect(window.rows.map { $0.entity?.key } == ["Car(38)", "Car(39)"] + (40..<50).reversed().map { "Car(\($0))" })
+        #expect(
+            window.rows.map { $0.entity?.key } == ["Car(38)", "Car(39)"] + (40..<50).reversed().map { "Car(\($0))" })
         #expect(try cache.integrity().isClean)
     }
 }

@@ -72,7 +72,8 @@ import Testing
         // Then the row is not there, and the next write works
         #expect(try cache.entity("Car(1)") == nil)
         try await cache.write { [date] session in
-            try session.upsertEntity(key: "Car(2)", entitySet: "Car", type: nil, properties: [], etag: nil, at: date, partial: false)
+            try session.upsertEntity(
+                key: "Car(2)", entitySet: "Car", type: nil, properties: [], etag: nil, at: date, partial: false)
         }
         #expect(try cache.entity("Car(2)") != nil)
     }

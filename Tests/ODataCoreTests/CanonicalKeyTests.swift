@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ODataCore
 
 /// ``EntityKey/init(canonical:)``: the cache's key text read back into the key it was written from.
@@ -13,7 +14,9 @@ import Testing
             EntityKey(entitySet: "Tag", value: .string("")),
             EntityKey(entitySet: "Tag", value: .string("\u{0301}é")),
             EntityKey(entitySet: "Part", value: .guid("0c4b5a1e-8f4e-4c84-9a0d-6c5d2b1f9e11")),
-            EntityKey(entitySet: "Line", values: [.init(name: "OrderID", value: .int(10248)), .init(name: "Item", value: .string("a,b"))]),
+            EntityKey(
+                entitySet: "Line",
+                values: [.init(name: "OrderID", value: .int(10248)), .init(name: "Item", value: .string("a,b"))]),
         ]
         for key in keys {
             let read = EntityKey(canonical: key.canonical)
@@ -25,7 +28,9 @@ import Testing
     }
 
     @Test func text_that_is_not_a_canonical_key_is_refused() {
-        for text in ["", "Person", "Person(", "Person()", "(1)", "Person(1", "Person(missing)", "Person('open)", "Per son(1)"] {
+        for text in [
+            "", "Person", "Person(", "Person()", "(1)", "Person(1", "Person(missing)", "Person('open)", "Per son(1)",
+        ] {
             #expect(EntityKey(canonical: text) == nil, "\(text)")
         }
     }

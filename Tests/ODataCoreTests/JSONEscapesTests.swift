@@ -16,7 +16,9 @@ import Testing
     @Test func strings_escaped_by_foundation_read_back_the_same() throws {
         // Given 500 strings spelt from ASCII, control characters, quotes, slashes and non-ASCII scalars
         // (string n spells n² × 7,919 + n in base 15, a character per digit: up to 9 characters)
-        let alphabet: [Character] = ["a", "Z", "0", " ", "\"", "\\", "/", "\n", "\t", "\u{1}", "\u{1F}", "é", "€", "🚗", "'"]
+        let alphabet: [Character] = [
+            "a", "Z", "0", " ", "\"", "\\", "/", "\n", "\t", "\u{1}", "\u{1F}", "é", "€", "🚗", "'",
+        ]
         for n in 0..<500 {
             var digits = n * n * 7_919 + n
             var text = ""

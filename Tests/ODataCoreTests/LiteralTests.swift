@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ODataCore
 
 @Suite struct LiteralTests {
@@ -18,10 +19,15 @@ import Testing
         (.bool(true), .boolean, "true"),
         (.bool(false), .boolean, "false"),
         (.guid("0f8fad5b-d9cb-469f-a165-70867728950e"), .guid, "guid'0f8fad5b-d9cb-469f-a165-70867728950e'"),
-        (.dateTime(ODataInstant(millisecondsSince1970: 1_257_008_908_440)), .dateTime, "datetime'2009-10-31T17:08:28.440'"),
+        (
+            .dateTime(ODataInstant(millisecondsSince1970: 1_257_008_908_440)), .dateTime,
+            "datetime'2009-10-31T17:08:28.440'"
+        ),
         (.dateTime(ODataInstant(millisecondsSince1970: -86_400_000)), .dateTime, "datetime'1969-12-31T00:00:00'"),
-        (.dateTimeOffset(ODataInstant(millisecondsSince1970: 0, offsetMinutes: -210)), .dateTimeOffset,
-         "datetimeoffset'1969-12-31T20:30:00-03:30'"),
+        (
+            .dateTimeOffset(ODataInstant(millisecondsSince1970: 0, offsetMinutes: -210)), .dateTimeOffset,
+            "datetimeoffset'1969-12-31T20:30:00-03:30'"
+        ),
         (.time(ODataDuration(milliseconds: 9_584_000)), .time, "time'PT02H39M44S'"),
         (.binary(Data([0xAA, 0xF2, 0xD9])), .binary, "X'AAF2D9'"),
         (.string("O'Neil"), .string, "'O''Neil'"),
@@ -56,7 +62,8 @@ import Testing
     }
 
     @Test func quotes_are_doubled_before_percent_encoding() {
-        let url = ODataURLBuilder(serviceRoot: "http://h/S.svc/").url(ResourcePath(EntityKey(entitySet: "Customers", value: .string("O'Neil 100%"))))
+        let url = ODataURLBuilder(serviceRoot: "http://h/S.svc/").url(
+            ResourcePath(EntityKey(entitySet: "Customers", value: .string("O'Neil 100%"))))
         #expect(url == "http://h/S.svc/Customers('O''Neil%20100%25')")
     }
 
@@ -87,7 +94,9 @@ import Testing
         #expect(key == [.init(name: "Name", value: .string("a,b=c")), .init(name: "Code", value: .string("O'Neil"))])
     }
 
-    @Test(arguments: ["'unterminated", "guid'not-a-guid'", "12abc", "", "datetime'2009-13-01T00:00'", "X'ABC'", "1,2", "a=", "=1"])
+    @Test(arguments: [
+        "'unterminated", "guid'not-a-guid'", "12abc", "", "datetime'2009-13-01T00:00'", "X'ABC'", "1,2", "a=", "=1",
+    ])
     func malformed_literals_and_predicates_are_refused(text: String) {
         #expect(KeyPredicate.parse(text) == nil)
     }

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import ODataCore
 
 @Suite struct MalformedInputTests {
@@ -43,9 +44,13 @@ import Testing
         let model = try EDMXParser.parse(try fixture("cardealer-metadata.xml"))
         let error = decodingError(#"{"d":{"personID":{"oops":1}}}"#, model: model, set: "Person")
         #expect(error?.message == "the property personID should be Edm.Int32 but is an object")
-        #expect(decodingError(#"{"d":{"createDate":"yesterday"}}"#, model: model, set: "Person")?.message.contains("Edm.DateTime") == true)
+        #expect(
+            decodingError(#"{"d":{"createDate":"yesterday"}}"#, model: model, set: "Person")?.message.contains(
+                "Edm.DateTime") == true)
         #expect(decodingError(#"{"d":{"serial":"12x"}}"#, model: model, set: "Person") != nil)
-        #expect(decodingError(#"{"d":{"PersonCar":42}}"#, model: model, set: "Person")?.message.contains("navigation PersonCar") == true)
+        #expect(
+            decodingError(#"{"d":{"PersonCar":42}}"#, model: model, set: "Person")?.message.contains(
+                "navigation PersonCar") == true)
         #expect(decodingError(#"{"d":{"results":[1,2]}}"#)?.message.contains("entry 0") == true)
         #expect(decodingError(#"{"d":{"results":[],"__count":"many"}}"#) != nil)
         #expect(decodingError(#"{"d":{"results":[],"__next":5}}"#) != nil)

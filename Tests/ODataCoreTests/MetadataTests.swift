@@ -1,4 +1,5 @@
 import Testing
+
 @testable import ODataCore
 
 @Suite struct MetadataTests {

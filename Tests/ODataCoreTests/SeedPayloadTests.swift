@@ -1,4 +1,5 @@
 import Testing
+
 @testable import ODataCore
 
 @Suite struct SeedPayloadTests {
@@ -29,8 +30,12 @@ import Testing
         #expect(links[1]["createStamp"] == .dateTime(ODataInstant(millisecondsSince1970: 1_257_109_628_720)))
 
         // And the navigations it did not expand stay deferred, with where to fetch them
-        #expect(links[0].navigation("Person") == .deferred(uri: "http://192.168.1.112/EDMTest/CarDealer.svc/PersonCar(1)/Person"))
-        #expect(cars[0]?.navigation("PersonCar") == .deferred(uri: "http://192.168.1.112/EDMTest/CarDealer.svc/Car(2)/PersonCar"))
+        #expect(
+            links[0].navigation("Person")
+                == .deferred(uri: "http://192.168.1.112/EDMTest/CarDealer.svc/PersonCar(1)/Person"))
+        #expect(
+            cars[0]?.navigation("PersonCar")
+                == .deferred(uri: "http://192.168.1.112/EDMTest/CarDealer.svc/Car(2)/PersonCar"))
     }
 
     @Test func the_seed_dates_are_the_instants_the_seed_meant() throws {

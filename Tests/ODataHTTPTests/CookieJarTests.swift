@@ -11,8 +11,9 @@ import Testing
 
     @Test func a_session_cookie_goes_back_to_its_host_under_its_path() {
         let jar = CookieJar()
-        jar.store(["SAP_SESSIONID_GW1_100=AbC%2fdef; path=/; secure; HttpOnly", "sap-usercontext=sap-client=100; path=/"],
-                  from: service, now: now)
+        jar.store(
+            ["SAP_SESSIONID_GW1_100=AbC%2fdef; path=/; secure; HttpOnly", "sap-usercontext=sap-client=100; path=/"],
+            from: service, now: now)
         #expect(jar.header(for: service, now: now) == "SAP_SESSIONID_GW1_100=AbC%2fdef; sap-usercontext=sap-client=100")
         // Not to another host, nor a subdomain: no Domain attribute means this host only
         #expect(jar.header(for: url("https://other.example.com/sap/x"), now: now) == nil)
@@ -46,9 +47,13 @@ import Testing
 
     @Test func max_age_and_expires_end_a_cookie_and_a_past_one_deletes_it() {
         let jar = CookieJar()
-        jar.store(["short=1; Max-Age=60", "dated=1; Expires=Wed, 21 Oct 2099 07:28:00 GMT",
-                   "both=1; Max-Age=10; Expires=Wed, 21 Oct 2099 07:28:00 GMT", "old=1; Expires=Sun, 06 Nov 1994 08:49:37 GMT"],
-                  from: service, now: now)
+        jar.store(
+            [
+                "short=1; Max-Age=60", "dated=1; Expires=Wed, 21 Oct 2099 07:28:00 GMT",
+                "both=1; Max-Age=10; Expires=Wed, 21 Oct 2099 07:28:00 GMT",
+                "old=1; Expires=Sun, 06 Nov 1994 08:49:37 GMT",
+            ],
+            from: service, now: now)
         #expect(jar.header(for: service, now: now) == "short=1; dated=1; both=1")
         #expect(jar.header(for: service, now: now.addingTimeInterval(30)) == "short=1; dated=1")
         #expect(jar.header(for: service, now: now.addingTimeInterval(120)) == "dated=1")
@@ -59,8 +64,10 @@ import Testing
 
     @Test func every_expires_form_servers_send_is_read() {
         let expected = Date(timeIntervalSince1970: 784_111_777)  // 1994-11-06 08:49:37 UTC
-        for text in ["Sun, 06 Nov 1994 08:49:37 GMT", "Sunday, 06-Nov-94 08:49:37 GMT", "Sun Nov  6 08:49:37 1994",
-                     "Sun, 06-Nov-1994 08:49:37 GMT"] {
+        for text in [
+            "Sun, 06 Nov 1994 08:49:37 GMT", "Sunday, 06-Nov-94 08:49:37 GMT", "Sun Nov  6 08:49:37 1994",
+            "Sun, 06-Nov-1994 08:49:37 GMT",
+        ] {
             #expect(HTTPDate.parse(text) == expected, "\(text)")
         }
         #expect(HTTPDate.parse("tomorrow") == nil)
@@ -68,8 +75,11 @@ import Testing
 
     @Test func malformed_oversized_or_header_breaking_cookies_are_dropped() {
         let jar = CookieJar()
-        let hostile = ["novalue", "=anonymous", "a b=1", "x=1\r\nX-Injected: yes", "y=1,z=2", "big=" + String(repeating: "v", count: 5_000),
-                       "ok=\"quoted\""]
+        let hostile = [
+            "novalue", "=anonymous", "a b=1", "x=1\r\nX-Injected: yes", "y=1,z=2",
+            "big=" + String(repeating: "v", count: 5_000),
+            "ok=\"quoted\"",
+        ]
         jar.store(hostile, from: service, now: now)
         #expect(jar.all.map(\.name) == ["ok"])
         #expect(jar.header(for: service, now: now) == "ok=quoted")

@@ -115,18 +115,23 @@ import Testing
                 return .bytes(ScriptedHTTPServer.response(status: "403 Forbidden", headers: [], body: []))
             }
             let challenge = #"Proxy-Authenticate: Basic realm="corp""#
-            return .bytes(ScriptedHTTPServer.response(
-                status: "407 Proxy Authentication Required", headers: [challenge], body: []
-            ))
+            return .bytes(
+                ScriptedHTTPServer.response(
+                    status: "407 Proxy Authentication Required", headers: [challenge], body: []
+                ))
         }
         let environment = ["http_proxy": "127.0.0.1:PROXY", "HTTPS_PROXY": "http://127.0.0.1:PROXY"]
         let cases = [
-            ("http://some.host.test/svc/Person",
-             "the proxy http://127.0.0.1:\(proxy.port) refused to open a tunnel to some.host.test:80"
-                + " (many proxies tunnel only to port 443)"),
-            ("https://some.host.test/svc/Person",
-             "the proxy http://127.0.0.1:\(proxy.port) asks for credentials (HTTP 407): give them as"
-                + " http://user:password@host:port"),
+            (
+                "http://some.host.test/svc/Person",
+                "the proxy http://127.0.0.1:\(proxy.port) refused to open a tunnel to some.host.test:80"
+                    + " (many proxies tunnel only to port 443)"
+            ),
+            (
+                "https://some.host.test/svc/Person",
+                "the proxy http://127.0.0.1:\(proxy.port) asks for credentials (HTTP 407): give them as"
+                    + " http://user:password@host:port"
+            ),
         ]
         for (url, sentence) in cases {
             // When a request is sent through it
@@ -139,9 +144,10 @@ import Testing
                 #expect(error.message == sentence)
             }
         }
-        #expect(proxy.exchanges.map { $0.head.components(separatedBy: "\r\n")[0] } == [
-            "CONNECT some.host.test:80 HTTP/1.1", "CONNECT some.host.test:443 HTTP/1.1",
-        ])
+        #expect(
+            proxy.exchanges.map { $0.head.components(separatedBy: "\r\n")[0] } == [
+                "CONNECT some.host.test:80 HTTP/1.1", "CONNECT some.host.test:443 HTTP/1.1",
+            ])
     }
 
     @Test func an_unusable_proxy_variable_stops_the_transport_with_a_sentence() {

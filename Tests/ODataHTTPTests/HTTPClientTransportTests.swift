@@ -39,13 +39,16 @@ import Testing
     @Test func it_sends_the_OData_headers_and_the_credentials_but_never_puts_them_in_an_error() async throws {
         // Given a server that answers a first request (and says it closes) and hangs up on every later one
         let closing = ScriptedHTTPServer.response(body: Self.json, close: true)
-        let server = try ScriptedHTTPServer { exchange in exchange.connection == 0 ? .bytes(closing, close: true) : .hangUp }
+        let server = try ScriptedHTTPServer { exchange in
+            exchange.connection == 0 ? .bytes(closing, close: true) : .hangUp
+        }
         let secret = "tok-3f9a-SECRET"
         let transport = HTTPClientTransport(timeout: 5, credentials: Credentials(authorization: "Bearer " + secret))
         // When $metadata is asked for with a validator
-        let response = try await transport.send(TransportRequest(
-            url: server.url("/svc/$metadata"), headers: ["If-None-Match": #"W/"7""#], acceptsXML: true
-        ))
+        let response = try await transport.send(
+            TransportRequest(
+                url: server.url("/svc/$metadata"), headers: ["If-None-Match": #"W/"7""#], acceptsXML: true
+            ))
         // Then the request carried the versions, the credentials, the validator, and asked for XML and compression
         #expect(response.status == 200)
         let sent = try #require(server.exchanges.first)
@@ -71,13 +74,19 @@ import Testing
 
     @Test func a_gzip_or_deflate_body_is_decompressed() async throws {
         // Given a server that sends the same JSON gzip-compressed, then deflate-compressed
-        let gzip = Data(base64Encoded: "H4sIAAAAAAACA6tWSlGyqlYqSi0uzSkpVrKKrlYqSC0qzs/zdFGyMtRRSsssKi7xS8xNVbJSckxJVNJRykmEC/jkl6XmJCanKtXG1tYCAOQXyWRKAAAA")!
-        let deflate = Data(base64Encoded: "eJyrVkpRsqpWKkotLs0pKVayiq5WKkgtKs7P83RRsjLUUUrLLCou8UvMTVWyUnJMSVTSUcpJhAv45Jel5iQmpyrVxtbWAgCYIxjR")!
+        let gzip = Data(
+            base64Encoded:
+                "H4sIAAAAAAACA6tWSlGyqlYqSi0uzSkpVrKKrlYqSC0qzs/zdFGyMtRRSsssKi7xS8xNVbJSckxJVNJRykmEC/jkl6XmJCanKtXG1tYCAOQXyWRKAAAA"
+        )!
+        let deflate = Data(
+            base64Encoded:
+                "eJyrVkpRsqpWKkotLs0pKVayiq5WKkgtKs7P83RRsjLUUUrLLCou8UvMTVWyUnJMSVTSUcpJhAv45Jel5iQmpyrVxtbWAgCYIxjR")!
         let server = try ScriptedHTTPServer { exchange in
             let (encoding, body) = exchange.head.hasPrefix("GET /gzip") ? ("gzip", gzip) : ("deflate", deflate)
-            return .bytes(ScriptedHTTPServer.response(
-                headers: ["Content-Type: application/json", "Content-Encoding: \(encoding)"], body: Array(body)
-            ))
+            return .bytes(
+                ScriptedHTTPServer.response(
+                    headers: ["Content-Type: application/json", "Content-Encoding: \(encoding)"], body: Array(body)
+                ))
         }
         let transport = HTTPClientTransport(timeout: 5)
         // When both are fetched
@@ -91,12 +100,16 @@ import Testing
 
     @Test func a_body_past_the_limit_is_a_transport_error_however_it_comes() async throws {
         // Given a 1 KiB limit and a server sending 4 KiB plain, announcing 1 GiB, or 64 KiB gzip-compressed into 97 bytes
-        let bomb = Data(base64Encoded: "H4sIAAAAAAACA+3BgQAAAACAIKX96RapCgAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAGoLUUloAAABAA==")!
+        let bomb = Data(
+            base64Encoded:
+                "H4sIAAAAAAACA+3BgQAAAACAIKX96RapCgAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAGoLUUloAAABAA=="
+        )!
         let server = try ScriptedHTTPServer { exchange in
             if exchange.head.hasPrefix("GET /plain") {
                 return .bytes(ScriptedHTTPServer.response(body: Array(repeating: 0x20, count: 4_096)))
             } else if exchange.head.hasPrefix("GET /announced") {
-                return .bytes(ScriptedHTTPServer.response(headers: ["Content-Length: 1073741824"], body: []), close: true)
+                return .bytes(
+                    ScriptedHTTPServer.response(headers: ["Content-Length: 1073741824"], body: []), close: true)
             }
             return .bytes(ScriptedHTTPServer.response(headers: ["Content-Encoding: gzip"], body: Array(bomb)))
         }
@@ -118,9 +131,11 @@ import Testing
         // Given a server that fails with an OData error
         let body = Array(#"{"error":{"code":"Boom","message":{"lang":"en","value":"Broken."}}}"#.utf8)
         let server = try ScriptedHTTPServer { _ in
-            .bytes(ScriptedHTTPServer.response(
-                status: "500 Internal Server Error", headers: ["Content-Type: application/json", "X-SAP-Trace: A1"], body: body
-            ))
+            .bytes(
+                ScriptedHTTPServer.response(
+                    status: "500 Internal Server Error",
+                    headers: ["Content-Type: application/json", "X-SAP-Trace: A1"], body: body
+                ))
         }
         // When it is asked
         let response = try await HTTPClientTransport(timeout: 5).send(TransportRequest(url: server.url()))
@@ -245,10 +260,12 @@ import Testing
         let elsewhere = try ScriptedHTTPServer { _ in .bytes(Self.ok) }
         let server = try ScriptedHTTPServer { exchange in
             if exchange.head.hasPrefix("GET /moved") {
-                return .bytes(ScriptedHTTPServer.response(status: "302 Found", headers: ["Location: /svc/Person"], body: []))
+                return .bytes(
+                    ScriptedHTTPServer.response(status: "302 Found", headers: ["Location: /svc/Person"], body: []))
             } else if exchange.head.hasPrefix("GET /away") {
                 let location = "Location: \(elsewhere.url())"
-                return .bytes(ScriptedHTTPServer.response(status: "307 Temporary Redirect", headers: [location], body: []))
+                return .bytes(
+                    ScriptedHTTPServer.response(status: "307 Temporary Redirect", headers: [location], body: []))
             }
             return .bytes(Self.ok)
         }
@@ -269,11 +286,15 @@ import Testing
         // Given a gateway that logs on through a redirect which sets its session cookie
         let server = try ScriptedHTTPServer { exchange in
             if exchange.head.hasPrefix("GET /svc/$metadata HTTP") {
-                return .bytes(ScriptedHTTPServer.response(
-                    status: "302 Found",
-                    headers: ["Location: /svc/$metadata?sap-client=100", "Set-Cookie: SAP_SESSIONID_GW_100=s3cr3t; path=/; HttpOnly",
-                              "Set-Cookie: sap-usercontext=sap-client=100; path=/"],
-                    body: []))
+                return .bytes(
+                    ScriptedHTTPServer.response(
+                        status: "302 Found",
+                        headers: [
+                            "Location: /svc/$metadata?sap-client=100",
+                            "Set-Cookie: SAP_SESSIONID_GW_100=s3cr3t; path=/; HttpOnly",
+                            "Set-Cookie: sap-usercontext=sap-client=100; path=/",
+                        ],
+                        body: []))
             }
             return .bytes(Self.ok)
         }
@@ -284,8 +305,11 @@ import Testing
         // Then the redirected request and the next one carry the session, and no response passes it on
         #expect(metadata.status == 200 && page.status == 200)
         let sent = server.exchanges.map { $0.header("Cookie") }
-        #expect(sent == [nil, "SAP_SESSIONID_GW_100=s3cr3t; sap-usercontext=sap-client=100",
-                         "SAP_SESSIONID_GW_100=s3cr3t; sap-usercontext=sap-client=100"])
+        #expect(
+            sent == [
+                nil, "SAP_SESSIONID_GW_100=s3cr3t; sap-usercontext=sap-client=100",
+                "SAP_SESSIONID_GW_100=s3cr3t; sap-usercontext=sap-client=100",
+            ])
         #expect(metadata.headers["set-cookie"] == nil)
         // And another transport (another service) has none of them
         _ = try await HTTPClientTransport(timeout: 5).send(TransportRequest(url: server.url("/svc/Person")))
@@ -307,7 +331,8 @@ import Testing
 
     /// Cancels `task`, expects `CancellationError` within 5 s, and the stalled connection closed by the client.
     func expectCancelledPromptly(
-        _ task: Task<TransportResponse, any Error>, server: ScriptedHTTPServer, sourceLocation: SourceLocation = #_sourceLocation
+        _ task: Task<TransportResponse, any Error>, server: ScriptedHTTPServer,
+        sourceLocation: SourceLocation = #_sourceLocation
     ) async throws {
         let cancelled = ContinuousClock.now
         task.cancel()

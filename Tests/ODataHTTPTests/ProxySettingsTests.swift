@@ -204,7 +204,7 @@ import Testing
 
     @Test func no_proxy_matches_IP_addresses_and_networks_without_resolving_names() {
         let settings = ProxySettings(environment: [
-            "no_proxy": "10.1.2.3, 192.168.0.0/16, 2001:db8::/32, [fd00::5], 0.0.0.0/0:9999",
+            "no_proxy": "10.1.2.3, 192.168.0.0/16, 2001:db8::/32, [fd00::5], 0.0.0.0/0:9999"
         ])
         let direct = [
             ("10.1.2.3", 80), ("192.168.7.7", 80), ("[2001:db8:1::1]", 80), ("2001:db8::9", 80), ("fd00::5", 80),

@@ -1,7 +1,7 @@
+import EntityCache
 import Foundation
 import GRDB
 import Testing
-import EntityCache
 
 /// Found by the crash-safety test: a browser started while another process held the cache file
 /// (the test's reader, recovering the WAL after a SIGKILL) failed at once with "database is locked".

@@ -12,7 +12,9 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let data = directory + "/demo.sqlite"
         // When two servers start together, each asked for 20,000 people in that file
-        let servers = try (0..<2).map { _ in try ServerProcess(binary: binary, arguments: ["serve", "--port", "0", "--data", data, "--people", "20000"]) }
+        let servers = try (0..<2).map { _ in
+            try ServerProcess(binary: binary, arguments: ["serve", "--port", "0", "--data", data, "--people", "20000"])
+        }
         defer { servers.forEach { $0.stop() } }
         let lines = try await withThrowingTaskGroup(of: String.self) { group in
             for server in servers { group.addTask { try server.dataLine() } }
@@ -43,7 +45,9 @@ final class ServerProcess: @unchecked Sendable {
         var text = ""
         while true {
             let chunk = output.fileHandleForReading.availableData
-            if chunk.isEmpty { throw CocoaError(.fileReadUnknown, userInfo: [NSLocalizedDescriptionKey: "exited early: \(text)"]) }
+            if chunk.isEmpty {
+                throw CocoaError(.fileReadUnknown, userInfo: [NSLocalizedDescriptionKey: "exited early: \(text)"])
+            }
             text += String(decoding: chunk, as: UTF8.self)
             if let line = text.split(separator: "\n").first(where: { $0.hasPrefix("Data:") }) { return String(line) }
         }

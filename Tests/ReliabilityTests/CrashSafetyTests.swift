@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import Testing
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -44,18 +45,22 @@ struct CrashSafetyTests {
             let killed = kill(pid, SIGKILL) == 0
             let status = try await browser.exitStatus()
             let screen = try browser.tmux.capture()
-            #expect(killed && status == 128 + Int(SIGKILL),
-                    "round \(round): exit status \(String(describing: status)) before the kill:\n\(screen)")
+            #expect(
+                killed && status == 128 + Int(SIGKILL),
+                "round \(round): exit status \(String(describing: status)) before the kill:\n\(screen)")
 
             // Then the cache opens, passes integrity_check, and no partly fetched list says it is complete
             let path = try #require(browser.cacheFile, "round \(round): no cache file")
             let file = try CacheFile(path: path)
             #expect(try file.integrityCheck() == "ok", "round \(round)")
             for (fact, count) in try file.orphans() { #expect(count == 0, "round \(round): \(count) \(fact)") }
-            #expect(try file.completeButPartialLists() == [], "round \(round): a partly fetched list is marked complete")
+            #expect(
+                try file.completeButPartialLists() == [], "round \(round): a partly fetched list is marked complete")
             try file.queue.close()
         }
-        #expect(killedWhileIngesting >= Self.kills / 4, "only \(killedWhileIngesting) kills came while requests were landing")
+        #expect(
+            killedWhileIngesting >= Self.kills / 4,
+            "only \(killedWhileIngesting) kills came while requests were landing")
         try? FileManager.default.removeItem(atPath: directory)
     }
 

@@ -1,14 +1,15 @@
-import CarDealerTestSupport
-import Foundation
-import GRDB
-import ScreenSeam
-import Testing
 import Browser
+import CarDealerTestSupport
 import DemoServer
 import EntityCache
+import Foundation
+import GRDB
 import ODataCore
-@testable import Sync
+import ScreenSeam
 import Terminal
+import Testing
+
+@testable import Sync
 
 /// A bounded random walk through the browser while the network misbehaves (issue 7, "fault soak").
 ///
@@ -21,7 +22,8 @@ struct FaultSoakTests {
     static let seed = ProcessInfo.processInfo.environment["RELIABILITY_SOAK_SEED"].flatMap(UInt64.init) ?? 0xC0FFEE
 
     /// The faults injected; `RELIABILITY_FAULTS` (comma-separated names) narrows them down when diagnosing.
-    static let faults = ProcessInfo.processInfo.environment["RELIABILITY_FAULTS"]
+    static let faults =
+        ProcessInfo.processInfo.environment["RELIABILITY_FAULTS"]
         .map { $0.split(separator: ",").compactMap { Fault(rawValue: String($0)) } } ?? Fault.allCases
 
     /// For each fault: words the status line shows (its start, which fits any width) and words the full
@@ -70,9 +72,12 @@ struct FaultSoakTests {
 
         // Then every kind of fault happened, and failures reached the status line
         let injected = harness.proxy.injected
-        for fault in Self.faults { #expect(injected[fault, default: 0] > 0, "\(fault) was never injected in \(Self.steps) steps") }
-        #expect(harness.statusLines.contains { line in Self.words.values.contains { line.contains($0.line) } },
-                "the status line never showed a failure; errors were: \(errorsSeen.sorted().prefix(10))")
+        for fault in Self.faults {
+            #expect(injected[fault, default: 0] > 0, "\(fault) was never injected in \(Self.steps) steps")
+        }
+        #expect(
+            harness.statusLines.contains { line in Self.words.values.contains { line.contains($0.line) } },
+            "the status line never showed a failure; errors were: \(errorsSeen.sorted().prefix(10))")
 
         // When every request of the first screen meets one fault at a time, the status line names it in words
         harness.resize(TerminalSize(columns: 100, rows: 24))
@@ -90,7 +95,8 @@ struct FaultSoakTests {
             }
             let line = harness.terminal.lastFrame.last ?? ""
             if let words = Self.words[fault] {
-                #expect(status.lastError?.contains(words.sentence) == true, "\(fault): \(status.lastError ?? "no error")")
+                #expect(
+                    status.lastError?.contains(words.sentence) == true, "\(fault): \(status.lastError ?? "no error")")
                 #expect(line.contains(words.line), "\(fault): the status line was \(line)")
             }
             // and once the fault stops, a refresh clears it
@@ -144,12 +150,15 @@ struct FaultSoakTests {
             // Filter by a letter or two (server-side `$filter` when the list is not all cached), then leave it.
             let letters = ["a", "e", "o", "Mu", "ck", "zz"]
             harness.press(.char("/"))
-            for character in letters[Int.random(in: 0..<letters.count, using: &random)] { harness.press(.char(character)) }
+            for character in letters[Int.random(in: 0..<letters.count, using: &random)] {
+                harness.press(.char(character))
+            }
             harness.press(Bool.random(using: &random) ? .enter : .escape)
         case 92..<95: harness.press(.mouseWheelDown)
         default:
             let sizes = [
-                TerminalSize(columns: 100, rows: 24), TerminalSize(columns: 1, rows: 1), TerminalSize(columns: 20, rows: 5),
+                TerminalSize(columns: 100, rows: 24), TerminalSize(columns: 1, rows: 1),
+                TerminalSize(columns: 20, rows: 5),
                 TerminalSize(columns: 300, rows: 100), TerminalSize(columns: 80, rows: 24),
             ]
             harness.resize(sizes[Int.random(in: 0..<sizes.count, using: &random)])
@@ -178,15 +187,17 @@ struct FaultSoakTests {
         }
         let listed = try harness.cache.listKeys(rootKey, range: 0..<(people + 10))
         let state = try harness.cache.listState(rootKey)
-        #expect(listed.map(\.canonical) == order.map { "Person(\($0))" },
-                "the People list differs from the server's order; \(listed.count) rows, state \(String(describing: state))")
+        #expect(
+            listed.map(\.canonical) == order.map { "Person(\($0))" },
+            "the People list differs from the server's order; \(listed.count) rows, state \(String(describing: state))")
 
         let file = try CacheFile(path: harness.cachePath)
         let keys = try file.queue.read { db in try String.fetchAll(db, sql: "SELECT key FROM entity") }
         var compared = 0
         for key in keys {
             guard let entityKey = EntityKey(canonical: key), let entity = try harness.cache.entity(entityKey),
-                  case .int(let id)? = entityKey.values.first?.value else { continue }
+                case .int(let id)? = entityKey.values.first?.value
+            else { continue }
             let columns: [String]
             switch entity.entitySet {
             case "Person": columns = ["firstName", "lastName", "ssn"]
@@ -196,8 +207,10 @@ struct FaultSoakTests {
             }
             let keyColumn = ["Person": "personID", "Car": "carID", "Maintenance": "maintenanceID"][entity.entitySet]!
             let row = try server.read { db in
-                try Row.fetchOne(db, sql: "SELECT \(columns.joined(separator: ", ")) FROM \(entity.entitySet) WHERE \(keyColumn) = ?",
-                                 arguments: [id])
+                try Row.fetchOne(
+                    db,
+                    sql: "SELECT \(columns.joined(separator: ", ")) FROM \(entity.entitySet) WHERE \(keyColumn) = ?",
+                    arguments: [id])
             }
             for column in columns {
                 let cached = entity.properties.first { $0.name == column }?.value
@@ -214,11 +227,14 @@ struct FaultSoakTests {
         for relation in relations {
             let parent: String = relation["parentKey"]
             guard parent.hasPrefix("Person("), let parentKey = EntityKey(canonical: parent),
-                  case .int(let id)? = parentKey.values.first?.value else { continue }
-            let cached = Set(try harness.cache.relationKeys(parentKey, navigation: "PersonCar")?.keys.map(\.canonical) ?? [])
+                case .int(let id)? = parentKey.values.first?.value
+            else { continue }
+            let cached = Set(
+                try harness.cache.relationKeys(parentKey, navigation: "PersonCar")?.keys.map(\.canonical) ?? [])
             let expected = try server.read { db in
-                Set(try Int.fetchAll(db, sql: "SELECT personCarID FROM PersonCar WHERE personID = ?", arguments: [id])
-                    .map { "PersonCar(\($0))" })
+                Set(
+                    try Int.fetchAll(db, sql: "SELECT personCarID FROM PersonCar WHERE personID = ?", arguments: [id])
+                        .map { "PersonCar(\($0))" })
             }
             #expect(cached == expected, "\(parent)/PersonCar differs from the server")
         }

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import Terminal
+import Testing
 
 /// Hostile strings from the server, end to end: `cardealer --hostile` in tmux (issue 7).
 ///
@@ -32,21 +32,28 @@ struct HostileDataTests {
 
         // Then nothing reached the terminal raw: no title, no alternate-screen exit, no payload text
         #expect(try browser.tmux.display("#{pane_title}") == "before")
-        #expect(try browser.tmux.display("#{alternate_on}") == "1", "a hostile string took the terminal out of the alternate screen")
+        #expect(
+            try browser.tmux.display("#{alternate_on}") == "1",
+            "a hostile string took the terminal out of the alternate screen")
         for leaked in ["pwned", "c1-title", "dcs-payload", "31;1m", "[2J", "?25l"] {
             #expect(!screen.contains(leaked), "\(leaked) reached the screen:\n\(screen)")
         }
         // and no row was coloured by the data: the CSI row carries only the browser's own attributes
         let styled = try browser.tmux.run("capture-pane", "-p", "-e", "-t", browser.tmux.target)
         let csiRow = styled.split(separator: "\n").first { $0.contains("CsiColour") }.map(String.init) ?? ""
-        #expect(!csiRow.contains("[31") && !csiRow.contains(";31m") && !csiRow.contains("[5m"), "data styled a row: \(csiRow.debugDescription)")
+        #expect(
+            !csiRow.contains("[31") && !csiRow.contains(";31m") && !csiRow.contains("[5m"),
+            "data styled a row: \(csiRow.debugDescription)")
 
         // and the "Customer since" column starts at the same display column on every row
-        let rows = screen.split(separator: "\n").map(String.init).filter { $0.range(of: #"\d{4}-\d{2}-\d{2}"#, options: .regularExpression) != nil }
-        let columns = Set(rows.map { row -> Int in
-            let date = row.range(of: #"\d{4}-\d{2}-\d{2}"#, options: .regularExpression)!
-            return DisplayWidth.width(of: String(row[..<date.lowerBound]))
-        })
+        let rows = screen.split(separator: "\n").map(String.init).filter {
+            $0.range(of: #"\d{4}-\d{2}-\d{2}"#, options: .regularExpression) != nil
+        }
+        let columns = Set(
+            rows.map { row -> Int in
+                let date = row.range(of: #"\d{4}-\d{2}-\d{2}"#, options: .regularExpression)!
+                return DisplayWidth.width(of: String(row[..<date.lowerBound]))
+            })
         #expect(rows.count >= Self.placeholders.count, "rows with dates:\n\(rows.joined(separator: "\n"))")
         #expect(columns.count == 1, "the date column moved: \(columns.sorted())\n\(rows.joined(separator: "\n"))")
         #expect(rows.allSatisfy { DisplayWidth.width(of: $0) <= 100 }, "a row is wider than the pane")

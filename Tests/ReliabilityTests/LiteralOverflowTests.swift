@@ -1,5 +1,5 @@
-import Testing
 import ODataCore
+import Testing
 
 /// Found by the `$filter` fuzz target: `time'<huge hours>:0'` trapped on overflow in the server's lexer.
 @Suite struct LiteralOverflowTests {

@@ -1,12 +1,14 @@
 import CarDealerTestSupport
-import Foundation
-import GRDB
-import ODataHTTP
-import Testing
 import DemoServer
 import EntityCache
+import Foundation
+import GRDB
 import ODataCore
+import ODataHTTP
+import Testing
+
 @testable import Sync
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -21,12 +23,15 @@ struct SecretsAndExposureTests {
 
     @Test func credentials_come_from_the_environment_first() throws {
         // Given both a token and a user in the environment
-        let environment = ["CARDEALER_BEARER_TOKEN": "tok", "CARDEALER_USER": "u", "CARDEALER_PASSWORD": "p",
-                           "CARDEALER_CREDENTIALS": "/nonexistent"]
+        let environment = [
+            "CARDEALER_BEARER_TOKEN": "tok", "CARDEALER_USER": "u", "CARDEALER_PASSWORD": "p",
+            "CARDEALER_CREDENTIALS": "/nonexistent",
+        ]
         // Then the token wins; without it the user and password make basic auth
         #expect(try Credentials.load(environment: environment).authorization == "Bearer tok")
-        #expect(try Credentials.load(environment: ["CARDEALER_USER": "u", "CARDEALER_PASSWORD": "p"]).authorization
-            == "Basic " + Data("u:p".utf8).base64EncodedString())
+        #expect(
+            try Credentials.load(environment: ["CARDEALER_USER": "u", "CARDEALER_PASSWORD": "p"]).authorization
+                == "Basic " + Data("u:p".utf8).base64EncodedString())
         // and with nothing anywhere there are none
         #expect(try Credentials.load(environment: ["CARDEALER_CREDENTIALS": "/nonexistent"]) == Credentials())
     }
@@ -49,13 +54,15 @@ struct SecretsAndExposureTests {
         #expect(credentials.user == "alice")
         #expect(credentials.authorization == "Basic " + Data("alice:s3cret".utf8).base64EncodedString())
         // and the XDG location is where it is looked for by default
-        #expect(Credentials.filePath(environment: ["XDG_CONFIG_HOME": directory]) == directory + "/cardealer/credentials")
+        #expect(
+            Credentials.filePath(environment: ["XDG_CONFIG_HOME": directory]) == directory + "/cardealer/credentials")
     }
 
     @Test func secrets_never_reach_the_cache_file_or_the_request_log() async throws {
         // Given a fetcher with a token and a password, on the built-in service behind a proxy that fails some requests
         let directory = try BuiltProducts.temporaryDirectory("reliability-secrets")
-        let server = try await DemoServer.start(DemoServerConfiguration(people: 60, dataPath: directory + "/demo.sqlite"))
+        let server = try await DemoServer.start(
+            DemoServerConfiguration(people: 60, dataPath: directory + "/demo.sqlite"))
         defer { Task { await server.stop() } }
         let proxy = try FaultProxy(upstreamPort: server.port)
         defer { proxy.stop() }
@@ -70,13 +77,15 @@ struct SecretsAndExposureTests {
             let cache = try CacheDatabase(path: cachePath)
             var configuration = SyncEngine.Configuration(serviceRoot: root)
             configuration.retry = RetryPolicy(maxAttempts: 2, baseDelay: 0.001, maxDelay: 0.01)
-            let engine = SyncEngine(configuration: configuration, cache: cache,
-                                    transport: HTTPClientTransport(timeout: 5, credentials: credentials))
+            let engine = SyncEngine(
+                configuration: configuration, cache: cache,
+                transport: HTTPClientTransport(timeout: 5, credentials: credentials))
             // When it fetches pages and entities, some of which fail
             for offset in stride(from: 0, to: 60, by: 10) {
                 let url = root + "Person?$top=10&$skip=\(offset)&$expand=PersonCar"
                 let key = ListKey(canonical: "Person")
-                _ = await engine.fetch(url, target: .listPage(key, entitySet: "Person", offset: offset, requestedTop: 10))
+                _ = await engine.fetch(
+                    url, target: .listPage(key, entitySet: "Person", offset: offset, requestedTop: 10))
             }
             #expect(try cache.requestLog().count >= 6)
 
@@ -87,7 +96,9 @@ struct SecretsAndExposureTests {
                     #expect(bytes.range(of: Data(secret.utf8)) == nil, "\(secret) found in cache\(suffix)")
                 }
                 // and the files are the owner's alone
-                #expect(Self.mode(cachePath + suffix) == 0o600, "cache\(suffix) has mode \(String(Self.mode(cachePath + suffix), radix: 8))")
+                #expect(
+                    Self.mode(cachePath + suffix) == 0o600,
+                    "cache\(suffix) has mode \(String(Self.mode(cachePath + suffix), radix: 8))")
             }
             for entry in try cache.requestLog() {
                 #expect(!secrets.contains { entry.url.contains($0) || (entry.error ?? "").contains($0) })
@@ -100,7 +111,11 @@ struct SecretsAndExposureTests {
         let directory = try BuiltProducts.temporaryDirectory("reliability-secrets")
         let cachePath = directory + "/nested/cache.sqlite"
         let cache = try CacheDatabase(path: cachePath)
-        try cache.write { try $0.appendRequestLog(RequestLogEntry(url: "u", status: 200, bytes: 0, duration: 0, outcome: .fetched, startedAt: Date(), attempts: 1)) }
+        try cache.write {
+            try $0.appendRequestLog(
+                RequestLogEntry(
+                    url: "u", status: 200, bytes: 0, duration: 0, outcome: .fetched, startedAt: Date(), attempts: 1))
+        }
         let dataPath = directory + "/demo.sqlite"
         let store = try DataStore.open(path: dataPath, people: 5)
         _ = try store.reader.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM Person") }
@@ -116,39 +131,56 @@ struct SecretsAndExposureTests {
     @Test func the_built_in_service_listens_on_loopback_unless_told_otherwise() async throws {
         // Given the defaults the demo and `cardealer serve` use
         #expect(DemoServerConfiguration().host == "127.0.0.1")
-        let server = try await DemoServer.start(DemoServerConfiguration(people: 5, dataPath: NSTemporaryDirectory() + "exposure-\(UUID().uuidString).sqlite"))
+        let server = try await DemoServer.start(
+            DemoServerConfiguration(
+                people: 5, dataPath: NSTemporaryDirectory() + "exposure-\(UUID().uuidString).sqlite"))
         defer { Task { await server.stop() } }
         // Then it answers on 127.0.0.1 and is not reachable on any other interface address
-        #expect(try RawHTTP.exchange(host: "127.0.0.1", port: server.port, "GET /CarDealer.svc/ HTTP/1.1\r\nHost: x\r\n\r\n").hasPrefix("HTTP/1.1 200"))
+        #expect(
+            try RawHTTP.exchange(
+                host: "127.0.0.1", port: server.port, "GET /CarDealer.svc/ HTTP/1.1\r\nHost: x\r\n\r\n"
+            ).hasPrefix("HTTP/1.1 200"))
         for address in RawHTTP.nonLoopbackIPv4Addresses() {
             #expect(throws: (any Error).self, "reachable on \(address)") {
-                try RawHTTP.exchange(host: address, port: server.port, "GET /CarDealer.svc/ HTTP/1.1\r\nHost: x\r\n\r\n")
+                try RawHTTP.exchange(
+                    host: address, port: server.port, "GET /CarDealer.svc/ HTTP/1.1\r\nHost: x\r\n\r\n")
             }
         }
     }
 
     @Test func oversized_and_abusive_requests_are_refused_with_clear_errors() async throws {
         // Given the built-in service
-        let server = try await DemoServer.start(DemoServerConfiguration(people: 5, dataPath: NSTemporaryDirectory() + "exposure-\(UUID().uuidString).sqlite"))
+        let server = try await DemoServer.start(
+            DemoServerConfiguration(
+                people: 5, dataPath: NSTemporaryDirectory() + "exposure-\(UUID().uuidString).sqlite"))
         defer { Task { await server.stop() } }
         func get(_ target: String, extra: String = "") throws -> String {
-            try RawHTTP.exchange(host: "127.0.0.1", port: server.port, "GET \(target) HTTP/1.1\r\nHost: x\r\n\(extra)\r\n")
+            try RawHTTP.exchange(
+                host: "127.0.0.1", port: server.port, "GET \(target) HTTP/1.1\r\nHost: x\r\n\(extra)\r\n")
         }
         // Then a URL over 8 KB is a 414 that says so
         let long = try get("/CarDealer.svc/Person?$filter=" + String(repeating: "a", count: 9_000))
         #expect(long.hasPrefix("HTTP/1.1 414") && long.contains("longer than 8 KB"), "\(long.prefix(300))")
         // and a $filter nested hundreds deep is a 400, not a crash
-        let nested = try get("/CarDealer.svc/Person?$filter=" + String(repeating: "(", count: 2_000) + "personID%20eq%201" + String(repeating: ")", count: 2_000))
+        let nested = try get(
+            "/CarDealer.svc/Person?$filter=" + String(repeating: "(", count: 2_000) + "personID%20eq%201"
+                + String(repeating: ")", count: 2_000))
         #expect(nested.hasPrefix("HTTP/1.1 400") && nested.contains("nested too deeply"), "\(nested.prefix(300))")
         // and an $expand a hundred levels deep is refused
-        let expand = try get("/CarDealer.svc/Person(1)?$expand=" + Array(repeating: "PersonCar/Car", count: 100).joined(separator: "/"))
+        let expand = try get(
+            "/CarDealer.svc/Person(1)?$expand=" + Array(repeating: "PersonCar/Car", count: 100).joined(separator: "/"))
         #expect(expand.hasPrefix("HTTP/1.1 400"), "\(expand.prefix(300))")
         // and writing is refused as read-only, whatever the body's size
-        let post = try RawHTTP.exchange(host: "127.0.0.1", port: server.port,
-            "POST /CarDealer.svc/Person HTTP/1.1\r\nHost: x\r\nContent-Length: 2000000\r\n\r\n" + String(repeating: "x", count: 2_000_000))
+        let post = try RawHTTP.exchange(
+            host: "127.0.0.1", port: server.port,
+            "POST /CarDealer.svc/Person HTTP/1.1\r\nHost: x\r\nContent-Length: 2000000\r\n\r\n"
+                + String(repeating: "x", count: 2_000_000))
         #expect(post.hasPrefix("HTTP/1.1 405") && post.contains("read-only"), "\(post.prefix(300))")
         // and a head of 200 KB of headers gets an error status, not a hang
-        let headers = (try? get("/CarDealer.svc/", extra: (0..<2_000).map { "X-Junk-\($0): \(String(repeating: "j", count: 100))\r\n" }.joined())) ?? ""
+        let headers =
+            (try? get(
+                "/CarDealer.svc/",
+                extra: (0..<2_000).map { "X-Junk-\($0): \(String(repeating: "j", count: 100))\r\n" }.joined())) ?? ""
         #expect(!headers.hasPrefix("HTTP/1.1 200"), "\(headers.prefix(300))")
     }
 }

@@ -1,6 +1,7 @@
 import CarDealerTestSupport
 import Foundation
 import Testing
+
 #if canImport(Glibc)
 import Glibc
 #endif

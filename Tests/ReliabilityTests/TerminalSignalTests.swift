@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -32,7 +33,9 @@ struct TerminalSignalTests {
         #expect(try browser.tmux.display("#{cursor_flag}") == "1", "\(name) left the cursor hidden")
         #expect(try await browser.ttySettings() == before, "\(name) left the tty modes changed")
         try browser.tmux.typeLine("echo back-$((40+2))")
-        #expect(try await browser.tmux.waitFor { $0.contains("\nback-42") }.matched, "the shell does not echo after \(name)")
+        #expect(
+            try await browser.tmux.waitFor { $0.contains("\nback-42") }.matched, "the shell does not echo after \(name)"
+        )
     }
 
     @Test func a_storm_of_resizes_and_extreme_sizes_leave_a_working_browser() async throws {
@@ -48,7 +51,8 @@ struct TerminalSignalTests {
         var random = WalkRandom(seed: 0x5123)
         let extremes = [(1, 1), (20, 5), (300, 100)]
         for step in 0..<60 {
-            let (columns, rows) = step % 10 == 0
+            let (columns, rows) =
+                step % 10 == 0
                 ? extremes[(step / 10) % extremes.count]
                 : (Int.random(in: 2...240, using: &random), Int.random(in: 2...80, using: &random))
             try browser.tmux.run("resize-window", "-t", browser.tmux.target, "-x", "\(columns)", "-y", "\(rows)")

@@ -16,7 +16,9 @@ import Testing
 
     /// People `ids` as a verbose-JSON collection whose URIs sit under `root`.
     static func people(_ ids: Range<Int>, root: String, count: String? = nil, next: String? = nil) -> [UInt8] {
-        let rows = ids.map { #"{"__metadata":{"uri":"\#(root)Person(\#($0))","type":"M.Person"},"personID":\#($0),"lastName":"P\#($0)"}"# }
+        let rows = ids.map {
+            #"{"__metadata":{"uri":"\#(root)Person(\#($0))","type":"M.Person"},"personID":\#($0),"lastName":"P\#($0)"}"#
+        }
         let countText = count.map { #","__count":"\#($0)""# } ?? ""
         let nextText = next.map { #","__next":"\#($0)""# } ?? ""
         return Array(#"{"d":{"results":[\#(rows.joined(separator: ","))]\#(countText)\#(nextText)}}"#.utf8)
@@ -48,7 +50,8 @@ import Testing
         engine.screenDidShow(.list(people), visible: visible, screen: ScreenID(1))
         await engine.waitUntilIdle()
         for step in 1...3 {
-            engine.screenDidShow(.list(people), visible: (visible.lowerBound + step)..<(visible.upperBound + step), screen: ScreenID(1))
+            engine.screenDidShow(
+                .list(people), visible: (visible.lowerBound + step)..<(visible.upperBound + step), screen: ScreenID(1))
             await engine.waitUntilIdle()
         }
     }
@@ -57,9 +60,13 @@ import Testing
 
     @Test func a_next_link_to_another_origin_is_not_followed_and_neither_credentials_nor_rows_cross() async throws {
         // Given another host that would answer with its own rows, and a service whose `__next` points there
-        let elsewhere = try ScriptedHTTPServer { _ in Self.json(Self.people(900..<950, root: "http://elsewhere.test/svc/")) }
+        let elsewhere = try ScriptedHTTPServer { _ in
+            Self.json(Self.people(900..<950, root: "http://elsewhere.test/svc/"))
+        }
         let foreignNext = elsewhere.url("/svc/Person?$skiptoken=50")
-        let service = try ScriptedHTTPServer { _ in Self.json(Self.people(0..<50, root: "http://h/svc/", count: "100", next: foreignNext)) }
+        let service = try ScriptedHTTPServer { _ in
+            Self.json(Self.people(0..<50, root: "http://h/svc/", count: "100", next: foreignNext))
+        }
         let engine = try Self.engine(root: service.url("/svc/"))
         // When the list's first page is shown, then the user scrolls past it
         engine.screenDidShow(.list(Self.people), visible: 0..<40, screen: ScreenID(1))
@@ -72,7 +79,9 @@ import Testing
         let state = try #require(try engine.cache.listState(Self.people.key))
         #expect(state.fetchedCount == 50)
         #expect(try engine.cache.entity(EntityKey(entitySet: "Person", value: .int(900))) == nil)
-        #expect(state.lastError?.contains("not followed") == true, "\(state.lastError ?? "nil") \(service.exchanges.map(\.target))")
+        #expect(
+            state.lastError?.contains("not followed") == true,
+            "\(state.lastError ?? "nil") \(service.exchanges.map(\.target))")
         #expect(state.lastError?.contains(elsewhere.url("").replacingOccurrences(of: "http://", with: "")) == true)
         // And it is not retried while the screen stays open, nor called offline
         #expect(await engine.online)
@@ -82,9 +91,13 @@ import Testing
         let elsewhere = try ScriptedHTTPServer { _ in Self.json(Self.people(0..<1, root: "http://h/svc/")) }
         let service = try ScriptedHTTPServer { _ in Self.json(Self.people(0..<1, root: "http://h/svc/")) }
         let transport = try HTTPClientTransport(
-            serviceRoot: service.url("/svc/"), environment: [:], timeout: 5, credentials: Credentials(authorization: Self.secret))
+            serviceRoot: service.url("/svc/"), environment: [:], timeout: 5,
+            credentials: Credentials(authorization: Self.secret))
         // However the URL was learned (`__deferred`, `__metadata.uri`, a `__next`), another port, host or scheme is refused
-        for url in [elsewhere.url("/svc/Person(1)/Cars"), "http://localhost:\(service.port)/svc/Person", "https://127.0.0.1:\(service.port)/svc/Person", "file:///etc/passwd"] {
+        for url in [
+            elsewhere.url("/svc/Person(1)/Cars"), "http://localhost:\(service.port)/svc/Person",
+            "https://127.0.0.1:\(service.port)/svc/Person", "file:///etc/passwd",
+        ] {
             await #expect { try await transport.send(TransportRequest(url: url)) } throws: { error in
                 (error as? ODataError)?.kind == .refused
             }
@@ -97,7 +110,9 @@ import Testing
     }
 
     @Test func a_file_link_as_next_is_refused_with_a_sentence_and_not_called_offline() async throws {
-        let service = try ScriptedHTTPServer { _ in Self.json(Self.people(0..<50, root: "http://h/svc/", count: "100", next: "file:///etc/passwd")) }
+        let service = try ScriptedHTTPServer { _ in
+            Self.json(Self.people(0..<50, root: "http://h/svc/", count: "100", next: "file:///etc/passwd"))
+        }
         let engine = try Self.engine(root: service.url("/svc/"))
         engine.screenDidShow(.list(Self.people), visible: 0..<40, screen: ScreenID(1))
         await engine.waitUntilIdle()
@@ -132,7 +147,8 @@ import Testing
         // Given a server that streams an endless body without a length (it would send 64 MiB)
         let service = try ScriptedHTTPServer { _ in
             .stream { send in
-                guard send(Array("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nConnection: close\r\n\r\n".utf8)) else { return }
+                guard send(Array("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nConnection: close\r\n\r\n".utf8))
+                else { return }
                 let chunk = Array(repeating: UInt8(ascii: " "), count: 1 << 20)
                 for _ in 0..<64 where send(chunk) {}
             }
@@ -150,7 +166,9 @@ import Testing
     @Test func a_huge_value_arrives_whole_but_screens_read_it_cut_to_what_fits() async throws {
         // Given a server whose one person has a 20 MB last name (under the 32 MiB answer limit)
         let huge = String(repeating: "Ab", count: 10_000_000)
-        let body = Array(#"{"d":{"results":[{"__metadata":{"uri":"http://h/svc/Person(1)","type":"M.Person"},"personID":1,"lastName":"\#(huge)"}]}}"#.utf8)
+        let body = Array(
+            #"{"d":{"results":[{"__metadata":{"uri":"http://h/svc/Person(1)","type":"M.Person"},"personID":1,"lastName":"\#(huge)"}]}}"#
+                .utf8)
         let service = try ScriptedHTTPServer { _ in Self.json(body) }
         let engine = try Self.engine(root: service.url("/svc/"))
         await Self.browse(engine)
@@ -172,10 +190,19 @@ import Testing
         // Given a server that refuses a person's PersonCar once, then answers
         let calls = Mutex(0)
         let service = try ScriptedHTTPServer { _ in
-            if calls.withLock({ $0 += 1; return $0 }) == 1 {
-                return .bytes(ScriptedHTTPServer.response(status: "400 Bad Request", body: Array(#"{"error":{"code":"X","message":"no such navigation"}}"#.utf8)))
+            if calls.withLock({
+                $0 += 1
+                return $0
+            }) == 1 {
+                return .bytes(
+                    ScriptedHTTPServer.response(
+                        status: "400 Bad Request",
+                        body: Array(#"{"error":{"code":"X","message":"no such navigation"}}"#.utf8)))
             }
-            return Self.json(Array(#"{"d":{"__metadata":{"uri":"http://h/svc/Person(1)"},"personID":1,"PersonCar":{"results":[{"__metadata":{"uri":"http://h/svc/PersonCar(7)"},"personCarID":7}]}}}"#.utf8))
+            return Self.json(
+                Array(
+                    #"{"d":{"__metadata":{"uri":"http://h/svc/Person(1)"},"personID":1,"PersonCar":{"results":[{"__metadata":{"uri":"http://h/svc/PersonCar(7)"},"personCarID":7}]}}}"#
+                        .utf8))
         }
         let engine = try Self.engine(root: service.url("/svc/"), model: CarDealerModel.model) { $0.prefetch = false }
         let person = EntityKey(entitySet: "Person", value: .int(1))
@@ -194,10 +221,13 @@ import Testing
     @Test func the_request_log_keeps_a_requests_headers_but_never_its_secrets() async throws {
         // Given a server that answers with a cookie, a CSRF token and an echo of the credentials
         let service = try ScriptedHTTPServer { _ in
-            .bytes(ScriptedHTTPServer.response(
-                headers: ["Content-Type: application/json", "ETag: W/\"1\"", "Set-Cookie: SAP_SESSIONID=s3cr3t; Path=/",
-                          "X-CSRF-Token: tok3n", "Authorization: \(Self.secret)"],
-                body: Self.people(0..<3, root: "http://h/svc/", count: "3")))
+            .bytes(
+                ScriptedHTTPServer.response(
+                    headers: [
+                        "Content-Type: application/json", "ETag: W/\"1\"", "Set-Cookie: SAP_SESSIONID=s3cr3t; Path=/",
+                        "X-CSRF-Token: tok3n", "Authorization: \(Self.secret)",
+                    ],
+                    body: Self.people(0..<3, root: "http://h/svc/", count: "3")))
         }
         let engine = try Self.engine(root: service.url("/svc/"))
         await Self.browse(engine)
@@ -216,10 +246,16 @@ import Testing
 
     @Test(arguments: [
         ("not valid HTTP", Array("HTTP/1.1 2OO OK\r\nContent-Length: 2\r\n\r\n{}".utf8)),
-        ("could not be decompressed", ScriptedHTTPServer.response(
-            headers: ["Content-Type: application/json", "Content-Encoding: gzip"], body: Array(repeating: 0x5A, count: 300))),
+        (
+            "could not be decompressed",
+            ScriptedHTTPServer.response(
+                headers: ["Content-Type: application/json", "Content-Encoding: gzip"],
+                body: Array(repeating: 0x5A, count: 300))
+        ),
     ])
-    func an_answer_that_breaks_HTTP_is_refused_once_and_not_called_offline(expected: String, answer: [UInt8]) async throws {
+    func an_answer_that_breaks_HTTP_is_refused_once_and_not_called_offline(
+        expected: String, answer: [UInt8]
+    ) async throws {
         let service = try ScriptedHTTPServer { _ in .bytes(answer, close: true) }
         let engine = try Self.engine(root: service.url("/svc/"))
         await Self.browse(engine)
@@ -239,7 +275,11 @@ import Testing
         // Given a server that promises 1,000 bytes and sends one every half second
         let service = try ScriptedHTTPServer { _ in
             .stream { send in
-                guard send(Array("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{".utf8)) else { return }
+                guard
+                    send(
+                        Array("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{".utf8)
+                    )
+                else { return }
                 for _ in 0..<60 {
                     Thread.sleep(forTimeInterval: 0.5)
                     guard send([UInt8(ascii: " ")]) else { return }
@@ -293,9 +333,15 @@ import Testing
         // Given a server that never expands, and answers the navigation's own URL
         let service = try ScriptedHTTPServer { exchange in
             if exchange.target.hasSuffix("/PersonCar") {
-                return Self.json(Array(#"{"d":{"results":[{"__metadata":{"uri":"http://h/svc/PersonCar(7)"},"personCarID":7,"personID":1,"carID":3}]}}"#.utf8))
+                return Self.json(
+                    Array(
+                        #"{"d":{"results":[{"__metadata":{"uri":"http://h/svc/PersonCar(7)"},"personCarID":7,"personID":1,"carID":3}]}}"#
+                            .utf8))
             }
-            return Self.json(Array(#"{"d":{"__metadata":{"uri":"http://h/svc/Person(1)"},"personID":1,"PersonCar":{"__deferred":{"uri":"http://h/svc/Person(1)/PersonCar"}}}}"#.utf8))
+            return Self.json(
+                Array(
+                    #"{"d":{"__metadata":{"uri":"http://h/svc/Person(1)"},"personID":1,"PersonCar":{"__deferred":{"uri":"http://h/svc/Person(1)/PersonCar"}}}}"#
+                        .utf8))
         }
         let engine = try Self.engine(root: service.url("/svc/"), model: CarDealerModel.model)
         let person = EntityKey(entitySet: "Person", value: .int(1))
@@ -331,7 +377,8 @@ import Testing
             let start = number("$skiptoken") ?? number("$skip") ?? 0
             let end = min(420, start + min(50, number("$top") ?? 50))
             let next = end < 420 && number("$top") == nil ? holder.withLock { $0 } + "\(end)" : nil
-            return HostileServerTests.json(HostileServerTests.people(start..<end, root: "http://h/svc/", count: "420", next: next))
+            return HostileServerTests.json(
+                HostileServerTests.people(start..<end, root: "http://h/svc/", count: "420", next: next))
         }
         holder.withLock { $0 = service.url("/svc/Person?$skiptoken=") }
         let engine = try HostileServerTests.engine(root: service.url("/svc/"))

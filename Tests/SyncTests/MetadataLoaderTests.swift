@@ -8,7 +8,9 @@ import Testing
 
 /// Issue 11, item 8: what start-up says when a URL's `$metadata` is not one, and a URL that names an entity set.
 @Suite struct MetadataLoaderTests {
-    static func load(_ reply: @escaping @Sendable (ScriptedHTTPServer.Exchange) -> ScriptedHTTPServer.Reply, root: String = "/svc/")
+    static func load(
+        _ reply: @escaping @Sendable (ScriptedHTTPServer.Exchange) -> ScriptedHTTPServer.Reply, root: String = "/svc/"
+    )
         async throws -> (Result<MetadataLoader.Loaded, MetadataLoader.Failure>, ScriptedHTTPServer)
     {
         let server = try ScriptedHTTPServer(script: reply)
@@ -31,7 +33,8 @@ import Testing
             .bytes(ScriptedHTTPServer.response(headers: ["Content-Type: text/html"], body: page))
         }
         let sentence = Self.sentence(result)
-        #expect(sentence.contains("the answer is an HTML page, not the EDMX XML of a $metadata document"), "\(sentence)")
+        #expect(
+            sentence.contains("the answer is an HTML page, not the EDMX XML of a $metadata document"), "\(sentence)")
         #expect(sentence.contains("Is \(server.url("/svc/")) the service root?"), "\(sentence)")
         #expect(!sentence.contains("?."), "\(sentence)")
     }
@@ -48,7 +51,9 @@ import Testing
 
     @Test func a_404_suggests_the_URL_may_not_be_a_service_root() async throws {
         let (result, _) = try await Self.load { _ in
-            .bytes(ScriptedHTTPServer.response(status: "404 Not Found", headers: ["Content-Type: text/plain"], body: Array("no".utf8)))
+            .bytes(
+                ScriptedHTTPServer.response(
+                    status: "404 Not Found", headers: ["Content-Type: text/plain"], body: Array("no".utf8)))
         }
         let sentence = Self.sentence(result)
         #expect(sentence.contains("HTTP 404"), "\(sentence)")
@@ -58,11 +63,14 @@ import Testing
     @Test func a_URL_naming_an_entity_set_is_opened_under_the_service_root() async throws {
         // Given a service at /svc/ whose Person set the URL names
         let edmx = Array(CarDealerModel.edmx.utf8)
-        let (result, server) = try await Self.load({ exchange in
-            exchange.target == "/svc/$metadata"
-                ? .bytes(ScriptedHTTPServer.response(headers: ["Content-Type: application/xml"], body: edmx))
-                : .bytes(ScriptedHTTPServer.response(status: "404 Not Found", body: Array(#"{"error":{"code":"x","message":"no"}}"#.utf8)))
-        }, root: "/svc/Person/")
+        let (result, server) = try await Self.load(
+            { exchange in
+                exchange.target == "/svc/$metadata"
+                    ? .bytes(ScriptedHTTPServer.response(headers: ["Content-Type: application/xml"], body: edmx))
+                    : .bytes(
+                        ScriptedHTTPServer.response(
+                            status: "404 Not Found", body: Array(#"{"error":{"code":"x","message":"no"}}"#.utf8)))
+            }, root: "/svc/Person/")
         // Then the root is the service's and the set is the one named
         guard case .success(let loaded) = result else {
             Issue.record("\(Self.sentence(result))")
@@ -75,11 +83,12 @@ import Testing
 
     @Test func a_parent_without_that_set_is_not_taken_for_the_root() async throws {
         let edmx = Array(CarDealerModel.edmx.utf8)
-        let (result, _) = try await Self.load({ exchange in
-            exchange.target == "/svc/$metadata"
-                ? .bytes(ScriptedHTTPServer.response(headers: ["Content-Type: application/xml"], body: edmx))
-                : .bytes(ScriptedHTTPServer.response(status: "404 Not Found", body: []))
-        }, root: "/svc/Nothing/")
+        let (result, _) = try await Self.load(
+            { exchange in
+                exchange.target == "/svc/$metadata"
+                    ? .bytes(ScriptedHTTPServer.response(headers: ["Content-Type: application/xml"], body: edmx))
+                    : .bytes(ScriptedHTTPServer.response(status: "404 Not Found", body: []))
+            }, root: "/svc/Nothing/")
         #expect(Self.sentence(result).contains("HTTP 404"))
     }
 }

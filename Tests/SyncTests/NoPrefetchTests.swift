@@ -4,6 +4,7 @@ import Foundation
 import ODataCore
 import ScreenSeam
 import Testing
+
 @testable import Sync
 
 /// The fetch-on-navigate baseline (`Configuration.prefetch = false`) that the benchmarks compare with:
@@ -31,7 +32,8 @@ import Testing
                 let end = page.range(of: "]}}", options: .backwards)!.lowerBound
                 return json(#"{"d":"# + String(page[start..<end]) + "}")
             }
-            let skip = request.url.range(of: "$skip=").map { Int(request.url[$0.upperBound...].prefix { $0.isNumber })! } ?? 0
+            let skip =
+                request.url.range(of: "$skip=").map { Int(request.url[$0.upperBound...].prefix { $0.isNumber })! } ?? 0
             let ids = skip..<min(skip + 10, 25)
             guard request.url.contains("$expand=") else { return json(Self.plainPage(ids, count: 25)) }
             return json(SyncEngineTests.peoplePage(ids, count: 25))
@@ -42,8 +44,9 @@ import Testing
         var configuration = SyncEngine.Configuration(serviceRoot: Self.root)
         configuration.pageSize = 10
         configuration.prefetch = prefetch
-        return SyncEngine(configuration: configuration, cache: try CacheDatabase(), transport: transport,
-                          model: CarDealerModel.model, clock: ManualClock(autoAdvance: true), random: { 0.5 })
+        return SyncEngine(
+            configuration: configuration, cache: try CacheDatabase(), transport: transport,
+            model: CarDealerModel.model, clock: ManualClock(autoAdvance: true), random: { 0.5 })
     }
 
     /// Shows the people list, rests the cursor on person 3, waits, then drills into their cars.
@@ -56,7 +59,8 @@ import Testing
         engine.cursorDidRest(on: Self.person, neighbours: [], in: ScreenID(1))
         await engine.waitUntilIdle()
         let before = await transport.requests.map(\.url)
-        engine.screenDidShow(.related(parent: Self.person, path: ["PersonCar", "Car"]), visible: 0..<10, screen: ScreenID(2))
+        engine.screenDidShow(
+            .related(parent: Self.person, path: ["PersonCar", "Car"]), visible: 0..<10, screen: ScreenID(2))
         await engine.waitUntilIdle()
         let after = await transport.requests.map(\.url).dropFirst(before.count)
         return (before, Array(after), engine)
@@ -70,7 +74,9 @@ import Testing
         #expect(before == [Self.root + "Person?$top=10&$inlinecount=allpages"])
         // and the drill-down asked for exactly what it shows
         #expect(after == [Self.root + "Person(3)?$expand=PersonCar/Car"])
-        #expect(try engine.cache.related(Self.person, path: ["PersonCar", "Car"]).elements?.first?.target?["make"] == .string("Ford"))
+        #expect(
+            try engine.cache.related(Self.person, path: ["PersonCar", "Car"]).elements?.first?.target?["make"]
+                == .string("Ford"))
     }
 
     @Test func with_prefetch_drilling_into_a_person_issues_no_request() async throws {

@@ -218,7 +218,8 @@ extension SyncEngineTests {
         // Given people whose cars came with the list page
         let transport = FakeTransport { request, _ in
             if request.url.hasPrefix(Self.root + "Person(3)?") {
-                return json(#"{"d":{"__metadata":{"uri":"\#(Self.root)Person(3)"},"personID":3,"PersonCar":{"results":[]}}}"#)
+                return json(
+                    #"{"d":{"__metadata":{"uri":"\#(Self.root)Person(3)"},"personID":3,"PersonCar":{"results":[]}}}"#)
             }
             return json(Self.peoplePage(0..<10, count: 10))
         }

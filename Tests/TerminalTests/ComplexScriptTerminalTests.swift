@@ -34,7 +34,8 @@ struct ComplexScriptTerminalTests {
     ]
 
     @Test func every_scalar_shows_and_the_text_after_each_value_starts_in_the_same_column() async throws {
-        let demo = try #require(BuiltProducts.executable("TerminalDemo"), "TerminalDemo is not built (swift build first)")
+        let demo = try #require(
+            BuiltProducts.executable("TerminalDemo"), "TerminalDemo is not built (swift build first)")
         let tmux = try TmuxSession(columns: 80, rows: 24)
         defer { tmux.kill() }
 
@@ -49,7 +50,9 @@ struct ComplexScriptTerminalTests {
         let lines = drawn.screen.split(separator: "\n").map(String.init)
         for row in Self.rows {
             let line = lines.first { $0.hasSuffix("|\(row.label)") } ?? ""
-            #expect(line.contains(row.shown), "\(row.label): expected \(row.shown.debugDescription) in \(line.debugDescription)")
+            #expect(
+                line.contains(row.shown),
+                "\(row.label): expected \(row.shown.debugDescription) in \(line.debugDescription)")
         }
 
         // and tmux's own cursor finds every marker in the column where the ASCII row has it
@@ -65,7 +68,8 @@ struct ComplexScriptTerminalTests {
         try tmux.run("send-keys", "-t", tmux.target, "-X", "cancel")
         let reference = try #require(columns["ascii"])
         for row in Self.rows {
-            #expect(columns[row.label] == reference, "\(row.label) marker at \(columns[row.label] ?? -1), not \(reference)")
+            #expect(
+                columns[row.label] == reference, "\(row.label) marker at \(columns[row.label] ?? -1), not \(reference)")
         }
 
         // When q is pressed the demo exits cleanly

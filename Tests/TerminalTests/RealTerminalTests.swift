@@ -1,5 +1,5 @@
-import Foundation
 import CarDealerTestSupport
+import Foundation
 import Testing
 
 /// One end-to-end check through real ncurses: the TerminalDemo executable inside tmux.
@@ -21,7 +21,8 @@ struct RealTerminalTests {
         ]
         // (every row inside the wait: a capture can catch a frame half drawn)
         let started = try await tmux.waitFor { screen in
-            screen.contains("terminal-demo  (q quits)") && rows.allSatisfy { screen.contains($0) } && screen.contains("80×24")
+            screen.contains("terminal-demo  (q quits)") && rows.allSatisfy { screen.contains($0) }
+                && screen.contains("80×24")
         }
 
         // Then every hostile row shows placeholders, and nothing reached the terminal raw

@@ -8,7 +8,8 @@ import Testing
     func isInert(_ text: String) -> Bool {
         text.unicodeScalars.allSatisfy { scalar in
             let v = scalar.value
-            return !(v < 0x20 || (0x7F...0x9F).contains(v) || (0x202A...0x202E).contains(v)
+            return
+                !(v < 0x20 || (0x7F...0x9F).contains(v) || (0x202A...0x202E).contains(v)
                 || (0x2066...0x2069).contains(v) || v == 0x200E || v == 0x200F || v == 0x061C)
         }
     }

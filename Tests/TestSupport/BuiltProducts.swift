@@ -11,13 +11,16 @@ public enum BuiltProducts {
         let packageRoot = URL(fileURLWithPath: file).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent()
         candidates.append(packageRoot.appendingPathComponent(".build/debug"))
-        return candidates.map { $0.appendingPathComponent(name).path }.first { FileManager.default.isExecutableFile(atPath: $0) }
+        return candidates.map { $0.appendingPathComponent(name).path }.first {
+            FileManager.default.isExecutableFile(atPath: $0)
+        }
     }
 
     /// A fresh private directory under the temporary directory.
     public static func temporaryDirectory(_ prefix: String) throws -> String {
         let path = NSTemporaryDirectory() + "\(prefix)-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        try FileManager.default.createDirectory(
+            atPath: path, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         return path
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -101,7 +102,8 @@ public final class ScriptedHTTPServer: Sendable {
 
     /// A whole HTTP/1.1 answer with `Content-Length` (unless given in `headers`) and keep-alive unless `close`.
     public static func response(
-        status: String = "200 OK", headers: [String] = ["Content-Type: application/json"], body: [UInt8], close: Bool = false
+        status: String = "200 OK", headers: [String] = ["Content-Type: application/json"], body: [UInt8],
+        close: Bool = false
     ) -> [UInt8] {
         var head = "HTTP/1.1 \(status)\r\n"
         for line in headers { head += line + "\r\n" }

@@ -1,6 +1,6 @@
 import Dispatch
-import Foundation
 import EntityCache
+import Foundation
 import Terminal
 
 /// The browser: a navigation stack on a terminal, one frame per batch of events.
@@ -45,7 +45,10 @@ public final class BrowserApp {
         }
         for event in events {
             guard case .key(let key) = event else { continue }
-            if key == .resize { needsDisplay = true; continue }
+            if key == .resize {
+                needsDisplay = true
+                continue
+            }
             if !stack.handle(key) { return false }
         }
         presentIfNeeded()

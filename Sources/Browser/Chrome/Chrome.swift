@@ -1,5 +1,5 @@
-import Foundation
 import EntityCache
+import Foundation
 import Terminal
 
 /// Draws what surrounds every screen: the breadcrumb on the first row and the status line on the last.
@@ -23,7 +23,9 @@ enum Chrome {
         }
         buffer.put(text, row: 0, column: 0, width: available, style: style)
         if kindWidth > 0 {
-            buffer.put(kind, row: 0, column: width - kindWidth, width: kindWidth, alignment: .trailing, style: CellStyle(role: .title))
+            buffer.put(
+                kind, row: 0, column: width - kindWidth, width: kindWidth, alignment: .trailing,
+                style: CellStyle(role: .title))
         }
     }
 

@@ -1,5 +1,5 @@
-import Foundation
 import EntityCache
+import Foundation
 import ODataCore
 import ScreenSeam
 
@@ -41,7 +41,8 @@ public final class BrowserEnvironment {
 
     /// The profile of an entity set (always present after ``DisplayProfile/completed(for:)``).
     func setProfile(_ set: String) -> DisplayProfile.SetProfile {
-        profile.sets[set] ?? DisplayProfile.SetProfile(title: set, row: nil, orderBy: nil, search: nil, columns: nil, drill: nil)
+        profile.sets[set]
+            ?? DisplayProfile.SetProfile(title: set, row: nil, orderBy: nil, search: nil, columns: nil, drill: nil)
     }
 
     /// The label of an entity for rows and breadcrumbs.

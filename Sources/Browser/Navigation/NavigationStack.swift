@@ -49,8 +49,12 @@ public final class NavigationStack {
     public func handle(_ key: Key) -> Bool {
         switch top.handle(key) {
         case .handled: return true
-        case .push(let controller): push(controller); return true
-        case .pop: pop(); return true
+        case .push(let controller):
+            push(controller)
+            return true
+        case .pop:
+            pop()
+            return true
         case .ignored: break
         }
         switch key {

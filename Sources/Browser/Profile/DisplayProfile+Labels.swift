@@ -19,13 +19,17 @@ extension DisplayProfile {
             .filter { text in properties.contains { $0.name == text } }
         if let text = texts.first {
             chosen = [text]
-        } else if let named = first({ ["name", "title", "displayname", "label", "caption", "description", "text"].contains($0) }) {
+        } else if let named = first({
+            ["name", "title", "displayname", "label", "caption", "description", "text"].contains($0)
+        }) {
             chosen = [named]
         } else if let given = first({ ["firstname", "givenname", "forename"].contains($0) }),
             let family = first({ ["lastname", "familyname", "surname"].contains($0) })
         {
             chosen = [given, family]
-        } else if let named = ["name", "title", "description"].lazy.compactMap({ suffix in first { $0.hasSuffix(suffix) } }).first {
+        } else if let named = ["name", "title", "description"].lazy.compactMap({ suffix in
+            first { $0.hasSuffix(suffix) }
+        }).first {
             chosen = [named]
         } else if let string = strings.first {
             chosen = [string]

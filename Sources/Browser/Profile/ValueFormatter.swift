@@ -23,7 +23,8 @@ public enum ValueFormatter {
         case (.dateTime(let instant), _):
             let text = instant.iso8601(withOffset: false)
             let dateAndTime = text.prefix(10) + " " + text.dropFirst(11).prefix(5)
-            return text.dropFirst(11).hasPrefix("00:00:00") && format != "datetime" ? String(text.prefix(10)) : String(dateAndTime)
+            return text.dropFirst(11).hasPrefix("00:00:00") && format != "datetime"
+                ? String(text.prefix(10)) : String(dateAndTime)
         case (.int(let number), "grouped"), (.int(let number), "money"):
             return grouped(String(number)) + (format == "money" ? ".00" : "")
         case (.decimal(let text), "money"):
@@ -76,7 +77,9 @@ public enum ValueFormatter {
         var rest = Substring(template)
         while let open = rest.firstIndex(of: "{"), let close = rest[open...].firstIndex(of: "}") {
             let field = rest[rest.index(after: open)..<close]
-            if let name = field.split(separator: ":").first, !names.contains(String(name)) { names.append(String(name)) }
+            if let name = field.split(separator: ":").first, !names.contains(String(name)) {
+                names.append(String(name))
+            }
             rest = rest[rest.index(after: close)...]
         }
         return names
@@ -111,7 +114,10 @@ public enum ValueFormatter {
             var digits = integer + cents
             var index = digits.count - 1
             while index >= 0 {
-                if digits[index] == "9" { digits[index] = "0"; index -= 1 } else {
+                if digits[index] == "9" {
+                    digits[index] = "0"
+                    index -= 1
+                } else {
                     digits[index] = Character(String((digits[index].wholeNumberValue ?? 0) + 1))
                     break
                 }

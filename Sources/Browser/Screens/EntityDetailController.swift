@@ -30,7 +30,9 @@ public final class EntityDetailController: ScreenController {
 
     /// Lines: one per property, then one per navigation.
     var lines: [(label: String, value: String, navigation: String?)] {
-        var result: [(String, String, String?)] = (entity?.properties ?? []).map { ($0.name, ValueFormatter.format($0.value), nil) }
+        var result: [(String, String, String?)] = (entity?.properties ?? []).map {
+            ($0.name, ValueFormatter.format($0.value), nil)
+        }
         result += navigations.map { ($0, "›", $0) }
         return result
     }
@@ -73,11 +75,12 @@ public final class EntityDetailController: ScreenController {
             guard let navigation = all[cursor.selected].navigation else {
                 return fullValue(of: all[cursor.selected].label).map(ScreenAction.push) ?? .handled
             }
-            return .push(EntityListController(
-                // This screen already names the entity; the list names the navigation followed.
-                environment: environment, source: .related(parent: self.key, path: [navigation]),
-                breadcrumb: navigation, kindTitle: navigation
-            ))
+            return .push(
+                EntityListController(
+                    // This screen already names the entity; the list names the navigation followed.
+                    environment: environment, source: .related(parent: self.key, path: [navigation]),
+                    breadcrumb: navigation, kindTitle: navigation
+                ))
         default:
             return .ignored
         }
@@ -111,7 +114,8 @@ public final class EntityDetailController: ScreenController {
     public func render(into buffer: inout ScreenBuffer, rows: Range<Int>) {
         guard !rows.isEmpty else { return }
         guard entity != nil || !navigations.isEmpty else {
-            buffer.put(loaded ? "(not found)" : "loading…", row: rows.lowerBound, column: 1, style: CellStyle(role: .muted))
+            buffer.put(
+                loaded ? "(not found)" : "loading…", row: rows.lowerBound, column: 1, style: CellStyle(role: .muted))
             return
         }
         let all = lines
@@ -121,7 +125,8 @@ public final class EntityDetailController: ScreenController {
             SelectionGutter.draw(selected: index == cursor.selected, line: line, into: &buffer)
             let item = all[index]
             let labelStyle = CellStyle(role: item.navigation == nil ? .header : .accent)
-            let next = buffer.put(item.label, row: line, column: SelectionGutter.width, width: labelWidth, style: labelStyle)
+            let next = buffer.put(
+                item.label, row: line, column: SelectionGutter.width, width: labelWidth, style: labelStyle)
             buffer.put(item.value, row: line, column: next + 1, width: max(0, buffer.size.columns - next - 1))
         }
         if entity == nil, !loaded, let line = Optional(rows.lowerBound + cursor.visible.count), line < rows.upperBound {

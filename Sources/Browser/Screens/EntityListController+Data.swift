@@ -61,7 +61,9 @@ extension EntityListController {
     func ensureWindowCovers() {
         guard case .list = source, allRows == nil else { return }
         let visible = cursor.visible
-        if let window, visible.lowerBound >= window.range.lowerBound, visible.upperBound <= window.range.upperBound { return }
+        if let window, visible.lowerBound >= window.range.lowerBound, visible.upperBound <= window.range.upperBound {
+            return
+        }
         loadWindow()
     }
 
@@ -78,7 +80,8 @@ extension EntityListController {
             }
         }
         return environment.cache.observeRelated(parent, path: path) { related in
-            deliver(related.elements.map { $0.enumerated().map { ListRow(position: $0, shown: $1.target, link: $1.link) } })
+            deliver(
+                related.elements.map { $0.enumerated().map { ListRow(position: $0, shown: $1.target, link: $1.link) } })
         }
     }
 

@@ -94,6 +94,7 @@ extension EntityListController {
     /// The detail screen of the selected row's entity.
     func detail() -> (any ScreenController)? {
         guard let shown = row(at: cursor.selected)?.shown else { return nil }
-        return EntityDetailController(environment: environment, key: shown.key, breadcrumb: environment.label(of: shown))
+        return EntityDetailController(
+            environment: environment, key: shown.key, breadcrumb: environment.label(of: shown))
     }
 }

@@ -7,7 +7,10 @@ extension EntityListController {
     var columns: [DisplayProfile.Column] {
         let profile = environment.setProfile(shownSet ?? "")
         if let columns = profile.columns, !columns.isEmpty { return columns }
-        return [DisplayProfile.Column(title: profile.title ?? shownSet ?? "", value: profile.row ?? "", width: 0, align: nil)]
+        return [
+            DisplayProfile.Column(
+                title: profile.title ?? shownSet ?? "", value: profile.row ?? "", width: 0, align: nil)
+        ]
     }
 
     /// All the text a row shows, for the local filter.
@@ -34,8 +37,11 @@ extension EntityListController {
         var column = SelectionGutter.width
         buffer.fill(row: rows.lowerBound, style: CellStyle([.bold], role: .header))
         for (spec, width) in zip(columns, widths) where width > 0 {
-            column = buffer.put(spec.title, row: rows.lowerBound, column: column, width: width,
-                                alignment: spec.align == "right" ? .trailing : .leading, style: CellStyle([.bold], role: .header)) + 1
+            column =
+                buffer.put(
+                    spec.title, row: rows.lowerBound, column: column, width: width,
+                    alignment: spec.align == "right" ? .trailing : .leading, style: CellStyle([.bold], role: .header))
+                + 1
         }
         if rowCount == 0, let failure = failure {
             drawFailure(failure, in: listRows, into: &buffer)
@@ -45,7 +51,8 @@ extension EntityListController {
             let message = filter.isActive ? "nothing matches “\(filter.text)”" : "(none)"
             buffer.put(message, row: listRows.lowerBound, column: 1, style: CellStyle(role: .muted))
         } else {
-            for (offset, position) in cursor.visible.enumerated() where listRows.lowerBound + offset < listRows.upperBound {
+            for (offset, position) in cursor.visible.enumerated()
+            where listRows.lowerBound + offset < listRows.upperBound {
                 drawRow(position, on: listRows.lowerBound + offset, widths: widths, into: &buffer)
             }
         }
@@ -68,9 +75,14 @@ extension EntityListController {
     /// A failed fetch, in the list area instead of rows: what happened, wrapped, and what to do.
     func drawFailure(_ failure: String, in rows: Range<Int>, into buffer: inout ScreenBuffer) {
         let width = max(1, buffer.size.columns - 2)
-        let lines = ["This list could not be loaded."] + TextWrapper.wrap(failure, width: width) + ["", "Press r to try again."]
+        let lines =
+            ["This list could not be loaded."] + TextWrapper.wrap(failure, width: width) + [
+                "", "Press r to try again.",
+            ]
         // The advice stays on screen when the reason is too long: the reason is cut first.
-        let shown = lines.count <= rows.count ? lines : Array(lines.prefix(max(0, rows.count - 2))) + lines.suffix(min(2, rows.count))
+        let shown =
+            lines.count <= rows.count
+            ? lines : Array(lines.prefix(max(0, rows.count - 2))) + lines.suffix(min(2, rows.count))
         for (offset, line) in shown.enumerated() {
             let role: ColorRole = offset == 0 ? .error : (offset == shown.count - 1 ? .accent : .normal)
             buffer.put(line, row: rows.lowerBound + offset, column: 1, width: width, style: CellStyle(role: role))
@@ -86,8 +98,10 @@ extension EntityListController {
         var column = SelectionGutter.width
         for (spec, width) in zip(columns, widths) where width > 0 {
             let text = ValueFormatter.fill(spec.value) { name in shown.properties.first { $0.name == name }?.value }
-            column = buffer.put(text, row: line, column: column, width: width,
-                                alignment: spec.align == "right" ? .trailing : .leading) + 1
+            column =
+                buffer.put(
+                    text, row: line, column: column, width: width,
+                    alignment: spec.align == "right" ? .trailing : .leading) + 1
         }
     }
 

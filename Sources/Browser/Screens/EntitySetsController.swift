@@ -79,8 +79,9 @@ public final class EntitySetsController: ScreenController {
             buffer.put(title == name ? title : "\(title)  (\(name))", row: line, column: SelectionGutter.width + 1)
         }
         if shown.isEmpty, filter.isActive, !listRows.isEmpty {
-            buffer.put("no entity set matches “\(filter.text)”", row: listRows.lowerBound, column: SelectionGutter.width + 1,
-                       style: CellStyle(role: .muted))
+            buffer.put(
+                "no entity set matches “\(filter.text)”", row: listRows.lowerBound, column: SelectionGutter.width + 1,
+                style: CellStyle(role: .muted))
         }
         if let filterRow {
             let style = CellStyle(role: filter.isEditing ? .accent : .muted)

@@ -52,7 +52,8 @@ public final class HelpController: ScreenController {
     public func render(into buffer: inout ScreenBuffer, rows: Range<Int>) {
         for (offset, index) in (cursor.top..<min(Self.entries.count, cursor.top + rows.count)).enumerated() {
             let line = rows.lowerBound + offset
-            let next = buffer.put(Self.entries[index].keys, row: line, column: 2, width: 20, style: CellStyle([.bold], role: .accent))
+            let next = buffer.put(
+                Self.entries[index].keys, row: line, column: 2, width: 20, style: CellStyle([.bold], role: .accent))
             buffer.put(Self.entries[index].action, row: line, column: next + 1)
         }
     }

@@ -1,5 +1,5 @@
-import Foundation
 import EntityCache
+import Foundation
 import ODataCore
 
 /// A profile's `orderBy` (`["serviceDate desc", "maintenanceID"]`) applied to rows the cache

@@ -1,5 +1,5 @@
-import Foundation
 import EntityCache
+import Foundation
 import ScreenSeam
 import Terminal
 
@@ -46,9 +46,11 @@ public final class RequestLogController: ScreenController {
         if key == .enter || key == .right || key == .char("l") {
             guard cursor.selected < entries.count else { return .handled }
             let entry = entries[cursor.selected]
-            return .push(TextViewController(
-                environment: environment, text: describe(entry), breadcrumb: "Request \(entry.id)", kindTitle: "Request"
-            ))
+            return .push(
+                TextViewController(
+                    environment: environment, text: describe(entry), breadcrumb: "Request \(entry.id)",
+                    kindTitle: "Request"
+                ))
         }
         guard cursor.apply(key) else { return .ignored }
         environment.setNeedsDisplay()
@@ -79,7 +81,8 @@ public final class RequestLogController: ScreenController {
             let style = CellStyle(role: entry.outcome == .failed ? .error : .normal)
             var column = SelectionGutter.width
             let fields = [
-                (environment.localTime(entry.startedAt), 8), (entry.outcome.rawValue, 10), (entry.status.map(String.init) ?? "–", 6),
+                (environment.localTime(entry.startedAt), 8), (entry.outcome.rawValue, 10),
+                (entry.status.map(String.init) ?? "–", 6),
                 (ByteCountText.format(entry.bytes), 8), (String(Int(entry.duration * 1000)), 6),
             ]
             for (text, width) in fields {

@@ -43,7 +43,10 @@ public final class TextViewController: ScreenController {
         guard utf8.count > bytes else { return (text, 0) }
         var end = utf8.index(utf8.startIndex, offsetBy: bytes)
         while end > utf8.startIndex, utf8[end] & 0xC0 == 0x80 { end = utf8.index(before: end) }
-        return (String(String.UnicodeScalarView(text.unicodeScalars[..<end])), utf8.count - utf8.distance(from: utf8.startIndex, to: end))
+        return (
+            String(String.UnicodeScalarView(text.unicodeScalars[..<end])),
+            utf8.count - utf8.distance(from: utf8.startIndex, to: end)
+        )
     }
 
     public var statusSummary: String {

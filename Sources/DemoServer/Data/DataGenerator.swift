@@ -39,11 +39,18 @@ struct DataGenerator {
         for carID in 1...carCount {
             var make = random.pick(Vocabulary.makes)
             var model = random.pick(make.models)
-            var built = Dates.year1965 + Int64(random.int(0...58 * 365)) * Dates.day + Int64(random.int(0...86_399)) * 1000
+            var built =
+                Dates.year1965 + Int64(random.int(0...58 * 365)) * Dates.day + Int64(random.int(0...86_399)) * 1000
             var stamp = max(built, Dates.year2005) + Int64(random.int(0...19 * 365)) * Dates.day
-            if carID == 2 { (make, model, built, stamp) = (Vocabulary.makes[0], "Explorer", 1_099_242_508_440, 1_257_008_940_840) }
-            if carID == 5 { (make, model, built, stamp) = (Vocabulary.makes[0], "Mustang", 1_075_680_000_000, 1_257_109_563_660) }
-            if hostile, (6..<(6 + HostileStrings.models.count)).contains(carID) { model = HostileStrings.models[carID - 6] }
+            if carID == 2 {
+                (make, model, built, stamp) = (Vocabulary.makes[0], "Explorer", 1_099_242_508_440, 1_257_008_940_840)
+            }
+            if carID == 5 {
+                (make, model, built, stamp) = (Vocabulary.makes[0], "Mustang", 1_075_680_000_000, 1_257_109_563_660)
+            }
+            if hostile, (6..<(6 + HostileStrings.models.count)).contains(carID) {
+                model = HostileStrings.models[carID - 6]
+            }
             try insertCar.execute(arguments: [carID, make.make, model, built, stamp])
             manufactured.append(built)
         }
@@ -56,7 +63,8 @@ struct DataGenerator {
             var first = random.pick(Vocabulary.firstNames)
             var last = random.pick(Vocabulary.lastNames)
             var ssn = String(random.int(100_000_000...899_999_999))
-            var created = Dates.year2005 + Int64(random.int(0...19 * 365)) * Dates.day + Int64(random.int(0...86_399_999))
+            var created =
+                Dates.year2005 + Int64(random.int(0...19 * 365)) * Dates.day + Int64(random.int(0...86_399_999))
             var owned: [Int] = []
             if personID == 1 {
                 (first, last, ssn, created) = ("Bob", "Samson", "543872934", 1_257_008_908_440)
@@ -73,12 +81,15 @@ struct DataGenerator {
                     }
                 }
             }
-            if hostile, (2..<(2 + HostileStrings.names.count)).contains(personID) { last = HostileStrings.names[personID - 2] }
+            if hostile, (2..<(2 + HostileStrings.names.count)).contains(personID) {
+                last = HostileStrings.names[personID - 2]
+            }
             try insertPerson.execute(arguments: [personID, first, last, ssn, created])
             counts.people += 1
             for (index, carID) in owned.enumerated() {
                 personCarID += 1
-                let stamp: Int64 = personID == 1
+                let stamp: Int64 =
+                    personID == 1
                     ? (index == 0 ? 1_257_103_813_990 : 1_257_109_628_720)
                     : created + Int64(random.int(0...3 * 365)) * Dates.day
                 try insertPersonCar.execute(arguments: [personCarID, stamp, personID, carID])
@@ -96,7 +107,9 @@ struct DataGenerator {
                     if hostile, maintenanceID % 10 == 1 { text = HostileStrings.description }
                     if hostile, maintenanceID % 50 == 3 { text = HostileStrings.long }
                     let cents = random.int(job.cost) * 100 + random.int(0...99)
-                    try insertMaintenance.execute(arguments: [maintenanceID, text, date, mileage, cents, date + 3_600_000])
+                    try insertMaintenance.execute(arguments: [
+                        maintenanceID, text, date, mileage, cents, date + 3_600_000,
+                    ])
                     try insertLink.execute(arguments: [maintenanceID, date + 3_600_000, personCarID, maintenanceID])
                 }
             }

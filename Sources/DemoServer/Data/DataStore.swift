@@ -25,8 +25,12 @@ public struct DataStore: Sendable {
     public static func open(path: String?, people: Int?, hostile: Bool = false) throws -> DataStore {
         let wanted = people ?? 200
         let variant = hostile ? "hostile" : "standard"
-        let path = path ?? FileManager.default.temporaryDirectory
-            .appendingPathComponent("cardealer-demo-v\(DataGenerator.version)-\(wanted)\(hostile ? "-hostile" : "").sqlite")
+        let path =
+            path
+            ?? FileManager.default.temporaryDirectory
+            .appendingPathComponent(
+                "cardealer-demo-v\(DataGenerator.version)-\(wanted)\(hostile ? "-hostile" : "").sqlite"
+            )
             .path
         var generated = false
         try generationLock.withLock {
@@ -71,7 +75,9 @@ public struct DataStore: Sendable {
     /// descriptor, so a process that dies while generating releases it.
     static func withFileLock<T>(_ lockPath: String, _ body: () throws -> T) throws -> T {
         let descriptor = Foundation.open(lockPath, O_CREAT | O_RDWR | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else { throw CocoaError(.fileWriteNoPermission, userInfo: [NSFilePathErrorKey: lockPath]) }
+        guard descriptor >= 0 else {
+            throw CocoaError(.fileWriteNoPermission, userInfo: [NSFilePathErrorKey: lockPath])
+        }
         defer { close(descriptor) }
         while flock(descriptor, LOCK_EX) != 0 {
             guard errno == EINTR else { throw CocoaError(.fileLocking, userInfo: [NSFilePathErrorKey: lockPath]) }
@@ -88,7 +94,8 @@ public struct DataStore: Sendable {
             configuration.readonly = true
             let queue = try DatabaseQueue(path: path, configuration: configuration)
             defer { try? queue.close() }
-            let row = try queue.read { db in try Row.fetchOne(db, sql: "SELECT version, people, variant FROM demo_meta") }
+            let row = try queue.read { db in try Row.fetchOne(db, sql: "SELECT version, people, variant FROM demo_meta")
+            }
             guard let row, row["version"] as Int == DataGenerator.version, row["variant"] as String == variant
             else { return nil }
             let people: Int = row["people"]
@@ -107,7 +114,8 @@ public struct DataStore: Sendable {
             try db.execute(sql: "PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF")
         }
         do {
-            guard FileManager.default.createFile(atPath: temporary, contents: nil, attributes: [.posixPermissions: 0o600])
+            guard
+                FileManager.default.createFile(atPath: temporary, contents: nil, attributes: [.posixPermissions: 0o600])
             else { throw CocoaError(.fileWriteNoPermission, userInfo: [NSFilePathErrorKey: temporary]) }
             let queue = try DatabaseQueue(path: temporary, configuration: configuration)
             let schema = ServiceSchema.carDealer
@@ -116,7 +124,8 @@ public struct DataStore: Sendable {
                 _ = try DataGenerator(people: people, hostile: hostile).generate(into: db)
                 for statement in schema.indexStatements { try db.execute(sql: statement) }
                 try db.execute(
-                    sql: "CREATE TABLE demo_meta (version INTEGER NOT NULL, people INTEGER NOT NULL, variant TEXT NOT NULL)"
+                    sql:
+                        "CREATE TABLE demo_meta (version INTEGER NOT NULL, people INTEGER NOT NULL, variant TEXT NOT NULL)"
                 )
                 try db.execute(
                     sql: "INSERT INTO demo_meta VALUES (?, ?, ?)",

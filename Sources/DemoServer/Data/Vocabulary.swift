@@ -50,7 +50,8 @@ enum Vocabulary {
 
     /// A deliberately very long description (about 2,000 characters), for layout and transport tests.
     static let longDescription: String = {
-        let sentence = "Full restoration after storage: engine, gearbox, brakes, suspension, wiring and interior "
+        let sentence =
+            "Full restoration after storage: engine, gearbox, brakes, suspension, wiring and interior "
             + "inspected and repaired; rust treated on sills and wheel arches; all fluids replaced. "
         return String(repeating: sentence, count: 11) + "Customer notified — «très bien» ✓"
     }()

@@ -35,7 +35,8 @@ public struct ODataResponder: HTTPResponder {
             throw CancellationError()
         } catch {
             context.logger.error("Internal error: \(error)")
-            return Self.errorResponse(ServiceError(status: 500, code: "InternalError", message: "The service failed: \(error)."))
+            return Self.errorResponse(
+                ServiceError(status: 500, code: "InternalError", message: "The service failed: \(error)."))
         }
     }
 
@@ -55,12 +56,14 @@ public struct ODataResponder: HTTPResponder {
         let options = try QueryRequest(query: request.uri.query)
         let isVersion2 = Self.clientAcceptsVersion2(request.headers)
         let host = request.head.authority ?? "127.0.0.1"
-        let writer = PayloadWriter(schema: engine.schema, serviceRoot: "http://\(host)\(Self.servicePath)/", isVersion2: isVersion2)
+        let writer = PayloadWriter(
+            schema: engine.schema, serviceRoot: "http://\(host)\(Self.servicePath)/", isVersion2: isVersion2)
         if relative.isEmpty {
             return respond(request, body: writer.serviceDocument(), version: "1.0", etag: nil)
         }
         if relative == "$metadata" {
-            return respond(request, body: metadata, version: "2.0", etag: nil, contentType: "application/xml;charset=utf-8")
+            return respond(
+                request, body: metadata, version: "2.0", etag: nil, contentType: "application/xml;charset=utf-8")
         }
         // Some clients (pyodata) percent-encode the key predicate's parentheses and quotes: `Person%281%29`.
         var unescaped = String(relative)
@@ -77,8 +80,9 @@ public struct ODataResponder: HTTPResponder {
         let select = PathTree(paths: options.select)
         switch result {
         case .entity(let node):
-            return respond(request, body: writer.entityDocument(node, select: select), version: isVersion2 ? "2.0" : "1.0",
-                           etag: writer.etag(node))
+            return respond(
+                request, body: writer.entityDocument(node, select: select), version: isVersion2 ? "2.0" : "1.0",
+                etag: writer.etag(node))
         case .collection(let nodes, let count, let next):
             if next != nil && !isVersion2 {
                 throw ServiceError.badRequest(
@@ -90,7 +94,9 @@ public struct ODataResponder: HTTPResponder {
             let body = writer.collectionDocument(nodes, count: count, nextLink: nextLink, select: select)
             return respond(request, body: body, version: isVersion2 ? "2.0" : "1.0", etag: Self.weakETag(of: body))
         case .count(let count):
-            return respond(request, body: Array(String(count).utf8), version: "2.0", etag: nil, contentType: "text/plain;charset=utf-8")
+            return respond(
+                request, body: Array(String(count).utf8), version: "2.0", etag: nil,
+                contentType: "text/plain;charset=utf-8")
         case .property(let name, let type, let value, let raw):
             if raw {
                 let text: String
@@ -101,9 +107,11 @@ public struct ODataResponder: HTTPResponder {
                 case .dateTime(let instant): text = instant.iso8601(withOffset: false)
                 default: text = ""
                 }
-                return respond(request, body: Array(text.utf8), version: "1.0", etag: nil, contentType: "text/plain;charset=utf-8")
+                return respond(
+                    request, body: Array(text.utf8), version: "1.0", etag: nil, contentType: "text/plain;charset=utf-8")
             }
-            return respond(request, body: writer.propertyDocument(name: name, type: type, value: value), version: "1.0", etag: nil)
+            return respond(
+                request, body: writer.propertyDocument(name: name, type: type, value: value), version: "1.0", etag: nil)
         }
     }
 

@@ -11,10 +11,24 @@ struct JSONWriter {
         bytes.reserveCapacity(capacity)
     }
 
-    mutating func beginObject() { separate(); bytes.append(UInt8(ascii: "{")); needsComma.append(false) }
-    mutating func endObject() { bytes.append(UInt8(ascii: "}")); needsComma.removeLast() }
-    mutating func beginArray() { separate(); bytes.append(UInt8(ascii: "[")); needsComma.append(false) }
-    mutating func endArray() { bytes.append(UInt8(ascii: "]")); needsComma.removeLast() }
+    mutating func beginObject() {
+        separate()
+        bytes.append(UInt8(ascii: "{"))
+        needsComma.append(false)
+    }
+    mutating func endObject() {
+        bytes.append(UInt8(ascii: "}"))
+        needsComma.removeLast()
+    }
+    mutating func beginArray() {
+        separate()
+        bytes.append(UInt8(ascii: "["))
+        needsComma.append(false)
+    }
+    mutating func endArray() {
+        bytes.append(UInt8(ascii: "]"))
+        needsComma.removeLast()
+    }
 
     /// Writes `"name":`; the value written next belongs to it.
     mutating func key(_ name: String) {
@@ -24,9 +38,18 @@ struct JSONWriter {
         pendingValueAfterKey = true
     }
 
-    mutating func string(_ text: String) { separate(); writeString(text) }
-    mutating func number(_ value: Int64) { separate(); bytes.append(contentsOf: String(value).utf8) }
-    mutating func raw(_ text: String) { separate(); bytes.append(contentsOf: text.utf8) }
+    mutating func string(_ text: String) {
+        separate()
+        writeString(text)
+    }
+    mutating func number(_ value: Int64) {
+        separate()
+        bytes.append(contentsOf: String(value).utf8)
+    }
+    mutating func raw(_ text: String) {
+        separate()
+        bytes.append(contentsOf: text.utf8)
+    }
     mutating func null() { raw("null") }
 
     /// Set right after a key, so that its value is not preceded by a comma.

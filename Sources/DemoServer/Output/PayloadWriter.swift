@@ -17,8 +17,8 @@ struct PayloadWriter {
     /// The weak ETag of an entity: its concurrency property as a literal, e.g. `W/"datetime'2009-10-31T17:08:28.44'"`.
     func etag(_ node: EntityNode) -> String? {
         guard let set = schema.entitySet(node.set), let index = set.columnIndex(set.concurrencyProperty),
-              let property = set.property(set.concurrencyProperty),
-              let literal = ODataLiteral.format(property.type.odataValue(node.values[index]), as: property.type.edm)
+            let property = set.property(set.concurrencyProperty),
+            let literal = ODataLiteral.format(property.type.odataValue(node.values[index]), as: property.type.edm)
         else { return nil }
         return "W/\"" + literal + "\""
     }
@@ -36,13 +36,22 @@ struct PayloadWriter {
         var json = JSONWriter(capacity: 1024 * max(1, nodes.count))
         json.beginObject()
         json.key("d")
-        if isVersion2 { json.beginObject(); json.key("results") }
+        if isVersion2 {
+            json.beginObject()
+            json.key("results")
+        }
         json.beginArray()
         for node in nodes { write(node, select: select, into: &json) }
         json.endArray()
         if isVersion2 {
-            if let count { json.key("__count"); json.string(String(count)) }
-            if let nextLink { json.key("__next"); json.string(nextLink) }
+            if let count {
+                json.key("__count")
+                json.string(String(count))
+            }
+            if let nextLink {
+                json.key("__next")
+                json.string(nextLink)
+            }
             json.endObject()
         }
         json.endObject()
@@ -78,16 +87,22 @@ struct PayloadWriter {
     }
 
     func write(_ node: EntityNode, select: PathTree, into json: inout JSONWriter) {
-        guard let set = schema.entitySet(node.set) else { json.null(); return }
+        guard let set = schema.entitySet(node.set) else {
+            json.null()
+            return
+        }
         let selectsAll = select.isEmpty || select.all
         let uri = serviceRoot + set.name + "(" + String(node.key) + ")"
         json.beginObject()
         json.key("__metadata")
         json.beginObject()
-        json.key("uri"); json.string(uri)
-        json.key("type"); json.string(schema.namespace + "." + set.name)
+        json.key("uri")
+        json.string(uri)
+        json.key("type")
+        json.string(schema.namespace + "." + set.name)
         if selectsAll || select.names.contains(set.concurrencyProperty), let etag = etag(node) {
-            json.key("etag"); json.string(etag)
+            json.key("etag")
+            json.string(etag)
         }
         json.endObject()
         for (index, property) in set.properties.enumerated() where selectsAll || select.names.contains(property.name) {
@@ -104,7 +119,10 @@ struct PayloadWriter {
             case .one(nil):
                 json.null()
             case .many(let children):
-                if isVersion2 { json.beginObject(); json.key("results") }
+                if isVersion2 {
+                    json.beginObject()
+                    json.key("results")
+                }
                 json.beginArray()
                 for child in children { write(child, select: childSelect, into: &json) }
                 json.endArray()
@@ -113,7 +131,8 @@ struct PayloadWriter {
                 json.beginObject()
                 json.key("__deferred")
                 json.beginObject()
-                json.key("uri"); json.string(uri + "/" + navigation.name)
+                json.key("uri")
+                json.string(uri + "/" + navigation.name)
                 json.endObject()
                 json.endObject()
             }

@@ -30,11 +30,14 @@ enum FilterLexer {
             case " ", "\t", "\n", "\r":
                 index += 1
             case "(":
-                tokens.append(FilterToken(kind: .openParen, offset: start)); index += 1
+                tokens.append(FilterToken(kind: .openParen, offset: start))
+                index += 1
             case ")":
-                tokens.append(FilterToken(kind: .closeParen, offset: start)); index += 1
+                tokens.append(FilterToken(kind: .closeParen, offset: start))
+                index += 1
             case ",":
-                tokens.append(FilterToken(kind: .comma, offset: start)); index += 1
+                tokens.append(FilterToken(kind: .comma, offset: start))
+                index += 1
             case "'":
                 index = try endOfQuoted(chars, from: index)
                 tokens.append(try literal(chars[start..<index], at: start))
@@ -46,7 +49,9 @@ enum FilterLexer {
                 guard character.isLetter || character == "_" || character == "$" else {
                     throw .badRequest("$filter: unexpected character '\(character)' at position \(start + 1).")
                 }
-                while index < chars.count, chars[index].isLetter || chars[index].isNumber || "_/.$".contains(chars[index]) {
+                while index < chars.count,
+                    chars[index].isLetter || chars[index].isNumber || "_/.$".contains(chars[index])
+                {
                     index += 1
                 }
                 if index < chars.count, chars[index] == "'" {
@@ -71,7 +76,10 @@ enum FilterLexer {
         var index = start + 1
         while index < chars.count {
             if chars[index] == "'" {
-                if index + 1 < chars.count, chars[index + 1] == "'" { index += 2; continue }
+                if index + 1 < chars.count, chars[index + 1] == "'" {
+                    index += 2
+                    continue
+                }
                 return index + 1
             }
             index += 1

@@ -33,7 +33,8 @@ public struct FilterParser {
         guard depth <= Self.maximumDepth else { throw .badRequest("$filter is nested too deeply.") }
         var left = try unary()
         while let token = peek, case .identifier(let word) = token.kind,
-              let op = FilterOperator(rawValue: word), op.precedence >= minimumPrecedence {
+            let op = FilterOperator(rawValue: word), op.precedence >= minimumPrecedence
+        {
             position += 1
             let right = try expression(minimumPrecedence: op.precedence + 1)
             left = .binary(op, left, right)

@@ -80,9 +80,12 @@ struct FilterTranslator {
             return Typed(fragment: .build("($0 \(op.sql) $1)", lhs.fragment, rhs.fragment), type: .boolean)
         case .eq, .ne, .gt, .ge, .lt, .le:
             if lhs.type == .null || rhs.type == .null {
-                guard op == .eq || op == .ne else { throw .badRequest("$filter: null can only be compared with eq or ne.") }
+                guard op == .eq || op == .ne else {
+                    throw .badRequest("$filter: null can only be compared with eq or ne.")
+                }
                 let operand = lhs.type == .null ? rhs : lhs
-                return Typed(fragment: .build(op == .eq ? "($0 IS NULL)" : "($0 IS NOT NULL)", operand.fragment), type: .boolean)
+                return Typed(
+                    fragment: .build(op == .eq ? "($0 IS NULL)" : "($0 IS NOT NULL)", operand.fragment), type: .boolean)
             }
             guard lhs.type == rhs.type else {
                 throw .badRequest("$filter: cannot compare \(lhs.type) with \(rhs.type) using '\(op.rawValue)'.")
@@ -110,7 +113,8 @@ struct FilterTranslator {
             return Typed(fragment: .build("(substr($0, 1, length($1)) = $1)", f[0], f[1]), type: .boolean)
         case "endswith":
             try expect([.string, .string])
-            return Typed(fragment: .build("(length($1) = 0 OR substr($0, -length($1)) = $1)", f[0], f[1]), type: .boolean)
+            return Typed(
+                fragment: .build("(length($1) = 0 OR substr($0, -length($1)) = $1)", f[0], f[1]), type: .boolean)
         case "tolower", "toupper", "trim":
             try expect([.string])
             // Unicode case mapping, registered on every connection by `DataStore`.

@@ -17,7 +17,10 @@ struct PathTree: Sendable {
 
     mutating func insert(_ segments: [String]) {
         guard let first = segments.first else { return }
-        if first == "*" { all = true; return }
+        if first == "*" {
+            all = true
+            return
+        }
         if !names.contains(first) { names.append(first) }
         if segments.count > 1 { children[first, default: PathTree()].insert(Array(segments.dropFirst())) }
     }

@@ -24,7 +24,9 @@ extension QueryEngine {
         var sql = "SELECT \(selectList(set)) FROM \(quoted(set.name))"
         let condition = SQLFragment.join(conditions, separator: " AND ")
         if !conditions.isEmpty { sql += " WHERE " + condition.sql }
-        sql += " ORDER BY " + order.map { quoted($0.property.name) + ($0.descending ? " DESC" : "") }
+        sql +=
+            " ORDER BY "
+            + order.map { quoted($0.property.name) + ($0.descending ? " DESC" : "") }
             .joined(separator: ", ")
         sql += " LIMIT \(fetchLimit) OFFSET \(options.skip ?? 0)"
         var nodes = try Row.fetchAll(db, sql: sql, arguments: condition.statementArguments)

@@ -77,7 +77,7 @@ struct QueryEngine: Sendable {
         from set: EntitySetSchema, _ node: EntityNode, _ segment: ResourcePath.Segment, _ db: Database
     ) throws -> Target {
         guard let navigation = schema.navigation(segment.name, from: set.name),
-              let targetSet = schema.entitySet(navigation.target)
+            let targetSet = schema.entitySet(navigation.target)
         else {
             throw ServiceError.notFound("\(set.name) has no property or navigation '\(segment.name)'.")
         }
@@ -122,7 +122,8 @@ struct QueryEngine: Sendable {
 
     private func rejectCollectionOptions(_ options: QueryRequest, for what: String) throws {
         if options.filter != nil || !options.orderBy.isEmpty || options.top != nil || options.skip != nil
-            || options.skipToken != nil || options.inlineCount {
+            || options.skipToken != nil || options.inlineCount
+        {
             throw ServiceError.badRequest(
                 "$filter, $orderby, $top, $skip, $skiptoken and $inlinecount cannot be applied to \(what)."
             )

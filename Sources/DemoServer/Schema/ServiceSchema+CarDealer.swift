@@ -39,7 +39,9 @@ extension ServiceSchema {
             ),
             EntitySetSchema(
                 name: "PersonCarMaintenance", key: "personCarMaintenanceID",
-                properties: [PropertySchema("personCarMaintenanceID", .int32), PropertySchema("createStamp", .dateTime)],
+                properties: [
+                    PropertySchema("personCarMaintenanceID", .int32), PropertySchema("createStamp", .dateTime),
+                ],
                 concurrencyProperty: "createStamp", indexed: []
             ),
         ],

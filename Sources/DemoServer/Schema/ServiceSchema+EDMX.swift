@@ -23,10 +23,12 @@ extension ServiceSchema {
                 xml += "/>\n"
             }
             for navigation in navigations(from: set.name) {
-                let (from, to) = navigation.isCollection
+                let (from, to) =
+                    navigation.isCollection
                     ? (navigation.relation.principal, navigation.relation.dependent)
                     : (navigation.relation.dependent, navigation.relation.principal)
-                xml += "<NavigationProperty Name=\"\(navigation.name)\" Relationship=\"\(namespace).\(navigation.relation.name)\""
+                xml +=
+                    "<NavigationProperty Name=\"\(navigation.name)\" Relationship=\"\(namespace).\(navigation.relation.name)\""
                 xml += " FromRole=\"\(from)\" ToRole=\"\(to)\"/>\n"
             }
             xml += "</EntityType>\n"

@@ -34,16 +34,18 @@ public struct ServiceSchema: Sendable {
         var result: [NavigationSchema] = []
         for relation in relations {
             if relation.principal == set {
-                result.append(NavigationSchema(
-                    name: relation.principalNavigation, source: set, target: relation.dependent,
-                    isCollection: true, foreignKey: relation.foreignKey, relation: relation
-                ))
+                result.append(
+                    NavigationSchema(
+                        name: relation.principalNavigation, source: set, target: relation.dependent,
+                        isCollection: true, foreignKey: relation.foreignKey, relation: relation
+                    ))
             }
             if relation.dependent == set {
-                result.append(NavigationSchema(
-                    name: relation.dependentNavigation, source: set, target: relation.principal,
-                    isCollection: false, foreignKey: relation.foreignKey, relation: relation
-                ))
+                result.append(
+                    NavigationSchema(
+                        name: relation.dependentNavigation, source: set, target: relation.principal,
+                        isCollection: false, foreignKey: relation.foreignKey, relation: relation
+                    ))
             }
         }
         return result.sorted { $0.name < $1.name }
@@ -71,7 +73,8 @@ public struct EntitySetSchema: Sendable {
     /// Columns with a SQL index: fast `$orderby` and keyset paging.
     public var indexed: [String]
 
-    public init(name: String, key: String, properties: [PropertySchema], concurrencyProperty: String, indexed: [String]) {
+    public init(name: String, key: String, properties: [PropertySchema], concurrencyProperty: String, indexed: [String])
+    {
         self.name = name
         self.key = key
         self.properties = properties

@@ -123,7 +123,9 @@ enum CacheSchema {
         migrator.registerMigration("v4: why an entity or a relation could not be fetched") { db in
             // A rowid table, so that screens observing it see its changes.
             try db.execute(
-                sql: "CREATE TABLE fetchError (subject TEXT PRIMARY KEY NOT NULL, message TEXT NOT NULL, at DOUBLE NOT NULL)")
+                sql:
+                    "CREATE TABLE fetchError (subject TEXT PRIMARY KEY NOT NULL, message TEXT NOT NULL, at DOUBLE NOT NULL)"
+            )
         }
         migrator.registerMigration("v5: a request's method and headers in the log") { db in
             try db.execute(sql: "ALTER TABLE requestLog ADD COLUMN method TEXT NOT NULL DEFAULT 'GET'")

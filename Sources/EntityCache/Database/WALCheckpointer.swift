@@ -42,11 +42,14 @@ final class WALCheckpointer: @unchecked Sendable {
     func attach(toWriter writer: OpaquePointer) {
         sqlite3_wal_autocheckpoint(writer, 0)
         let context = Unmanaged.passRetained(self).toOpaque()
-        sqlite3_wal_hook(writer, { context, writer, _, pages in
-            guard let context else { return SQLITE_OK }
-            Unmanaged<WALCheckpointer>.fromOpaque(context).takeUnretainedValue().walDidGrow(to: pages, writer: writer)
-            return SQLITE_OK
-        }, context)
+        sqlite3_wal_hook(
+            writer,
+            { context, writer, _, pages in
+                guard let context else { return SQLITE_OK }
+                Unmanaged<WALCheckpointer>.fromOpaque(context).takeUnretainedValue().walDidGrow(
+                    to: pages, writer: writer)
+                return SQLITE_OK
+            }, context)
     }
 
     /// Called by SQLite on the writer's thread after each commit, with the log's size in pages.

@@ -26,7 +26,8 @@ enum CacheQueries {
     /// Decodes an entity from six consecutive columns starting at `offset`; under a `bound`,
     /// long values are cut (and named in ``CachedEntity/cutProperties``). Nil for a stored key that is not
     /// canonical (a damaged row), which reads as not cached.
-    static func entity(from row: Row, offset: Int, bound: PropertyCodec.DisplayBound? = .screen) throws -> CachedEntity? {
+    static func entity(from row: Row, offset: Int, bound: PropertyCodec.DisplayBound? = .screen) throws -> CachedEntity?
+    {
         guard let key = EntityKey(canonical: row[offset] as String) else { return nil }
         // The blob is read in place: a copy of a huge value costs as much as decoding it.
         let (properties, cut) = try row.withUnsafeData(atIndex: offset + 3) { data -> ([ODataProperty], [String]) in

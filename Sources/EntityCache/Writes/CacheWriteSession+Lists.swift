@@ -36,10 +36,9 @@ extension CacheWriteSession {
         // Where the list ends, if this page says: after a non-empty last page; at `__count`
         // (past the page's rows if a server counts fewer than it sends); at 0 for an empty first page.
         let knownEnd: Int? =
-            if isLastPage && !entityKeys.isEmpty { end }
-            else if let totalCount { entityKeys.isEmpty ? totalCount : max(totalCount, end) }
-            else if isLastPage && offset == 0 { 0 }
-            else { nil }
+            if isLastPage && !entityKeys.isEmpty { end } else if let totalCount {
+                entityKeys.isEmpty ? totalCount : max(totalCount, end)
+            } else if isLastPage && offset == 0 { 0 } else { nil }
         var removed = 0
         if let trimFrom = knownEnd ?? (isLastPage ? end : nil) {
             try db.cachedStatement(sql: "DELETE FROM listRow WHERE listId = ? AND position >= ?")
@@ -82,20 +81,23 @@ extension CacheWriteSession {
 
     /// Whether every one of `entityKeys` is already in the list within the `window` positions before `offset`
     /// (a next page that leads back brings nothing new). The window bounds the scan on long lists.
-    public func listHoldsAll(_ key: ListKey, entityKeys: [EntityKey], before offset: Int, window: Int = 5000) throws -> Bool {
+    public func listHoldsAll(
+        _ key: ListKey, entityKeys: [EntityKey], before offset: Int, window: Int = 5000
+    ) throws -> Bool {
         guard let id = try CacheQueries.listId(db, key: key) else { return false }
         let wanted = Set(entityKeys.map(\.canonical))
         let placeholders = Array(repeating: "?", count: wanted.count).joined(separator: ",")
         var arguments: [any DatabaseValueConvertible] = [id, max(0, offset - window), offset]
         arguments += wanted.map { $0 as any DatabaseValueConvertible }
-        let found = try Int.fetchOne(
-            db,
-            sql: """
-                SELECT COUNT(DISTINCT entityKey) FROM listRow
-                WHERE listId = ? AND position >= ? AND position < ? AND entityKey IN (\(placeholders))
-                """,
-            arguments: StatementArguments(arguments)
-        ) ?? 0
+        let found =
+            try Int.fetchOne(
+                db,
+                sql: """
+                    SELECT COUNT(DISTINCT entityKey) FROM listRow
+                    WHERE listId = ? AND position >= ? AND position < ? AND entityKey IN (\(placeholders))
+                    """,
+                arguments: StatementArguments(arguments)
+            ) ?? 0
         return found == wanted.count
     }
 

@@ -52,11 +52,13 @@ final class WriteStatements {
 
     /// Binds with `bind`, steps to completion, and resets.
     func run(_ name: Name, _ bind: (inout Binder) -> Void) throws {
-        let statement = try statements[name.rawValue] ?? {
-            let made = try FastStatement(db.cachedStatement(sql: name.sql), connection: db.sqliteConnection)
-            statements[name.rawValue] = made
-            return made
-        }()
+        let statement =
+            try statements[name.rawValue]
+            ?? {
+                let made = try FastStatement(db.cachedStatement(sql: name.sql), connection: db.sqliteConnection)
+                statements[name.rawValue] = made
+                return made
+            }()
         binder.clear()
         bind(&binder)
         try statement.run(binder)

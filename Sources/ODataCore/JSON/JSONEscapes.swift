@@ -15,12 +15,13 @@ enum JSONEscapes {
                     var run = read
                     while run < end, input[run] != UInt8(ascii: "\\") { run += 1 }
                     if run > read {
-                        output.baseAddress!.advanced(by: written).update(from: input.baseAddress!.advanced(by: read), count: run - read)
+                        output.baseAddress!.advanced(by: written).update(
+                            from: input.baseAddress!.advanced(by: read), count: run - read)
                         written += run - read
                     }
                     read = run
                     guard read + 1 < end else {
-                        if read < end { // a lone trailing backslash (never from the tokenizer): kept as is
+                        if read < end {  // a lone trailing backslash (never from the tokenizer): kept as is
                             output[written] = input[read]
                             written += 1
                             read += 1
@@ -40,7 +41,8 @@ enum JSONEscapes {
                         read += 4
                         if (0xD800...0xDBFF).contains(scalar) {
                             if read + 5 < end, input[read] == UInt8(ascii: "\\"), input[read + 1] == UInt8(ascii: "u"),
-                               case let low = hex4(input, read + 2), (0xDC00...0xDFFF).contains(low) {
+                                case let low = hex4(input, read + 2), (0xDC00...0xDFFF).contains(low)
+                            {
                                 scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
                                 read += 6
                             } else {
@@ -55,7 +57,7 @@ enum JSONEscapes {
                         }
                         continue
                     default:
-                        output[written] = escape // \" \\ \/
+                        output[written] = escape  // \" \\ \/
                     }
                     written += 1
                 }

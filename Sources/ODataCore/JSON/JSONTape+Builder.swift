@@ -33,7 +33,8 @@ struct TapeBuilder {
     }
 
     mutating func append(_ kind: JSONTape.Kind, _ start: Int, _ end: Int, escaped: Bool = false) {
-        nodes.append(JSONTape.Node(kind: kind, escaped: escaped, start: UInt32(start), end: UInt32(end), count: 0, next: 0))
+        nodes.append(
+            JSONTape.Node(kind: kind, escaped: escaped, start: UInt32(start), end: UInt32(end), count: 0, next: 0))
     }
 
     mutating func value(_ bytes: UnsafeBufferPointer<UInt8>, depth: Int) throws(JSONSyntaxError) {
@@ -50,7 +51,9 @@ struct TapeBuilder {
         }
     }
 
-    mutating func word(_ bytes: UnsafeBufferPointer<UInt8>, _ text: StaticString, _ kind: JSONTape.Kind) throws(JSONSyntaxError) {
+    mutating func word(
+        _ bytes: UnsafeBufferPointer<UInt8>, _ text: StaticString, _ kind: JSONTape.Kind
+    ) throws(JSONSyntaxError) {
         let count = text.utf8CodeUnitCount
         guard index + count <= bytes.count else { throw error("the document ends inside a literal") }
         for offset in 0..<count where bytes[index + offset] != text.utf8Start[offset] {
@@ -76,7 +79,9 @@ struct TapeBuilder {
                 skipSpace(bytes)
                 if object {
                     guard index < bytes.count else { throw error("the document ends inside an object") }
-                    guard bytes[index] == UInt8(ascii: "\"") else { throw error("an object member name must be a string") }
+                    guard bytes[index] == UInt8(ascii: "\"") else {
+                        throw error("an object member name must be a string")
+                    }
                     try string(bytes)
                     skipSpace(bytes)
                     guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else {
@@ -95,7 +100,9 @@ struct TapeBuilder {
                     index += 1
                     break
                 } else {
-                    throw error("expected ',' or '\(Character(Unicode.Scalar(close)))' in \(what), found \(describe(bytes[index]))")
+                    throw error(
+                        "expected ',' or '\(Character(Unicode.Scalar(close)))' in \(what), found \(describe(bytes[index]))"
+                    )
                 }
             }
         }
@@ -131,7 +138,7 @@ struct TapeBuilder {
     mutating func checkEscape(_ bytes: UnsafeBufferPointer<UInt8>) throws(JSONSyntaxError) {
         switch bytes[index] {
         case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "b"), UInt8(ascii: "f"),
-             UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
+            UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
             index += 1
         case UInt8(ascii: "u"):
             guard index + 5 <= bytes.count else { throw error("the document ends inside a \\u escape") }
@@ -150,7 +157,9 @@ struct TapeBuilder {
         let integerStart = index
         skipDigits(bytes)
         guard index > integerStart else { throw error("a number needs digits") }
-        if bytes[integerStart] == UInt8(ascii: "0"), index - integerStart > 1 { throw error("a number may not start with 0") }
+        if bytes[integerStart] == UInt8(ascii: "0"), index - integerStart > 1 {
+            throw error("a number may not start with 0")
+        }
         if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
             index += 1
             let fractionStart = index
@@ -159,7 +168,9 @@ struct TapeBuilder {
         }
         if index < bytes.count, bytes[index] | 0x20 == UInt8(ascii: "e") {
             index += 1
-            if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") { index += 1 }
+            if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") {
+                index += 1
+            }
             let exponentStart = index
             skipDigits(bytes)
             guard index > exponentStart else { throw error("a number needs digits in its exponent") }

@@ -84,7 +84,9 @@ struct JSONTape {
         let node = nodes[index]
         let range = Int(node.start)..<Int(node.end)
         guard node.escaped else {
-            return bytes.withUnsafeBufferPointer { String(decoding: UnsafeBufferPointer(rebasing: $0[range]), as: UTF8.self) }
+            return bytes.withUnsafeBufferPointer {
+                String(decoding: UnsafeBufferPointer(rebasing: $0[range]), as: UTF8.self)
+            }
         }
         return JSONEscapes.unescape(bytes[range])
     }

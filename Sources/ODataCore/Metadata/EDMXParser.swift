@@ -49,9 +49,11 @@ public enum EDMXParser {
 
         mutating func model(from root: XMLNode) throws(MetadataError) -> ServiceModel {
             guard root.name == "Edmx" || root.name == "Schema" else {
-                throw error(root, "the root element is <\(root.name)>, not <edmx:Edmx>, so this is not a $metadata document")
+                throw error(
+                    root, "the root element is <\(root.name)>, not <edmx:Edmx>, so this is not a $metadata document")
             }
-            let schemas: [XMLNode] = root.name == "Schema"
+            let schemas: [XMLNode] =
+                root.name == "Schema"
                 ? [root] : root.children(named: "DataServices").flatMap { $0.children(named: "Schema") }
             guard !schemas.isEmpty else { throw error(root, "the document has no <Schema>") }
             var model = ServiceModel()
@@ -70,7 +72,9 @@ public enum EDMXParser {
                     case "ComplexType":
                         let type = ComplexType(
                             namespace: namespace, name: try required(node, "Name"),
-                            properties: try node.children(named: "Property").map { (p) throws(MetadataError) in try property(p) }
+                            properties: try node.children(named: "Property").map { (p) throws(MetadataError) in
+                                try property(p)
+                            }
                         )
                         model.complexTypes[type.qualifiedName] = type
                     case "Association":
@@ -90,7 +94,9 @@ public enum EDMXParser {
             let name = try required(node, "Name")
             var key: [String] = []
             if let keyNode = node.child(named: "Key") {
-                key = try keyNode.children(named: "PropertyRef").map { (ref) throws(MetadataError) in try required(ref, "Name") }
+                key = try keyNode.children(named: "PropertyRef").map { (ref) throws(MetadataError) in
+                    try required(ref, "Name")
+                }
             }
             let properties = try node.children(named: "Property").map { (p) throws(MetadataError) in try property(p) }
             let navigations = try node.children(named: "NavigationProperty").map { (nav) throws(MetadataError) in
@@ -99,7 +105,8 @@ public enum EDMXParser {
                     fromRole: try required(nav, "FromRole"), toRole: try required(nav, "ToRole")
                 )
             }
-            for keyName in key where !properties.contains(where: { $0.name == keyName }) && node.attribute("BaseType") == nil {
+            for keyName in key
+            where !properties.contains(where: { $0.name == keyName }) && node.attribute("BaseType") == nil {
                 throw error(node, "the key of \(name) names \(keyName), which is not one of its properties")
             }
             return EntityType(
@@ -120,7 +127,8 @@ public enum EDMXParser {
             return Property(
                 name: try required(node, "Name"), type: type, isNullable: node.attribute("Nullable") != "false",
                 maxLength: maxLength, isConcurrencyToken: node.attribute("ConcurrencyMode") == "Fixed",
-                precision: node.attribute("Precision").flatMap { Int($0) }, scale: node.attribute("Scale").flatMap { Int($0) },
+                precision: node.attribute("Precision").flatMap { Int($0) },
+                scale: node.attribute("Scale").flatMap { Int($0) },
                 label: vendor(node, "label"), textProperty: vendor(node, "text")
             )
         }
@@ -131,12 +139,17 @@ public enum EDMXParser {
                 guard let multiplicity = Multiplicity(rawValue: text) else {
                     throw error(end, "unknown multiplicity '\(text)' (expected 1, 0..1 or *)")
                 }
-                return Association.End(role: try required(end, "Role"), type: qualify(try required(end, "Type")), multiplicity: multiplicity)
+                return Association.End(
+                    role: try required(end, "Role"), type: qualify(try required(end, "Type")),
+                    multiplicity: multiplicity)
             }
-            guard ends.count == 2 else { throw error(node, "association \(node.attribute("Name") ?? "?") has \(ends.count) ends, not 2") }
+            guard ends.count == 2 else {
+                throw error(node, "association \(node.attribute("Name") ?? "?") has \(ends.count) ends, not 2")
+            }
             var constraint: Association.ReferentialConstraint?
             if let node = node.child(named: "ReferentialConstraint"),
-               let principal = node.child(named: "Principal"), let dependent = node.child(named: "Dependent") {
+                let principal = node.child(named: "Principal"), let dependent = node.child(named: "Dependent")
+            {
                 constraint = Association.ReferentialConstraint(
                     principalRole: try required(principal, "Role"),
                     principalProperties: principal.children(named: "PropertyRef").compactMap { $0.attribute("Name") },
@@ -144,7 +157,8 @@ public enum EDMXParser {
                     dependentProperties: dependent.children(named: "PropertyRef").compactMap { $0.attribute("Name") }
                 )
             }
-            return Association(namespace: namespace, name: try required(node, "Name"), ends: ends, referentialConstraint: constraint)
+            return Association(
+                namespace: namespace, name: try required(node, "Name"), ends: ends, referentialConstraint: constraint)
         }
 
         func container(_ node: XMLNode, namespace: String) throws(MetadataError) -> EntityContainer {

@@ -81,14 +81,15 @@ public struct ServiceModel: Sendable {
     /// Where navigation `name` of an entity in `sourceSet` leads.
     public func resolveNavigation(_ name: String, fromSet sourceSet: String) -> ResolvedNavigation? {
         guard let set = entitySet(named: sourceSet), let type = entityTypes[set.entityType],
-              let navigation = navigationProperties(of: type).first(where: { $0.name == name }),
-              let association = associations[navigation.relationship],
-              let toEnd = association.ends.first(where: { $0.role == navigation.toRole })
+            let navigation = navigationProperties(of: type).first(where: { $0.name == name }),
+            let association = associations[navigation.relationship],
+            let toEnd = association.ends.first(where: { $0.role == navigation.toRole })
         else { return nil }
         // The association set in the same container tells which set the far end lives in.
         let container = containers.first { $0.entitySets.contains { $0.name == sourceSet } }
         var targetSet: String?
-        for associationSet in container?.associationSets ?? [] where associationSet.association == navigation.relationship {
+        for associationSet in container?.associationSets ?? []
+        where associationSet.association == navigation.relationship {
             let from = associationSet.ends.first { $0.role == navigation.fromRole }
             if from == nil || from?.entitySet == sourceSet {
                 targetSet = associationSet.ends.first { $0.role == navigation.toRole }?.entitySet

@@ -60,7 +60,12 @@ struct XMLReader {
         var line = 1
         var column = 1
         for byte in bytes[..<min(at, bytes.count)] {
-            if byte == 0x0A { line += 1; column = 1 } else if byte & 0xC0 != 0x80 { column += 1 }
+            if byte == 0x0A {
+                line += 1
+                column = 1
+            } else if byte & 0xC0 != 0x80 {
+                column += 1
+            }
         }
         return (line, column)
     }
@@ -89,7 +94,9 @@ struct XMLReader {
 
     private mutating func skipMisc() throws(XMLSyntaxError) {
         while index < bytes.count {
-            if isSpace(bytes[index]) { index += 1 } else if starts(with: "<?") {
+            if isSpace(bytes[index]) {
+                index += 1
+            } else if starts(with: "<?") {
                 try skip(past: "?>", what: "a processing instruction")
             } else if starts(with: "<!--") {
                 try skip(past: "-->", what: "a comment")
@@ -107,7 +114,9 @@ struct XMLReader {
             switch bytes[index] {
             case UInt8(ascii: "["): depth += 1
             case UInt8(ascii: "]"): depth -= 1
-            case UInt8(ascii: ">") where depth <= 0: index += 1; return
+            case UInt8(ascii: ">") where depth <= 0:
+                index += 1
+                return
             default: break
             }
             index += 1
@@ -127,18 +136,23 @@ struct XMLReader {
     private mutating func element(depth: Int) throws(XMLSyntaxError) -> XMLNode {
         guard depth <= Self.maximumDepth else { throw error("elements nest deeper than \(Self.maximumDepth) levels") }
         let offset = index
-        index += 1 // "<"
+        index += 1  // "<"
         let qualified = try name()
         var node = XMLNode(name: localName(qualified), attributes: [:], children: [], text: "", offset: offset)
         while true {
             skipSpace()
             guard index < bytes.count else { throw error("the document ends inside the tag <\(qualified)>") }
             if bytes[index] == UInt8(ascii: "/") {
-                guard index + 1 < bytes.count, bytes[index + 1] == UInt8(ascii: ">") else { throw error("expected '/>'") }
+                guard index + 1 < bytes.count, bytes[index + 1] == UInt8(ascii: ">") else {
+                    throw error("expected '/>'")
+                }
                 index += 2
                 return node
             }
-            if bytes[index] == UInt8(ascii: ">") { index += 1; break }
+            if bytes[index] == UInt8(ascii: ">") {
+                index += 1
+                break
+            }
             let attributeName = try name()
             skipSpace()
             guard index < bytes.count, bytes[index] == UInt8(ascii: "=") else {
@@ -197,7 +211,10 @@ struct XMLReader {
         while index < bytes.count {
             let byte = bytes[index]
             if isSpace(byte) || byte == UInt8(ascii: ">") || byte == UInt8(ascii: "/") || byte == UInt8(ascii: "=")
-                || byte == UInt8(ascii: "<") || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'") { break }
+                || byte == UInt8(ascii: "<") || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'")
+            {
+                break
+            }
             index += 1
         }
         guard index > start else { throw error("expected a name") }

@@ -23,9 +23,12 @@ extension VerboseJSONDecoder.Context {
                 if tape.isReservedKey(key) { continue }
                 let memberName = tape.string(key)
                 if let property = declared.first(where: { $0.name == memberName }) {
-                    members.append(ODataProperty(
-                        name: memberName, value: try typedValue(member, type: property.type, name: name + "/" + memberName, depth: depth + 1)
-                    ))
+                    members.append(
+                        ODataProperty(
+                            name: memberName,
+                            value: try typedValue(
+                                member, type: property.type, name: name + "/" + memberName, depth: depth + 1)
+                        ))
                 } else {
                     members.append(ODataProperty(name: memberName, value: untypedValue(member, depth: depth + 1)))
                 }
@@ -79,15 +82,15 @@ extension VerboseJSONDecoder.Context {
         case (.boolean, .bool(let flag)): return .bool(flag)
         case (.boolean, .string(let text)): return text == "true" ? .bool(true) : text == "false" ? .bool(false) : nil
         case (.byte, .number(let text)), (.byte, .string(let text)),
-             (.sByte, .number(let text)), (.sByte, .string(let text)),
-             (.int16, .number(let text)), (.int16, .string(let text)),
-             (.int32, .number(let text)), (.int32, .string(let text)),
-             (.int64, .number(let text)), (.int64, .string(let text)):
+            (.sByte, .number(let text)), (.sByte, .string(let text)),
+            (.int16, .number(let text)), (.int16, .string(let text)),
+            (.int32, .number(let text)), (.int32, .string(let text)),
+            (.int64, .number(let text)), (.int64, .string(let text)):
             return integer(text).map(ODataValue.int)
         case (.decimal, .number(let text)), (.decimal, .string(let text)):
             return DecimalText.canonical(text).map(ODataValue.decimal)
         case (.double, .number(let text)), (.double, .string(let text)),
-             (.single, .number(let text)), (.single, .string(let text)):
+            (.single, .number(let text)), (.single, .string(let text)):
             return double(text).map(ODataValue.double)
         case (.string, .string(let text)): return .string(text)
         case (.string, .number(let text)): return .string(text)
@@ -123,7 +126,9 @@ extension VerboseJSONDecoder.Context {
         case "-INF", "-Infinity": return -.infinity
         case "NaN": return .nan
         default:
-            guard !text.isEmpty, text.utf8.allSatisfy({ $0 < 0x80 && "+-.eE0123456789".utf8.contains($0) }) else { return nil }
+            guard !text.isEmpty, text.utf8.allSatisfy({ $0 < 0x80 && "+-.eE0123456789".utf8.contains($0) }) else {
+                return nil
+            }
             return Double(text)
         }
     }
@@ -144,7 +149,8 @@ extension VerboseJSONDecoder.Context {
         case .number:
             let text = tape.string(value)
             if let integer = Int64(text) { return .int(integer) }
-            if !text.contains("."), !text.contains("e"), !text.contains("E"), let decimal = DecimalText.canonical(text) {
+            if !text.contains("."), !text.contains("e"), !text.contains("E"), let decimal = DecimalText.canonical(text)
+            {
                 return .decimal(decimal)
             }
             return .double(Double(text) ?? .nan)

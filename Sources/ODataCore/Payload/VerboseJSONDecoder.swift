@@ -25,7 +25,9 @@ public struct VerboseJSONDecoder: Sendable {
 
     /// Decodes a response body. `entitySet` is the set the request addressed
     /// (e.g. `PersonCar` for `Person(1)/PersonCar`), used when entities carry no `__metadata`.
-    public func decode(_ bytes: some Collection<UInt8>, entitySet: String? = nil, url: String? = nil) throws(ODataError) -> ODataPayload {
+    public func decode(
+        _ bytes: some Collection<UInt8>, entitySet: String? = nil, url: String? = nil
+    ) throws(ODataError) -> ODataPayload {
         let tape: JSONTape
         do {
             tape = try JSONTape(Array(bytes), maximumDepth: reader.maximumDepth)
@@ -57,9 +59,11 @@ public struct VerboseJSONDecoder: Sendable {
             return .collection(try context.collection(d, count: nil, next: nil, set: entitySet, depth: 0))
         case .object:
             if let results = tape.member(d, "results"), tape[results].kind == .array {
-                return .collection(try context.collection(
-                    results, count: tape.member(d, "__count"), next: tape.member(d, "__next"), set: entitySet, depth: 0
-                ))
+                return .collection(
+                    try context.collection(
+                        results, count: tape.member(d, "__count"), next: tape.member(d, "__next"), set: entitySet,
+                        depth: 0
+                    ))
             }
             return .entity(try context.entity(d, set: entitySet, depth: 0))
         default:
@@ -94,14 +98,17 @@ extension VerboseJSONDecoder {
         func malformed(_ message: String) -> ODataError { decoder.malformed(message, url) }
 
         /// Decodes the entity objects of array node `array`.
-        func collection(_ array: Int, count: Int?, next: Int?, set: String?, depth: Int) throws(ODataError) -> ODataCollection {
+        func collection(
+            _ array: Int, count: Int?, next: Int?, set: String?, depth: Int
+        ) throws(ODataError) -> ODataCollection {
             try admit(Int(tape[array].count))
             var entities: [ODataEntity] = []
             entities.reserveCapacity(Int(tape[array].count))
             var element = tape.firstChild(array)
             for position in 0..<Int(tape[array].count) {
                 guard tape[element].kind == .object else {
-                    throw malformed("entry \(position) of a collection is \(tape.kindName(element)), not an entity object")
+                    throw malformed(
+                        "entry \(position) of a collection is \(tape.kindName(element)), not an entity object")
                 }
                 entities.append(try entity(element, set: set, depth: depth))
                 element = tape.after(element)
@@ -115,7 +122,9 @@ extension VerboseJSONDecoder {
             case .null: return nil
             case .string, .number:
                 let text = tape.string(node)
-                guard let count = Int64(text), count >= 0 else { throw malformed("__count is \"\(text.prefix(40))\", not a count") }
+                guard let count = Int64(text), count >= 0 else {
+                    throw malformed("__count is \"\(text.prefix(40))\", not a count")
+                }
                 return count
             default: throw malformed("__count is \(tape.kindName(node)), not a number")
             }
@@ -153,12 +162,14 @@ extension VerboseJSONDecoder {
                     throw malformed("__metadata is \(tape.kindName(metadata)), not an object")
                 }
                 entity.metadata = EntityMetadata(
-                    uri: stringMember(metadata, "uri"), type: stringMember(metadata, "type"), etag: stringMember(metadata, "etag")
+                    uri: stringMember(metadata, "uri"), type: stringMember(metadata, "type"),
+                    etag: stringMember(metadata, "etag")
                 )
             }
             if let uri = entity.metadata.uri, let key = Self.entityKey(uri: uri) {
                 entity.key = key
-                entity.entitySet = model == nil || model?.entitySet(named: key.entitySet) != nil ? key.entitySet : contextSet
+                entity.entitySet =
+                    model == nil || model?.entitySet(named: key.entitySet) != nil ? key.entitySet : contextSet
             } else {
                 entity.entitySet = contextSet
             }
@@ -173,10 +184,14 @@ extension VerboseJSONDecoder {
                 let name = tape.string(key)
                 switch plan?.members[name] {
                 case .navigation(let target)?:
-                    entity.navigations.append(NavigationLink(name: name, content: try navigation(value, name: name, set: target, depth: depth + 1)))
+                    entity.navigations.append(
+                        NavigationLink(
+                            name: name, content: try navigation(value, name: name, set: target, depth: depth + 1)))
                     continue
                 case .property(let type)?:
-                    entity.properties.append(ODataProperty(name: name, value: try typedValue(value, type: type, name: name, depth: depth + 1)))
+                    entity.properties.append(
+                        ODataProperty(
+                            name: name, value: try typedValue(value, type: type, name: name, depth: depth + 1)))
                     continue
                 case nil:
                     break
@@ -222,7 +237,8 @@ extension VerboseJSONDecoder {
                 var members: [String: TypePlan.Member] = [:]
                 for property in model.properties(of: type) { members[property.name] = .property(property.type) }
                 for navigation in model.navigationProperties(of: type) {
-                    members[navigation.name] = .navigation(set.flatMap { model.resolveNavigation(navigation.name, fromSet: $0)?.targetSet })
+                    members[navigation.name] = .navigation(
+                        set.flatMap { model.resolveNavigation(navigation.name, fromSet: $0)?.targetSet })
                 }
                 plan = TypePlan(members: members, keyNames: model.keyProperties(of: type))
             }
@@ -252,7 +268,9 @@ extension VerboseJSONDecoder {
             switch tape[value].kind {
             case .null: return .null
             case .object: return .entity(try entity(value, set: set, depth: depth))
-            default: throw malformed("the navigation \(name) is \(tape.kindName(value)), not an entity, a list or a deferred link")
+            default:
+                throw malformed(
+                    "the navigation \(name) is \(tape.kindName(value)), not an entity, a list or a deferred link")
             }
         }
 
@@ -269,12 +287,15 @@ extension VerboseJSONDecoder {
                     return .deferred(uri: uri)
                 }
                 if let results = tape.member(value, "results"), tape[results].kind == .array {
-                    return .collection(try collection(
-                        results, count: tape.member(value, "__count"), next: tape.member(value, "__next"), set: set, depth: depth
-                    ))
+                    return .collection(
+                        try collection(
+                            results, count: tape.member(value, "__count"), next: tape.member(value, "__next"), set: set,
+                            depth: depth
+                        ))
                 }
                 if let metadata = tape.member(value, "__metadata"), tape[metadata].kind == .object,
-                   tape.member(metadata, "uri") != nil {
+                    tape.member(metadata, "uri") != nil
+                {
                     return .entity(try entity(value, set: set, depth: depth))
                 }
                 return nil
@@ -297,7 +318,7 @@ extension VerboseJSONDecoder {
             if let key = integerKeyFastPath(uri) { return key }
             let path = ResourcePath.pathPart(of: uri)
             guard let last = ResourcePath.splitSegments(Substring(path)).last,
-                  let segment = ResourcePath.parse(relative: last)?.segments.last, let key = segment.key
+                let segment = ResourcePath.parse(relative: last)?.segments.last, let key = segment.key
             else { return nil }
             return EntityKey(entitySet: segment.name, values: key)
         }
@@ -314,7 +335,8 @@ extension VerboseJSONDecoder {
                 var index = end - 1
                 var multiplier: Int64 = 1
                 while index >= 0, bytes[index] &- UInt8(ascii: "0") < 10 {
-                    let (product, overflowA) = Int64(bytes[index] - UInt8(ascii: "0")).multipliedReportingOverflow(by: multiplier)
+                    let (product, overflowA) = Int64(bytes[index] - UInt8(ascii: "0")).multipliedReportingOverflow(
+                        by: multiplier)
                     let (sum, overflowB) = value.addingReportingOverflow(product)
                     guard !overflowA, !overflowB, digits < 18 else { return nil }
                     value = sum
@@ -323,12 +345,14 @@ extension VerboseJSONDecoder {
                     index -= 1
                 }
                 guard digits > 0, index > 0, bytes[index] == UInt8(ascii: "("),
-                      !(digits > 1 && bytes[index + 1] == UInt8(ascii: "0")) else { return nil }
+                    !(digits > 1 && bytes[index + 1] == UInt8(ascii: "0"))
+                else { return nil }
                 let nameEnd = index
                 index -= 1
                 while index >= 0, bytes[index] != UInt8(ascii: "/") {
                     let byte = bytes[index]
-                    let isNameByte = byte &- UInt8(ascii: "a") < 26 || byte &- UInt8(ascii: "A") < 26
+                    let isNameByte =
+                        byte &- UInt8(ascii: "a") < 26 || byte &- UInt8(ascii: "A") < 26
                         || byte &- UInt8(ascii: "0") < 10 || byte == UInt8(ascii: "_") || byte == UInt8(ascii: ".")
                     guard isNameByte else { return nil }
                     index -= 1

@@ -39,9 +39,13 @@ public struct EntityKey: Sendable, Hashable, CustomStringConvertible {
         let scalars = Substring(text).unicodeScalars
         guard scalars.last == ")", let open = scalars.firstIndex(of: "("), open > scalars.startIndex else { return nil }
         let name = String(Substring(scalars[..<open]))
-        guard name.utf8.allSatisfy({ $0 >= 0x80 || $0 == 0x5F || $0 == 0x2E || (0x30...0x39).contains($0)
-                || (0x41...0x5A).contains($0) || (0x61...0x7A).contains($0) }),
-            name.utf8.allSatisfy({ $0 < 0x80 }) || name.split(separator: ".").allSatisfy({ KeyPredicate.isIdentifier(String($0)) })
+        guard
+            name.utf8.allSatisfy({
+                $0 >= 0x80 || $0 == 0x5F || $0 == 0x2E || (0x30...0x39).contains($0)
+                    || (0x41...0x5A).contains($0) || (0x61...0x7A).contains($0)
+            }),
+            name.utf8.allSatisfy({ $0 < 0x80 })
+                || name.split(separator: ".").allSatisfy({ KeyPredicate.isIdentifier(String($0)) })
         else { return nil }
         let inner = Substring(scalars[scalars.index(after: open)..<scalars.index(before: scalars.endIndex)])
         // The common key, an integer, without the general literal parser.

@@ -5,7 +5,9 @@ public struct ODataURLBuilder: Sendable {
     /// Key property types per entity set, so literals get their suffixes (`10248L`).
     public let keyTypes: @Sendable (String) -> [String: EdmPrimitiveType]
 
-    public init(serviceRoot: String, keyTypes: @escaping @Sendable (String) -> [String: EdmPrimitiveType] = { _ in [:] }) {
+    public init(
+        serviceRoot: String, keyTypes: @escaping @Sendable (String) -> [String: EdmPrimitiveType] = { _ in [:] }
+    ) {
         self.serviceRoot = serviceRoot.hasSuffix("/") ? serviceRoot : serviceRoot + "/"
         self.keyTypes = keyTypes
     }

@@ -45,7 +45,8 @@ public enum PercentEncoding {
         var index = 0
         while index < bytes.count {
             if bytes[index] == UInt8(ascii: "%"), index + 2 < bytes.count,
-               let high = hexValue(bytes[index + 1]), let low = hexValue(bytes[index + 2]) {
+                let high = hexValue(bytes[index + 1]), let low = hexValue(bytes[index + 2])
+            {
                 result.append(high << 4 | low)
                 index += 3
             } else {

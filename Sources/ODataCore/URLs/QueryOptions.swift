@@ -74,7 +74,8 @@ public struct QueryOptions: Sendable, Hashable {
         var parts: [String] = []
         if let filter, !filter.isEmpty { parts.append("$filter=" + filter) }
         if !orderBy.isEmpty {
-            parts.append("$orderby=" + orderBy.map { $0.property + ($0.descending ? " desc" : "") }.joined(separator: ","))
+            parts.append(
+                "$orderby=" + orderBy.map { $0.property + ($0.descending ? " desc" : "") }.joined(separator: ","))
         }
         return parts.joined(separator: "&")
     }

@@ -13,7 +13,9 @@ enum DecimalText {
         }
         var exponent = 0
         if let e = bytes.firstIndex(where: { $0 | 0x20 == UInt8(ascii: "e") }) {
-            guard let value = Int(String(decoding: bytes[(e + 1)...], as: UTF8.self)), abs(value) <= 400 else { return nil }
+            guard let value = Int(String(decoding: bytes[(e + 1)...], as: UTF8.self)), abs(value) <= 400 else {
+                return nil
+            }
             exponent = value
             bytes.removeSubrange(e...)
         }
@@ -27,7 +29,7 @@ enum DecimalText {
             fraction = []
         }
         guard !(integer.isEmpty && fraction.isEmpty),
-              (integer + fraction).allSatisfy({ $0 &- UInt8(ascii: "0") < 10 })
+            (integer + fraction).allSatisfy({ $0 &- UInt8(ascii: "0") < 10 })
         else { return nil }
         // Shift the decimal point by the exponent.
         while exponent > 0 {

@@ -20,9 +20,11 @@ extension ODataInstant {
         var digitsEnd = utf8.startIndex
         if digitsEnd < utf8.endIndex, utf8[digitsEnd] == UInt8(ascii: "-") { digitsEnd = utf8.index(after: digitsEnd) }
         let firstDigit = digitsEnd
-        while digitsEnd < utf8.endIndex, utf8[digitsEnd] &- UInt8(ascii: "0") < 10 { digitsEnd = utf8.index(after: digitsEnd) }
+        while digitsEnd < utf8.endIndex, utf8[digitsEnd] &- UInt8(ascii: "0") < 10 {
+            digitsEnd = utf8.index(after: digitsEnd)
+        }
         guard digitsEnd > firstDigit,
-              let milliseconds = Int64(String(decoding: utf8[utf8.startIndex..<digitsEnd], as: UTF8.self))
+            let milliseconds = Int64(String(decoding: utf8[utf8.startIndex..<digitsEnd], as: UTF8.self))
         else { return nil }
         let rest = utf8[digitsEnd...]
         if rest.isEmpty {
@@ -30,8 +32,8 @@ extension ODataInstant {
             return
         }
         guard rest.count == 5, let sign = rest.first, sign == UInt8(ascii: "+") || sign == UInt8(ascii: "-"),
-              rest.dropFirst().allSatisfy({ $0 &- UInt8(ascii: "0") < 10 }),
-              let minutes = Int(String(decoding: rest.dropFirst(), as: UTF8.self))
+            rest.dropFirst().allSatisfy({ $0 &- UInt8(ascii: "0") < 10 }),
+            let minutes = Int(String(decoding: rest.dropFirst(), as: UTF8.self))
         else { return nil }
         self.init(millisecondsSince1970: milliseconds, offsetMinutes: sign == UInt8(ascii: "-") ? -minutes : minutes)
     }
@@ -58,15 +60,23 @@ extension ODataInstant {
             return true
         }
         var negativeYear = false
-        if index < bytes.count, bytes[index] == UInt8(ascii: "-") { negativeYear = true; index += 1 }
+        if index < bytes.count, bytes[index] == UInt8(ascii: "-") {
+            negativeYear = true
+            index += 1
+        }
         guard let rawYear = number(4), expect("-"), let month = number(2), expect("-"), let day = number(2),
-              (1...12).contains(month), (1...31).contains(day)
+            (1...12).contains(month), (1...31).contains(day)
         else { return nil }
         let year = negativeYear ? -rawYear : rawYear
-        var hour = 0, minute = 0, second = 0, millisecond = 0
+        var hour = 0
+        var minute = 0
+        var second = 0
+        var millisecond = 0
         if index < bytes.count, bytes[index] == UInt8(ascii: "T") || bytes[index] == UInt8(ascii: " ") {
             index += 1
-            guard let h = number(2), expect(":"), let m = number(2), h < 24 || (h == 24 && m == 0), m < 60 else { return nil }
+            guard let h = number(2), expect(":"), let m = number(2), h < 24 || (h == 24 && m == 0), m < 60 else {
+                return nil
+            }
             hour = h
             minute = m
             if expect(":") {
@@ -135,7 +145,10 @@ extension ODataInstant {
         let days = msOfDay < 0 ? daysSigned - 1 : daysSigned
         let ms = msOfDay < 0 ? msOfDay + 86_400_000 : msOfDay
         let civil = Self.civilFromDays(Int(days))
-        return (civil.year, civil.month, civil.day, Int(ms / 3_600_000), Int(ms / 60_000 % 60), Int(ms / 1000 % 60), Int(ms % 1000))
+        return (
+            civil.year, civil.month, civil.day, Int(ms / 3_600_000), Int(ms / 60_000 % 60), Int(ms / 1000 % 60),
+            Int(ms % 1000)
+        )
     }
 
     /// ISO-8601 text: `2009-10-31T17:08:28.440` plus `Z`/offset when `withOffset` and known.
@@ -178,13 +191,13 @@ extension ODataDuration {
         } else {
             let parts = string.split(separator: ":", omittingEmptySubsequences: false)
             guard parts.count == 2 || parts.count == 3,
-                  let hours = Int64(parts[0]), let minutes = Int64(parts[1]), hours >= 0, (0..<60).contains(minutes),
-                  hours < 1_000_000_000  // beyond that the milliseconds overflow (found by fuzzing `$filter`)
+                let hours = Int64(parts[0]), let minutes = Int64(parts[1]), hours >= 0, (0..<60).contains(minutes),
+                hours < 1_000_000_000  // beyond that the milliseconds overflow (found by fuzzing `$filter`)
             else { return nil }
             var milliseconds = (hours * 3600 + minutes * 60) * 1000
             if parts.count == 3 {
                 guard let seconds = Double(parts[2]), seconds >= 0, seconds < 61,
-                      parts[2].allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ".") })
+                    parts[2].allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ".") })
                 else { return nil }
                 milliseconds += Int64((seconds * 1000).rounded())
             }
@@ -195,7 +208,10 @@ extension ODataDuration {
     private static func parseISODuration(_ text: String) -> Int64? {
         var rest = Substring(text)
         var sign: Int64 = 1
-        if rest.hasPrefix("-") { sign = -1; rest = rest.dropFirst() }
+        if rest.hasPrefix("-") {
+            sign = -1
+            rest = rest.dropFirst()
+        }
         guard rest.hasPrefix("P") else { return nil }
         rest = rest.dropFirst()
         var total: Double = 0
@@ -203,8 +219,15 @@ extension ODataDuration {
         var number = ""
         var sawComponent = false
         for character in rest {
-            if character == "T" { guard !inTime, number.isEmpty else { return nil }; inTime = true; continue }
-            if character.isASCII, character.isNumber || character == "." { number.append(character); continue }
+            if character == "T" {
+                guard !inTime, number.isEmpty else { return nil }
+                inTime = true
+                continue
+            }
+            if character.isASCII, character.isNumber || character == "." {
+                number.append(character)
+                continue
+            }
             guard let value = Double(number) else { return nil }
             number = ""
             sawComponent = true
@@ -224,7 +247,8 @@ extension ODataDuration {
     public var iso8601: String {
         let negative = milliseconds < 0
         let ms = abs(milliseconds)
-        var text = (negative ? "-" : "") + "PT" + pad(Int(ms / 3_600_000), 2) + "H" + pad(Int(ms / 60_000 % 60), 2) + "M"
+        var text =
+            (negative ? "-" : "") + "PT" + pad(Int(ms / 3_600_000), 2) + "H" + pad(Int(ms / 60_000 % 60), 2) + "M"
         text += pad(Int(ms / 1000 % 60), 2)
         if ms % 1000 != 0 { text += "." + pad(Int(ms % 1000), 3) }
         return text + "S"

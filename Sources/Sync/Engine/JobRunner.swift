@@ -84,8 +84,12 @@ struct JobRunner: Sendable {
     /// credentials itself and never returns `Set-Cookie`; these are dropped again should a server echo them).
     static func logLines(sent: [String: String], received: [String: String]) -> String {
         let secret: Set<String> = ["authorization", "cookie", "set-cookie", "proxy-authorization", "x-csrf-token"]
-        let out = sent.filter { !secret.contains($0.key.lowercased()) }.sorted { $0.key < $1.key }.map { "> \($0.key): \($0.value)" }
-        let back = received.filter { !secret.contains($0.key) }.sorted { $0.key < $1.key }.map { "< \($0.key): \($0.value)" }
+        let out = sent.filter { !secret.contains($0.key.lowercased()) }.sorted { $0.key < $1.key }.map {
+            "> \($0.key): \($0.value)"
+        }
+        let back = received.filter { !secret.contains($0.key) }.sorted { $0.key < $1.key }.map {
+            "< \($0.key): \($0.value)"
+        }
         return (out + back).joined(separator: "\n")
     }
 
@@ -142,7 +146,8 @@ struct JobRunner: Sendable {
     /// A login page or proxy error sent with a 200 is named by what it is, not by its first bad byte.
     static func namingContentType(_ error: ODataError, _ contentType: String?) -> ODataError {
         guard let contentType, !contentType.lowercased().contains("json") else { return error }
-        let mediaType = contentType.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces) } ?? contentType
+        let mediaType =
+            contentType.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces) } ?? contentType
         var named = error
         named.message = "the answer is \(mediaType), not JSON (\(error.message))"
         return named

@@ -64,7 +64,8 @@ public enum MetadataLoader {
             return Loaded(root: root, model: model, document: response.body, entitySet: nil)
         } catch {
             let what = kind(of: response.body, contentType: response.headers["content-type"])
-            let reason = what.map { "the answer is \($0), not the EDMX XML of a $metadata document" }
+            let reason =
+                what.map { "the answer is \($0), not the EDMX XML of a $metadata document" }
                 ?? "\(error.reason) (line \(error.line))"
             let sentence = ODataError(kind: .metadata, message: reason, url: url).description
             throw Failure(sentence: sentence + (what != nil ? hint(root) : ""), mayBeWrongRoot: what != nil)
@@ -75,7 +76,9 @@ public enum MetadataLoader {
     static func kind(of body: [UInt8], contentType: String?) -> String? {
         let type = (contentType ?? "").lowercased()
         let start = String(decoding: body.prefix(512), as: UTF8.self).drop { $0.isWhitespace || $0 == "\u{FEFF}" }
-        if type.contains("html") || start.lowercased().hasPrefix("<!doctype html") || start.lowercased().hasPrefix("<html") {
+        if type.contains("html") || start.lowercased().hasPrefix("<!doctype html")
+            || start.lowercased().hasPrefix("<html")
+        {
             return "an HTML page"
         }
         if type.contains("json") || start.hasPrefix("{") || start.hasPrefix("[") { return "JSON" }
@@ -95,7 +98,9 @@ public enum MetadataLoader {
         let segments = components.path.split(separator: "/", omittingEmptySubsequences: true)
         guard segments.count >= 2, let last = segments.last else { return nil }
         let name = String(last.prefix { $0 != "(" }).removingPercentEncoding ?? ""
-        guard !name.isEmpty, name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" || $0 == "." }) else { return nil }
+        guard !name.isEmpty, name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" || $0 == "." }) else {
+            return nil
+        }
         components.percentEncodedPath = "/" + segments.dropLast().joined(separator: "/") + "/"
         guard let parent = components.string else { return nil }
         return (parent, name)
@@ -142,6 +147,7 @@ extension MetadataLoader {
         let cache = try cachePath(loaded.root).map { try CacheDatabase(path: $0) } ?? CacheDatabase()
         let document = loaded.document
         try await cache.write { try $0.storeMetadataDocument(document, at: Date()) }
-        return Opened(root: loaded.root, cache: cache, model: loaded.model, entitySet: loaded.entitySet, fromCache: false)
+        return Opened(
+            root: loaded.root, cache: cache, model: loaded.model, entitySet: loaded.entitySet, fromCache: false)
     }
 }

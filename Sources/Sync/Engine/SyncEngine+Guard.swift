@@ -50,7 +50,9 @@ extension SyncEngine {
             holds[url] = nil
         case .failed:
             let status = report.status ?? 0
-            if report.error?.kind == .refused || ((400..<500).contains(status) && !RetryPolicy.isRetryable(status: status)) {
+            if report.error?.kind == .refused
+                || ((400..<500).contains(status) && !RetryPolicy.isRetryable(status: status))
+            {
                 holds[url] = Hold(reason: .refused, until: nil)
             } else {
                 let failures = (holds[url].map { $0.reason == .failing ? $0.failures : 0 } ?? 0) + 1

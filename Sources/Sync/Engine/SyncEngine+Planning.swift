@@ -20,7 +20,8 @@ extension SyncEngine {
             let known = try? cache.relationKeys(parent, navigation: first)
             if !force, let known, isFresh(known.fetchedAt) { return [] }
             let shownOnly = [path.joined(separator: "/")]
-            let expand = configuration.prefetch
+            let expand =
+                configuration.prefetch
                 ? policy?.relatedExpansions(parentSet: parent.entitySet, path: path) ?? shownOnly : shownOnly
             return [entityPlan(parent, expand: expand, priority: .visible)]
         case .entity(let key):

@@ -141,7 +141,9 @@ extension SyncEngine {
             }
             if let subjects = target?.errorSubjects, !subjects.isEmpty {
                 if report.outcome == .failed, !parkedNow, let error = report.error {
-                    for subject in subjects { try session.setFetchError(subject: subject, message: error.description, at: now) }
+                    for subject in subjects {
+                        try session.setFetchError(subject: subject, message: error.description, at: now)
+                    }
                 } else if report.outcome == .fetched || report.outcome == .notModified {
                     try session.clearFetchErrors(subjects: subjects)
                 }

@@ -61,7 +61,8 @@ public struct Normaliser: Sendable {
             let countSaysMore = collection.count.map { Int($0) > offset + keys.count } ?? false
             try session.writeListPage(
                 key, offset: offset, entityKeys: keys, totalCount: collection.count.map { Int($0) },
-                nextLink: collection.nextLink, isLastPage: collection.nextLink == nil && short && !countSaysMore, at: date
+                nextLink: collection.nextLink, isLastPage: collection.nextLink == nil && short && !countSaysMore,
+                at: date
             )
         case (.entity(_, let expanded), .entity(let entity)):
             let requested = expanded.map { $0.split(separator: "/").map(String.init) }

@@ -16,10 +16,12 @@ extension BrowserApp {
             let now = TraceLog.now()
             let lines = frame.lines
             let loading = lines.filter { $0.contains("loading…") }.count
-            log.record("frame", [
-                "n": framesPresented, "depth": stack.controllers.count, "loading": loading,
-                "title": lines.first.map(Self.trimmed) ?? "", "status": lines.last.map(Self.trimmed) ?? "",
-            ], at: now)
+            log.record(
+                "frame",
+                [
+                    "n": framesPresented, "depth": stack.controllers.count, "loading": loading,
+                    "title": lines.first.map(Self.trimmed) ?? "", "status": lines.last.map(Self.trimmed) ?? "",
+                ], at: now)
         }
     }
 

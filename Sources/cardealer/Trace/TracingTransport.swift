@@ -17,17 +17,21 @@ struct TracingTransport: ODataTransport {
         do {
             let response = try await base.send(request)
             let ended = TraceLog.now()
-            log.record("request_end", [
-                "id": id, "url": request.url, "status": response.status, "bytes": response.body.count,
-                "ms": (ended - started) * 1000,
-            ], at: ended)
+            log.record(
+                "request_end",
+                [
+                    "id": id, "url": request.url, "status": response.status, "bytes": response.body.count,
+                    "ms": (ended - started) * 1000,
+                ], at: ended)
             return response
         } catch {
             let ended = TraceLog.now()
-            log.record("request_end", [
-                "id": id, "url": request.url, "status": 0, "bytes": 0, "ms": (ended - started) * 1000,
-                "error": error is CancellationError ? "cancelled" : String(describing: error),
-            ], at: ended)
+            log.record(
+                "request_end",
+                [
+                    "id": id, "url": request.url, "status": 0, "bytes": 0, "ms": (ended - started) * 1000,
+                    "error": error is CancellationError ? "cancelled" : String(describing: error),
+                ], at: ended)
             throw error
         }
     }

@@ -1,5 +1,6 @@
 import CarDealerTestSupport
 import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -48,8 +49,8 @@ struct CardealerProcess {
         while ContinuousClock.now < deadline {
             for entry in (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? [] {
                 guard let pid = pid_t(entry),
-                      let stat = try? String(contentsOfFile: "/proc/\(entry)/stat", encoding: .utf8),
-                      let close = stat.lastIndex(of: ")")
+                    let stat = try? String(contentsOfFile: "/proc/\(entry)/stat", encoding: .utf8),
+                    let close = stat.lastIndex(of: ")")
                 else { continue }
                 let name = stat[stat.index(after: stat.firstIndex(of: "(")!)..<close]
                 let fields = stat[stat.index(close, offsetBy: 2)...].split(separator: " ")
@@ -64,8 +65,12 @@ struct CardealerProcess {
     func exitStatus(timeout: Duration = .seconds(15)) async throws -> Int? {
         // The typed command line shows `EXIT=$?`; the status is the `EXIT=` followed by digits.
         let pattern = #"EXIT=[0-9]+"#
-        let result = try await tmux.waitFor(timeout: timeout) { $0.range(of: pattern, options: .regularExpression) != nil }
-        guard result.matched, let range = result.screen.range(of: pattern, options: .regularExpression) else { return nil }
+        let result = try await tmux.waitFor(timeout: timeout) {
+            $0.range(of: pattern, options: .regularExpression) != nil
+        }
+        guard result.matched, let range = result.screen.range(of: pattern, options: .regularExpression) else {
+            return nil
+        }
         return Int(result.screen[range].dropFirst("EXIT=".count))
     }
 
@@ -73,7 +78,9 @@ struct CardealerProcess {
     func ttySettings() async throws -> String? {
         let marker = "STTY\(UInt32.random(in: 0...UInt32.max))"
         try tmux.typeLine("echo \(marker)=$(stty -g | cksum)")
-        let result = try await tmux.waitFor { $0.contains("\(marker)=") && $0.components(separatedBy: "\(marker)=").count > 2 }
+        let result = try await tmux.waitFor {
+            $0.contains("\(marker)=") && $0.components(separatedBy: "\(marker)=").count > 2
+        }
         guard result.matched else { return nil }
         return result.screen.components(separatedBy: "\(marker)=").last?.split(separator: "\n").first.map(String.init)
     }

@@ -1,6 +1,7 @@
 import CarDealerTestSupport
 import Foundation
 import Synchronization
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -143,7 +144,7 @@ final class FaultProxy: Sendable {
         Self.setTimeout(client, seconds: 10)
         for index in 0... {
             guard let request = Self.readHead(client), let head = String(bytes: request.head, encoding: .utf8),
-                  exchange(head, fault: fault(forRequestAt: index), on: client)
+                exchange(head, fault: fault(forRequestAt: index), on: client)
             else { return }
         }
     }
@@ -164,17 +165,26 @@ final class FaultProxy: Sendable {
             return false
         case .serverError?:
             let body = #"{"error":{"code":"Boom","message":{"lang":"en","value":"Injected internal error."}}}"#
-            LoopbackListener.send(client, Self.response(status: "500 Internal Server Error", type: "application/json", body: Array(body.utf8)))
+            LoopbackListener.send(
+                client,
+                Self.response(status: "500 Internal Server Error", type: "application/json", body: Array(body.utf8)))
             return false
         case .unavailable?:
-            LoopbackListener.send(client, Self.response(status: "503 Service Unavailable", type: "text/plain", body: Array("upstream is down\n".utf8)))
+            LoopbackListener.send(
+                client,
+                Self.response(
+                    status: "503 Service Unavailable", type: "text/plain", body: Array("upstream is down\n".utf8)))
             return false
         case .wrongContentType?:
             let body = "<html><head><title>Sign in</title></head><body>Wi-Fi login</body></html>"
-            LoopbackListener.send(client, Self.response(status: "200 OK", type: "text/html; charset=utf-8", body: Array(body.utf8)))
+            LoopbackListener.send(
+                client, Self.response(status: "200 OK", type: "text/html; charset=utf-8", body: Array(body.utf8)))
             return false
         case .malformed?:
-            LoopbackListener.send(client, Self.response(status: "200 OK", type: "application/json", body: Array("{\"d\": {\"results\": [}, ]]]".utf8)))
+            LoopbackListener.send(
+                client,
+                Self.response(
+                    status: "200 OK", type: "application/json", body: Array("{\"d\": {\"results\": [}, ]]]".utf8)))
             return false
         default:
             break
@@ -194,7 +204,8 @@ final class FaultProxy: Sendable {
             LoopbackListener.send(client, Array(full.prefix(full.count - max(1, upstream.body.count / 2))))
             return false
         case .trickle?:
-            let full = Self.response(status: upstream.status, type: upstream.contentType, body: upstream.body, keepAlive: true)
+            let full = Self.response(
+                status: upstream.status, type: upstream.contentType, body: upstream.body, keepAlive: true)
             var offset = 0
             while offset < full.count {
                 let end = min(full.count, offset + 512)
@@ -204,10 +215,13 @@ final class FaultProxy: Sendable {
             }
             return true
         default:
-            return LoopbackListener.send(client, Self.response(
-                status: upstream.status, type: upstream.contentType, body: upstream.body, extra: upstream.extraHeaders,
-                keepAlive: true
-            ))
+            return LoopbackListener.send(
+                client,
+                Self.response(
+                    status: upstream.status, type: upstream.contentType, body: upstream.body,
+                    extra: upstream.extraHeaders,
+                    keepAlive: true
+                ))
         }
     }
 
@@ -227,19 +241,28 @@ final class FaultProxy: Sendable {
         Self.setTimeout(socket, seconds: 10)
         var address = LoopbackListener.address(port: upstreamPort)
         let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
         }
         guard connected == 0 else { return nil }
         let lines = head.components(separatedBy: "\r\n").filter { line in
             let lower = line.lowercased()
-            return !line.isEmpty && !lower.hasPrefix("connection:") && !(withoutValidators && lower.hasPrefix("if-none-match:"))
+            return !line.isEmpty && !lower.hasPrefix("connection:")
+                && !(withoutValidators && lower.hasPrefix("if-none-match:"))
         }
-        guard LoopbackListener.send(socket, Array((lines.joined(separator: "\r\n") + "\r\nConnection: close\r\n\r\n").utf8)) else { return nil }
-        guard let answer = Self.readHead(socket), let text = String(bytes: answer.head, encoding: .utf8) else { return nil }
+        guard
+            LoopbackListener.send(
+                socket, Array((lines.joined(separator: "\r\n") + "\r\nConnection: close\r\n\r\n").utf8))
+        else { return nil }
+        guard let answer = Self.readHead(socket), let text = String(bytes: answer.head, encoding: .utf8) else {
+            return nil
+        }
         var headerLines = text.components(separatedBy: "\r\n").filter { !$0.isEmpty }
         guard !headerLines.isEmpty else { return nil }
         let statusLine = headerLines.removeFirst()
-        let status = statusLine.split(separator: " ", maxSplits: 1).dropFirst().first.map(String.init) ?? "502 Bad Gateway"
+        let status =
+            statusLine.split(separator: " ", maxSplits: 1).dropFirst().first.map(String.init) ?? "502 Bad Gateway"
         var contentType: String?
         var length: Int?
         var extra: [String] = []
@@ -299,7 +322,9 @@ final class FaultProxy: Sendable {
     }
 
     /// An answer with `Content-Length`; `Connection: close` unless `keepAlive`.
-    private static func response(status: String, type: String?, body: [UInt8], extra: [String] = [], keepAlive: Bool = false) -> [UInt8] {
+    private static func response(
+        status: String, type: String?, body: [UInt8], extra: [String] = [], keepAlive: Bool = false
+    ) -> [UInt8] {
         var head = "HTTP/1.1 \(status)\r\n"
         if let type { head += "Content-Type: \(type)\r\n" }
         for line in extra { head += line + "\r\n" }

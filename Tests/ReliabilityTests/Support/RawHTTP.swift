@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -21,13 +22,17 @@ enum RawHTTP {
         address.sin_port = UInt16(port).bigEndian
         address.sin_addr.s_addr = inet_addr(host)
         let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
         }
         guard connected == 0 else { throw ConnectionRefused() }
         let bytes = Array(request.utf8)
         var offset = 0
         while offset < bytes.count {
-            let sent = bytes[offset...].withUnsafeBytes { Glibc.send(socket, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            let sent = bytes[offset...].withUnsafeBytes {
+                Glibc.send(socket, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
+            }
             if sent <= 0 { break }
             offset += sent
         }
@@ -48,7 +53,7 @@ enum RawHTTP {
         guard let end = text.range(of: "\r\n\r\n") else { return false }
         let head = text[..<end.lowerBound].lowercased()
         guard let line = head.split(separator: "\r\n").first(where: { $0.hasPrefix("content-length:") }),
-              let length = Int(line.dropFirst("content-length:".count).trimmingCharacters(in: .whitespaces))
+            let length = Int(line.dropFirst("content-length:".count).trimmingCharacters(in: .whitespaces))
         else { return false }
         return text[end.upperBound...].utf8.count >= length
     }
@@ -62,10 +67,15 @@ enum RawHTTP {
         var cursor: UnsafeMutablePointer<ifaddrs>? = first
         while let entry = cursor {
             defer { cursor = entry.pointee.ifa_next }
-            guard let address = entry.pointee.ifa_addr, address.pointee.sa_family == sa_family_t(AF_INET) else { continue }
+            guard let address = entry.pointee.ifa_addr, address.pointee.sa_family == sa_family_t(AF_INET) else {
+                continue
+            }
             var host = [CChar](repeating: 0, count: Int(NI_MAXHOST))
-            guard getnameinfo(address, socklen_t(MemoryLayout<sockaddr_in>.size), &host, socklen_t(host.count), nil, 0,
-                              NI_NUMERICHOST) == 0 else { continue }
+            guard
+                getnameinfo(
+                    address, socklen_t(MemoryLayout<sockaddr_in>.size), &host, socklen_t(host.count), nil, 0,
+                    NI_NUMERICHOST) == 0
+            else { continue }
             let text = String(cString: host)
             if !text.hasPrefix("127.") { result.append(text) }
         }

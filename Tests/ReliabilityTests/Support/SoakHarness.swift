@@ -1,13 +1,13 @@
-import Foundation
-import GRDB
-import ODataHTTP
-import Session
-import Synchronization
 import Browser
 import DemoServer
 import EntityCache
+import Foundation
+import GRDB
 import ODataCore
+import ODataHTTP
+import Session
 import Sync
+import Synchronization
 import Terminal
 import Testing
 
@@ -29,9 +29,10 @@ final class SoakHarness {
     init(people: Int, serverPageSize: Int, requestTimeout: TimeInterval) async throws {
         let directory = NSTemporaryDirectory() + "reliability-soak-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        server = try await DemoServer.start(DemoServerConfiguration(
-            people: people, dataPath: directory + "/demo.sqlite", pageSize: serverPageSize
-        ))
+        server = try await DemoServer.start(
+            DemoServerConfiguration(
+                people: people, dataPath: directory + "/demo.sqlite", pageSize: serverPageSize
+            ))
         proxy = try FaultProxy(upstreamPort: server.port)
         let root = "http://127.0.0.1:\(proxy.port)/CarDealer.svc/"
         cachePath = directory + "/cache.sqlite"
@@ -50,7 +51,8 @@ final class SoakHarness {
         engine = session.engine
         let environment = session.makeEnvironment()
         terminal = HeadlessTerminal(size: TerminalSize(columns: 100, rows: 24))
-        app = BrowserApp(terminal: terminal, environment: environment, root: session.makeRootController(in: environment))
+        app = BrowserApp(
+            terminal: terminal, environment: environment, root: session.makeRootController(in: environment))
         app.onFrame = { [weak self] frame in
             if let last = frame.lines.last { self?.statusLines.insert(last) }
         }
@@ -74,7 +76,6 @@ final class SoakHarness {
         let engine = self.engine
         return await withDeadline(seconds: seconds) { await engine.waitUntilIdle() }
     }
-
 
     /// Presses `r` and waits until a request it caused has ended (the screen may ask on its next turn).
     func refreshAndSettle() async throws {
@@ -166,31 +167,43 @@ struct CacheFile {
     func orphans() throws -> [String: Int] {
         try queue.read { db in
             [
-                "relation children without an entity": try Int.fetchOne(db, sql: """
-                    SELECT COUNT(*) FROM relation r,
-                        json_each(CASE WHEN json_valid(r.childKeys) THEN r.childKeys ELSE '[]' END) c
-                    WHERE NOT EXISTS (SELECT 1 FROM entity e WHERE e.key = c.value)
-                    """) ?? 0,
-                "relations whose child keys are not a JSON array of strings": try Int.fetchOne(db, sql: """
-                    SELECT COUNT(*) FROM relation r WHERE CASE
-                        WHEN NOT json_valid(r.childKeys) THEN 1
-                        WHEN json_type(r.childKeys) <> 'array' THEN 1
-                        ELSE EXISTS (SELECT 1 FROM json_each(r.childKeys) c WHERE c.type <> 'text') END
-                    """) ?? 0,
-                "list rows without an entity": try Int.fetchOne(db, sql: """
-                    SELECT COUNT(*) FROM listRow r WHERE NOT EXISTS (SELECT 1 FROM entity e WHERE e.key = r.entityKey)
-                    """) ?? 0,
-                "list rows without a list": try Int.fetchOne(db, sql: """
-                    SELECT COUNT(*) FROM listRow r WHERE NOT EXISTS (SELECT 1 FROM list l WHERE l.id = r.listId)
-                    """) ?? 0,
-                "entities at two positions of one list": try Int.fetchOne(db, sql: """
-                    SELECT COALESCE(SUM(n - 1), 0) FROM
-                        (SELECT COUNT(*) AS n FROM listRow GROUP BY listId, entityKey HAVING n > 1)
-                    """) ?? 0,
-                "lists whose fetchedCount disagrees with their rows": try Int.fetchOne(db, sql: """
-                    SELECT COUNT(*) FROM list l
-                    WHERE l.fetchedCount != (SELECT COUNT(*) FROM listRow r WHERE r.listId = l.id)
-                    """) ?? 0,
+                "relation children without an entity": try Int.fetchOne(
+                    db,
+                    sql: """
+                        SELECT COUNT(*) FROM relation r,
+                            json_each(CASE WHEN json_valid(r.childKeys) THEN r.childKeys ELSE '[]' END) c
+                        WHERE NOT EXISTS (SELECT 1 FROM entity e WHERE e.key = c.value)
+                        """) ?? 0,
+                "relations whose child keys are not a JSON array of strings": try Int.fetchOne(
+                    db,
+                    sql: """
+                        SELECT COUNT(*) FROM relation r WHERE CASE
+                            WHEN NOT json_valid(r.childKeys) THEN 1
+                            WHEN json_type(r.childKeys) <> 'array' THEN 1
+                            ELSE EXISTS (SELECT 1 FROM json_each(r.childKeys) c WHERE c.type <> 'text') END
+                        """) ?? 0,
+                "list rows without an entity": try Int.fetchOne(
+                    db,
+                    sql: """
+                        SELECT COUNT(*) FROM listRow r WHERE NOT EXISTS (SELECT 1 FROM entity e WHERE e.key = r.entityKey)
+                        """) ?? 0,
+                "list rows without a list": try Int.fetchOne(
+                    db,
+                    sql: """
+                        SELECT COUNT(*) FROM listRow r WHERE NOT EXISTS (SELECT 1 FROM list l WHERE l.id = r.listId)
+                        """) ?? 0,
+                "entities at two positions of one list": try Int.fetchOne(
+                    db,
+                    sql: """
+                        SELECT COALESCE(SUM(n - 1), 0) FROM
+                            (SELECT COUNT(*) AS n FROM listRow GROUP BY listId, entityKey HAVING n > 1)
+                        """) ?? 0,
+                "lists whose fetchedCount disagrees with their rows": try Int.fetchOne(
+                    db,
+                    sql: """
+                        SELECT COUNT(*) FROM list l
+                        WHERE l.fetchedCount != (SELECT COUNT(*) FROM listRow r WHERE r.listId = l.id)
+                        """) ?? 0,
             ]
         }
     }
@@ -198,15 +211,17 @@ struct CacheFile {
     /// Lists marked complete whose rows are not exactly positions 0..<totalCount.
     func completeButPartialLists() throws -> [String] {
         try queue.read { db in
-            try String.fetchAll(db, sql: """
-                SELECT l.listKey || ' total ' || IFNULL(l.totalCount, 'NULL')
-                    || ' rows ' || (SELECT COUNT(*) FROM listRow r WHERE r.listId = l.id)
-                    || ' max position ' || IFNULL((SELECT MAX(position) FROM listRow r WHERE r.listId = l.id), 'none')
-                FROM list l WHERE l.isComplete
-                AND (l.totalCount IS NULL
-                    OR (SELECT COUNT(*) FROM listRow r WHERE r.listId = l.id) != l.totalCount
-                    OR EXISTS (SELECT 1 FROM listRow r WHERE r.listId = l.id AND (r.position < 0 OR r.position >= l.totalCount)))
-                """)
+            try String.fetchAll(
+                db,
+                sql: """
+                    SELECT l.listKey || ' total ' || IFNULL(l.totalCount, 'NULL')
+                        || ' rows ' || (SELECT COUNT(*) FROM listRow r WHERE r.listId = l.id)
+                        || ' max position ' || IFNULL((SELECT MAX(position) FROM listRow r WHERE r.listId = l.id), 'none')
+                    FROM list l WHERE l.isComplete
+                    AND (l.totalCount IS NULL
+                        OR (SELECT COUNT(*) FROM listRow r WHERE r.listId = l.id) != l.totalCount
+                        OR EXISTS (SELECT 1 FROM listRow r WHERE r.listId = l.id AND (r.position < 0 OR r.position >= l.totalCount)))
+                    """)
         }
     }
 }
