@@ -5,7 +5,7 @@ import Terminal
 /// Keys, filtering and drilling in.
 extension EntityListController {
     public func handle(_ key: Key) -> ScreenAction {
-        if filter.isEditing { return handleFilterKey(key) }
+        if let action = handleFilterKey(key) { return action }
         if cursor.apply(key) {
             cursorMoved()
             return .handled
@@ -15,13 +15,6 @@ extension EntityListController {
             return drill().map(ScreenAction.push) ?? .handled
         case .char("d"):
             return detail().map(ScreenAction.push) ?? .handled
-        case .char("/"):
-            filter.isEditing = true
-            environment.setNeedsDisplay()
-            return .handled
-        case .escape where filter.isActive:
-            setFilter("")
-            return .handled
         default:
             return .ignored
         }
@@ -30,12 +23,6 @@ extension EntityListController {
     func cursorMoved() {
         scheduleRest()
         environment.setNeedsDisplay()
-    }
-
-    func handleFilterKey(_ key: Key) -> ScreenAction {
-        if let text = filter.type(key) { setFilter(text) }
-        environment.setNeedsDisplay()
-        return .handled
     }
 
     /// Applies a new filter text: locally when every row is cached, else as `$filter` on the server.

@@ -12,7 +12,7 @@ import Terminal
 /// cached rows, then observes that window for changes. It tells the fetcher what is
 /// visible and where the cursor rests; rows not cached yet show as `loading…`.
 @MainActor
-public final class EntityListController: ScreenController {
+public final class EntityListController: ScreenController, FilterableScreen {
     public let screenID: ScreenID
     public let breadcrumb: String
     public let kindTitle: String

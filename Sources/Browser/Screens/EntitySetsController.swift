@@ -5,7 +5,7 @@ import Terminal
 /// The root screen when no profile names one: every entity set of the service, filtered with `/` (a service
 /// may have hundreds).
 @MainActor
-public final class EntitySetsController: ScreenController {
+public final class EntitySetsController: ScreenController, FilterableScreen {
     public let screenID: ScreenID
     public let breadcrumb: String
     public let kindTitle = "Entity sets"
@@ -29,7 +29,7 @@ public final class EntitySetsController: ScreenController {
     }
 
     public func handle(_ key: Key) -> ScreenAction {
-        if filter.isEditing { return handleFilterKey(key) }
+        if let action = handleFilterKey(key) { return action }
         if cursor.apply(key) {
             environment.setNeedsDisplay()
             return .handled
@@ -38,22 +38,9 @@ public final class EntitySetsController: ScreenController {
         case .enter, .right, .char("l"):
             guard cursor.selected < shown.count else { return .handled }
             return .push(EntityListController(environment: environment, entitySet: sets[shown[cursor.selected]]))
-        case .char("/"):
-            filter.isEditing = true
-            environment.setNeedsDisplay()
-            return .handled
-        case .escape where filter.isActive:
-            setFilter("")
-            return .handled
         default:
             return .ignored
         }
-    }
-
-    func handleFilterKey(_ key: Key) -> ScreenAction {
-        if let text = filter.type(key) { setFilter(text) }
-        environment.setNeedsDisplay()
-        return .handled
     }
 
     /// Keeps the sets whose name or title holds the text, ignoring case.
