@@ -85,7 +85,7 @@ let package = Package(
         .executableTarget(
             name: "cardealer",
             dependencies: [
-                "ODataCore", "EntityCache", "ODataHTTP", "Sync", "Session", "Terminal", "Browser", "DemoServer",
+                "ODataCore", "EntityCache", "ODataHTTP", "Session", "Terminal", "Browser", "DemoServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

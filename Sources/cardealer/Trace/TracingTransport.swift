@@ -1,6 +1,5 @@
 import Foundation
 import ODataCore
-import Sync
 
 /// An ``ODataTransport`` decorator that writes `request_start` / `request_end` lines to a ``TraceLog``.
 ///
