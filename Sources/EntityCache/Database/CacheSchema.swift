@@ -15,6 +15,8 @@ import GRDB
 ///   a primary-key range scan.
 /// * `syncStatus` (one row), `requestLog`, `validator` (HTTP ETags per URL) and
 ///   `metadataDocument` — the fetcher's state, readable by screens.
+/// * `outbox` — the writes made here and not yet settled with the service, in the order made
+///   (``OutboxEntry``); written in the same transaction as the change they make to `entity`.
 enum CacheSchema {
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
@@ -130,6 +132,34 @@ enum CacheSchema {
         migrator.registerMigration("v5: a request's method and headers in the log") { db in
             try db.execute(sql: "ALTER TABLE requestLog ADD COLUMN method TEXT NOT NULL DEFAULT 'GET'")
             try db.execute(sql: "ALTER TABLE requestLog ADD COLUMN headers TEXT")
+        }
+        migrator.registerMigration("v6: the outbox of writes, and the pending mark of an entity") { db in
+            // A rowid table, so that the outbox screen and the status line see its changes. `id` is the order
+            // the writes were made in; `entity.pending` counts an entity's writes not yet settled, kept in the
+            // same transactions as the outbox rows.
+            try db.execute(
+                sql: """
+                    CREATE TABLE outbox (
+                        id INTEGER PRIMARY KEY,
+                        entityKey TEXT NOT NULL,
+                        entitySet TEXT NOT NULL,
+                        kind TEXT NOT NULL,
+                        changes BLOB NOT NULL,
+                        base BLOB NOT NULL,
+                        baseEtag TEXT,
+                        requestID TEXT NOT NULL UNIQUE,
+                        firstSent DOUBLE,
+                        state TEXT NOT NULL,
+                        attempts INTEGER NOT NULL DEFAULT 0,
+                        lastError TEXT,
+                        theirs BLOB,
+                        theirsEtag TEXT,
+                        createdAt DOUBLE NOT NULL,
+                        nextAttemptAt DOUBLE
+                    );
+                    CREATE INDEX outboxByEntity ON outbox (entityKey, id);
+                    ALTER TABLE entity ADD COLUMN pending INTEGER NOT NULL DEFAULT 0;
+                    """)
         }
         return migrator
     }

@@ -18,11 +18,14 @@ public struct CachedEntity: Sendable, Hashable {
     /// return text of at most ``PropertyCodec/DisplayBound/screen``, ended with `…`);
     /// ``CacheDatabase/fullEntity(_:)`` reads them whole. Empty when nothing was cut.
     public var cutProperties: [String]
+    /// Writes made here to this entity that the service has not settled yet: its values show them already.
+    public var pendingWrites: Int
 
     public init(
         key: EntityKey, entitySet: String, type: String?, properties: [ODataProperty], etag: String?, fetchedAt: Date,
-        cutProperties: [String] = []
+        cutProperties: [String] = [], pendingWrites: Int = 0
     ) {
+        self.pendingWrites = pendingWrites
         self.key = key
         self.entitySet = entitySet
         self.type = type

@@ -21,7 +21,9 @@ public struct CacheWriteSession {
     /// When `partial` (a `$select` response) the incoming properties merge into the
     /// known ones: known fields keep their place, new values replace old, fields the
     /// response left out are never erased, and a missing etag keeps the stored one.
-    /// Otherwise the incoming properties replace the stored ones.
+    /// Otherwise the incoming properties replace the stored ones. An entity with writes made here that the
+    /// service has not settled keeps its values and ETag (the optimistic copy stays on screen); only its
+    /// fetched-at moves.
     public func upsertEntity(
         key: EntityKey, entitySet: String, type: String?, properties: [ODataProperty], etag: String?, at date: Date,
         partial: Bool

@@ -25,7 +25,8 @@ final class WriteStatements {
                 """
                 INSERT INTO entity (key, entitySet, type, properties, etag, fetchedAt) VALUES (?, ?, ?, ?, ?, ?)
                 ON CONFLICT (key) DO UPDATE SET entitySet = excluded.entitySet, type = coalesce(excluded.type, type),
-                    properties = excluded.properties, etag = excluded.etag, fetchedAt = excluded.fetchedAt
+                    properties = CASE WHEN pending = 0 THEN excluded.properties ELSE properties END,
+                    etag = CASE WHEN pending = 0 THEN excluded.etag ELSE etag END, fetchedAt = excluded.fetchedAt
                 """
             case .upsertRelation:
                 """

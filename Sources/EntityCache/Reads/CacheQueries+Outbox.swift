@@ -1,0 +1,85 @@
+import Foundation
+import GRDB
+import ODataCore
+
+extension CacheQueries {
+    static let outboxColumns = """
+        id, entityKey, entitySet, kind, changes, base, baseEtag, requestID, firstSent, state, attempts, lastError,
+        theirs, theirsEtag, createdAt, nextAttemptAt
+        """
+
+    /// Outbox entries matching `condition` (SQL after `WHERE`); rows that cannot be read are skipped.
+    static func outbox(
+        _ db: Database, where condition: String, arguments: StatementArguments = []
+    ) throws
+        -> [OutboxEntry]
+    {
+        try Row.fetchAll(db, sql: "SELECT \(outboxColumns) FROM outbox WHERE \(condition)", arguments: arguments)
+            .compactMap(outboxEntry(from:))
+    }
+
+    static func outboxEntry(_ db: Database, id: Int64) throws -> OutboxEntry? {
+        try outbox(db, where: "id = ?", arguments: [id]).first
+    }
+
+    static func outboxEntry(from row: Row) -> OutboxEntry? {
+        guard let key = EntityKey(canonical: row["entityKey"] as String),
+            let kind = OutboxEntry.Kind(rawValue: row["kind"]), let state = OutboxEntry.State(rawValue: row["state"]),
+            let changes = PropertyCodec.decode(row["changes"] as Data),
+            let base = PropertyCodec.decode(row["base"] as Data)
+        else { return nil }
+        let theirs: Data? = row["theirs"]
+        let firstSent: Double? = row["firstSent"]
+        let nextAttemptAt: Double? = row["nextAttemptAt"]
+        return OutboxEntry(
+            id: row["id"], entityKey: key, entitySet: row["entitySet"], kind: kind, changes: changes, base: base,
+            baseEtag: row["baseEtag"], requestID: row["requestID"],
+            firstSent: firstSent.map(Date.init(timeIntervalSince1970:)),
+            state: state, attempts: row["attempts"], lastError: row["lastError"],
+            theirs: theirs.flatMap { PropertyCodec.decode($0) }, theirsEtag: row["theirsEtag"],
+            createdAt: Date(timeIntervalSince1970: row["createdAt"]),
+            nextAttemptAt: nextAttemptAt.map(Date.init(timeIntervalSince1970:))
+        )
+    }
+
+    static func outboxCounts(_ db: Database) throws -> OutboxCounts {
+        let row = try Row.fetchOne(
+            db,
+            sql: """
+                SELECT coalesce(sum(state IN ('pending', 'sending')), 0), coalesce(sum(state IN ('failed', 'conflict')), 0)
+                FROM outbox
+                """
+        )
+        return OutboxCounts(pending: row?[0] ?? 0, failed: row?[1] ?? 0)
+    }
+}
+
+extension CacheDatabase {
+    /// Every write not yet settled, in the order made.
+    public func outboxEntries() throws -> [OutboxEntry] {
+        try read { try CacheQueries.outbox($0, where: "1 ORDER BY id") }
+    }
+
+    /// How many writes are queued, and how many wait for the user.
+    public func outboxCounts() throws -> OutboxCounts {
+        try read { try CacheQueries.outboxCounts($0) }
+    }
+
+    /// Observes ``outboxEntries()``.
+    @MainActor
+    public func observeOutbox(
+        onError: @escaping @MainActor (Error) -> Void = { _ in },
+        onChange: @escaping @MainActor ([OutboxEntry]) -> Void
+    ) -> CacheObservation {
+        observe({ try CacheQueries.outbox($0, where: "1 ORDER BY id") }, onError: onError, onChange: onChange)
+    }
+
+    /// Observes ``outboxCounts()``.
+    @MainActor
+    public func observeOutboxCounts(
+        onError: @escaping @MainActor (Error) -> Void = { _ in },
+        onChange: @escaping @MainActor (OutboxCounts) -> Void
+    ) -> CacheObservation {
+        observe({ try CacheQueries.outboxCounts($0) }, onError: onError, onChange: onChange)
+    }
+}

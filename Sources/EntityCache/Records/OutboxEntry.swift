@@ -1,0 +1,64 @@
+import Foundation
+import ODataCore
+
+/// One write made here and not yet settled with the service: a row of the outbox.
+///
+/// The change is already in the cache (optimistic); the entry says what to send, against which ETag, under
+/// which request id (the same on every attempt, so a service that honours repeatability applies it once), and
+/// how the last attempt went.
+public struct OutboxEntry: Sendable, Hashable, Identifiable {
+    public enum Kind: String, Sendable, Hashable {
+        /// Changed properties of an existing entity (v2 `MERGE`).
+        case update
+    }
+
+    public enum State: String, Sendable, Hashable {
+        /// Waiting to be sent (again, after `nextAttemptAt` when set).
+        case pending
+        /// On the wire; after a crash it is sent again under the same request id.
+        case sending
+        /// The service refused it (a 4xx other than 408, 412, 429): rolled back, kept for the user to edit,
+        /// retry or discard.
+        case failed
+        /// The entity changed on the service since it was read (412): `theirs` holds the service's copy.
+        case conflict
+    }
+
+    /// The order the writes were made in.
+    public var id: Int64
+    public var entityKey: EntityKey
+    public var entitySet: String
+    public var kind: Kind
+    /// What the write sets.
+    public var changes: [ODataProperty]
+    /// The entity's values before the write, for rolling back and for the conflict view.
+    public var base: [ODataProperty]
+    /// The ETag the change was made against (`If-Match`); nil when the service gave none.
+    public var baseEtag: String?
+    public var requestID: String
+    /// When the write was first sent (`Repeatability-First-Sent`).
+    public var firstSent: Date?
+    public var state: State
+    public var attempts: Int
+    /// The last failure, as a sentence.
+    public var lastError: String?
+    /// In a conflict: the service's current copy and its ETag.
+    public var theirs: [ODataProperty]?
+    public var theirsEtag: String?
+    public var createdAt: Date
+    public var nextAttemptAt: Date?
+
+    /// Unsettled and not waiting for the user: the fetcher will send it.
+    public var isQueued: Bool { state == .pending || state == .sending }
+}
+
+/// How many writes wait, and how many need the user, for the status line.
+public struct OutboxCounts: Sendable, Hashable {
+    public var pending: Int
+    public var failed: Int
+
+    public init(pending: Int = 0, failed: Int = 0) {
+        self.pending = pending
+        self.failed = failed
+    }
+}

@@ -1,0 +1,179 @@
+import Foundation
+import GRDB
+import ODataCore
+
+/// Why a write could not be recorded.
+public struct OutboxError: Error, CustomStringConvertible, Sendable {
+    public let description: String
+}
+
+/// The outbox: writes made here, each recorded in the same transaction as the change it makes to the cached
+/// entity, so that a crash at any instant loses no accepted edit and leaves no half-applied one.
+extension CacheWriteSession {
+    /// Records an update of `key`: its cached values take `changes` at once (the screen shows them in its next
+    /// frame, marked pending), and the write is queued under `requestID`. Returns the entry's id.
+    public func enqueueUpdate(
+        _ key: EntityKey, changes: [ODataProperty], requestID: String, at date: Date
+    ) throws -> Int64 {
+        guard !changes.isEmpty else { throw OutboxError(description: "Nothing was changed.") }
+        guard let current = try CacheQueries.entity(db, key: key.canonical, bound: nil) else {
+            throw OutboxError(description: "\(key.canonical) is not in the cache, so it cannot be changed here.")
+        }
+        try setProperties(key, Self.merge(current.properties, with: changes), pendingDelta: 1)
+        try db.execute(
+            sql: """
+                INSERT INTO outbox (entityKey, entitySet, kind, changes, base, baseEtag, requestID, state, createdAt)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """,
+            arguments: [
+                key.canonical, current.entitySet, OutboxEntry.Kind.update.rawValue, Self.encode(changes),
+                Self.encode(current.properties), current.etag, requestID, OutboxEntry.State.pending.rawValue,
+                date.timeIntervalSince1970,
+            ]
+        )
+        return db.lastInsertedRowID
+    }
+
+    /// The writes to send now: for each entity the oldest unsettled write, when it is queued and due (a failed or
+    /// conflicting write holds its entity's later ones back, so one entity's writes go in the order made).
+    public func dueOutboxEntries(at date: Date, limit: Int) throws -> [OutboxEntry] {
+        try CacheQueries.outbox(
+            db,
+            where: """
+                id IN (SELECT MIN(id) FROM outbox GROUP BY entityKey) AND state IN ('pending', 'sending')
+                AND (nextAttemptAt IS NULL OR nextAttemptAt <= ?) ORDER BY id LIMIT ?
+                """,
+            arguments: [date.timeIntervalSince1970, limit]
+        )
+    }
+
+    /// When the next queued write waiting for a retry is due, if any.
+    public func nextOutboxAttempt() throws -> Date? {
+        try Double.fetchOne(
+            db, sql: "SELECT MIN(nextAttemptAt) FROM outbox WHERE state = 'pending' AND nextAttemptAt IS NOT NULL"
+        ).map(Date.init(timeIntervalSince1970:))
+    }
+
+    /// The write goes on the wire now (first sent at `date` unless it was sent before).
+    public func markOutboxSending(_ id: Int64, at date: Date) throws {
+        try db.execute(
+            sql: """
+                UPDATE outbox SET state = 'sending', attempts = attempts + 1,
+                    firstSent = coalesce(firstSent, ?), nextAttemptAt = NULL WHERE id = ?
+                """,
+            arguments: [date.timeIntervalSince1970, id]
+        )
+    }
+
+    /// The service applied the write: it leaves the outbox, the entity takes the service's new ETag (the later
+    /// writes to it are made against that ETag), and the service's copy, when it sent one.
+    public func settleOutbox(_ id: Int64, etag: String?, serverCopy: [ODataProperty]? = nil) throws {
+        guard let entry = try CacheQueries.outboxEntry(db, id: id) else { return }
+        try db.execute(sql: "DELETE FROM outbox WHERE id = ?", arguments: [id])
+        let key = entry.entityKey.canonical
+        try db.execute(sql: "UPDATE entity SET pending = max(0, pending - 1) WHERE key = ?", arguments: [key])
+        if let etag {
+            try db.execute(sql: "UPDATE entity SET etag = ? WHERE key = ?", arguments: [etag, key])
+            try db.execute(sql: "UPDATE outbox SET baseEtag = ? WHERE entityKey = ?", arguments: [etag, key])
+        }
+        if let serverCopy, let current = try CacheQueries.entity(db, key: key, bound: nil), current.pendingWrites == 0 {
+            try setProperties(entry.entityKey, Self.merge(current.properties, with: serverCopy), pendingDelta: 0)
+        }
+    }
+
+    /// A failure worth trying again later (no answer, 408, 429, 5xx): the write stays queued, due at `due`.
+    public func retryOutboxLater(_ id: Int64, error: String, due: Date) throws {
+        try db.execute(
+            sql: "UPDATE outbox SET state = 'pending', lastError = ?, nextAttemptAt = ? WHERE id = ?",
+            arguments: [error, due.timeIntervalSince1970, id]
+        )
+    }
+
+    /// The service refused the write for good: the entity's changed fields go back to what they were, and the
+    /// write waits in the outbox's failed list for the user.
+    public func failOutbox(_ id: Int64, error: String) throws {
+        guard let entry = try CacheQueries.outboxEntry(db, id: id), entry.isQueued || entry.state == .conflict else {
+            return
+        }
+        try rollBack(entry)
+        try db.execute(
+            sql: "UPDATE outbox SET state = 'failed', lastError = ?, nextAttemptAt = NULL WHERE id = ?",
+            arguments: [error, id]
+        )
+    }
+
+    /// The entity changed on the service since it was read: the write waits for the user, with the service's copy.
+    public func conflictOutbox(_ id: Int64, theirs: [ODataProperty], theirsEtag: String?, error: String) throws {
+        try db.execute(
+            sql: """
+                UPDATE outbox SET state = 'conflict', theirs = ?, theirsEtag = ?, lastError = ?, nextAttemptAt = NULL
+                WHERE id = ?
+                """,
+            arguments: [Self.encode(theirs), theirsEtag, error, id]
+        )
+    }
+
+    /// A conflict resolved by keeping mine: sent again against the service's current ETag.
+    public func keepMine(_ id: Int64) throws {
+        try db.execute(
+            sql: """
+                UPDATE outbox SET state = 'pending', baseEtag = theirsEtag, theirs = NULL, theirsEtag = NULL,
+                    lastError = NULL, nextAttemptAt = NULL WHERE id = ? AND state = 'conflict'
+                """,
+            arguments: [id]
+        )
+    }
+
+    /// A conflict resolved by taking theirs: the entity takes the service's copy and the write is dropped.
+    public func takeTheirs(_ id: Int64) throws {
+        guard let entry = try CacheQueries.outboxEntry(db, id: id), entry.state == .conflict, let theirs = entry.theirs
+        else { return }
+        try db.execute(sql: "DELETE FROM outbox WHERE id = ?", arguments: [id])
+        try setProperties(entry.entityKey, theirs, pendingDelta: -1)
+        try db.execute(
+            sql: "UPDATE entity SET etag = ? WHERE key = ?", arguments: [entry.theirsEtag, entry.entityKey.canonical])
+    }
+
+    /// A failed write sent again as it was (after the user fixed what the service refused elsewhere).
+    public func retryFailedOutbox(_ id: Int64) throws {
+        guard let entry = try CacheQueries.outboxEntry(db, id: id), entry.state == .failed,
+            let current = try CacheQueries.entity(db, key: entry.entityKey.canonical, bound: nil)
+        else { return }
+        try setProperties(entry.entityKey, Self.merge(current.properties, with: entry.changes), pendingDelta: 1)
+        try db.execute(
+            sql: "UPDATE outbox SET state = 'pending', attempts = 0, lastError = NULL WHERE id = ?", arguments: [id])
+    }
+
+    /// Drops a write the service has not settled: its changes leave the cached entity.
+    public func discardOutbox(_ id: Int64) throws {
+        guard let entry = try CacheQueries.outboxEntry(db, id: id) else { return }
+        if entry.state != .failed { try rollBack(entry) }
+        try db.execute(sql: "DELETE FROM outbox WHERE id = ?", arguments: [id])
+    }
+
+    // MARK: - Helpers
+
+    /// Puts the entry's changed fields back to their values before it, and unmarks it.
+    private func rollBack(_ entry: OutboxEntry) throws {
+        guard let current = try CacheQueries.entity(db, key: entry.entityKey.canonical, bound: nil) else { return }
+        let names = Set(entry.changes.map(\.name))
+        // A changed field takes its value from before the write; one the entity did not have leaves it again.
+        let restored = current.properties.compactMap { property in
+            names.contains(property.name) ? entry.base.first { $0.name == property.name } : property
+        }
+        try setProperties(entry.entityKey, restored, pendingDelta: -1)
+    }
+
+    private func setProperties(_ key: EntityKey, _ properties: [ODataProperty], pendingDelta: Int) throws {
+        try db.execute(
+            sql: "UPDATE entity SET properties = ?, pending = max(0, pending + ?) WHERE key = ?",
+            arguments: [Self.encode(properties), pendingDelta, key.canonical]
+        )
+    }
+
+    static func encode(_ properties: [ODataProperty]) -> Data {
+        var bytes: [UInt8] = []
+        PropertyCodec.encode(properties, into: &bytes)
+        return Data(bytes)
+    }
+}

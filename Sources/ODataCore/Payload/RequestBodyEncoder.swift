@@ -1,0 +1,70 @@
+import Foundation
+
+/// The body of a write, in OData v2's JSON request format: one plain object of properties.
+///
+/// Each value is written as the property's Edm type wants it on the wire (what ``VerboseJSONDecoder`` reads
+/// back): `Edm.Int64` and `Edm.Decimal` as strings (no precision lost in a JavaScript client), `Edm.DateTime` as
+/// `/Date(ms)/`, `Edm.DateTimeOffset` as `/Date(ms+hhmm)/`, `Edm.Time` as `PT…`, `Edm.Binary` as base64.
+/// Strings are escaped so that any text — controls, quotes, lone surrogates replaced — is valid JSON.
+public enum RequestBodyEncoder {
+    /// `{"name":value,…}` for `properties` in order; `types` gives each property's Edm type (from `$metadata`).
+    public static func object(_ properties: [ODataProperty], types: [String: EdmPrimitiveType] = [:]) -> [UInt8] {
+        var out = "{"
+        for (index, property) in properties.enumerated() {
+            if index > 0 { out += "," }
+            out += string(property.name) + ":" + value(property.value, as: types[property.name])
+        }
+        out += "}"
+        return Array(out.utf8)
+    }
+
+    /// One value as JSON text.
+    public static func value(_ value: ODataValue, as type: EdmPrimitiveType? = nil) -> String {
+        switch value {
+        case .null: return "null"
+        case .bool(let flag): return flag ? "true" : "false"
+        case .int(let number): return type == .int64 ? "\"\(number)\"" : String(number)
+        case .decimal(let text): return "\"" + text + "\""
+        case .double(let number):
+            guard number.isFinite else { return "\"" + (number.isNaN ? "NaN" : number > 0 ? "INF" : "-INF") + "\"" }
+            return number == number.rounded() && abs(number) < 1e15 ? String(Int64(number)) : String(number)
+        case .string(let text): return string(text)
+        case .guid(let text): return string(text)
+        case .dateTime(let instant): return "\"\\/Date(\(instant.millisecondsSince1970))\\/\""
+        case .dateTimeOffset(let instant):
+            let minutes = instant.offsetMinutes ?? 0
+            let sign = minutes < 0 ? "-" : "+"
+            let offset = String(format: "%04d", abs(minutes))
+            return "\"\\/Date(\(instant.millisecondsSince1970)\(sign)\(offset))\\/\""
+        case .time(let duration): return string(duration.iso8601)
+        case .binary(let data): return string(data.base64EncodedString())
+        case .complex(let members):
+            return String(decoding: object(members), as: UTF8.self)
+        case .collection(let elements):
+            return "{\"results\":[" + elements.map { self.value($0) }.joined(separator: ",") + "]}"
+        }
+    }
+
+    /// A JSON string literal: quotes, backslashes and every control character escaped.
+    public static func string(_ text: String) -> String {
+        var out = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            case "\u{08}": out += "\\b"
+            case "\u{0C}": out += "\\f"
+            default:
+                if scalar.value < 0x20 || scalar.value == 0x7F || (0x2028...0x2029).contains(scalar.value) {
+                    out += String(format: "\\u%04x", scalar.value)
+                } else {
+                    out.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        return out + "\""
+    }
+}

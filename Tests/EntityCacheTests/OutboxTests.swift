@@ -1,0 +1,143 @@
+import CarDealerTestSupport
+import Foundation
+import ODataCore
+import Testing
+
+@testable import EntityCache
+
+/// The outbox: a write's optimistic change and its queued row in one transaction, and how they settle.
+@Suite struct OutboxTests {
+    let date = Date(timeIntervalSince1970: 1_800_000_000)
+    let car: EntityKey = "Car(1)"
+
+    func cacheWithCar() throws -> CacheDatabase {
+        let cache = try CacheDatabase()
+        try cache.write { session in
+            try session.upsertEntity(
+                key: car, entitySet: "Car", type: nil,
+                properties: [
+                    .init(name: "carID", value: .int(1)), .init(name: "make", value: .string("Ford")),
+                    .init(name: "model", value: .string("Focus")),
+                ],
+                etag: "W/\"1\"", at: date, partial: false)
+        }
+        return cache
+    }
+
+    func update(_ cache: CacheDatabase, _ field: String, _ text: String, id: String) throws -> Int64 {
+        try cache.write {
+            try $0.enqueueUpdate(car, changes: [.init(name: field, value: .string(text))], requestID: id, at: date)
+        }
+    }
+
+    @Test func an_update_shows_at_once_marked_pending_and_is_queued_against_the_etag_it_was_made_on() throws {
+        let cache = try cacheWithCar()
+        // When the model is changed here
+        let id = try update(cache, "model", "Fiesta", id: "r1")
+        // Then the cached car shows it, marked pending, and the outbox holds the write with what it replaced
+        let shown = try #require(try cache.entity(car))
+        #expect(shown["model"] == .string("Fiesta") && shown.pendingWrites == 1)
+        let entry = try #require(try cache.outboxEntries().first)
+        #expect(entry.id == id && entry.state == .pending && entry.baseEtag == "W/\"1\"" && entry.requestID == "r1")
+        #expect(entry.changes == [.init(name: "model", value: .string("Fiesta"))])
+        #expect(entry.base.first { $0.name == "model" }?.value == .string("Focus"))
+        #expect(try cache.outboxCounts() == OutboxCounts(pending: 1, failed: 0))
+    }
+
+    @Test func a_write_that_fails_inside_its_transaction_leaves_neither_change_nor_entry() throws {
+        let cache = try cacheWithCar()
+        struct Crash: Error {}
+        #expect(throws: Crash.self) {
+            try cache.write { session in
+                _ = try session.enqueueUpdate(
+                    car, changes: [.init(name: "model", value: .string("Ka"))], requestID: "r", at: date)
+                throw Crash()
+            }
+        }
+        #expect(try cache.entity(car)?["model"] == .string("Focus"))
+        #expect(try cache.outboxEntries().isEmpty)
+    }
+
+    @Test func a_fetch_never_overwrites_a_pending_change_and_settling_takes_the_new_etag() throws {
+        let cache = try cacheWithCar()
+        let first = try update(cache, "model", "Fiesta", id: "r1")
+        _ = try update(cache, "make", "FORD", id: "r2")
+        // When a fetch brings the service's older copy while the writes are pending
+        try cache.write { session in
+            try session.upsertEntity(
+                key: car, entitySet: "Car", type: nil,
+                properties: [
+                    .init(name: "carID", value: .int(1)), .init(name: "make", value: .string("Ford")),
+                    .init(name: "model", value: .string("Focus")),
+                ],
+                etag: "W/\"1\"", at: date, partial: false)
+        }
+        // Then the optimistic values stay
+        #expect(try cache.entity(car)?["model"] == .string("Fiesta"))
+        // And only the oldest write of the car is due
+        #expect(try cache.write { try $0.dueOutboxEntries(at: date, limit: 10) }.map(\.id) == [first])
+        // When the service applies the first, with a new ETag
+        try cache.write { try $0.settleOutbox(first, etag: "W/\"2\"") }
+        // Then the car has the new ETag, one write left, made against that ETag
+        let shown = try #require(try cache.entity(car))
+        #expect(shown.etag == "W/\"2\"" && shown.pendingWrites == 1 && shown["make"] == .string("FORD"))
+        #expect(try cache.outboxEntries().map(\.baseEtag) == ["W/\"2\""])
+    }
+
+    @Test func a_refused_write_rolls_its_fields_back_and_holds_the_entitys_later_writes() throws {
+        let cache = try cacheWithCar()
+        let first = try update(cache, "model", "X", id: "r1")
+        let second = try update(cache, "make", "Y", id: "r2")
+        // When the service refuses the first
+        try cache.write { try $0.failOutbox(first, error: "model is too short") }
+        // Then model is back, make keeps the later change, and nothing of this car is due
+        let shown = try #require(try cache.entity(car))
+        #expect(shown["model"] == .string("Focus") && shown["make"] == .string("Y") && shown.pendingWrites == 1)
+        #expect(try cache.write { try $0.dueOutboxEntries(at: date, limit: 10) }.isEmpty)
+        #expect(try cache.outboxCounts() == OutboxCounts(pending: 1, failed: 1))
+        // When the failed one is discarded, the later one is due
+        try cache.write { try $0.discardOutbox(first) }
+        #expect(try cache.write { try $0.dueOutboxEntries(at: date, limit: 10) }.map(\.id) == [second])
+    }
+
+    @Test func a_conflict_is_resolved_by_keeping_mine_or_taking_theirs() throws {
+        let cache = try cacheWithCar()
+        let mine = try update(cache, "model", "Mine", id: "r1")
+        let theirs: [ODataProperty] = [
+            .init(name: "carID", value: .int(1)), .init(name: "make", value: .string("Ford")),
+            .init(name: "model", value: .string("Theirs")),
+        ]
+        try cache.write { try $0.conflictOutbox(mine, theirs: theirs, theirsEtag: "W/\"9\"", error: "changed") }
+        #expect(try cache.outboxEntries().first?.state == .conflict)
+        // Keep mine: queued again against their ETag, still showing mine
+        try cache.write { try $0.keepMine(mine) }
+        let kept = try #require(try cache.outboxEntries().first)
+        #expect(kept.state == .pending && kept.baseEtag == "W/\"9\"" && kept.theirs == nil)
+        #expect(try cache.entity(car)?["model"] == .string("Mine"))
+        // Take theirs (after a second conflict): the car shows theirs, with their ETag, and nothing is queued
+        try cache.write { try $0.conflictOutbox(mine, theirs: theirs, theirsEtag: "W/\"10\"", error: "changed") }
+        try cache.write { try $0.takeTheirs(mine) }
+        let shown = try #require(try cache.entity(car))
+        #expect(shown["model"] == .string("Theirs") && shown.etag == "W/\"10\"" && shown.pendingWrites == 0)
+        #expect(try cache.outboxEntries().isEmpty)
+    }
+
+    @Test func the_outbox_survives_reopening_the_file() throws {
+        let path = NSTemporaryDirectory() + "outbox-\(UUID().uuidString).sqlite"
+        do {
+            let cache = try CacheDatabase(path: path)
+            try cache.write { session in
+                try session.upsertEntity(
+                    key: car, entitySet: "Car", type: nil, properties: [.init(name: "carID", value: .int(1))],
+                    etag: nil, at: date, partial: false)
+                _ = try session.enqueueUpdate(
+                    car, changes: [.init(name: "model", value: .string("Z"))], requestID: "r9", at: date)
+                try session.markOutboxSending(1, at: date)
+            }
+        }
+        let reopened = try CacheDatabase(path: path)
+        let entry = try #require(try reopened.outboxEntries().first)
+        #expect(entry.state == .sending && entry.attempts == 1 && entry.firstSent == date && entry.requestID == "r9")
+        #expect(try reopened.write { try $0.dueOutboxEntries(at: date, limit: 5) }.count == 1)
+    }
+}
