@@ -3,6 +3,7 @@ import Foundation
 import NIOCore
 import NIOHTTP1
 import ODataCore
+import Synchronization
 
 /// The live transport: swift-server's AsyncHTTPClient on SwiftNIO, one connection pool per transport.
 ///
@@ -61,6 +62,16 @@ public final class HTTPClientTransport: ODataTransport {
     public let proxy: ProxyServer?
     /// The service's cookies.
     let cookies = CookieJar()
+    /// The service root (where a CSRF token is fetched); nil for a transport made for any URL.
+    let serviceRoot: String?
+    /// The CSRF token writes carry, once asked for (SAP Gateway's protection; never logged or stored).
+    let csrf = Mutex(CSRFState())
+
+    struct CSRFState {
+        var token: String?
+        /// Whether the service was asked; a service that sends no token gets none.
+        var asked = false
+    }
 
     /// - Parameters:
     ///   - serviceOrigin: the service root whose origin alone requests may go to; nil for any (tests only).
@@ -78,6 +89,7 @@ public final class HTTPClientTransport: ODataTransport {
         self.maxBodyBytes = maxBodyBytes
         self.proxy = proxy
         self.serviceOrigin = serviceOrigin.flatMap(URL.init(string:)).flatMap(Origin.init)
+        self.serviceRoot = serviceOrigin
         authorization = credentials.authorization
         var configuration = HTTPClient.Configuration(
             redirectConfiguration: .disallow,  // followed in `get`, within the origin only
@@ -112,7 +124,44 @@ public final class HTTPClientTransport: ODataTransport {
         client.shutdown(queue: .global()) { _ in }
     }
 
+    /// Sends `request`. A write (any method but GET) carries the service's CSRF token: asked for once, with
+    /// `X-CSRF-Token: Fetch` on a GET of the service root, before the first write; asked for again, and the write
+    /// sent once more, when the service answers `403` with `X-CSRF-Token: Required` (the token expired with its
+    /// session). The token never leaves the transport: it is in no response header a caller sees.
     public func send(_ request: TransportRequest) async throws -> TransportResponse {
+        guard !request.method.isSafe else { return Self.withoutToken(try await exchangeFollowingRedirects(request)) }
+        var request = request
+        if let token = try await csrfToken(fresh: false) { request.headers["X-CSRF-Token"] = token }
+        let response = try await exchangeFollowingRedirects(request)
+        guard response.status == 403, response.headers["x-csrf-token"]?.lowercased() == "required",
+            let token = try await csrfToken(fresh: true)
+        else { return Self.withoutToken(response) }
+        request.headers["X-CSRF-Token"] = token
+        return Self.withoutToken(try await exchangeFollowingRedirects(request))
+    }
+
+    /// The response without a token value in `X-CSRF-Token` (`Required` stays: it says what happened).
+    static func withoutToken(_ response: TransportResponse) -> TransportResponse {
+        guard let value = response.headers["x-csrf-token"], value.lowercased() != "required" else { return response }
+        var response = response
+        response.headers["x-csrf-token"] = nil
+        return response
+    }
+
+    /// The CSRF token for writes: the one asked for before unless `fresh`; nil when the service sends none.
+    func csrfToken(fresh: Bool) async throws -> String? {
+        if !fresh, let known = csrf.withLock({ $0.asked ? $0 : nil }) { return known.token }
+        guard let serviceRoot else { return nil }
+        let answer = try await exchangeFollowingRedirects(
+            TransportRequest(url: serviceRoot, headers: ["X-CSRF-Token": "Fetch"]))
+        let sent = answer.headers["x-csrf-token"].flatMap { (200..<300).contains(answer.status) ? $0 : nil }
+        let token = sent.flatMap { $0.lowercased() == "required" || $0.isEmpty ? nil : $0 }
+        csrf.withLock { $0 = CSRFState(token: token, asked: true) }
+        return token
+    }
+
+    /// One request, following same-origin redirects of a GET.
+    func exchangeFollowingRedirects(_ request: TransportRequest) async throws -> TransportResponse {
         guard var url = Self.webURL(request.url) else {
             throw ODataError(kind: .refused, message: "the link is not an http or https URL", url: request.url)
         }

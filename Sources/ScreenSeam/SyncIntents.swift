@@ -51,3 +51,36 @@ public protocol SyncIntents: Sendable {
     /// freshness (revalidating with `If-None-Match` where an ETag is known).
     func refresh(screen: ScreenID)
 }
+
+/// A change made on a screen, to be recorded at once in the cache and sent to the service.
+public struct EntityChange: Sendable, Hashable {
+    /// The entity changed.
+    public var key: EntityKey
+    /// The properties set, with their new values (only those that changed).
+    public var changes: [ODataProperty]
+
+    public init(key: EntityKey, changes: [ODataProperty]) {
+        self.key = key
+        self.changes = changes
+    }
+}
+
+/// What the user decided about a write in the outbox.
+public enum OutboxResolution: Sendable, Hashable {
+    /// A failed write: send it again as it was.
+    case retry
+    /// Drop the write; its change leaves the cache.
+    case discard
+    /// A conflict: send mine again against the service's current version.
+    case keepMine
+    /// A conflict: take the service's version; mine is dropped.
+    case takeTheirs
+}
+
+/// What screens that change data tell the fetcher. Fire-and-forget, as ``SyncIntents``: the change is in the
+/// cache (optimistic, marked pending) as soon as the fetcher has recorded it, and the screen sees it through
+/// its cache observation.
+public protocol WriteIntents: Sendable {
+    func save(_ change: EntityChange)
+    func resolve(outboxEntry id: Int64, _ resolution: OutboxResolution)
+}

@@ -26,6 +26,8 @@ public struct SessionSettings: Sendable {
     public var maxEntities = VerboseJSONDecoder.defaultMaxEntities
     /// Predict the next screens; off is the fetch-on-navigate baseline.
     public var prefetch = true
+    /// Whether screens may change data (forms, the outbox); off, the browser only reads.
+    public var allowsWrites = true
     /// Where the proxy variables are read.
     public var environment: [String: String] = ProcessInfo.processInfo.environment
     /// Wraps the HTTP transport (the executable's `--trace`).
@@ -56,11 +58,13 @@ public final class BrowsingSession: Sendable {
     public let proxy: ProxyServer?
     /// Whether `$metadata` came from the cache (a warm or offline start).
     public let metadataFromCache: Bool
+    public let allowsWrites: Bool
 
     init(
         root: String, cache: CacheDatabase, engine: SyncEngine, model: ServiceModel, profile: DisplayProfile,
-        proxy: ProxyServer?, metadataFromCache: Bool
+        proxy: ProxyServer?, metadataFromCache: Bool, allowsWrites: Bool
     ) {
+        self.allowsWrites = allowsWrites
         self.root = root
         self.cache = cache
         self.engine = engine
@@ -115,14 +119,15 @@ public final class BrowsingSession: Sendable {
             configuration: configuration, cache: opened.cache, transport: transport, model: opened.model)
         return BrowsingSession(
             root: opened.root, cache: opened.cache, engine: engine, model: opened.model, profile: profile,
-            proxy: http.proxy, metadataFromCache: opened.fromCache
+            proxy: http.proxy, metadataFromCache: opened.fromCache, allowsWrites: settings.allowsWrites
         )
     }
 
     /// What the screens of this session share.
     @MainActor
     public func makeEnvironment() -> BrowserEnvironment {
-        BrowserEnvironment(cache: cache, intents: engine, model: model, profile: profile)
+        BrowserEnvironment(
+            cache: cache, intents: engine, writes: allowsWrites ? engine : nil, model: model, profile: profile)
     }
 
     /// The first screen: the profile's root set, else the list of entity sets.

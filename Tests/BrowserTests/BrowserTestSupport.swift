@@ -104,3 +104,18 @@ func seedMaintenance(
             children: records.map { "PersonCarMaintenance(\($0.id))" }, at: now)
     }
 }
+
+/// Records the changes screens hand to the fetcher (a fake at the write seam; the real outbox is SyncTests').
+final class RecordingWrites: WriteIntents, @unchecked Sendable {
+    private let lock = NSLock()
+    private var _saved: [EntityChange] = []
+    private var _resolved: [(Int64, OutboxResolution)] = []
+
+    var saved: [EntityChange] { lock.withLock { _saved } }
+    var resolved: [(Int64, OutboxResolution)] { lock.withLock { _resolved } }
+
+    func save(_ change: EntityChange) { lock.withLock { _saved.append(change) } }
+    func resolve(outboxEntry id: Int64, _ resolution: OutboxResolution) {
+        lock.withLock { _resolved.append((id, resolution)) }
+    }
+}

@@ -3,6 +3,7 @@ import EntityCache
 import Foundation
 import ODataCore
 import ScreenSeam
+import Synchronization
 import Testing
 
 @testable import Sync
@@ -11,18 +12,26 @@ import Testing
     static let root = SyncEngineTests.root
     let people = ListRequest(entitySet: "Person")
 
-    /// Whether request `number` fails: a fixed pseudo-random 30 %.
-    static func fails(_ number: Int) -> Bool {
-        var x = UInt64(number) &* 0x9E37_79B9_7F4A_7C15
-        x ^= x >> 29
+    /// Whether the first attempt at `url` fails: a fixed pseudo-random 30 % of URLs (by their text, not by the
+    /// order concurrent requests happen to arrive in, which a loaded machine changes).
+    static func fails(_ url: String) -> Bool {
+        var x: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in url.utf8 { x = (x ^ UInt64(byte)) &* 0x100_0000_01b3 }
         return x % 10 < 3
     }
 
     @Test func with_thirty_percent_of_requests_failing_the_cache_converges_without_duplicates_or_orphans() async throws
     {
         // Given a service of 25 people where 30 % of requests answer 500
-        let transport = FakeTransport { request, number in
-            if Self.fails(number) { return json(#"{"error":{"code":"X","message":"injected"}}"#, status: 500) }
+        let attempts = Mutex<[String: Int]>([:])
+        let transport = FakeTransport { request, _ in
+            let attempt = attempts.withLock {
+                $0[request.url, default: 0] += 1
+                return $0[request.url]!
+            }
+            if attempt == 1, Self.fails(request.url) {
+                return json(#"{"error":{"code":"X","message":"injected"}}"#, status: 500)
+            }
             let skip =
                 request.url.range(of: "$skip=").map { Int(request.url[$0.upperBound...].prefix { $0.isNumber })! } ?? 0
             return json(SyncEngineTests.peoplePage(skip..<min(skip + 10, 25), count: 25))

@@ -16,6 +16,9 @@ public final class BrowserApp {
     let environment: BrowserEnvironment
     var status: SyncStatus?
     var statusObservation: CacheObservation?
+    /// Changes made here not yet on the service, for the status line.
+    var outbox = OutboxCounts()
+    var outboxObservation: CacheObservation?
     var spinnerTimer: DispatchSourceTimer?
     var spinnerPhase = 0
     var needsDisplay = true
@@ -34,6 +37,12 @@ public final class BrowserApp {
         status = try? environment.cache.syncStatus()
         statusObservation = environment.cache.observeSyncStatus { [weak self] status in
             self?.statusChanged(status)
+        }
+        outbox = (try? environment.cache.outboxCounts()) ?? OutboxCounts()
+        outboxObservation = environment.cache.observeOutboxCounts { [weak self] counts in
+            guard let self, self.outbox != counts else { return }
+            self.outbox = counts
+            self.setNeedsDisplay()
         }
     }
 
@@ -58,6 +67,7 @@ public final class BrowserApp {
     /// Stops observing and closes every screen.
     public func shutdown() {
         statusObservation?.cancel()
+        outboxObservation?.cancel()
         spinnerTimer?.cancel()
         spinnerTimer = nil
         stack.closeAll()
@@ -108,7 +118,14 @@ public final class BrowserApp {
         let top = stack.top
         Chrome.drawBreadcrumb(stack.breadcrumb, kind: top.kindTitle, into: &buffer)
         top.render(into: &buffer, rows: 1..<(size.rows - 1))
-        Chrome.drawStatus(status: status, summary: top.statusSummary, spinnerPhase: spinnerPhase, into: &buffer)
+        var summary = top.statusSummary
+        if outbox.pending > 0 || outbox.failed > 0 {
+            var counts: [String] = []
+            if outbox.pending > 0 { counts.append("\(outbox.pending) pending") }
+            if outbox.failed > 0 { counts.append("\(outbox.failed) to resolve (o)") }
+            summary = counts.joined(separator: ", ") + (summary.isEmpty ? "" : " · " + summary)
+        }
+        Chrome.drawStatus(status: status, summary: summary, spinnerPhase: spinnerPhase, into: &buffer)
         return buffer
     }
 

@@ -10,8 +10,17 @@ enum SelectionGutter {
     static let width = 1
     static let marker = "▌"
 
-    /// Draws the gutter of `line`: the marker when selected, a blank otherwise.
-    static func draw(selected: Bool, line: Int, into buffer: inout ScreenBuffer) {
-        buffer.put(selected ? marker : " ", row: line, column: 0, style: selected ? CellStyle(role: .accent) : .plain)
+    /// Marks a row whose entity has changes made here that the service has not settled.
+    static let pendingMarker = "•"
+
+    /// Draws the gutter of `line`: the marker when selected, the pending mark, or a blank.
+    static func draw(selected: Bool, pending: Bool = false, line: Int, into buffer: inout ScreenBuffer) {
+        if selected {
+            buffer.put(marker, row: line, column: 0, style: CellStyle(role: .accent))
+        } else {
+            buffer.put(
+                pending ? pendingMarker : " ", row: line, column: 0, style: pending ? CellStyle(role: .warning) : .plain
+            )
+        }
     }
 }

@@ -8,6 +8,8 @@ import ScreenSeam
 public final class BrowserEnvironment {
     public let cache: CacheDatabase
     public let intents: any SyncIntents
+    /// Where changes made on screens go; nil when this browser does not write (a read-only session).
+    public let writes: (any WriteIntents)?
     public let model: ServiceModel
     public let profile: DisplayProfile
     /// The clock, so that "3 s old" can be tested.
@@ -19,11 +21,12 @@ public final class BrowserEnvironment {
     private var lastScreenID = 0
 
     public init(
-        cache: CacheDatabase, intents: any SyncIntents, model: ServiceModel, profile: DisplayProfile,
-        now: @escaping () -> Date = Date.init, timeZone: TimeZone = .current
+        cache: CacheDatabase, intents: any SyncIntents, writes: (any WriteIntents)? = nil, model: ServiceModel,
+        profile: DisplayProfile, now: @escaping () -> Date = Date.init, timeZone: TimeZone = .current
     ) {
         self.cache = cache
         self.intents = intents
+        self.writes = writes
         self.model = model
         self.profile = profile.completed(for: model)
         self.now = now

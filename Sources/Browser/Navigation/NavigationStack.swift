@@ -64,6 +64,8 @@ public final class NavigationStack {
             if !(top is HelpController) { push(HelpController(environment: environment)) }
         case .char("i"):
             if !(top is RequestLogController) { push(RequestLogController(environment: environment)) }
+        case .char("o"):
+            if !(top is OutboxController) { push(OutboxController(environment: environment)) }
         case .char("r"), .ctrl("r"):
             top.refresh()
             environment.setNeedsDisplay()

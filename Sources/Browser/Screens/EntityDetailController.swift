@@ -73,7 +73,14 @@ public final class EntityDetailController: ScreenController {
             let all = lines
             guard cursor.selected < all.count else { return .handled }
             guard let navigation = all[cursor.selected].navigation else {
-                return fullValue(of: all[cursor.selected].label).map(ScreenAction.push) ?? .handled
+                // A field: change it where this session writes and the field can be typed, else read it whole.
+                let property = all[cursor.selected].label
+                if environment.writes != nil, let form = editForm(focusOn: property),
+                    form.fields.first(where: { $0.input.name == property })?.isEditable == true
+                {
+                    return .push(form)
+                }
+                return fullValue(of: property).map(ScreenAction.push) ?? .handled
             }
             return .push(
                 EntityListController(
@@ -81,9 +88,21 @@ public final class EntityDetailController: ScreenController {
                     environment: environment, source: .related(parent: self.key, path: [navigation]),
                     breadcrumb: navigation, kindTitle: navigation
                 ))
+        case .char("v"):
+            let all = lines
+            guard cursor.selected < all.count, all[cursor.selected].navigation == nil else { return .handled }
+            return fullValue(of: all[cursor.selected].label).map(ScreenAction.push) ?? .handled
+        case .char("e"):
+            return editForm(focusOn: nil).map(ScreenAction.push) ?? .handled
         default:
             return .ignored
         }
+    }
+
+    /// The form that changes this entity, as cached now.
+    func editForm(focusOn property: String?) -> EditFormController? {
+        guard let entity = (try? environment.cache.fullEntity(key)) ?? entity else { return nil }
+        return EditFormController(environment: environment, entity: entity, breadcrumb: breadcrumb, focusOn: property)
     }
 
     /// The whole value of one property, read whole from the cache (the rows hold it cut), wrapped.

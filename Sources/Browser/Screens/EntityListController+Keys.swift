@@ -15,6 +15,8 @@ extension EntityListController {
             return drill().map(ScreenAction.push) ?? .handled
         case .char("d"):
             return detail().map(ScreenAction.push) ?? .handled
+        case .char("e"):
+            return editForm().map(ScreenAction.push) ?? .handled
         default:
             return .ignored
         }
@@ -76,6 +78,13 @@ extension EntityListController {
             )
         }
         return detail()
+    }
+
+    /// The form that changes the selected row's entity, read whole from the cache.
+    func editForm() -> (any ScreenController)? {
+        guard let shown = row(at: cursor.selected)?.shown else { return nil }
+        let entity = (try? environment.cache.fullEntity(shown.key)) ?? shown
+        return EditFormController(environment: environment, entity: entity, breadcrumb: environment.label(of: shown))
     }
 
     /// The detail screen of the selected row's entity.

@@ -90,8 +90,10 @@ extension EntityListController {
     }
 
     func drawRow(_ position: Int, on line: Int, widths: [Int], into buffer: inout ScreenBuffer) {
-        SelectionGutter.draw(selected: position == cursor.selected, line: line, into: &buffer)
-        guard let shown = row(at: position)?.shown else {
+        let row = row(at: position)
+        let pending = (row?.shown?.pendingWrites ?? 0) + (row?.link?.pendingWrites ?? 0) > 0
+        SelectionGutter.draw(selected: position == cursor.selected, pending: pending, line: line, into: &buffer)
+        guard let shown = row?.shown else {
             buffer.put("loading…", row: line, column: SelectionGutter.width, style: CellStyle(role: .muted))
             return
         }
@@ -101,7 +103,8 @@ extension EntityListController {
             column =
                 buffer.put(
                     text, row: line, column: column, width: width,
-                    alignment: spec.align == "right" ? .trailing : .leading) + 1
+                    alignment: spec.align == "right" ? .trailing : .leading,
+                    style: pending ? CellStyle(role: .warning) : .plain) + 1
         }
     }
 

@@ -1,8 +1,8 @@
 /// Lossless decimal numbers as text: validation and a canonical spelling.
-enum DecimalText {
+public enum DecimalText {
     /// Canonical decimal text for `text` (`"0012.500"` → `"12.5"`, `"-0.0"` → `"0"`,
     /// `"1e3"` → `"1000"`), or nil if it is not a decimal number.
-    static func canonical(_ text: some StringProtocol) -> String? {
+    public static func canonical(_ text: some StringProtocol) -> String? {
         if isAlreadyCanonical(text.utf8) { return String(text) }
         var bytes = Array(text.utf8)
         guard !bytes.isEmpty else { return nil }

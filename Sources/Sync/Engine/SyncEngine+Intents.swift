@@ -9,6 +9,11 @@ enum Intent: Sendable {
     case rest(EntityKey, neighbours: [EntityKey], screen: ScreenID)
     case close(ScreenID)
     case refresh(ScreenID)
+    /// A change made on a screen (``WriteIntents``), and what the user decided about a write in the outbox.
+    case save(EntityChange)
+    case resolve(Int64, OutboxResolution)
+    /// Sends the writes that are due (at start: those recorded before a restart).
+    case flushOutbox
     /// Resumes once every earlier intent is handled (tests, ``SyncEngine/waitUntilIdle()``).
     case barrier(CheckedContinuation<Void, Never>)
 }
@@ -30,7 +35,7 @@ extension SyncEngine: SyncIntents {
         intents.yield(.refresh(screen))
     }
 
-    func handle(_ intent: Intent) {
+    func handle(_ intent: Intent) async {
         switch intent {
         case .show(let content, let visible, let screen):
             var state = screens[screen] ?? ScreenState(content: content, visible: visible)
@@ -53,6 +58,13 @@ extension SyncEngine: SyncIntents {
             release(state.shown.union(state.predicted), from: screen)
         case .refresh(let screen):
             replan(screen, force: true)
+        case .save(let change):
+            // Awaited here, so that writes are recorded in the order they were made.
+            await record(change)
+        case .resolve(let id, let resolution):
+            await apply(resolution, to: id)
+        case .flushOutbox:
+            flushOutbox()
         case .barrier(let continuation):
             continuation.resume()
         }

@@ -27,6 +27,8 @@ public actor SyncEngine {
         /// Seconds for which fetched data is not fetched again.
         public var freshness: Double = 300
         public var retry = RetryPolicy()
+        /// Backoff for writes, which are tried again until the service settles them or the user drops them.
+        public var writeRetry = RetryPolicy(maxAttempts: .max, baseDelay: 0.5, maxDelay: 60, budget: .infinity)
         public var offlineProbeInterval: Double = 5
         public var profile = PrefetchHints()
         /// Predict the next screens (`$expand` of what a drill-down shows, the next page, the
@@ -78,6 +80,12 @@ public actor SyncEngine {
     var slowNotice: String?
     /// URLs a refresh (`r`) asked for that have not ended yet.
     var refreshing: Set<String> = []
+    /// The outbox flush under way, whether it should look again when it ends, and the wait for the next retry.
+    var outboxTask: Task<Void, Never>?
+    var outboxAgain = false
+    var outboxTimer: Task<Void, Never>?
+    /// The service refused the `MERGE` verb: updates go as `POST` with `X-HTTP-Method: MERGE`.
+    var tunnelMerge = false
     nonisolated let intents: AsyncStream<Intent>.Continuation
 
     public init(
@@ -96,6 +104,8 @@ public actor SyncEngine {
         self.policy = model.map { PrefetchPolicy(model: $0, profile: configuration.profile) }
         let (stream, continuation) = AsyncStream<Intent>.makeStream()
         self.intents = continuation
+        // Writes recorded before a restart carry on.
+        continuation.yield(.flushOutbox)
         Task { [weak self] in
             for await intent in stream {
                 guard let self else { return }
@@ -106,6 +116,8 @@ public actor SyncEngine {
 
     deinit {
         intents.finish()
+        outboxTask?.cancel()
+        outboxTimer?.cancel()
         probeTask?.cancel()
         slowWatch?.cancel()
     }

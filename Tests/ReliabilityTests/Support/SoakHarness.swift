@@ -40,6 +40,8 @@ final class SoakHarness {
         var settings = SessionSettings(serviceRoot: root)
         settings.profile = Browser.DisplayProfile.carDealer
         settings.cacheFile = cachePath
+        // The walk is about reading under faults; the write path has its own tests.
+        settings.allowsWrites = false
         settings.timeout = requestTimeout
         settings.requestTimeout = requestTimeout * 3
         settings.tune = { configuration in

@@ -1,0 +1,277 @@
+import EntityCache
+import ODataCore
+import ScreenSeam
+import Terminal
+
+/// A form for changing one entity, built from `$metadata`: one field per property, typed input and validation
+/// per Edm type (``FieldInput``), keys and server-set fields read-only.
+///
+/// Tab / Shift-Tab and ↓ / ↑ move between fields; ← → Home End Backspace Delete and Ctrl-U edit the field;
+/// Enter (or Ctrl-S) saves; Esc cancels, asking first when something was typed. Invalid input is refused next to
+/// its field before anything is queued. Saving hands the changed fields to the fetcher (``WriteIntents``), which
+/// records them in the cache at once: the screen below shows them in its next frame, marked pending.
+/// What was typed lives here, so a resize never loses it; wide text scrolls within its field.
+@MainActor
+public final class EditFormController: ScreenController {
+    struct Field {
+        var input: FieldInput
+        var label: String
+        var original: ODataValue?
+        var text: String
+        /// The caret, in characters.
+        var caret: Int
+        /// Why the field cannot be edited, when it cannot.
+        var readOnly: String?
+        var error: String?
+
+        var isEditable: Bool { readOnly == nil }
+    }
+
+    public let screenID: ScreenID
+    public let breadcrumb: String
+    public var kindTitle: String { "Edit" }
+    let environment: BrowserEnvironment
+    let key: EntityKey
+    var fields: [Field]
+    var focus: Int
+    var top = 0
+    var rows = 10
+    /// A sentence at the foot of the form (why saving did not happen).
+    var message: String?
+    var confirmingCancel = false
+
+    /// A form for `entity`, focused on `property` when given (Enter on a field of the detail screen).
+    public init?(
+        environment: BrowserEnvironment, entity: CachedEntity, breadcrumb: String, focusOn property: String? = nil
+    ) {
+        let model = environment.model
+        guard let type = model.entityType(ofSet: entity.entitySet) else { return nil }
+        self.environment = environment
+        self.key = entity.key
+        self.breadcrumb = breadcrumb
+        self.screenID = environment.nextScreenID()
+        let keys = Set(model.keyProperties(of: type))
+        let columns = environment.setProfile(entity.entitySet).columns ?? []
+        let fields = model.properties(of: type).map { property in
+            let input = FieldInput(property)
+            var readOnly: String?
+            if keys.contains(property.name) {
+                readOnly = "key"
+            } else if property.isConcurrencyToken {
+                readOnly = "set by the service"
+            } else if case .primitive = property.type, input.isEditable {
+                readOnly = nil
+            } else {
+                readOnly = "cannot be typed here"
+            }
+            let label = Self.label(of: property, columns: columns)
+            let text = FieldInput.text(of: entity[property.name])
+            return Field(
+                input: input, label: label, original: entity[property.name], text: text, caret: text.count,
+                readOnly: readOnly
+            )
+        }
+        let wanted = property.flatMap { name in fields.firstIndex { $0.input.name == name && $0.isEditable } }
+        self.fields = fields
+        focus = wanted ?? fields.firstIndex(where: \.isEditable) ?? 0
+    }
+
+    /// The profile's column title for a column showing just this property, else `sap:label`, else the name.
+    static func label(of property: Property, columns: [DisplayProfile.Column]) -> String {
+        let shown = columns.first { $0.value == "{\(property.name)}" || $0.value.hasPrefix("{\(property.name):") }
+        return shown?.title ?? property.label ?? property.name
+    }
+
+    /// Whether anything was typed.
+    var isModified: Bool { fields.contains { $0.text != FieldInput.text(of: $0.original) } }
+
+    public var statusSummary: String {
+        "Enter saves · Esc cancels · Tab moves"
+    }
+
+    public func layout(rows: Int, columns: Int) {
+        self.rows = max(1, rows - 2)
+    }
+
+    public func update() {
+        // Keep the focused field (and its error line) in view.
+        let line = lineOf(focus)
+        if line < top { top = line }
+        let end = line + (fields[safe: focus]?.error == nil ? 1 : 2)
+        if end > top + rows { top = end - rows }
+    }
+
+    /// The first screen line of field `index` (fields with an error take two lines).
+    func lineOf(_ index: Int) -> Int {
+        fields.prefix(index).reduce(0) { $0 + ($1.error == nil ? 1 : 2) }
+    }
+
+    public func handle(_ key: Key) -> ScreenAction {
+        defer { environment.setNeedsDisplay() }
+        if confirmingCancel {
+            switch key {
+            case .char("y"), .char("Y"): return .pop
+            default:
+                confirmingCancel = false
+                return .handled
+            }
+        }
+        message = nil
+        switch key {
+        case .escape:
+            guard isModified else { return .pop }
+            confirmingCancel = true
+        case .enter, .ctrl("s"):
+            return save()
+        case .tab, .down:
+            move(by: 1)
+        case .backTab, .up:
+            move(by: -1)
+        default:
+            edit(key)
+        }
+        return .handled
+    }
+
+    func move(by step: Int) {
+        var index = focus
+        for _ in fields.indices {
+            index = (index + step + fields.count) % fields.count
+            if fields[index].isEditable { break }
+        }
+        focus = index
+    }
+
+    /// Typing into the focused field.
+    func edit(_ key: Key) {
+        guard fields.indices.contains(focus), fields[focus].isEditable else { return }
+        var field = fields[focus]
+        var characters = Array(field.text)
+        switch key {
+        case .char(let character):
+            characters.insert(character, at: field.caret)
+            field.caret += 1
+        case .backspace where field.caret > 0:
+            characters.remove(at: field.caret - 1)
+            field.caret -= 1
+        case .delete where field.caret < characters.count:
+            characters.remove(at: field.caret)
+        case .left: field.caret = max(0, field.caret - 1)
+        case .right: field.caret = min(characters.count, field.caret + 1)
+        case .home, .ctrl("a"): field.caret = 0
+        case .end, .ctrl("e"): field.caret = characters.count
+        case .ctrl("u"):
+            characters = []
+            field.caret = 0
+        default: return
+        }
+        field.text = String(characters)
+        field.error = nil
+        fields[focus] = field
+    }
+
+    /// Checks every field; when all are valid, hands the changed ones to the fetcher and closes.
+    func save() -> ScreenAction {
+        var changes: [ODataProperty] = []
+        for index in fields.indices where fields[index].isEditable {
+            switch fields[index].input.parse(fields[index].text) {
+            case .success(let value):
+                fields[index].error = nil
+                let original = fields[index].original ?? .null
+                // A field without a value left empty stays without one (an empty string is not a change).
+                let untouched = original == .null && fields[index].text.isEmpty
+                if value != original, !untouched {
+                    changes.append(ODataProperty(name: fields[index].input.name, value: value))
+                }
+            case .failure(let error):
+                fields[index].error = error.sentence
+            }
+        }
+        if let first = fields.firstIndex(where: { $0.error != nil }) {
+            focus = first
+            message = "Nothing was saved: fix the fields marked below."
+            return .handled
+        }
+        guard !changes.isEmpty else { return .pop }
+        guard let writes = environment.writes else {
+            message = "This browser cannot change data of this service."
+            return .handled
+        }
+        writes.save(EntityChange(key: key, changes: changes))
+        return .pop
+    }
+
+    public func render(into buffer: inout ScreenBuffer, rows area: Range<Int>) {
+        guard area.count >= 3 else { return }
+        let width = buffer.size.columns
+        let labelWidth = min(24, max(8, (fields.map { DisplayWidth.width(of: $0.label) }.max() ?? 8) + 1))
+        let boxStart = SelectionGutter.width + labelWidth + 2
+        let boxWidth = max(4, width - boxStart - 1)
+        buffer.put(
+            "Change \(breadcrumb)", row: area.lowerBound, column: 1, width: width - 2,
+            style: CellStyle([.bold], role: .header))
+        let listRows = (area.lowerBound + 1)..<(area.upperBound - 1)
+        var line = 0
+        for (index, field) in fields.enumerated() {
+            for part in 0..<(field.error == nil ? 1 : 2) {
+                defer { line += 1 }
+                let row = listRows.lowerBound + line - top
+                guard listRows.contains(row) else { continue }
+                if part == 1 {
+                    buffer.put(
+                        "  " + (field.error ?? ""), row: row, column: boxStart, width: boxWidth,
+                        style: CellStyle(role: .error))
+                    continue
+                }
+                SelectionGutter.draw(selected: index == focus, line: row, into: &buffer)
+                let labelRole: ColorRole = field.isEditable ? .normal : .muted
+                buffer.put(
+                    field.label, row: row, column: SelectionGutter.width, width: labelWidth, alignment: .trailing,
+                    style: CellStyle(field.error == nil ? [] : [.bold], role: field.error == nil ? labelRole : .error))
+                if let reason = field.readOnly {
+                    let shown = FieldInput.text(of: field.original)
+                    buffer.put(
+                        (shown.isEmpty ? "" : shown + "  ") + "(\(reason))", row: row, column: boxStart,
+                        width: boxWidth,
+                        style: CellStyle(role: .muted))
+                } else {
+                    drawBox(field, focused: index == focus, row: row, column: boxStart, width: boxWidth, into: &buffer)
+                }
+            }
+        }
+        let footRow = area.upperBound - 1
+        if confirmingCancel {
+            buffer.put(
+                "Discard what you typed? y discards, any other key goes back to the form.", row: footRow, column: 1,
+                width: width - 2, style: CellStyle([.bold], role: .warning))
+        } else if let message {
+            buffer.put(message, row: footRow, column: 1, width: width - 2, style: CellStyle([.bold], role: .error))
+        }
+    }
+
+    /// The field's text, scrolled so that the caret shows, with the caret drawn when focused.
+    func drawBox(_ field: Field, focused: Bool, row: Int, column: Int, width: Int, into buffer: inout ScreenBuffer) {
+        let before = TextSanitizer.sanitize(String(field.text.prefix(field.caret)))
+        let after = TextSanitizer.sanitize(String(field.text.dropFirst(field.caret)))
+        let caretColumn = DisplayWidth.width(of: before)
+        let shift = max(0, caretColumn - width + 1)
+        var cells: [(String, Int)] = []  // what to draw, and the column it starts at
+        var at = 0
+        for character in before + after {
+            let cellWidth = DisplayWidth.width(of: character)
+            if at >= shift, at - shift + cellWidth <= width { cells.append((String(character), at - shift)) }
+            at += cellWidth
+        }
+        let style = CellStyle([.underline], role: focused ? .accent : .normal)
+        buffer.put("", row: row, column: column, width: width, style: style)
+        for (text, offset) in cells { buffer.put(text, row: row, column: column + offset, style: style) }
+        guard focused else { return }
+        let caretText = after.first.map(String.init) ?? " "
+        buffer.put(
+            caretText, row: row, column: column + caretColumn - shift, style: CellStyle([.reverse], role: .accent))
+    }
+}
+
+extension Array {
+    subscript(safe index: Int) -> Element? { indices.contains(index) ? self[index] : nil }
+}

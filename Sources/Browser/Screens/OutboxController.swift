@@ -1,0 +1,169 @@
+import EntityCache
+import Foundation
+import ODataCore
+import ScreenSeam
+import Terminal
+
+/// The `o` screen: every change made here that the service has not settled — queued, failed or in conflict —
+/// in the order made, with what it does, its state, attempts and the service's message.
+///
+/// Enter shows one change field by field (for a conflict: the value I started from, mine and theirs). On a
+/// failed change `r` sends it again and `x` drops it (its change leaves the cache); on a conflict `m` keeps mine
+/// (sent again against their version) and `t` takes theirs. `x` asks first.
+@MainActor
+public final class OutboxController: ScreenController {
+    public let screenID: ScreenID
+    public let breadcrumb = "Outbox"
+    public let kindTitle = "Changes not yet on the service"
+    let environment: BrowserEnvironment
+    var entries: [OutboxEntry] = []
+    var cursor = ListCursor()
+    var observation: CacheObservation?
+    /// The entry whose discard waits for a yes.
+    var confirmingDiscard: Int64?
+
+    init(environment: BrowserEnvironment) {
+        self.environment = environment
+        self.screenID = environment.nextScreenID()
+    }
+
+    public func willAppear() {
+        entries = (try? environment.cache.outboxEntries()) ?? []
+        cursor.setCount(entries.count)
+        observation = environment.cache.observeOutbox { [weak self] entries in
+            guard let self else { return }
+            self.entries = entries
+            self.cursor.setCount(entries.count)
+            self.environment.setNeedsDisplay()
+        }
+    }
+
+    public func didDisappear() {
+        observation?.cancel()
+        observation = nil
+    }
+
+    public var statusSummary: String {
+        if confirmingDiscard != nil { return "Drop this change? y drops it, any other key keeps it" }
+        let waiting = entries.filter { !$0.isQueued }.count
+        guard !entries.isEmpty else { return "nothing waiting" }
+        return
+            "\(entries.count - waiting) queued · \(waiting) need you · r retry · x drop · m keep mine · t take theirs"
+    }
+
+    public func layout(rows: Int, columns: Int) {
+        cursor.setPageSize(rows - 1)
+    }
+
+    public func handle(_ key: Key) -> ScreenAction {
+        defer { environment.setNeedsDisplay() }
+        if let id = confirmingDiscard {
+            confirmingDiscard = nil
+            if key == .char("y") || key == .char("Y") { environment.writes?.resolve(outboxEntry: id, .discard) }
+            return .handled
+        }
+        if key == .char("o") { return .pop }
+        if cursor.apply(key) { return .handled }
+        guard cursor.selected < entries.count else { return .ignored }
+        let entry = entries[cursor.selected]
+        switch key {
+        case .enter, .right, .char("l"):
+            return .push(
+                TextViewController(
+                    environment: environment, text: describe(entry), breadcrumb: entry.entityKey.canonical,
+                    kindTitle: "Change"
+                ))
+        case .char("r") where entry.state == .failed:
+            environment.writes?.resolve(outboxEntry: entry.id, .retry)
+        case .char("m") where entry.state == .conflict:
+            environment.writes?.resolve(outboxEntry: entry.id, .keepMine)
+        case .char("t") where entry.state == .conflict:
+            environment.writes?.resolve(outboxEntry: entry.id, .takeTheirs)
+        case .char("x"), .delete:
+            confirmingDiscard = entry.id
+        default:
+            return .ignored
+        }
+        return .handled
+    }
+
+    public func render(into buffer: inout ScreenBuffer, rows: Range<Int>) {
+        guard rows.count >= 2 else { return }
+        let header = CellStyle([.bold], role: .header)
+        buffer.fill(row: rows.lowerBound, style: header)
+        var column = SelectionGutter.width
+        for (title, width) in [("state", 9), ("tries", 5), ("entity", 24)] {
+            column = buffer.put(title, row: rows.lowerBound, column: column, width: width, style: header) + 1
+        }
+        buffer.put("change", row: rows.lowerBound, column: column, style: header)
+        guard !entries.isEmpty else {
+            buffer.put(
+                "Every change made here is on the service.", row: rows.lowerBound + 1, column: 1,
+                style: CellStyle(role: .muted))
+            return
+        }
+        for (offset, index) in cursor.visible.enumerated() where rows.lowerBound + 1 + offset < rows.upperBound {
+            let line = rows.lowerBound + 1 + offset
+            let entry = entries[index]
+            SelectionGutter.draw(selected: index == cursor.selected, line: line, into: &buffer)
+            let role: ColorRole = entry.isQueued ? .normal : .error
+            var column = SelectionGutter.width
+            for (text, width) in [
+                (Self.stateText(entry), 9), (String(entry.attempts), 5), (entry.entityKey.canonical, 24),
+            ] {
+                column = buffer.put(text, row: line, column: column, width: width, style: CellStyle(role: role)) + 1
+            }
+            let summary = summarize(entry) + (entry.lastError.map { "  — " + $0 } ?? "")
+            buffer.put(
+                summary, row: line, column: column, width: max(0, buffer.size.columns - column),
+                style: CellStyle(role: role))
+        }
+    }
+
+    static func stateText(_ entry: OutboxEntry) -> String {
+        switch entry.state {
+        case .pending: entry.nextAttemptAt == nil ? "queued" : "retrying"
+        case .sending: "sending"
+        case .failed: "failed"
+        case .conflict: "conflict"
+        }
+    }
+
+    /// `model: Focus → Fiesta, make: Ford → FORD`.
+    func summarize(_ entry: OutboxEntry) -> String {
+        entry.changes.map { change in
+            let before = entry.base.first { $0.name == change.name }.map { ValueFormatter.format($0.value) } ?? "–"
+            return "\(change.name): \(before) → \(ValueFormatter.format(change.value))"
+        }.joined(separator: ", ")
+    }
+
+    /// One change in full, field by field; a conflict shows base, mine and theirs.
+    func describe(_ entry: OutboxEntry) -> String {
+        var lines = [
+            "Entity     " + entry.entityKey.canonical,
+            "Change     " + entry.kind.rawValue + " (" + Self.stateText(entry) + ")",
+            "Made       " + environment.localTime(entry.createdAt, withDate: true),
+            "Attempts   " + String(entry.attempts),
+            "Request id " + entry.requestID,
+        ]
+        if let error = entry.lastError { lines.append("Service    " + error) }
+        lines.append("")
+        for change in entry.changes {
+            let base = entry.base.first { $0.name == change.name }.map { ValueFormatter.format($0.value) } ?? "–"
+            lines.append(change.name)
+            lines.append("  I started from  " + base)
+            lines.append("  mine            " + ValueFormatter.format(change.value))
+            if let theirs = entry.theirs {
+                lines.append(
+                    "  theirs          "
+                        + (theirs.first { $0.name == change.name }.map { ValueFormatter.format($0.value) } ?? "–"))
+            }
+        }
+        if entry.state == .conflict {
+            lines += [
+                "", "The entity changed on the service since it was read. In the outbox: m keeps mine, t takes theirs.",
+            ]
+        }
+        return lines.joined(separator: "\n")
+    }
+}

@@ -1,0 +1,112 @@
+import CarDealerTestSupport
+import EntityCache
+import Foundation
+import ODataCore
+import ScreenSeam
+import Terminal
+import Testing
+
+@testable import Browser
+
+/// The form built from `$metadata`: typed input, refusals next to the field, only changes handed on.
+@MainActor
+@Suite struct EditFormTests {
+    /// The people list over a seeded cache, with a session that writes.
+    func app(
+        size: TerminalSize = TerminalSize(columns: 72, rows: 16)
+    ) throws
+        -> (BrowserApp, HeadlessTerminal, CacheDatabase, RecordingWrites)
+    {
+        let (_, _, cache) = try ScreenSnapshotTests().seededApp()
+        let writes = RecordingWrites()
+        let environment = BrowserEnvironment(
+            cache: cache, intents: RecordingIntents(), writes: writes, model: try CarDealerModel.model,
+            profile: DisplayProfile.carDealer!, now: { ScreenSnapshotTests.fixedNow },
+            timeZone: TimeZone(identifier: "UTC")!)
+        let terminal = HeadlessTerminal(size: size)
+        let app = BrowserApp(
+            terminal: terminal, environment: environment,
+            root: EntityListController(environment: environment, entitySet: "Person"))
+        app.presentIfNeeded()
+        return (app, terminal, cache, writes)
+    }
+
+    func type(_ text: String) -> [TerminalEvent] { text.map { .key(.char($0)) } }
+    func frame(_ terminal: HeadlessTerminal) -> String { terminal.lastFrame.joined(separator: "\n") }
+
+    @Test func the_form_has_a_field_per_property_with_keys_and_server_fields_read_only() throws {
+        let (app, terminal, _, _) = try app()
+        // When e is pressed on the first person (Ærøskøbing-Łódź, Zoë)
+        _ = app.handle([.key(.char("e"))])
+        let shown = frame(terminal)
+        // Then every property has a line, labelled as the profile or $metadata says
+        for label in ["personID", "firstName", "lastName", "ssn", "Customer since"] {
+            #expect(shown.contains(label), "\(label)\n\(shown)")
+        }
+        #expect(shown.contains("(key)") && shown.contains("(set by the service)"))
+        #expect(shown.contains("Zoë") && shown.contains("Ærøskøbing-Łódź"))
+    }
+
+    @Test func invalid_input_is_refused_next_to_its_field_and_nothing_is_queued() throws {
+        let (app, terminal, _, writes) = try app()
+        // When ssn (MaxLength 9) gets ten characters and Enter is pressed
+        _ = app.handle([.key(.char("e")), .key(.tab), .key(.tab)] + type("0123456789") + [.key(.enter)])
+        // Then the form stays, says why next to the field, and hands nothing on
+        let shown = frame(terminal)
+        #expect(shown.contains("ssn takes at most 9 characters (this has 10)."), "\(shown)")
+        #expect(shown.contains("Nothing was saved"))
+        #expect(writes.saved.isEmpty)
+        // When it is cleared and typed again
+        _ = app.handle([.key(.ctrl("u"))] + type("123-45") + [.key(.enter)])
+        // Then only the changed field is handed on, and the form closes
+        #expect(
+            writes.saved == [EntityChange(key: "Person(2)", changes: [.init(name: "ssn", value: .string("123-45"))])])
+        #expect(app.stack.top is EntityListController)
+    }
+
+    @Test func typed_values_become_edm_values_and_hostile_text_stays_inert() throws {
+        let (app, terminal, _, writes) = try app()
+        // When the first name gets an escape sequence and a right-to-left override typed into it
+        _ = app.handle([.key(.char("e"))] + [.key(.ctrl("u"))] + type("\u{1B}[2J\u{202E}Eve") + [.key(.enter)])
+        // Then the value is handed on as typed, and the frame showed it without its control characters
+        #expect(writes.saved.first?.changes == [.init(name: "firstName", value: .string("\u{1B}[2J\u{202E}Eve"))])
+        #expect(!frame(terminal).contains("\u{1B}") && !frame(terminal).contains("\u{202E}"))
+    }
+
+    @Test func esc_asks_before_dropping_what_was_typed_and_a_resize_keeps_it() throws {
+        let (app, terminal, _, writes) = try app()
+        _ = app.handle([.key(.char("e"))] + type("X"))
+        // When the terminal is resized
+        terminal.resize(to: TerminalSize(columns: 40, rows: 12))
+        _ = app.handle(terminal.readKeys().map { .key($0) })
+        #expect(frame(terminal).contains("ZoëX"), "\(frame(terminal))")
+        // When Esc is pressed, then any key but y: the form stays
+        _ = app.handle([.key(.escape)])
+        #expect(frame(terminal).contains("Discard what you typed?"))
+        _ = app.handle([.key(.char("n"))])
+        #expect(app.stack.top is EditFormController)
+        // When Esc and y: it closes, nothing handed on
+        _ = app.handle([.key(.escape), .key(.char("y"))])
+        #expect(app.stack.top is EntityListController && writes.saved.isEmpty)
+    }
+
+    @Test func a_pending_change_is_marked_on_its_row_and_counted_on_the_status_line() async throws {
+        let (app, terminal, cache, _) = try app()
+        // When a change to the second person (O'Neil) is recorded in the cache, as the fetcher does
+        let now = ScreenSnapshotTests.fixedNow
+        try await cache.write { session in
+            _ = try session.enqueueUpdate(
+                "Person(3)", changes: [.init(name: "firstName", value: .string("René"))], requestID: "r1", at: now)
+        }
+        // Then its row shows the change, marked, and the status line counts it
+        let marked = try await eventually {
+            let lines = terminal.lastFrame
+            return lines.contains { $0.hasPrefix("•") && $0.contains("René") }
+                && lines.last?.contains("1 pending") == true
+        }
+        #expect(marked, "\(frame(terminal))")
+        // And the outbox screen lists it with what it changes
+        _ = app.handle([.key(.char("o"))])
+        #expect(frame(terminal).contains("firstName: Renée → René"), "\(frame(terminal))")
+    }
+}

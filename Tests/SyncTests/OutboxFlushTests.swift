@@ -1,0 +1,175 @@
+import CarDealerTestSupport
+import EntityCache
+import Foundation
+import ODataCore
+import ScreenSeam
+import Testing
+
+@testable import Sync
+
+/// The fetcher sends the outbox: MERGE with the request id and If-Match, failures classified, conflicts kept.
+@Suite struct OutboxFlushTests {
+    static let root = SyncEngineTests.root
+    static let carURL = root + "Car(1)"
+    let date = Date(timeIntervalSince1970: 1_800_000_000)
+
+    func engine(_ transport: FakeTransport, cache: CacheDatabase? = nil) throws -> (SyncEngine, CacheDatabase) {
+        let cache = try cache ?? CacheDatabase()
+        var configuration = SyncEngine.Configuration(serviceRoot: Self.root)
+        configuration.writeRetry = RetryPolicy(maxAttempts: .max, baseDelay: 0.01, maxDelay: 0.05, budget: .infinity)
+        let engine = SyncEngine(
+            configuration: configuration, cache: cache, transport: transport, model: CarDealerModel.model)
+        return (engine, cache)
+    }
+
+    func seedCar(_ cache: CacheDatabase) throws {
+        try cache.write { session in
+            try session.upsertEntity(
+                key: "Car(1)", entitySet: "Car", type: nil,
+                properties: [
+                    .init(name: "carID", value: .int(1)), .init(name: "make", value: .string("Ford")),
+                    .init(name: "model", value: .string("Focus")),
+                ],
+                etag: "W/\"1\"", at: date, partial: false)
+        }
+    }
+
+    static let change = EntityChange(key: "Car(1)", changes: [.init(name: "model", value: .string("Fiesta"))])
+
+    static func theirCar(model: String, etag: String) -> TransportResponse {
+        json(
+            #"{"d":{"__metadata":{"uri":"\#(carURL)","etag":"\#(etag.replacingOccurrences(of: "\"", with: "\\\""))"},"carID":1,"make":"Ford","model":"\#(model)"}}"#
+        )
+    }
+
+    @Test func an_update_is_merged_with_only_its_fields_its_request_id_and_if_match() async throws {
+        let transport = FakeTransport { request, _ in
+            TransportResponse(status: 204, headers: ["etag": "W/\"2\""])
+        }
+        let (engine, cache) = try engine(transport)
+        try seedCar(cache)
+        // When the model is changed on a screen
+        engine.save(Self.change)
+        // Then it shows at once, and the service is asked once to merge just that field
+        let settled = try await eventually {
+            let sent = await transport.requests.count
+            return try cache.outboxEntries().isEmpty && sent > 0
+        }
+        #expect(settled)
+        let request = try #require(await transport.requests.first)
+        #expect(request.method == .merge && request.url == Self.carURL)
+        #expect(String(decoding: request.body ?? [], as: UTF8.self) == #"{"model":"Fiesta"}"#)
+        #expect(request.headers["If-Match"] == "W/\"1\"" && request.headers["Content-Type"] == "application/json")
+        #expect((request.headers["Repeatability-Request-ID"]?.count ?? 0) >= 32)
+        #expect(request.headers["Repeatability-First-Sent"]?.hasSuffix(" GMT") == true)
+        // And the car keeps the change, with the service's new ETag, no longer pending
+        let car = try #require(try cache.entity("Car(1)"))
+        #expect(car["model"] == .string("Fiesta") && car.etag == "W/\"2\"" && car.pendingWrites == 0)
+        #expect(await transport.requests.count == 1)
+    }
+
+    @Test func failures_worth_retrying_are_sent_again_under_the_same_request_id() async throws {
+        // Given a service that is unreachable, then busy (503, Retry-After 0), then applies the write
+        let transport = FakeTransport { request, number in
+            switch number {
+            case 1: throw ODataError(kind: .transport, message: "the connection was refused", url: request.url)
+            case 2: return TransportResponse(status: 503, headers: ["retry-after": "0"])
+            default: return TransportResponse(status: 204, headers: ["etag": "W/\"2\""])
+            }
+        }
+        let (engine, cache) = try engine(transport)
+        try seedCar(cache)
+        engine.save(Self.change)
+        await engine.flushIntents()
+        #expect(try await eventually { try cache.outboxEntries().isEmpty })
+        // Then three attempts went out, all one write: the same request id and first-sent time
+        let requests = await transport.requests
+        #expect(requests.count == 3)
+        #expect(Set(requests.compactMap { $0.headers["Repeatability-Request-ID"] }).count == 1)
+        #expect(Set(requests.compactMap { $0.headers["Repeatability-First-Sent"] }).count == 1)
+        #expect(try cache.entity("Car(1)")?["model"] == .string("Fiesta"))
+    }
+
+    @Test func a_refused_update_is_rolled_back_and_waits_in_the_outbox_with_the_services_words() async throws {
+        let transport = FakeTransport { _, _ in
+            json(
+                #"{"error":{"code":"Invalid","message":{"lang":"en","value":"model takes at most 3 characters"}}}"#,
+                status: 400)
+        }
+        let (engine, cache) = try engine(transport)
+        try seedCar(cache)
+        engine.save(Self.change)
+        #expect(try await eventually { try cache.outboxEntries().first?.state == .failed })
+        let entry = try #require(try cache.outboxEntries().first)
+        #expect(entry.lastError?.contains("model takes at most 3 characters") == true)
+        #expect(try cache.entity("Car(1)")?["model"] == .string("Focus"))
+        #expect(try cache.outboxCounts() == OutboxCounts(pending: 0, failed: 1))
+        #expect(await transport.requests.count == 1)
+    }
+
+    @Test func a_conflict_keeps_theirs_beside_mine_and_keep_mine_sends_against_their_etag() async throws {
+        // Given a service where someone else changed the car (ETag 7)
+        let transport = FakeTransport { request, _ in
+            switch (request.method, request.headers["If-Match"]) {
+            case (.get, _): return Self.theirCar(model: "Theirs", etag: "W/\"7\"")
+            case (.merge, "W/\"7\"?"), (.merge, "W/\"7\""):
+                return TransportResponse(status: 204, headers: ["etag": "W/\"8\""])
+            default: return json(#"{"error":{"code":"Stale","message":{"lang":"en","value":"changed"}}}"#, status: 412)
+            }
+        }
+        let (engine, cache) = try engine(transport)
+        try seedCar(cache)
+        engine.save(Self.change)
+        // Then the write waits as a conflict, with their copy
+        #expect(try await eventually { try cache.outboxEntries().first?.state == .conflict })
+        let entry = try #require(try cache.outboxEntries().first)
+        #expect(entry.theirs?.first { $0.name == "model" }?.value == .string("Theirs") && entry.theirsEtag == "W/\"7\"")
+        #expect(try cache.entity("Car(1)")?["model"] == .string("Fiesta"))
+        // When the user keeps mine
+        engine.resolve(outboxEntry: entry.id, .keepMine)
+        // Then it is sent against their ETag and settles
+        #expect(try await eventually { try cache.outboxEntries().isEmpty })
+        #expect(await transport.requests.last?.headers["If-Match"] == "W/\"7\"")
+        let car = try #require(try cache.entity("Car(1)"))
+        #expect(car["model"] == .string("Fiesta") && car.etag == "W/\"8\"")
+    }
+
+    @Test func a_service_that_refuses_the_merge_verb_gets_it_tunnelled_through_post() async throws {
+        let transport = FakeTransport { request, _ in
+            request.method == .merge
+                ? TransportResponse(status: 405) : TransportResponse(status: 204, headers: ["etag": "W/\"2\""])
+        }
+        let (engine, cache) = try engine(transport)
+        try seedCar(cache)
+        engine.save(Self.change)
+        await engine.flushIntents()
+        #expect(try await eventually { try cache.outboxEntries().isEmpty })
+        let last = try #require(await transport.requests.last)
+        #expect(last.method == .post && last.headers["X-HTTP-Method"] == "MERGE")
+        #expect(await transport.requests.count == 2)
+    }
+
+    @Test func writes_recorded_before_a_restart_are_sent_when_the_fetcher_starts() async throws {
+        // Given a cache file holding a write that was on the wire when the process died
+        let path = try BuiltProducts.temporaryDirectory("outbox-restart") + "/cache.sqlite"
+        do {
+            let cache = try CacheDatabase(path: path)
+            try seedCar(cache)
+            let date = self.date
+            try await cache.write { session in
+                let id = try session.enqueueUpdate(
+                    "Car(1)", changes: [.init(name: "model", value: .string("Ka"))], requestID: "before-the-crash",
+                    at: date)
+                try session.markOutboxSending(id, at: date)
+            }
+        }
+        // When a fetcher starts on it
+        let transport = FakeTransport { _, _ in TransportResponse(status: 204, headers: ["etag": "W/\"2\""]) }
+        let (engine, cache) = try engine(transport, cache: try CacheDatabase(path: path))
+        await engine.flushIntents()
+        // Then the write goes out again under its first request id, and settles
+        #expect(try await eventually { try cache.outboxEntries().isEmpty })
+        #expect(await transport.requests.map { $0.headers["Repeatability-Request-ID"] } == ["before-the-crash"])
+        #expect(try cache.entity("Car(1)")?["model"] == .string("Ka"))
+    }
+}
