@@ -46,6 +46,7 @@ public final class EditFormController: ScreenController {
     ) {
         let model = environment.model
         guard let type = model.entityType(ofSet: entity.entitySet) else { return nil }
+        let setUpdatable = model.entitySet(named: entity.entitySet)?.isUpdatable ?? true
         self.environment = environment
         self.key = entity.key
         self.breadcrumb = breadcrumb
@@ -57,7 +58,9 @@ public final class EditFormController: ScreenController {
             var readOnly: String?
             if keys.contains(property.name) {
                 readOnly = "key"
-            } else if property.isConcurrencyToken {
+            } else if !setUpdatable {
+                readOnly = "the service does not let it change"
+            } else if property.isConcurrencyToken || !property.isUpdatable {
                 readOnly = "set by the service"
             } else if case .primitive = property.type, input.isEditable {
                 readOnly = nil

@@ -6,6 +6,8 @@ public struct RequestLogEntry: Sendable, Hashable {
     public enum Outcome: String, Sendable, Hashable, CaseIterable {
         /// A 2xx whose body was written to the cache.
         case fetched
+        /// A write (MERGE, POST, PUT, DELETE) the service accepted.
+        case written
         /// A 304: the cached rows were confirmed, only fetched-at changed.
         case notModified = "304"
         /// Failed after its retries (or a non-retryable error).

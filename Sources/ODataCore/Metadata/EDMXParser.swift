@@ -1,6 +1,7 @@
 /// Reads a `$metadata` document (EDMX 1.0 with CSDL v1–v2 schemas) into a ``ServiceModel``.
 ///
-/// Vendor attributes other than `sap:label` and `sap:text`, and unknown elements, are ignored; what
+/// Vendor attributes other than `sap:label`, `sap:text`, `sap:creatable`, `sap:updatable` and `sap:deletable`, and
+/// unknown elements, are ignored; what
 /// the model needs but is missing or malformed is an error naming the element
 /// and its line.
 public enum EDMXParser {
@@ -129,7 +130,8 @@ public enum EDMXParser {
                 maxLength: maxLength, isConcurrencyToken: node.attribute("ConcurrencyMode") == "Fixed",
                 precision: node.attribute("Precision").flatMap { Int($0) },
                 scale: node.attribute("Scale").flatMap { Int($0) },
-                label: vendor(node, "label"), textProperty: vendor(node, "text")
+                label: vendor(node, "label"), textProperty: vendor(node, "text"),
+                isCreatable: vendor(node, "creatable") != "false", isUpdatable: vendor(node, "updatable") != "false"
             )
         }
 
@@ -163,7 +165,10 @@ public enum EDMXParser {
 
         func container(_ node: XMLNode, namespace: String) throws(MetadataError) -> EntityContainer {
             let sets = try node.children(named: "EntitySet").map { (set) throws(MetadataError) in
-                EntitySet(name: try required(set, "Name"), entityType: qualify(try required(set, "EntityType")))
+                EntitySet(
+                    name: try required(set, "Name"), entityType: qualify(try required(set, "EntityType")),
+                    isCreatable: vendor(set, "creatable") != "false", isUpdatable: vendor(set, "updatable") != "false",
+                    isDeletable: vendor(set, "deletable") != "false")
             }
             let associationSets = try node.children(named: "AssociationSet").map { (set) throws(MetadataError) in
                 AssociationSet(

@@ -70,12 +70,17 @@ public struct Property: Sendable, Hashable {
     public var label: String?
     /// `sap:text`: the property that holds this one's readable text (`CustomerName` for `CustomerID`).
     public var textProperty: String?
+    /// `sap:creatable` / `sap:updatable` (true unless a service says `false`): may a client set it.
+    public var isCreatable: Bool
+    public var isUpdatable: Bool
 
     public init(
         name: String, type: EdmTypeReference, isNullable: Bool = true, maxLength: Int? = nil,
         isConcurrencyToken: Bool = false, precision: Int? = nil, scale: Int? = nil, label: String? = nil,
-        textProperty: String? = nil
+        textProperty: String? = nil, isCreatable: Bool = true, isUpdatable: Bool = true
     ) {
+        self.isCreatable = isCreatable
+        self.isUpdatable = isUpdatable
         self.label = label
         self.textProperty = textProperty
         self.name = name
@@ -142,10 +147,19 @@ public struct EntitySet: Sendable, Hashable {
     public var name: String
     /// Qualified entity type name.
     public var entityType: String
+    /// `sap:creatable` / `sap:updatable` / `sap:deletable` (true unless a service says `false`).
+    public var isCreatable: Bool
+    public var isUpdatable: Bool
+    public var isDeletable: Bool
 
-    public init(name: String, entityType: String) {
+    public init(
+        name: String, entityType: String, isCreatable: Bool = true, isUpdatable: Bool = true, isDeletable: Bool = true
+    ) {
         self.name = name
         self.entityType = entityType
+        self.isCreatable = isCreatable
+        self.isUpdatable = isUpdatable
+        self.isDeletable = isDeletable
     }
 }
 

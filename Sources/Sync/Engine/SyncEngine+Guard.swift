@@ -43,7 +43,7 @@ extension SyncEngine {
     func remember(_ url: String, report: JobReport) {
         let now = clock.now()
         switch report.outcome {
-        case .fetched, .notModified:
+        case .fetched, .notModified, .written:
             holds[url] = Hold(reason: .answered, until: now.addingTimeInterval(configuration.freshness))
         case .failed where report.isUnreachable:
             // Offline: parked, and the probe decides when to ask again.

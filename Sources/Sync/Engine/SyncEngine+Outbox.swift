@@ -205,7 +205,7 @@ extension SyncEngine: WriteIntents {
     func logWrite(_ request: TransportRequest, status: Int?, bytes: Int, started: Date, attempts: Int, error: String?) {
         let entry = RequestLogEntry(
             url: request.url, status: status, bytes: bytes, duration: clock.now().timeIntervalSince(started),
-            outcome: error == nil ? .fetched : .failed, startedAt: started, attempts: attempts, error: error,
+            outcome: error == nil ? .written : .failed, startedAt: started, attempts: attempts, error: error,
             method: request.headers["X-HTTP-Method"].map { "POST (\($0))" } ?? request.method.rawValue
         )
         _ = try? cache.write { try $0.appendRequestLog(entry) }

@@ -1,0 +1,95 @@
+import CarDealerTestSupport
+import Foundation
+import ODataCore
+import ODataHTTP
+import Testing
+
+/// mock-sap's GWSAMPLE_BASIC service root, when `.ci/checks/30-independent-writes.sh` started one.
+let mockSAPRoot = ProcessInfo.processInfo.environment["CARDEALER_MOCKSAP_ROOT"]
+
+/// Changing data on a server we did not write: mock-sap's GWSAMPLE_BASIC (PyPI `mock-sap`, SAP Gateway's shapes:
+/// CSRF tokens, weak ETags, MERGE), browsed by the built binary in tmux. `.ci/checks/30-independent-writes.sh`
+/// installs and starts it on loopback and sets `CARDEALER_MOCKSAP_ROOT`; without it these tests do not run.
+@Suite(
+    .serialized,
+    .enabled(if: TmuxSession.executable != nil, "tmux is not installed"),
+    .enabled(if: mockSAPRoot != nil, "CARDEALER_MOCKSAP_ROOT is not set (see .ci/checks)")
+)
+struct IndependentServerWriteTests {
+    typealias Launch = BrowserInTmuxTests.Launch
+    static let root = mockSAPRoot
+
+    /// The service's own copy of a business partner's company name, read past the browser.
+    func companyName(_ id: String) async throws -> String? {
+        let root = try #require(Self.root)
+        let transport = try HTTPClientTransport(serviceRoot: root, environment: [:], timeout: 5)
+        let response = try await transport.send(TransportRequest(url: root + "BusinessPartnerSet('\(id)')"))
+        guard case .entity(let entity) = try VerboseJSONDecoder(serviceRoot: root).decode(response.body) else {
+            return nil
+        }
+        if case .string(let name)? = entity.properties.first(where: { $0.name == "CompanyName" })?.value { return name }
+        return nil
+    }
+
+    /// Opens the first business partner's form, replaces its company name with `name` and saves.
+    func change(_ app: Launch, to name: String) async throws {
+        try app.tmux.sendKeys("g", "e")
+        try await app.expect("the form") { $0.contains("Company Name") && $0.contains("(key)") }
+        try app.tmux.sendKeys("C-u")
+        try app.tmux.run("send-keys", "-t", app.tmux.target, "-l", name)
+        try app.tmux.sendKeys("Enter")
+    }
+
+    @Test func a_change_saved_in_the_form_reaches_the_service_with_its_csrf_token_and_etag() async throws {
+        let root = try #require(Self.root)
+        let app = try Launch("browse \(root)BusinessPartnerSet", columns: 120, rows: 30)
+        defer { app.close() }
+        try await app.expect("the business partners") { $0.contains("● online") && !$0.contains("loading…") }
+        // When the first partner's company name is changed in the form
+        let name = "Renamed by CarDealer \(UInt16.random(in: 1000...9999))"
+        try await change(app, to: name)
+        // Then the list shows it at once, and the service settles it (nothing pending, nothing to resolve)
+        // (the list, not the form: the form shows the typed name too, under its field labels)
+        let screen = try await app.expect("the change, settled") {
+            $0.contains(name) && !$0.contains("Company Name") && !$0.contains("pending") && !$0.contains("to resolve")
+        }
+        #expect(!screen.contains("CSRF"), "\(screen)")
+        // And the service holds it (the request log shows the write)
+        try app.tmux.sendKeys("i")
+        try await app.expect("the write in the request log") { $0.contains("written") }
+        #expect(try await companyName("0100000000") == name)
+        try app.tmux.sendKeys("Escape")
+        try app.tmux.sendKeys("q")
+        try await app.expect("a clean exit") { $0.contains("EXIT=0") }
+    }
+
+    @Test func a_change_made_meanwhile_on_the_service_is_a_conflict_that_keep_mine_resolves() async throws {
+        let root = try #require(Self.root)
+        let app = try Launch("browse \(root)BusinessPartnerSet", columns: 120, rows: 30)
+        defer { app.close() }
+        try await app.expect("the business partners") { $0.contains("● online") && !$0.contains("loading…") }
+        // Given someone else renames the partner on the service after the browser read it
+        let transport = try HTTPClientTransport(serviceRoot: root, environment: [:], timeout: 5)
+        let theirs = "Theirs \(UInt16.random(in: 1000...9999))"
+        let merge = try await transport.send(
+            TransportRequest(
+                method: .merge, url: root + "BusinessPartnerSet('0100000000')",
+                headers: ["Content-Type": "application/json"],
+                body: RequestBodyEncoder.object([.init(name: "CompanyName", value: .string(theirs))])))
+        #expect((200..<300).contains(merge.status), "the service refused the other change: \(merge.status)")
+        // When the browser's user changes it too
+        let mine = "Mine \(UInt16.random(in: 1000...9999))"
+        try await change(app, to: mine)
+        // Then the change waits as a conflict, and the outbox shows both versions
+        try await app.expect("a change to resolve") { $0.contains("1 to resolve") }
+        try app.tmux.sendKeys("o")
+        try await app.expect("the conflict in the outbox") { $0.contains("conflict") }
+        try app.tmux.sendKeys("Enter")
+        try await app.expect("mine and theirs") { $0.contains(mine) && $0.contains(theirs) }
+        // When mine is kept
+        try app.tmux.sendKeys("Escape", "m")
+        try await app.expect("the outbox empty") { $0.contains("Every change made here is on the service.") }
+        // Then the service holds mine
+        #expect(try await companyName("0100000000") == mine)
+    }
+}
