@@ -65,6 +65,22 @@ public struct EntityChange: Sendable, Hashable {
     }
 }
 
+/// An entity the user deleted, and where it was shown, so that it leaves that list at once.
+public struct EntityDeletion: Sendable, Hashable {
+    public var key: EntityKey
+    /// The screen it was deleted from: a stored list, or a parent's relation.
+    public var shownIn: ScreenContent?
+    /// For a row reached through a link entity (a maintenance record through its ownership): that link, which
+    /// leaves the parent's relation (the service deletes it with the entity).
+    public var link: EntityKey?
+
+    public init(key: EntityKey, shownIn: ScreenContent? = nil, link: EntityKey? = nil) {
+        self.key = key
+        self.shownIn = shownIn
+        self.link = link
+    }
+}
+
 /// What the user decided about a write in the outbox.
 public enum OutboxResolution: Sendable, Hashable {
     /// A failed write: send it again as it was.
@@ -82,5 +98,6 @@ public enum OutboxResolution: Sendable, Hashable {
 /// its cache observation.
 public protocol WriteIntents: Sendable {
     func save(_ change: EntityChange)
+    func delete(_ deletion: EntityDeletion)
     func resolve(outboxEntry id: Int64, _ resolution: OutboxResolution)
 }

@@ -110,8 +110,11 @@ final class RecordingWrites: WriteIntents, @unchecked Sendable {
     private let lock = NSLock()
     private var _saved: [EntityChange] = []
     private var _resolved: [(Int64, OutboxResolution)] = []
+    private var _deleted: [EntityDeletion] = []
 
     var saved: [EntityChange] { lock.withLock { _saved } }
+    var deleted: [EntityDeletion] { lock.withLock { _deleted } }
+    func delete(_ deletion: EntityDeletion) { lock.withLock { _deleted.append(deletion) } }
     var resolved: [(Int64, OutboxResolution)] { lock.withLock { _resolved } }
 
     func save(_ change: EntityChange) { lock.withLock { _saved.append(change) } }

@@ -110,3 +110,24 @@ import Testing
         #expect(frame(terminal).contains("firstName: Renée → René"), "\(frame(terminal))")
     }
 }
+
+extension EditFormTests {
+    @Test func x_asks_naming_the_row_and_y_hands_the_delete_on_with_where_it_was_shown() throws {
+        let (app, terminal, _, writes) = try app()
+        // When x is pressed on O'Neil, Renée (the second row)
+        _ = app.handle([.key(.down), .key(.char("x"))])
+        // Then the list asks, naming it
+        #expect(frame(terminal).contains("Delete “O'Neil, Renée”? y deletes it"), "\(frame(terminal))")
+        // When any other key is pressed, nothing is deleted; when asked again and y pressed, it is
+        _ = app.handle([.key(.char("n"))])
+        #expect(writes.deleted.isEmpty && !frame(terminal).contains("Delete “"))
+        _ = app.handle([.key(.delete), .key(.char("y"))])
+        let deletion = try #require(writes.deleted.first)
+        #expect(deletion.key == "Person(3)" && deletion.link == nil)
+        guard case .list(let request)? = deletion.shownIn else {
+            Issue.record("the delete should name the list it was shown in")
+            return
+        }
+        #expect(request.path.canonical == "Person")
+    }
+}

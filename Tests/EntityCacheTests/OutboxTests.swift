@@ -141,3 +141,46 @@ import Testing
         #expect(try reopened.write { try $0.dueOutboxEntries(at: date, limit: 5) }.count == 1)
     }
 }
+
+extension OutboxTests {
+    @Test func a_delete_leaves_its_list_and_relation_at_once_and_settling_removes_the_entity() throws {
+        let cache = try cacheWithCar()
+        let list = ListKey(canonical: "Car")
+        try cache.write { session in
+            for id in 2...3 {
+                try session.upsertEntity(
+                    key: "Car(\(id))", entitySet: "Car", type: nil,
+                    properties: [.init(name: "carID", value: .int(Int64(id)))],
+                    etag: nil, at: date, partial: false)
+            }
+            try session.writeListPage(
+                list, offset: 0, entityKeys: ["Car(2)", "Car(1)", "Car(3)"], totalCount: 3, nextLink: nil,
+                isLastPage: true,
+                at: date)
+            try session.replaceRelation(
+                parent: "Person(1)", navigation: "Cars", children: ["Car(1)", "Car(3)"], at: date)
+        }
+        // When Car(1) is deleted from the list
+        let id = try cache.write {
+            try $0.enqueueDelete(car, shownIn: DeletedFrom(list: list), requestID: "d1", at: date)
+        }
+        // Then the rows after it move up and the count follows, at once
+        let window = try cache.listWindow(list, range: 0..<5)
+        #expect(window.rows.map { $0.entity?.key.canonical } == ["Car(2)", "Car(3)"])
+        #expect(window.state?.totalCount == 2 && window.state?.isComplete == true)
+        #expect(try cache.outboxEntries().first?.kind == .delete)
+        // When the service settles it, the entity goes
+        try cache.write { try $0.settleOutbox(id, etag: nil) }
+        #expect(try cache.entity(car) == nil && cache.outboxEntries().isEmpty)
+        // And a delete from a relation takes it out of that relation
+        let second = try cache.write {
+            try $0.enqueueDelete(
+                "Car(3)", shownIn: DeletedFrom(parent: "Person(1)", navigation: "Cars"), requestID: "d2", at: date)
+        }
+        #expect(try cache.relationKeys("Person(1)", navigation: "Cars")?.keys == ["Car(1)"])
+        // And a refused one puts it back to be fetched again (the relation is unknown until then)
+        try cache.write { try $0.failOutbox(second, error: "in use") }
+        #expect(try cache.relationKeys("Person(1)", navigation: "Cars") == nil)
+        #expect(try cache.entity("Car(3)")?.pendingWrites == 0)
+    }
+}

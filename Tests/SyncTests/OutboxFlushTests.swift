@@ -173,3 +173,21 @@ import Testing
         #expect(try cache.entity("Car(1)")?["model"] == .string("Ka"))
     }
 }
+
+extension OutboxFlushTests {
+    @Test func a_delete_is_sent_with_if_match_and_its_request_id_and_a_404_means_done() async throws {
+        let transport = FakeTransport { request, number in
+            number == 1 ? TransportResponse(status: 503) : TransportResponse(status: 404)
+        }
+        let (engine, cache) = try engine(transport)
+        try seedCar(cache)
+        engine.delete(EntityDeletion(key: "Car(1)"))
+        await engine.flushIntents()
+        #expect(try await eventually { try cache.outboxEntries().isEmpty })
+        let requests = await transport.requests
+        #expect(requests.map(\.method) == [.delete, .delete] && requests.allSatisfy { $0.url == Self.carURL })
+        #expect(requests.allSatisfy { $0.headers["If-Match"] == "W/\"1\"" && $0.body == nil })
+        #expect(Set(requests.compactMap { $0.headers["Repeatability-Request-ID"] }).count == 1)
+        #expect(try cache.entity("Car(1)") == nil)
+    }
+}

@@ -1,10 +1,17 @@
 import EntityCache
 import ODataCore
+import ScreenSeam
 import Terminal
 
 /// Keys, filtering and drilling in.
 extension EntityListController {
     public func handle(_ key: Key) -> ScreenAction {
+        if let pending = confirmingDelete {
+            confirmingDelete = nil
+            if key == .char("y") || key == .char("Y") { environment.writes?.delete(pending.deletion) }
+            environment.setNeedsDisplay()
+            return .handled
+        }
         if let action = handleFilterKey(key) { return action }
         if cursor.apply(key) {
             cursorMoved()
@@ -17,6 +24,9 @@ extension EntityListController {
             return detail().map(ScreenAction.push) ?? .handled
         case .char("e"):
             return editForm().map(ScreenAction.push) ?? .handled
+        case .char("x"), .delete:
+            askToDelete()
+            return .handled
         default:
             return .ignored
         }
@@ -78,6 +88,15 @@ extension EntityListController {
             )
         }
         return detail()
+    }
+
+    /// Asks before deleting the selected row's entity, naming it (nothing when this session does not write).
+    func askToDelete() {
+        guard environment.writes != nil, let row = row(at: cursor.selected), let shown = row.shown else { return }
+        if let set = environment.model.entitySet(named: shown.entitySet), !set.isDeletable { return }
+        let deletion = EntityDeletion(key: shown.key, shownIn: content, link: row.link?.key)
+        confirmingDelete = (deletion, environment.label(of: shown))
+        environment.setNeedsDisplay()
     }
 
     /// The form that changes the selected row's entity, read whole from the cache.

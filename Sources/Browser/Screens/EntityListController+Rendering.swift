@@ -22,7 +22,7 @@ extension EntityListController {
     }
 
     /// Whether the bottom line of the content area holds the filter.
-    var showsFilterLine: Bool { filter.isEditing || filter.isActive }
+    var showsFilterLine: Bool { filter.isEditing || filter.isActive || confirmingDelete != nil }
 
     public func layout(rows: Int, columns: Int) {
         // A header line, the rows, and the filter line when there is one.
@@ -56,7 +56,13 @@ extension EntityListController {
                 drawRow(position, on: listRows.lowerBound + offset, widths: widths, into: &buffer)
             }
         }
-        if let filterRow {
+        if let filterRow, let pending = confirmingDelete {
+            // The question takes the filter's line, in the list itself: the status line may be showing an error.
+            buffer.fill(row: filterRow)
+            buffer.put(
+                "Delete “\(pending.name)”? y deletes it, any other key keeps it", row: filterRow, column: 0,
+                width: buffer.size.columns, style: CellStyle([.bold], role: .warning))
+        } else if let filterRow {
             let style = CellStyle(role: filter.isEditing ? .accent : .muted)
             buffer.fill(row: filterRow)
             let end = buffer.put("/" + filter.text, row: filterRow, column: 0, style: style)

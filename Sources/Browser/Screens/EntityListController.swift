@@ -40,6 +40,8 @@ public final class EntityListController: ScreenController, FilterableScreen {
     /// The row the fetcher was last told the cursor rests on (cache key of its anchor).
     var restedOn: EntityKey?
     var lastAnnounced: (content: ScreenContent, visible: Range<Int>)?
+    /// The delete waiting for a yes, with the name it was asked by.
+    var confirmingDelete: (deletion: EntityDeletion, name: String)?
 
     public init(environment: BrowserEnvironment, source: ScreenContent, breadcrumb: String, kindTitle: String) {
         self.environment = environment

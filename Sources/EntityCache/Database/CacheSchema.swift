@@ -155,7 +155,11 @@ enum CacheSchema {
                         theirs BLOB,
                         theirsEtag TEXT,
                         createdAt DOUBLE NOT NULL,
-                        nextAttemptAt DOUBLE
+                        nextAttemptAt DOUBLE,
+                        listKey TEXT,
+                        parentKey TEXT,
+                        navigation TEXT,
+                        member TEXT
                     );
                     CREATE INDEX outboxByEntity ON outbox (entityKey, id);
                     ALTER TABLE entity ADD COLUMN pending INTEGER NOT NULL DEFAULT 0;

@@ -5,7 +5,7 @@ import ODataCore
 extension CacheQueries {
     static let outboxColumns = """
         id, entityKey, entitySet, kind, changes, base, baseEtag, requestID, firstSent, state, attempts, lastError,
-        theirs, theirsEtag, createdAt, nextAttemptAt
+        theirs, theirsEtag, createdAt, nextAttemptAt, listKey, parentKey, navigation, member
         """
 
     /// Outbox entries matching `condition` (SQL after `WHERE`); rows that cannot be read are skipped.
@@ -31,6 +31,15 @@ extension CacheQueries {
         let theirs: Data? = row["theirs"]
         let firstSent: Double? = row["firstSent"]
         let nextAttemptAt: Double? = row["nextAttemptAt"]
+        let listKey: String? = row["listKey"]
+        let parentKey: String? = row["parentKey"]
+        let member: String? = row["member"]
+        let shownIn =
+            listKey == nil && parentKey == nil
+            ? nil
+            : DeletedFrom(
+                list: listKey.map(ListKey.init(canonical:)), parent: parentKey.flatMap { EntityKey(canonical: $0) },
+                navigation: row["navigation"], member: member.flatMap { EntityKey(canonical: $0) })
         return OutboxEntry(
             id: row["id"], entityKey: key, entitySet: row["entitySet"], kind: kind, changes: changes, base: base,
             baseEtag: row["baseEtag"], requestID: row["requestID"],
@@ -38,7 +47,7 @@ extension CacheQueries {
             state: state, attempts: row["attempts"], lastError: row["lastError"],
             theirs: theirs.flatMap { PropertyCodec.decode($0) }, theirsEtag: row["theirsEtag"],
             createdAt: Date(timeIntervalSince1970: row["createdAt"]),
-            nextAttemptAt: nextAttemptAt.map(Date.init(timeIntervalSince1970:))
+            nextAttemptAt: nextAttemptAt.map(Date.init(timeIntervalSince1970:)), shownIn: shownIn
         )
     }
 

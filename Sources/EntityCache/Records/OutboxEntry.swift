@@ -10,6 +10,8 @@ public struct OutboxEntry: Sendable, Hashable, Identifiable {
     public enum Kind: String, Sendable, Hashable {
         /// Changed properties of an existing entity (v2 `MERGE`).
         case update
+        /// The entity goes (`DELETE`).
+        case delete
     }
 
     public enum State: String, Sendable, Hashable {
@@ -47,9 +49,29 @@ public struct OutboxEntry: Sendable, Hashable, Identifiable {
     public var theirsEtag: String?
     public var createdAt: Date
     public var nextAttemptAt: Date?
+    /// A delete: the list and the relation it left at once (and the member of the relation, a link entity for a
+    /// row reached through one), so that a refusal puts them back (they are fetched again).
+    public var shownIn: DeletedFrom?
 
     /// Unsettled and not waiting for the user: the fetcher will send it.
     public var isQueued: Bool { state == .pending || state == .sending }
+}
+
+/// Where a deleted entity was shown, so that it leaves there at once.
+public struct DeletedFrom: Sendable, Hashable {
+    /// A stored list it was a row of.
+    public var list: ListKey?
+    /// A relation it (or `member`, the link entity it was reached through) was a child of.
+    public var parent: EntityKey?
+    public var navigation: String?
+    public var member: EntityKey?
+
+    public init(list: ListKey? = nil, parent: EntityKey? = nil, navigation: String? = nil, member: EntityKey? = nil) {
+        self.list = list
+        self.parent = parent
+        self.navigation = navigation
+        self.member = member
+    }
 }
 
 /// How many writes wait, and how many need the user, for the status line.

@@ -34,6 +34,91 @@ extension CacheWriteSession {
         return db.lastInsertedRowID
     }
 
+    /// Records a delete of `key`: it leaves the list and the relation it was shown in at once (the rows after it
+    /// move up), and the delete is queued under `requestID`. The entity's row stays, marked pending, until the
+    /// service settles it. Returns the entry's id.
+    public func enqueueDelete(
+        _ key: EntityKey, shownIn: DeletedFrom?, requestID: String, at date: Date
+    ) throws -> Int64 {
+        guard let current = try CacheQueries.entity(db, key: key.canonical, bound: nil) else {
+            throw OutboxError(description: "\(key.canonical) is not in the cache, so it cannot be deleted here.")
+        }
+        if let list = shownIn?.list { try removeRow(key, from: list) }
+        if let parent = shownIn?.parent, let navigation = shownIn?.navigation {
+            try removeChild(shownIn?.member ?? key, from: parent, navigation: navigation)
+        }
+        try setProperties(key, current.properties, pendingDelta: 1)
+        try db.execute(
+            sql: """
+                INSERT INTO outbox (entityKey, entitySet, kind, changes, base, baseEtag, requestID, state, createdAt,
+                    listKey, parentKey, navigation, member)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """,
+            arguments: [
+                key.canonical, current.entitySet, OutboxEntry.Kind.delete.rawValue, Self.encode([]),
+                Self.encode(current.properties), current.etag, requestID, OutboxEntry.State.pending.rawValue,
+                date.timeIntervalSince1970, shownIn?.list?.canonical, shownIn?.parent?.canonical, shownIn?.navigation,
+                shownIn?.member?.canonical,
+            ]
+        )
+        return db.lastInsertedRowID
+    }
+
+    /// Takes `key` out of a stored list: its row goes, the rows after it move up, the counts follow.
+    func removeRow(_ key: EntityKey, from list: ListKey) throws {
+        guard let id = try CacheQueries.listId(db, key: list),
+            let position = try Int.fetchOne(
+                db, sql: "SELECT min(position) FROM listRow WHERE listId = ? AND entityKey = ?",
+                arguments: [id, key.canonical])
+        else { return }
+        try db.execute(sql: "DELETE FROM listRow WHERE listId = ? AND position = ?", arguments: [id, position])
+        // Shifted in ascending order, one position at a time, so the primary key never collides.
+        let later = try Int.fetchAll(
+            db, sql: "SELECT position FROM listRow WHERE listId = ? AND position > ? ORDER BY position",
+            arguments: [id, position])
+        for old in later {
+            try db.execute(
+                sql: "UPDATE listRow SET position = ? WHERE listId = ? AND position = ?", arguments: [old - 1, id, old])
+        }
+        try db.execute(
+            sql: """
+                UPDATE list SET fetchedCount = max(0, fetchedCount - 1),
+                    totalCount = CASE WHEN totalCount IS NULL THEN NULL ELSE max(0, totalCount - 1) END,
+                    nextPosition = CASE WHEN nextPosition > ? THEN nextPosition - 1 ELSE nextPosition END
+                WHERE id = ?
+                """,
+            arguments: [position, id])
+    }
+
+    /// Takes `child` out of the relation `(parent, navigation)`, when that is known.
+    func removeChild(_ child: EntityKey, from parent: EntityKey, navigation: String) throws {
+        guard let (keys, at) = try CacheQueries.relationKeys(db, parent: parent.canonical, navigation: navigation)
+        else { return }
+        let remaining = keys.filter { $0 != child.canonical }
+        guard remaining.count != keys.count else { return }
+        try statements.run(.upsertRelation) { bind in
+            bind.text(1, parent.canonical)
+            bind.text(2, navigation)
+            bind.text(3, utf8: ChildKeys.encode(remaining))
+            bind.double(4, at.timeIntervalSince1970)
+        }
+    }
+
+    /// Marks what a refused delete left as not fetched, so that screens fetch it again (with the entity back).
+    func markStale(_ shownIn: DeletedFrom?) throws {
+        if let list = shownIn?.list {
+            try db.execute(sql: "UPDATE list SET fetchedAt = 0 WHERE listKey = ?", arguments: [list.canonical])
+            try db.execute(
+                sql: "UPDATE listRow SET fetchedAt = 0 WHERE listId = (SELECT id FROM list WHERE listKey = ?)",
+                arguments: [list.canonical])
+        }
+        if let parent = shownIn?.parent, let navigation = shownIn?.navigation {
+            try db.execute(
+                sql: "DELETE FROM relation WHERE parentKey = ? AND navigation = ?",
+                arguments: [parent.canonical, navigation])
+        }
+    }
+
     /// The writes to send now: for each entity the oldest unsettled write, when it is queued and due (a failed or
     /// conflicting write holds its entity's later ones back, so one entity's writes go in the order made).
     public func dueOutboxEntries(at date: Date, limit: Int) throws -> [OutboxEntry] {
@@ -71,6 +156,15 @@ extension CacheWriteSession {
         guard let entry = try CacheQueries.outboxEntry(db, id: id) else { return }
         try db.execute(sql: "DELETE FROM outbox WHERE id = ?", arguments: [id])
         let key = entry.entityKey.canonical
+        if entry.kind == .delete {
+            // Gone on the service: gone here, with the writes that were still queued for it.
+            try db.execute(sql: "DELETE FROM outbox WHERE entityKey = ?", arguments: [key])
+            try db.execute(sql: "DELETE FROM entity WHERE key = ?", arguments: [key])
+            if let member = entry.shownIn?.member {
+                try db.execute(sql: "DELETE FROM entity WHERE key = ?", arguments: [member.canonical])
+            }
+            return
+        }
         try db.execute(sql: "UPDATE entity SET pending = max(0, pending - 1) WHERE key = ?", arguments: [key])
         if let etag {
             try db.execute(sql: "UPDATE entity SET etag = ? WHERE key = ?", arguments: [etag, key])
@@ -132,6 +226,8 @@ extension CacheWriteSession {
         try setProperties(entry.entityKey, theirs, pendingDelta: -1)
         try db.execute(
             sql: "UPDATE entity SET etag = ? WHERE key = ?", arguments: [entry.theirsEtag, entry.entityKey.canonical])
+        // A delete not made after all: the entity comes back where it was shown.
+        if entry.kind == .delete { try markStale(entry.shownIn) }
     }
 
     /// A failed write sent again as it was (after the user fixed what the service refused elsewhere).
@@ -140,6 +236,12 @@ extension CacheWriteSession {
             let current = try CacheQueries.entity(db, key: entry.entityKey.canonical, bound: nil)
         else { return }
         try setProperties(entry.entityKey, Self.merge(current.properties, with: entry.changes), pendingDelta: 1)
+        if entry.kind == .delete, let shownIn = entry.shownIn {
+            if let list = shownIn.list { try removeRow(entry.entityKey, from: list) }
+            if let parent = shownIn.parent, let navigation = shownIn.navigation {
+                try removeChild(shownIn.member ?? entry.entityKey, from: parent, navigation: navigation)
+            }
+        }
         try db.execute(
             sql: "UPDATE outbox SET state = 'pending', attempts = 0, lastError = NULL WHERE id = ?", arguments: [id])
     }
@@ -155,6 +257,13 @@ extension CacheWriteSession {
 
     /// Puts the entry's changed fields back to their values before it, and unmarks it.
     private func rollBack(_ entry: OutboxEntry) throws {
+        if entry.kind == .delete {
+            try db.execute(
+                sql: "UPDATE entity SET pending = max(0, pending - 1) WHERE key = ?",
+                arguments: [entry.entityKey.canonical])
+            try markStale(entry.shownIn)
+            return
+        }
         guard let current = try CacheQueries.entity(db, key: entry.entityKey.canonical, bound: nil) else { return }
         let names = Set(entry.changes.map(\.name))
         // A changed field takes its value from before the write; one the entity did not have leaves it again.

@@ -11,6 +11,7 @@ enum Intent: Sendable {
     case refresh(ScreenID)
     /// A change made on a screen (``WriteIntents``), and what the user decided about a write in the outbox.
     case save(EntityChange)
+    case delete(EntityDeletion)
     case resolve(Int64, OutboxResolution)
     /// Sends the writes that are due (at start: those recorded before a restart).
     case flushOutbox
@@ -61,6 +62,8 @@ extension SyncEngine: SyncIntents {
         case .save(let change):
             // Awaited here, so that writes are recorded in the order they were made.
             await record(change)
+        case .delete(let deletion):
+            await record(deletion)
         case .resolve(let id, let resolution):
             await apply(resolution, to: id)
         case .flushOutbox:

@@ -20,6 +20,10 @@ extension SyncEngine: WriteIntents {
         intents.yield(.save(change))
     }
 
+    public nonisolated func delete(_ deletion: EntityDeletion) {
+        intents.yield(.delete(deletion))
+    }
+
     public nonisolated func resolve(outboxEntry id: Int64, _ resolution: OutboxResolution) {
         intents.yield(.resolve(id, resolution))
     }
@@ -31,6 +35,29 @@ extension SyncEngine: WriteIntents {
         do {
             try await cache.write {
                 try $0.enqueueUpdate(change.key, changes: change.changes, requestID: requestID, at: date)
+            }
+        } catch {
+            note(failure: String(describing: error))
+            return
+        }
+        flushOutbox()
+    }
+
+    /// Records a delete (the entity leaves the screen it was deleted from at once) and starts sending it.
+    func record(_ deletion: EntityDeletion) async {
+        let date = clock.now()
+        let requestID = UUID().uuidString.lowercased()
+        var shownIn: DeletedFrom?
+        switch deletion.shownIn {
+        case .list(let request)?: shownIn = DeletedFrom(list: request.key)
+        case .related(let parent, let path)?:
+            shownIn = DeletedFrom(parent: parent, navigation: path.first, member: path.count > 1 ? deletion.link : nil)
+        case .entity?, nil: shownIn = nil
+        }
+        let from = shownIn
+        do {
+            try await cache.write {
+                try $0.enqueueDelete(deletion.key, shownIn: from, requestID: requestID, at: date)
             }
         } catch {
             note(failure: String(describing: error))
@@ -101,13 +128,18 @@ extension SyncEngine: WriteIntents {
         var request = TransportRequest(
             method: tunnelMerge ? .post : .merge, url: url,
             headers: [
-                "Content-Type": "application/json",
                 "Repeatability-Request-ID": entry.requestID,
                 "Repeatability-First-Sent": Self.httpDate(entry.firstSent ?? now),
-            ],
-            body: RequestBodyEncoder.object(entry.changes, types: propertyTypes(of: entry.entitySet))
+            ]
         )
-        if tunnelMerge { request.headers["X-HTTP-Method"] = "MERGE" }
+        switch entry.kind {
+        case .update:
+            request.headers["Content-Type"] = "application/json"
+            request.body = RequestBodyEncoder.object(entry.changes, types: propertyTypes(of: entry.entitySet))
+            if tunnelMerge { request.headers["X-HTTP-Method"] = "MERGE" }
+        case .delete:
+            request.method = .delete
+        }
         if let etag = entry.baseEtag { request.headers["If-Match"] = etag }
         let started = clock.now()
         let response: TransportResponse
@@ -140,8 +172,10 @@ extension SyncEngine: WriteIntents {
         case 200..<300:
             let copy = response.status == 200 ? decodedCopy(response.body) : nil
             try? await cache.write { try $0.settleOutbox(entry.id, etag: response.etag, serverCopy: copy) }
-        case 405,
-            501 where !tunnelMerge:
+        case 404 where entry.kind == .delete:
+            // Already gone: what the delete wanted.
+            try? await cache.write { try $0.settleOutbox(entry.id, etag: nil) }
+        case 405 where !tunnelMerge && entry.kind == .update, 501 where !tunnelMerge && entry.kind == .update:
             // The verb itself was refused: tunnel it from now on, and send this one again at once.
             tunnelMerge = true
             try? await cache.write { try $0.retryOutboxLater(entry.id, error: failure ?? "", due: now) }
