@@ -191,3 +191,36 @@ extension OutboxFlushTests {
         #expect(try cache.entity("Car(1)") == nil)
     }
 }
+
+extension OutboxFlushTests {
+    @Test func changes_made_while_the_service_is_away_go_as_soon_as_it_answers_again() async throws {
+        // Given a service that cannot be reached
+        let transport = FakeTransport { request, _ in
+            throw ODataError(kind: .transport, message: "the connection was refused", url: request.url)
+        }
+        let cache = try CacheDatabase()
+        var configuration = SyncEngine.Configuration(serviceRoot: Self.root)
+        // (a write's own backoff would wait minutes)
+        configuration.writeRetry = RetryPolicy(maxAttempts: .max, baseDelay: 600, maxDelay: 600, budget: .infinity)
+        configuration.offlineProbeInterval = 0.02
+        let engine = SyncEngine(
+            configuration: configuration, cache: cache, transport: transport, model: CarDealerModel.model)
+        try seedCar(cache)
+        // When a change is made, and a screen shows the car
+        engine.save(Self.change)
+        await engine.flushIntents()
+        #expect(try await eventually { try !cache.syncStatus().isOnline })
+        #expect(try cache.entity("Car(1)")?["model"] == .string("Fiesta"))
+        engine.screenDidShow(.entity("Car(1)"), visible: 0..<1, screen: ScreenID(1))
+        // When the service answers again
+        await transport.setHandler { request, _ in
+            request.method == .get
+                ? Self.theirCar(model: "Focus", etag: "W/\"1\"")
+                : TransportResponse(status: 204, headers: ["etag": "W/\"2\""])
+        }
+        // Then the change goes at once (not after its backoff), and settles
+        #expect(try await eventually { try cache.outboxEntries().isEmpty })
+        #expect(try cache.syncStatus().isOnline)
+        #expect(try cache.entity("Car(1)")?["model"] == .string("Fiesta"))
+    }
+}

@@ -132,6 +132,11 @@ extension CacheWriteSession {
         )
     }
 
+    /// Every queued write waiting for a retry is due now (the service is back).
+    public func makeQueuedWritesDue() throws {
+        try db.execute(sql: "UPDATE outbox SET nextAttemptAt = NULL WHERE state = 'pending'")
+    }
+
     /// When the next queued write waiting for a retry is due, if any.
     public func nextOutboxAttempt() throws -> Date? {
         try Double.fetchOne(

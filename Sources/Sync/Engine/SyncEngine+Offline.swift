@@ -24,20 +24,33 @@ extension SyncEngine {
         queue.append(contentsOf: jobs)
         sortQueue()
         publishStatus()
+        // Changes made while the service was away go now, not when their backoff ends.
+        Task { await self.sendQueuedWritesNow() }
     }
 
-    /// After `offlineProbeInterval`, re-sends the most urgent parked job; repeated (one probe at a
-    /// time) until one gets an answer.
+    /// After `offlineProbeInterval`, re-sends the most urgent parked job — or, with none parked, the queued
+    /// writes; repeated (one probe at a time) until one gets an answer.
     func startProbe() {
         guard probeTask == nil else { return }
         let clock = self.clock
         let interval = configuration.offlineProbeInterval
         probeTask = Task { [weak self] in
             do { try await clock.sleep(seconds: interval) } catch { return }
-            guard let self, let job = await self.nextProbe() else { return }
+            guard let self else { return }
+            guard let job = await self.nextProbe() else {
+                await self.probeWithWrites()
+                return
+            }
             let report = await self.runner.run(job)
             await self.probeFinished(job, report: report)
         }
+    }
+
+    /// Offline with nothing to fetch but changes to send: sending them is the probe (a write that still gets no
+    /// answer starts the next one).
+    func probeWithWrites() async {
+        guard !isOnline, ((try? cache.outboxCounts().pending) ?? 0) > 0 else { return }
+        await sendQueuedWritesNow()
     }
 
     /// The parked job to probe with, moved to running; nil (and probing stops) when none.

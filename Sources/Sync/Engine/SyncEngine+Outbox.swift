@@ -78,6 +78,12 @@ extension SyncEngine: WriteIntents {
         flushOutbox()
     }
 
+    /// Makes every queued write due at once and sends them (the service is back).
+    func sendQueuedWritesNow() async {
+        try? await cache.write { try $0.makeQueuedWritesDue() }
+        flushOutbox()
+    }
+
     /// Sends what is due, unless a flush is already under way (it looks again when it ends).
     public func flushOutbox() {
         guard outboxTask == nil else {
@@ -152,6 +158,9 @@ extension SyncEngine: WriteIntents {
             if error.kind == .refused {
                 try? await cache.write { try $0.failOutbox(entry.id, error: error.description) }
             } else {
+                // No answer: the service is away (the status line says so, the probe watches for its return).
+                wentOffline(error.description, at: clock.now())
+                startProbe()
                 await retryLater(entry, attempt: attempt, error: error.description, after: nil)
             }
             return
@@ -159,6 +168,7 @@ extension SyncEngine: WriteIntents {
             await retryLater(entry, attempt: attempt, error: String(describing: error), after: nil)
             return
         }
+        if !isOnline { cameOnline() }
         let failure =
             (200..<300).contains(response.status)
             ? nil
