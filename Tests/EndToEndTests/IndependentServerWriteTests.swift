@@ -93,3 +93,60 @@ struct IndependentServerWriteTests {
         #expect(try await companyName("0100000000") == mine)
     }
 }
+
+extension IndependentServerWriteTests {
+    /// mock-sap's fault rules (`/_mock/faults`): `scenario` for requests of `method` whose path matches.
+    func setFault(method: String, scenario: String?) async throws {
+        let root = try #require(Self.root)
+        let origin = root.components(separatedBy: "/sap/").first ?? root
+        let transport = HTTPClientTransport(timeout: 5)
+        if let scenario {
+            let rule = #"{"method":"\#(method)","match":"BusinessPartnerSet","scenario":"\#(scenario)"}"#
+            let response = try await transport.send(
+                TransportRequest(
+                    method: .post, url: origin + "/_mock/faults", headers: ["Content-Type": "application/json"],
+                    body: Array(rule.utf8)))
+            #expect(response.status == 201, "mock-sap refused the fault rule: \(response.status)")
+        } else {
+            _ = try await transport.send(TransportRequest(method: .delete, url: origin + "/_mock/faults"))
+        }
+    }
+
+    @Test func a_change_queued_when_the_browser_is_killed_is_sent_by_the_next_start() async throws {
+        let root = try #require(Self.root)
+        let binary = try #require(BuiltProducts.executable("cardealer"))
+        // Given a service whose gateway is busy for updates (503), and the browser on it
+        try await setFault(method: "MERGE", scenario: "busy")
+        let app = try Launch("browse \(root)BusinessPartnerSet", columns: 120, rows: 30)
+        defer { app.close() }
+        try await app.expect("the business partners") { $0.contains("● online") && !$0.contains("loading…") }
+        // When a change is saved, waits for the gateway, and the browser is killed (SIGKILL)
+        let name = "Survivor \(UInt16.random(in: 1000...9999))"
+        try await change(app, to: name)
+        try await app.expect("the change pending") { $0.contains(name) && $0.contains("1 pending") }
+        let shell = try app.tmux.display("#{pane_pid}")
+        let kill = Process()
+        kill.executableURL = URL(fileURLWithPath: "/usr/bin/pkill")
+        kill.arguments = ["-KILL", "-P", shell, "-f", "cardealer"]
+        try kill.run()
+        kill.waitUntilExit()
+        try await app.expect("the browser gone") { $0.contains("EXIT=137") }
+        // When the gateway recovers and the browser starts again on the same cache
+        try await setFault(method: "MERGE", scenario: nil)
+        // (a killed browser leaves the terminal raw, where Enter is a carriage return a plain shell never ends a
+        // line on: a line feed, then the terminal put right)
+        try app.tmux.run("send-keys", "-t", app.tmux.target, "-l", "stty sane")
+        try app.tmux.sendKeys("C-j")
+        try app.tmux.run(
+            "send-keys", "-t", app.tmux.target, "-l",
+            "XDG_CACHE_HOME=\(app.directory)/cache XDG_DATA_HOME=\(app.directory)/data "
+                + "XDG_STATE_HOME=\(app.directory)/state \(binary) browse \(root)BusinessPartnerSet; echo EXIT=$?")
+        try app.tmux.sendKeys("C-j")
+        // Then the queued change is sent by the new process, and the service holds it
+        try await app.expect("the change settled after the restart") {
+            $0.contains(name) && $0.contains("● online") && !$0.contains("pending")
+        }
+        #expect(try await companyName("0100000000") == name)
+        try app.tmux.sendKeys("q")
+    }
+}
