@@ -29,7 +29,8 @@ public struct ServiceError: Error, Sendable, Equatable, CustomStringConvertible 
     static func methodNotAllowed(_ method: String) -> ServiceError {
         ServiceError(
             status: 405, code: "MethodNotAllowed",
-            message: "\(method) is not allowed: this demo service is read-only (use GET)."
+            message:
+                "\(method) is not allowed here: this service reads with GET and changes one entity with MERGE, PATCH, PUT or DELETE."
         )
     }
 

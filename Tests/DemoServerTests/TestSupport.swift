@@ -14,9 +14,15 @@ struct LiveService {
         LiveService(server: try await DemoServer.start(DemoServerConfiguration(pageSize: pageSize)))
     }
 
+    /// A server on a data file of its own (writes change it; the shared default file must stay as generated).
+    static func startPrivate(people: Int = 20) async throws -> LiveService {
+        let path = NSTemporaryDirectory() + "demo-writes-\(UUID().uuidString).sqlite"
+        return LiveService(server: try await DemoServer.start(DemoServerConfiguration(people: people, dataPath: path)))
+    }
+
     /// Status, headers and body of `GET base + relative`.
     func get(
-        _ relative: String, headers: [String: String] = [:], method: String = "GET"
+        _ relative: String, headers: [String: String] = [:], method: String = "GET", body: String? = nil
     ) async throws
         -> (status: Int, headers: [String: String], body: Data)
     {
@@ -25,6 +31,10 @@ struct LiveService {
         request.method = HTTPMethod(rawValue: method)
         request.headers.add(name: "Accept", value: "application/json")
         for (name, value) in headers { request.headers.replaceOrAdd(name: name, value: value) }
+        if let body {
+            request.headers.replaceOrAdd(name: "Content-Type", value: "application/json")
+            request.body = .bytes(ByteBuffer(string: body))
+        }
         let response = try await HTTPClient.shared.execute(request, timeout: .seconds(30))
         let body = try await response.body.collect(upTo: 64 << 20)
         var fields: [String: String] = [:]

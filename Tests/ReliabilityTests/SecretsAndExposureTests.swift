@@ -170,12 +170,18 @@ struct SecretsAndExposureTests {
         let expand = try get(
             "/CarDealer.svc/Person(1)?$expand=" + Array(repeating: "PersonCar/Car", count: 100).joined(separator: "/"))
         #expect(expand.hasPrefix("HTTP/1.1 400"), "\(expand.prefix(300))")
-        // and writing is refused as read-only, whatever the body's size
+        // and creating is refused as not supported, whatever the body's size
         let post = try RawHTTP.exchange(
             host: "127.0.0.1", port: server.port,
             "POST /CarDealer.svc/Person HTTP/1.1\r\nHost: x\r\nContent-Length: 2000000\r\n\r\n"
                 + String(repeating: "x", count: 2_000_000))
-        #expect(post.hasPrefix("HTTP/1.1 405") && post.contains("read-only"), "\(post.prefix(300))")
+        #expect(post.hasPrefix("HTTP/1.1 501") && post.contains("Creating entities"), "\(post.prefix(300))")
+        // and a change with a body over 1 MiB is refused as too large, before anything is read into the data
+        let merge = try RawHTTP.exchange(
+            host: "127.0.0.1", port: server.port,
+            "MERGE /CarDealer.svc/Person(1) HTTP/1.1\r\nHost: x\r\nContent-Length: 2000000\r\n\r\n"
+                + String(repeating: "x", count: 2_000_000))
+        #expect(merge.hasPrefix("HTTP/1.1 413"), "\(merge.prefix(300))")
         // and a head of 200 KB of headers gets an error status, not a hang
         let headers =
             (try? get(

@@ -4,6 +4,9 @@ import Hummingbird
 extension HTTPField.Name {
     static let dataServiceVersion = HTTPField.Name("DataServiceVersion")!
     static let maxDataServiceVersion = HTTPField.Name("MaxDataServiceVersion")!
+    static let xHTTPMethod = HTTPField.Name("X-HTTP-Method")!
+    static let repeatabilityRequestID = HTTPField.Name("Repeatability-Request-ID")!
+    static let repeatabilityResult = HTTPField.Name("Repeatability-Result")!
 }
 
 extension ODataResponder {
@@ -57,7 +60,7 @@ extension ODataResponder {
         headers[.contentType] = "application/json;charset=utf-8"
         headers[.dataServiceVersion] = "1.0;"
         headers[.contentLength] = String(json.bytes.count)
-        if error.status == 405 { headers[.allow] = "GET, HEAD" }
+        if error.status == 405 { headers[.allow] = "GET, HEAD, MERGE, PATCH, PUT, DELETE" }
         return Response(
             status: HTTPResponse.Status(code: error.status), headers: headers,
             body: ResponseBody(byteBuffer: ByteBuffer(bytes: json.bytes))

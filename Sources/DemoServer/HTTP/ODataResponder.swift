@@ -18,11 +18,13 @@ public struct ODataResponder: HTTPResponder {
     let engine: QueryEngine
     let faults: FaultInjector
     let metadata: [UInt8]
+    let writer: EntityWriter
 
     init(engine: QueryEngine, faults: FaultInjector) {
         self.engine = engine
         self.faults = faults
         self.metadata = Array(engine.schema.edmx.utf8)
+        self.writer = EntityWriter(schema: engine.schema, writer: engine.reader)
     }
 
     public func respond(to request: Request, context: Context) async throws -> Response {
@@ -50,7 +52,16 @@ public struct ODataResponder: HTTPResponder {
         }
         let relative = String(path.dropFirst(Self.servicePath.count)).trimmingCharacters(in: "/")
         if relative == "$batch" { throw ServiceError.notImplemented("$batch is not supported by this service.") }
+        // `POST` with `X-HTTP-Method` tunnels a verb a proxy would not let through.
+        var method = request.method.rawValue.uppercased()
+        if method == "POST", let tunnelled = request.headers[.xHTTPMethod] { method = tunnelled.uppercased() }
+        if ["MERGE", "PATCH", "PUT", "DELETE"].contains(method) {
+            return try await change(request, method: method, relative: String(relative))
+        }
         guard request.method == .get || request.method == .head else {
+            if method == "POST" {
+                throw ServiceError.notImplemented("Creating entities is not supported by this service yet.")
+            }
             throw ServiceError.methodNotAllowed(request.method.rawValue)
         }
         let options = try QueryRequest(query: request.uri.query)
@@ -113,6 +124,35 @@ public struct ODataResponder: HTTPResponder {
             return respond(
                 request, body: writer.propertyDocument(name: name, type: type, value: value), version: "1.0", etag: nil)
         }
+    }
+
+    /// A change or delete of one entity (`Set(key)`): 204 with its new ETag (see ``EntityWriter``).
+    private func change(_ request: Request, method: String, relative: String) async throws -> Response {
+        guard let path = ResourcePath.parse(relative: relative), path.segments.count == 1,
+            let segment = path.segments.first, let set = engine.schema.entitySet(segment.name), let key = segment.key
+        else {
+            throw ServiceError.badRequest("\(method) applies to one entity, addressed as Set(key): not '\(relative)'.")
+        }
+        let keyValue = try engine.keyValue(key, set)
+        var body: [UInt8] = []
+        if method != "DELETE" {
+            do {
+                body = Array(buffer: try await request.body.collect(upTo: EntityWriter.maximumBodyBytes))
+            } catch {
+                throw ServiceError(status: 413, code: "PayloadTooLarge", message: "The body is larger than 1 MiB.")
+            }
+        }
+        let change: EntityWriter.Change = method == "DELETE" ? .delete : method == "PUT" ? .replace : .merge
+        let outcome = try await writer.write(
+            change, set: set, key: keyValue, body: body, ifMatch: request.headers[.ifMatch],
+            requestID: request.headers[.repeatabilityRequestID])
+        var headers = HTTPFields()
+        headers[.dataServiceVersion] = "1.0;"
+        if let etag = outcome.etag { headers[.eTag] = etag }
+        if request.headers[.repeatabilityRequestID] != nil {
+            headers[.repeatabilityResult] = "accepted"
+        }
+        return Response(status: HTTPResponse.Status(code: outcome.status), headers: headers)
     }
 
     /// The service root-relative URL of the next page: the same options, `$skip` dropped, `$top` reduced.

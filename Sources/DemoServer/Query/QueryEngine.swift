@@ -97,7 +97,7 @@ struct QueryEngine: Sendable {
     }
 
     /// The integer key of a key predicate: `(1)`, `(1L)` or `(personID=1)`.
-    private func keyValue(_ key: [EntityKey.KeyValue], _ set: EntitySetSchema) throws -> Int64 {
+    func keyValue(_ key: [EntityKey.KeyValue], _ set: EntitySetSchema) throws -> Int64 {
         guard key.count == 1, key[0].name == nil || key[0].name == set.key, case .int(let value) = key[0].value else {
             throw ServiceError.badRequest("The key of \(set.name) is the integer \(set.key), e.g. \(set.name)(1).")
         }
