@@ -26,7 +26,7 @@ public enum DemoServer {
             jitterMilliseconds: configuration.latencyJitterMilliseconds, failRate: configuration.failRate
         )
         return Application(
-            responder: ODataResponder(engine: engine, faults: faults),
+            responder: ODataResponder(engine: engine, faults: faults, readOnly: configuration.readOnly),
             configuration: ApplicationConfiguration(
                 address: .hostname(configuration.host, port: configuration.port), serverName: "CarDealer"
             ),

@@ -18,12 +18,15 @@ public struct DemoServerConfiguration: Sendable {
     /// Serve the hostile data variant: strings with escape sequences, controls, bidi overrides and 100 KB
     /// values (``HostileStrings``), to check that no server data can take over a terminal.
     public var hostile = false
+    /// Refuse every change with 403 (`cardealer serve --read-only`).
+    public var readOnly = false
 
     public init(
         host: String = "127.0.0.1", port: Int = 0, people: Int? = nil, dataPath: String? = nil, pageSize: Int = 100,
         latencyMilliseconds: Int = 0, latencyJitterMilliseconds: Int = 0, failRate: Double = 0,
-        hostile: Bool = false
+        hostile: Bool = false, readOnly: Bool = false
     ) {
+        self.readOnly = readOnly
         self.host = host
         self.port = port
         self.people = people

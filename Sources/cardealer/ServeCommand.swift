@@ -22,6 +22,7 @@ struct ServeCommand: AsyncParsableCommand {
 
     @Flag(help: "Serve hostile data: escape sequences, controls, bidi overrides and 100 KB strings.") var hostile =
         false
+    @Flag(help: "Refuse every change (MERGE, PATCH, PUT, DELETE, POST) with 403 and a sentence.") var readOnly = false
 
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be between 0 and 65535.") }
@@ -58,7 +59,7 @@ struct ServeCommand: AsyncParsableCommand {
         let configuration = DemoServerConfiguration(
             host: host, port: port, people: people, dataPath: data, pageSize: pageSize,
             latencyMilliseconds: latencyMilliseconds, latencyJitterMilliseconds: jitter, failRate: failRate,
-            hostile: hostile
+            hostile: hostile, readOnly: readOnly
         )
         let started = ContinuousClock.now
         let store = try DataStore.open(path: data, people: people, hostile: hostile)

@@ -112,4 +112,17 @@ struct WriteTests {
         #expect(
             back == .string(hostile), "\(String(describing: back).unicodeScalars.map { String($0.value, radix: 16) })")
     }
+
+    @Test func a_read_only_service_refuses_every_change_in_words() async throws {
+        let path = NSTemporaryDirectory() + "demo-readonly-\(UUID().uuidString).sqlite"
+        let service = LiveService(
+            server: try await DemoServer.start(DemoServerConfiguration(people: 5, dataPath: path, readOnly: true)))
+        defer { Task { await service.server.stop() } }
+        for (method, path) in [("MERGE", "Car(1)"), ("DELETE", "Car(1)"), ("POST", "Car"), ("PUT", "Car(1)")] {
+            let response = try await service.get(path, method: method, body: method == "DELETE" ? nil : "{}")
+            #expect(response.status == 403, "\(method)")
+            #expect(String(decoding: response.body, as: UTF8.self).contains("read-only (started with --read-only)"))
+        }
+        #expect(try await service.get("Car(1)").status == 200)
+    }
 }

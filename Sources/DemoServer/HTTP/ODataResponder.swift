@@ -20,7 +20,11 @@ public struct ODataResponder: HTTPResponder {
     let metadata: [UInt8]
     let writer: EntityWriter
 
-    init(engine: QueryEngine, faults: FaultInjector) {
+    /// Every change is refused (`--read-only`).
+    let readOnly: Bool
+
+    init(engine: QueryEngine, faults: FaultInjector, readOnly: Bool = false) {
+        self.readOnly = readOnly
         self.engine = engine
         self.faults = faults
         self.metadata = Array(engine.schema.edmx.utf8)
@@ -55,6 +59,11 @@ public struct ODataResponder: HTTPResponder {
         // `POST` with `X-HTTP-Method` tunnels a verb a proxy would not let through.
         var method = request.method.rawValue.uppercased()
         if method == "POST", let tunnelled = request.headers[.xHTTPMethod] { method = tunnelled.uppercased() }
+        if readOnly, ["MERGE", "PATCH", "PUT", "DELETE", "POST"].contains(method) {
+            throw ServiceError(
+                status: 403, code: "ReadOnly",
+                message: "This service is read-only (started with --read-only): \(method) changes nothing here.")
+        }
         if ["MERGE", "PATCH", "PUT", "DELETE"].contains(method) {
             return try await change(request, method: method, relative: String(relative))
         }
