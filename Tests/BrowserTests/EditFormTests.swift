@@ -17,17 +17,8 @@ import Testing
     ) throws
         -> (BrowserApp, HeadlessTerminal, CacheDatabase, RecordingWrites)
     {
-        let (_, _, cache) = try ScreenSnapshotTests().seededApp()
         let writes = RecordingWrites()
-        let environment = BrowserEnvironment(
-            cache: cache, intents: RecordingIntents(), writes: writes, model: try CarDealerModel.model,
-            profile: DisplayProfile.carDealer!, now: { ScreenSnapshotTests.fixedNow },
-            timeZone: TimeZone(identifier: "UTC")!)
-        let terminal = HeadlessTerminal(size: size)
-        let app = BrowserApp(
-            terminal: terminal, environment: environment,
-            root: EntityListController(environment: environment, entitySet: "Person"))
-        app.presentIfNeeded()
+        let (app, terminal, cache) = try ScreenSnapshotTests().seededApp(size: size, writes: writes)
         return (app, terminal, cache, writes)
     }
 

@@ -15,7 +15,7 @@ import Testing
 
     /// Bob and Alice with their cars, the Explorer's service history, the People list as fetched.
     func seededApp(
-        size: TerminalSize = TerminalSize(columns: 64, rows: 12)
+        size: TerminalSize = TerminalSize(columns: 64, rows: 12), writes: (any WriteIntents)? = nil
     ) throws -> (BrowserApp, HeadlessTerminal, CacheDatabase) {
         let cache = try temporaryCache()
         try seedPeople(
@@ -39,7 +39,7 @@ import Testing
                 nextLink: nil, isLastPage: true, at: Self.fixedNow.addingTimeInterval(-42))
         }
         let environment = BrowserEnvironment(
-            cache: cache, intents: RecordingIntents(), model: try CarDealerModel.model,
+            cache: cache, intents: RecordingIntents(), writes: writes, model: try CarDealerModel.model,
             profile: DisplayProfile.carDealer!, now: { Self.fixedNow },
             timeZone: TimeZone(identifier: "UTC")!)
         let terminal = HeadlessTerminal(size: size)

@@ -28,14 +28,15 @@ public final class OutboxController: ScreenController {
     }
 
     public func willAppear() {
-        entries = (try? environment.cache.outboxEntries()) ?? []
+        show((try? environment.cache.outboxEntries()) ?? [])
+        observation = environment.cache.observeOutbox { [weak self] entries in self?.show(entries) }
+    }
+
+    /// What the outbox holds now.
+    func show(_ entries: [OutboxEntry]) {
+        self.entries = entries
         cursor.setCount(entries.count)
-        observation = environment.cache.observeOutbox { [weak self] entries in
-            guard let self else { return }
-            self.entries = entries
-            self.cursor.setCount(entries.count)
-            self.environment.setNeedsDisplay()
-        }
+        environment.setNeedsDisplay()
     }
 
     public func didDisappear() {
