@@ -101,6 +101,13 @@ let package = Package(
             name: "ingest-bench", dependencies: ["ODataCore", "EntityCache", "ScreenSeam", "Sync"],
             path: "Benchmarks/IngestBench"
         ),
+        .executableTarget(
+            name: "write-bench",
+            dependencies: [
+                "ODataCore", "EntityCache", "ScreenSeam", "Sync", "Session", "Browser", "Terminal", "DemoServer",
+            ],
+            path: "Benchmarks/WriteBench"
+        ),
         .testTarget(name: "ODataCoreTests", dependencies: ["ODataCore"], resources: [.copy("Fixtures")]),
         .testTarget(
             name: "EntityCacheTests",

@@ -90,6 +90,16 @@ def summary_rows(results):
                      met(cache["entity_p99_ms"] <= 0.1)))
         rows.append(("cache and fetcher RSS with 1,000,000 rows cached", "≤ 40 MB", fmt(cache["rss_mib"], 1, " MiB"),
                      met(cache["rss_mib"] * 1.048576 <= 40)))
+    writes = results.get("writes")
+    if writes:
+        worst = max(writes["save_to_frame_p99_ms_0"], writes["save_to_frame_p99_ms_300"])
+        rows.append(("writes: save → row on screen, p99 at 0 and 300 ms latency", "≤ 16 ms",
+                     "%s / %s ms" % (fmt(writes["save_to_frame_p99_ms_0"], 2), fmt(writes["save_to_frame_p99_ms_300"], 2)),
+                     met(worst <= 16)))
+        rows.append(("writes: outbox flush over 100 ms latency against one at a time", "≥ 5×",
+                     "%s× (%s against %s writes/s)" % (fmt(writes["flush_ratio"], 1), fmt(writes["flush_writes_per_s_8"], 1),
+                                                        fmt(writes["flush_writes_per_s_1"], 1)),
+                     met(writes["flush_ratio"] >= 5)))
     return rows
 
 
@@ -183,5 +193,16 @@ def render(results):
                     ["RSS at the end (cache and fetcher linked, not the demo server)", fmt(cache["rss_mib"], 1, " MiB")],
                     ["ingest of generated pages, one thread, one transaction per page", fmt(cache["ingest_entities_per_s"], 0, " entities/s")],
                     ["filling the list to %s rows" % fmt(cache["rows"]), fmt(cache["fill_seconds"], 1, " s")],
+                ]), ""]
+    writes = results.get("writes")
+    if writes:
+        out += ["## 7. Writes (`write-bench`, built-in service in-process)", "",
+                table(["figure", "measured"], [
+                    ["save → row on screen at 0 ms latency (200 saves)",
+                     "p50 %s ms, p99 %s ms" % (fmt(writes["save_to_frame_p50_ms_0"], 2), fmt(writes["save_to_frame_p99_ms_0"], 2))],
+                    ["save → row on screen at 300 ms latency (200 saves)",
+                     "p50 %s ms, p99 %s ms" % (fmt(writes["save_to_frame_p50_ms_300"], 2), fmt(writes["save_to_frame_p99_ms_300"], 2))],
+                    ["150 changes to 150 cars over 100 ms latency, 8 at a time", fmt(writes["flush_writes_per_s_8"], 1, " writes/s")],
+                    ["the same, one at a time", fmt(writes["flush_writes_per_s_1"], 1, " writes/s")],
                 ]), ""]
     return "\n".join(out)

@@ -93,13 +93,13 @@ extension SyncEngine: WriteIntents {
         outboxTask = Task { await self.drainOutbox() }
     }
 
-    /// Sends every due write, up to `maxConcurrent` at once, until none is due; then waits for the next retry.
+    /// Sends every due write, up to `maxConcurrentWrites` at once, until none is due; then waits for the next retry.
     func drainOutbox() async {
         repeat {
             outboxAgain = false
             while !Task.isCancelled {
                 let now = clock.now()
-                let limit = configuration.maxConcurrent
+                let limit = configuration.maxConcurrentWrites
                 guard let due = try? await cache.write({ try $0.dueOutboxEntries(at: now, limit: limit) }), !due.isEmpty
                 else { break }
                 await withTaskGroup(of: Void.self) { group in

@@ -20,6 +20,8 @@ public actor SyncEngine {
     public struct Configuration: Sendable {
         public var serviceRoot: String
         public var maxConcurrent = 4
+        /// Writes on the wire at once, each to a different entity (one entity's writes go one after another).
+        public var maxConcurrentWrites = 8
         /// Rows per list request (`$top`).
         public var pageSize = 50
         /// Fetch the next page when the window's end is this close to the cached end.

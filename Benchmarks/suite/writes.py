@@ -1,0 +1,21 @@
+"""Section 7, writes (issue 13): what a save costs the screen, and how fast the outbox empties.
+
+`write-bench` (release) builds a session as the executable does, on the built-in service in-process:
+* save → row on screen: a change handed to the fetcher as the form does, until a presented frame of the
+  Car list (headless terminal) shows it; 200 saves at 0 and at 300 ms latency (the write is still on the wire);
+* flush: 150 changes to 150 different cars queued at once over 100 ms latency, sent 8 at a time as the
+  fetcher does, and one at a time; writes per second each and their ratio.
+"""
+import json
+import os
+import subprocess
+
+from common import REPO, log
+
+
+def section():
+    log("writes: save → frame, outbox flush")
+    done = subprocess.run([os.path.join(REPO, ".build", "release", "write-bench")],
+                          capture_output=True, text=True, check=True, timeout=900)
+    line = next(l for l in done.stdout.splitlines() if l.startswith("json: "))
+    return json.loads(line[len("json: "):])
