@@ -91,6 +91,8 @@ public enum OutboxResolution: Sendable, Hashable {
     case keepMine
     /// A conflict: take the service's version; mine is dropped.
     case takeTheirs
+    /// A failed or conflicting change, edited: send these values instead (against the service's version).
+    case resend([ODataProperty])
 }
 
 /// What screens that change data tell the fetcher. Fire-and-forget, as ``SyncIntents``: the change is in the

@@ -122,3 +122,35 @@ extension EditFormTests {
         #expect(request.path.canonical == "Person")
     }
 }
+
+extension EditFormTests {
+    @Test func a_conflict_is_edited_on_their_version_with_mine_filled_in_and_sent_in_its_place() async throws {
+        let (app, terminal, cache, writes) = try app()
+        // Given a change to O'Neil's first name that met someone else's change of it
+        let now = ScreenSnapshotTests.fixedNow
+        let id = try await cache.write { session in
+            let id = try session.enqueueUpdate(
+                "Person(3)", changes: [.init(name: "firstName", value: .string("René"))], requestID: "r1", at: now)
+            try session.conflictOutbox(
+                id,
+                theirs: [
+                    .init(name: "personID", value: .int(3)), .init(name: "firstName", value: .string("Renata")),
+                    .init(name: "lastName", value: .string("O'Neil-Smith")),
+                ], theirsEtag: "W/\"9\"", error: "changed")
+            return id
+        }
+        // When the outbox's e opens the change
+        _ = app.handle([.key(.char("o"))])
+        #expect(try await eventually { frame(terminal).contains("conflict") })
+        _ = app.handle([.key(.char("e"))])
+        // Then the form shows their last name with my first name
+        let shown = frame(terminal)
+        #expect(shown.contains("O'Neil-Smith") && shown.contains("René") && !shown.contains("Renata"), "\(shown)")
+        // When it is saved with a further edit
+        _ = app.handle([.key(.char("!")), .key(.enter)])
+        // Then the edited values go in place of the change, relative to their version
+        #expect(writes.resolved.count == 1 && writes.resolved.first?.0 == id)
+        #expect(writes.resolved.first?.1 == .resend([.init(name: "firstName", value: .string("René!"))]))
+        #expect(writes.saved.isEmpty)
+    }
+}

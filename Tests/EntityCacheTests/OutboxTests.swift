@@ -181,3 +181,34 @@ extension OutboxTests {
         #expect(try cache.entity("Car(3)")?.pendingWrites == 0)
     }
 }
+
+extension OutboxTests {
+    @Test func an_edited_conflict_is_sent_against_their_etag_and_shows_on_their_copy() throws {
+        let cache = try cacheWithCar()
+        let id = try update(cache, "model", "Mine", id: "r1")
+        let theirs: [ODataProperty] = [
+            .init(name: "carID", value: .int(1)), .init(name: "make", value: .string("FORD")),
+            .init(name: "model", value: .string("Theirs")),
+        ]
+        try cache.write { try $0.conflictOutbox(id, theirs: theirs, theirsEtag: "W/\"9\"", error: "changed") }
+        // When the user edits the change and sends it again
+        try cache.write { try $0.resendOutbox(id, changes: [.init(name: "model", value: .string("Edited"))]) }
+        // Then it is queued against their ETag, and the car shows their make with my edited model
+        let entry = try #require(try cache.outboxEntries().first)
+        #expect(entry.state == .pending && entry.baseEtag == "W/\"9\"" && entry.theirs == nil)
+        #expect(entry.changes == [.init(name: "model", value: .string("Edited"))])
+        let shown = try #require(try cache.entity(car))
+        #expect(shown["make"] == .string("FORD") && shown["model"] == .string("Edited") && shown.pendingWrites == 1)
+    }
+
+    @Test func an_edited_failed_change_shows_again_and_is_queued() throws {
+        let cache = try cacheWithCar()
+        let id = try update(cache, "model", "Too long", id: "r1")
+        try cache.write { try $0.failOutbox(id, error: "model takes at most 3 characters") }
+        #expect(try cache.entity(car)?["model"] == .string("Focus"))
+        try cache.write { try $0.resendOutbox(id, changes: [.init(name: "model", value: .string("Ka"))]) }
+        let shown = try #require(try cache.entity(car))
+        #expect(shown["model"] == .string("Ka") && shown.pendingWrites == 1)
+        #expect(try cache.outboxEntries().first?.state == .pending && cache.outboxCounts() == OutboxCounts(pending: 1))
+    }
+}

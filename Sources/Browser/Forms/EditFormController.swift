@@ -39,6 +39,9 @@ public final class EditFormController: ScreenController {
     /// A sentence at the foot of the form (why saving did not happen).
     var message: String?
     var confirmingCancel = false
+    /// Where the changed fields go; nil hands them to the fetcher as a new change (the outbox's edit of a failed
+    /// or conflicting change sends them in its place).
+    var onSave: (@MainActor ([ODataProperty]) -> Void)?
 
     /// A form for `entity`, focused on `property` when given (Enter on a field of the detail screen).
     public init?(
@@ -196,6 +199,10 @@ public final class EditFormController: ScreenController {
             return .handled
         }
         guard !changes.isEmpty else { return .pop }
+        if let onSave {
+            onSave(changes)
+            return .pop
+        }
         guard let writes = environment.writes else {
             message = "This browser cannot change data of this service."
             return .handled

@@ -9,7 +9,8 @@ import Terminal
 ///
 /// Enter shows one change field by field (for a conflict: the value I started from, mine and theirs). On a
 /// failed change `r` sends it again and `x` drops it (its change leaves the cache); on a conflict `m` keeps mine
-/// (sent again against their version) and `t` takes theirs. `x` asks first.
+/// (sent again against their version) and `t` takes theirs; `e` edits a failed or conflicting change (on the
+/// service's version, with mine filled in) and sends the result in its place. `x` asks first.
 @MainActor
 public final class OutboxController: ScreenController {
     public let screenID: ScreenID
@@ -49,7 +50,7 @@ public final class OutboxController: ScreenController {
         let waiting = entries.filter { !$0.isQueued }.count
         guard !entries.isEmpty else { return "nothing waiting" }
         return
-            "\(entries.count - waiting) queued · \(waiting) need you · r retry · x drop · m keep mine · t take theirs"
+            "\(entries.count - waiting) queued · \(waiting) need you · r retry · e edit · x drop · m mine · t theirs"
     }
 
     public func layout(rows: Int, columns: Int) {
@@ -80,6 +81,8 @@ public final class OutboxController: ScreenController {
             environment.writes?.resolve(outboxEntry: entry.id, .keepMine)
         case .char("t") where entry.state == .conflict:
             environment.writes?.resolve(outboxEntry: entry.id, .takeTheirs)
+        case .char("e") where entry.kind == .update && (entry.state == .conflict || entry.state == .failed):
+            return editForm(entry).map(ScreenAction.push) ?? .handled
         case .char("x"), .delete:
             confirmingDiscard = entry.id
         default:
@@ -119,6 +122,28 @@ public final class OutboxController: ScreenController {
                 summary, row: line, column: column, width: max(0, buffer.size.columns - column),
                 style: CellStyle(role: role))
         }
+    }
+
+    /// A form on the service's version (theirs, for a conflict) with my values in it: what is saved replaces the
+    /// change and is sent again.
+    func editForm(_ entry: OutboxEntry) -> EditFormController? {
+        let below = entry.theirs ?? (try? environment.cache.fullEntity(entry.entityKey))?.properties ?? entry.base
+        let theirs = CachedEntity(
+            key: entry.entityKey, entitySet: entry.entitySet, type: nil, properties: below, etag: entry.theirsEtag,
+            fetchedAt: Date())
+        guard
+            let form = EditFormController(
+                environment: environment, entity: theirs, breadcrumb: entry.entityKey.canonical)
+        else { return nil }
+        for index in form.fields.indices {
+            guard let mine = entry.changes.first(where: { $0.name == form.fields[index].input.name }) else { continue }
+            form.fields[index].text = FieldInput.text(of: mine.value)
+            form.fields[index].caret = form.fields[index].text.count
+        }
+        let id = entry.id
+        let writes = environment.writes
+        form.onSave = { changes in writes?.resolve(outboxEntry: id, .resend(changes)) }
+        return form
     }
 
     static func stateText(_ entry: OutboxEntry) -> String {

@@ -235,6 +235,26 @@ extension CacheWriteSession {
         if entry.kind == .delete { try markStale(entry.shownIn) }
     }
 
+    /// A failed or conflicting update, edited by the user: `changes` replace the entry's, the entity shows them
+    /// (on the service's copy, for a conflict), and it is sent again, against the service's ETag for a conflict.
+    public func resendOutbox(_ id: Int64, changes: [ODataProperty]) throws {
+        guard let entry = try CacheQueries.outboxEntry(db, id: id), entry.kind == .update,
+            entry.state == .failed || entry.state == .conflict,
+            let current = try CacheQueries.entity(db, key: entry.entityKey.canonical, bound: nil)
+        else { return }
+        let below = entry.state == .conflict ? (entry.theirs ?? current.properties) : current.properties
+        try setProperties(
+            entry.entityKey, Self.merge(below, with: changes), pendingDelta: entry.state == .failed ? 1 : 0)
+        try db.execute(
+            sql: """
+                UPDATE outbox SET state = 'pending', changes = ?, attempts = 0, lastError = NULL, nextAttemptAt = NULL,
+                    baseEtag = CASE WHEN state = 'conflict' THEN theirsEtag ELSE baseEtag END,
+                    theirs = NULL, theirsEtag = NULL
+                WHERE id = ?
+                """,
+            arguments: [Self.encode(changes), id])
+    }
+
     /// A failed write sent again as it was (after the user fixed what the service refused elsewhere).
     public func retryFailedOutbox(_ id: Int64) throws {
         guard let entry = try CacheQueries.outboxEntry(db, id: id), entry.state == .failed,

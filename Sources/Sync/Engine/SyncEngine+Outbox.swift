@@ -73,6 +73,7 @@ extension SyncEngine: WriteIntents {
             case .discard: try session.discardOutbox(id)
             case .keepMine: try session.keepMine(id)
             case .takeTheirs: try session.takeTheirs(id)
+            case .resend(let changes): try session.resendOutbox(id, changes: changes)
             }
         }
         flushOutbox()
