@@ -154,3 +154,28 @@ extension EditFormTests {
         #expect(writes.saved.isEmpty)
     }
 }
+
+extension EditFormTests {
+    @Test func a_value_of_megabytes_is_shown_read_only_and_the_form_stays_quick_to_draw() async throws {
+        let (app, terminal, cache, writes) = try app()
+        // Given a person whose last name a server made 2 MB long
+        let now = ScreenSnapshotTests.fixedNow
+        let huge = String(repeating: "Ærø\u{1B}[31m ", count: 200_000)
+        try await cache.write { session in
+            try session.upsertEntity(
+                key: "Person(2)", entitySet: "Person", type: nil,
+                properties: [
+                    .init(name: "personID", value: .int(2)), .init(name: "firstName", value: .string("Zoë")),
+                    .init(name: "lastName", value: .string(huge)),
+                ], etag: nil, at: now, partial: false)
+        }
+        // When its form opens and the first name is changed
+        _ = app.handle([.key(.char("e"))])
+        let shown = frame(terminal)
+        // Then the last name says why it cannot change here, drawn inert, and saving sends only the first name
+        #expect(shown.contains("too long to change here"), "\(shown)")
+        #expect(!shown.contains("\u{1B}"))
+        _ = app.handle(type("!") + [.key(.enter)])
+        #expect(writes.saved.first?.changes == [.init(name: "firstName", value: .string("Zoë!"))])
+    }
+}

@@ -72,6 +72,10 @@ public final class EditFormController: ScreenController {
             }
             let label = Self.label(of: property, columns: columns)
             let text = FieldInput.text(of: entity[property.name])
+            // A value of megabytes (a hostile or careless server) would make every frame of the form crawl.
+            if readOnly == nil, text.utf8.count > Self.longestEditable {
+                readOnly = "too long to change here: \(text.utf8.count / 1024) KB"
+            }
             return Field(
                 input: input, label: label, original: entity[property.name], text: text, caret: text.count,
                 readOnly: readOnly
@@ -81,6 +85,9 @@ public final class EditFormController: ScreenController {
         self.fields = fields
         focus = wanted ?? fields.firstIndex(where: \.isEditable) ?? 0
     }
+
+    /// The longest text a field edits, in bytes; a longer value is shown, cut, and read-only.
+    static let longestEditable = 16 << 10
 
     /// The profile's column title for a column showing just this property, else `sap:label`, else the name.
     static func label(of property: Property, columns: [DisplayProfile.Column]) -> String {
@@ -239,11 +246,14 @@ public final class EditFormController: ScreenController {
                     field.label, row: row, column: SelectionGutter.width, width: labelWidth, alignment: .trailing,
                     style: CellStyle(field.error == nil ? [] : [.bold], role: field.error == nil ? labelRole : .error))
                 if let reason = field.readOnly {
-                    let shown = FieldInput.text(of: field.original)
-                    buffer.put(
-                        (shown.isEmpty ? "" : shown + "  ") + "(\(reason))", row: row, column: boxStart,
-                        width: boxWidth,
-                        style: CellStyle(role: .muted))
+                    let shown = String(FieldInput.text(of: field.original).prefix(boxWidth))
+                    // The reason first when the value would push it off the line.
+                    let text =
+                        shown.isEmpty
+                        ? "(\(reason))"
+                        : DisplayWidth.width(of: shown) > boxWidth / 2
+                            ? "(\(reason))  " + shown : shown + "  (\(reason))"
+                    buffer.put(text, row: row, column: boxStart, width: boxWidth, style: CellStyle(role: .muted))
                 } else {
                     drawBox(field, focused: index == focus, row: row, column: boxStart, width: boxWidth, into: &buffer)
                 }
