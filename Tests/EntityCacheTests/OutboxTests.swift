@@ -212,3 +212,28 @@ extension OutboxTests {
         #expect(try cache.outboxEntries().first?.state == .pending && cache.outboxCounts() == OutboxCounts(pending: 1))
     }
 }
+
+extension OutboxTests {
+    @Test func a_copy_fetched_before_a_write_settled_never_undoes_it_and_a_later_one_counts() throws {
+        let cache = try cacheWithCar()
+        let id = try update(cache, "model", "Fiesta", id: "r1")
+        let settled = date.addingTimeInterval(10)
+        try cache.write { try $0.settleOutbox(id, etag: "W/\"2\"", at: settled) }
+        // When a list page asked for before the write settled arrives after it, with the old model
+        func arrive(requestedAt: Date, model: String) throws {
+            try cache.write { session in
+                try session.upsertEntity(
+                    key: car, entitySet: "Car", type: nil,
+                    properties: [.init(name: "carID", value: .int(1)), .init(name: "model", value: .string(model))],
+                    etag: "W/\"1\"", at: settled.addingTimeInterval(1), partial: false,
+                    requestedAt: requestedAt)
+            }
+        }
+        try arrive(requestedAt: settled.addingTimeInterval(-1), model: "Focus")
+        // Then the car keeps the written value and ETag
+        #expect(try cache.entity(car)?["model"] == .string("Fiesta") && cache.entity(car)?.etag == "W/\"2\"")
+        // And a copy asked for after it settled is taken, whatever it says
+        try arrive(requestedAt: settled.addingTimeInterval(1), model: "Puma")
+        #expect(try cache.entity(car)?["model"] == .string("Puma"))
+    }
+}

@@ -163,6 +163,7 @@ enum CacheSchema {
                     );
                     CREATE INDEX outboxByEntity ON outbox (entityKey, id);
                     ALTER TABLE entity ADD COLUMN pending INTEGER NOT NULL DEFAULT 0;
+                    ALTER TABLE entity ADD COLUMN settledAt DOUBLE;
                     """)
         }
         return migrator

@@ -157,10 +157,15 @@ extension CacheWriteSession {
 
     /// The service applied the write: it leaves the outbox, the entity takes the service's new ETag (the later
     /// writes to it are made against that ETag), and the service's copy, when it sent one.
-    public func settleOutbox(_ id: Int64, etag: String?, serverCopy: [ODataProperty]? = nil) throws {
+    public func settleOutbox(
+        _ id: Int64, etag: String?, serverCopy: [ODataProperty]? = nil, at date: Date = Date()
+    ) throws {
         guard let entry = try CacheQueries.outboxEntry(db, id: id) else { return }
         try db.execute(sql: "DELETE FROM outbox WHERE id = ?", arguments: [id])
         let key = entry.entityKey.canonical
+        // A fetch sent before this moment read the entity before the write: it must not undo it here.
+        try db.execute(
+            sql: "UPDATE entity SET settledAt = ? WHERE key = ?", arguments: [date.timeIntervalSince1970, key])
         if entry.kind == .delete {
             // Gone on the service: gone here, with the writes that were still queued for it.
             try db.execute(sql: "DELETE FROM outbox WHERE entityKey = ?", arguments: [key])

@@ -23,10 +23,11 @@ public struct CacheWriteSession {
     /// response left out are never erased, and a missing etag keeps the stored one.
     /// Otherwise the incoming properties replace the stored ones. An entity with writes made here that the
     /// service has not settled keeps its values and ETag (the optimistic copy stays on screen); only its
-    /// fetched-at moves.
+    /// fetched-at moves. So does one whose write the service settled after `requestedAt`, when the request that
+    /// brought this copy went out: that copy was read before the write and would undo it on screen.
     public func upsertEntity(
         key: EntityKey, entitySet: String, type: String?, properties: [ODataProperty], etag: String?, at date: Date,
-        partial: Bool
+        partial: Bool, requestedAt: Date? = nil
     ) throws {
         let key = key.canonical
         var properties = properties
@@ -44,6 +45,7 @@ public struct CacheWriteSession {
             bind.blob(4) { PropertyCodec.encode(properties, into: &$0) }
             bind.text(5, etag)
             bind.double(6, date.timeIntervalSince1970)
+            bind.double(7, requestedAt?.timeIntervalSince1970 ?? .greatestFiniteMagnitude)
         }
     }
 

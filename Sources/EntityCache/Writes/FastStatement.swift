@@ -25,8 +25,11 @@ final class WriteStatements {
                 """
                 INSERT INTO entity (key, entitySet, type, properties, etag, fetchedAt) VALUES (?, ?, ?, ?, ?, ?)
                 ON CONFLICT (key) DO UPDATE SET entitySet = excluded.entitySet, type = coalesce(excluded.type, type),
-                    properties = CASE WHEN pending = 0 THEN excluded.properties ELSE properties END,
-                    etag = CASE WHEN pending = 0 THEN excluded.etag ELSE etag END, fetchedAt = excluded.fetchedAt
+                    properties = CASE WHEN pending = 0 AND (settledAt IS NULL OR settledAt <= ?7)
+                        THEN excluded.properties ELSE properties END,
+                    etag = CASE WHEN pending = 0 AND (settledAt IS NULL OR settledAt <= ?7)
+                        THEN excluded.etag ELSE etag END,
+                    fetchedAt = excluded.fetchedAt
                 """
             case .upsertRelation:
                 """

@@ -1,4 +1,5 @@
 import EntityCache
+import Foundation
 import ODataCore
 import ScreenSeam
 
@@ -41,6 +42,8 @@ public struct FetchResult: Sendable, Hashable {
 /// What the runner reports back to the engine.
 struct JobReport: Sendable {
     var outcome: RequestLogEntry.Outcome
+    /// When the last attempt went out: what it brings was read on the service after this.
+    var sentAt: Date?
     var status: Int?
     var bytes = 0
     var attempts = 0

@@ -36,6 +36,7 @@ struct JobRunner: Sendable {
             if let etag = try? cache.validator(forURL: job.url) { headers["If-None-Match"] = etag }
             do {
                 let request = TransportRequest(url: job.url, headers: headers, timeout: max(0.001, remaining()))
+                report.sentAt = clock.now()
                 let response = try await transport.send(request)
                 report.headers = Self.logLines(sent: headers, received: response.headers)
                 guard !Task.isCancelled else { return cancelled(report) }
@@ -112,10 +113,12 @@ struct JobRunner: Sendable {
         }
         let payload = decoded
         let date = clock.now()
+        let requestedAt = report.sentAt
         let normaliser = self.normaliser
         let etag = response.etag ?? Self.entityETag(payload, target: job.target)
         let summary = try await cache.write { session in
-            let summary = try normaliser.write(payload, for: job.target, partial: job.partial, at: date, into: session)
+            let summary = try normaliser.write(
+                payload, for: job.target, partial: job.partial, at: date, requestedAt: requestedAt, into: session)
             try session.setValidator(url: job.url, etag: etag, at: date)
             return summary
         }

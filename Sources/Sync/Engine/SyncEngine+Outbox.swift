@@ -182,7 +182,8 @@ extension SyncEngine: WriteIntents {
         switch response.status {
         case 200..<300:
             let copy = response.status == 200 ? decodedCopy(response.body) : nil
-            try? await cache.write { try $0.settleOutbox(entry.id, etag: response.etag, serverCopy: copy) }
+            let settled = clock.now()
+            try? await cache.write { try $0.settleOutbox(entry.id, etag: response.etag, serverCopy: copy, at: settled) }
         case 404 where entry.kind == .delete:
             // Already gone: what the delete wanted.
             try? await cache.write { try $0.settleOutbox(entry.id, etag: nil) }

@@ -36,7 +36,8 @@ public struct Normaliser: Sendable {
     /// Files `payload` for `target` at `date`.
     @discardableResult
     public func write(
-        _ payload: ODataPayload, for target: FetchTarget, partial: Bool, at date: Date, into session: CacheWriteSession
+        _ payload: ODataPayload, for target: FetchTarget, partial: Bool, at date: Date, requestedAt: Date? = nil,
+        into session: CacheWriteSession
     ) throws -> Summary {
         var summary = Summary()
         switch (target, payload) {
@@ -53,7 +54,7 @@ public struct Normaliser: Sendable {
                 return summary
             }
             let keys = try collection.entities.compactMap {
-                try write($0, partial: partial, at: date, session: session, summary: &summary)
+                try write($0, partial: partial, at: date, requestedAt: requestedAt, session: session, summary: &summary)
             }
             let short = top.map { collection.entities.count < $0 } ?? true
             // A `__next` page whose `$top` ran out ends short without a next link, yet `__count`
@@ -66,17 +67,23 @@ public struct Normaliser: Sendable {
             )
         case (.entity(_, let expanded), .entity(let entity)):
             let requested = expanded.map { $0.split(separator: "/").map(String.init) }
-            _ = try write(entity, partial: partial, at: date, session: session, summary: &summary, requested: requested)
+            _ = try write(
+                entity, partial: partial, at: date, requestedAt: requestedAt, session: session, summary: &summary,
+                requested: requested)
         case (.relation(let parent, let navigation, _), _):
             var children: [EntityKey] = []
             switch payload {
             case .collection(let collection):
                 children = try collection.entities.compactMap {
-                    try write($0, partial: partial, at: date, session: session, summary: &summary)
+                    try write(
+                        $0, partial: partial, at: date, requestedAt: requestedAt, session: session, summary: &summary)
                 }
             case .entity(let entity):
                 children =
-                    try write(entity, partial: partial, at: date, session: session, summary: &summary)
+                    try write(
+                        entity, partial: partial, at: date, requestedAt: requestedAt, session: session,
+                        summary: &summary
+                    )
                     .map { [$0] } ?? []
             case .value:
                 children = []
@@ -94,13 +101,14 @@ public struct Normaliser: Sendable {
     /// `requested` are the `$expand` paths below this entity: a first segment the server left `__deferred` is
     /// noted in the summary (once per parent and navigation).
     func write(
-        _ entity: ODataEntity, partial: Bool, at date: Date, session: CacheWriteSession, summary: inout Summary,
+        _ entity: ODataEntity, partial: Bool, at date: Date, requestedAt: Date? = nil, session: CacheWriteSession,
+        summary: inout Summary,
         requested: [[String]] = []
     ) throws -> EntityKey? {
         guard let key = entity.key else { return nil }
         try session.upsertEntity(
             key: key, entitySet: key.entitySet, type: entity.metadata.type, properties: entity.properties,
-            etag: entity.metadata.etag, at: date, partial: partial
+            etag: entity.metadata.etag, at: date, partial: partial, requestedAt: requestedAt
         )
         summary.entities += 1
         for link in entity.navigations {
@@ -116,11 +124,16 @@ public struct Normaliser: Sendable {
                 children = []
             case .entity(let child):
                 children =
-                    try write(child, partial: partial, at: date, session: session, summary: &summary, requested: below)
+                    try write(
+                        child, partial: partial, at: date, requestedAt: requestedAt, session: session,
+                        summary: &summary, requested: below
+                    )
                     .map { [$0] } ?? []
             case .collection(let collection):
                 children = try collection.entities.compactMap {
-                    try write($0, partial: partial, at: date, session: session, summary: &summary, requested: below)
+                    try write(
+                        $0, partial: partial, at: date, requestedAt: requestedAt, session: session, summary: &summary,
+                        requested: below)
                 }
             }
             try session.replaceRelation(parent: key, navigation: link.name, children: children, at: date)
