@@ -237,3 +237,27 @@ extension OutboxTests {
         #expect(try cache.entity(car)?["model"] == .string("Puma"))
     }
 }
+
+extension OutboxTests {
+    @Test func a_delete_from_a_long_list_moves_every_later_row_up_by_one() throws {
+        let cache = try cacheWithCar()
+        let list = ListKey(canonical: "Car?long")
+        let keys = (1...2_000).map { EntityKey(canonical: "Car(\($0))")! }
+        try cache.write { session in
+            for (index, key) in keys.enumerated() where index > 0 {
+                try session.upsertEntity(
+                    key: key, entitySet: "Car", type: nil, properties: [.init(name: "carID", value: .int(Int64(index)))],
+                    etag: nil, at: date, partial: false)
+            }
+            try session.writeListPage(
+                list, offset: 0, entityKeys: keys, totalCount: 2_000, nextLink: nil, isLastPage: true, at: date)
+        }
+        // When the 700th row is deleted
+        try cache.write { try $0.enqueueDelete(keys[699], shownIn: DeletedFrom(list: list), requestID: "d", at: date) }
+        // Then every row after it sits one place up, in order, and nothing else moved
+        let window = try cache.listWindow(list, range: 0..<2_000)
+        #expect(window.rows.count == 1_999)
+        #expect(window.rows.map { $0.entity?.key } == keys.enumerated().filter { $0.offset != 699 }.map(\.element))
+        #expect(window.state?.totalCount == 1_999)
+    }
+}

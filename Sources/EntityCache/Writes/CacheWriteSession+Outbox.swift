@@ -72,14 +72,13 @@ extension CacheWriteSession {
                 arguments: [id, key.canonical])
         else { return }
         try db.execute(sql: "DELETE FROM listRow WHERE listId = ? AND position = ?", arguments: [id, position])
-        // Shifted in ascending order, one position at a time, so the primary key never collides.
-        let later = try Int.fetchAll(
-            db, sql: "SELECT position FROM listRow WHERE listId = ? AND position > ? ORDER BY position",
+        // Two statements whatever the list's length: the later rows go to negative positions (never in use, so
+        // the primary key cannot collide whatever order SQLite visits them in), then back one place up.
+        try db.execute(
+            sql: "UPDATE listRow SET position = -(position - 1) WHERE listId = ? AND position > ?",
             arguments: [id, position])
-        for old in later {
-            try db.execute(
-                sql: "UPDATE listRow SET position = ? WHERE listId = ? AND position = ?", arguments: [old - 1, id, old])
-        }
+        try db.execute(
+            sql: "UPDATE listRow SET position = -position WHERE listId = ? AND position < 0", arguments: [id])
         try db.execute(
             sql: """
                 UPDATE list SET fetchedCount = max(0, fetchedCount - 1),
