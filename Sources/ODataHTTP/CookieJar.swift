@@ -1,4 +1,5 @@
 import Foundation
+import ODataCore
 import Synchronization
 
 /// The cookies one service sets, kept in memory for the life of its transport and sent back on later requests.
@@ -159,26 +160,5 @@ final class CookieJar: Sendable {
         guard path.hasPrefix(cookiePath) else { return false }
         return path.count == cookiePath.count || cookiePath.hasSuffix("/")
             || path[path.index(path.startIndex, offsetBy: cookiePath.count)] == "/"
-    }
-}
-
-/// The date forms `Expires` comes in: RFC 1123 (`Sun, 06 Nov 1994 08:49:37 GMT`), RFC 850
-/// (`Sunday, 06-Nov-94 08:49:37 GMT`), asctime (`Sun Nov  6 08:49:37 1994`), and the dashed form
-/// some servers send (`Sun, 06-Nov-1994 08:49:37 GMT`).
-enum HTTPDate {
-    static func parse(_ text: String) -> Date? {
-        let formats = [
-            "EEE, dd MMM yyyy HH:mm:ss zzz", "EEEE, dd-MMM-yy HH:mm:ss zzz", "EEE MMM d HH:mm:ss yyyy",
-            "EEE, dd-MMM-yyyy HH:mm:ss zzz",
-        ]
-        let collapsed = text.split(separator: " ", omittingEmptySubsequences: true).joined(separator: " ")
-        for format in formats {
-            let formatter = DateFormatter()
-            formatter.locale = Locale(identifier: "en_US_POSIX")
-            formatter.timeZone = TimeZone(identifier: "GMT")
-            formatter.dateFormat = format
-            if let date = formatter.date(from: collapsed) { return date }
-        }
-        return nil
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import ODataCore
 import Testing
 
 @testable import ODataHTTP

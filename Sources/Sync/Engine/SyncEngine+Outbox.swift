@@ -258,21 +258,12 @@ extension SyncEngine: WriteIntents {
     }
 
     /// `Retry-After` in seconds (a number, or an HTTP date), capped at 5 minutes.
-    static func retryAfter(_ response: TransportResponse) -> Double? {
+    static func retryAfter(_ response: TransportResponse, now: Date = Date()) -> Double? {
         guard let value = response.headers["retry-after"]?.trimmingCharacters(in: .whitespaces) else { return nil }
         if let seconds = Double(value) { return min(max(seconds, 0), 300) }
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss zzz"
-        return formatter.date(from: value).map { min(max($0.timeIntervalSinceNow, 0), 300) }
+        return HTTPDate.parse(value).map { min(max($0.timeIntervalSince(now), 0), 300) }
     }
 
     /// An HTTP date (RFC 9110 IMF-fixdate).
-    static func httpDate(_ date: Date) -> String {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "GMT")
-        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
-        return formatter.string(from: date)
-    }
+    static func httpDate(_ date: Date) -> String { HTTPDate.format(date) }
 }
