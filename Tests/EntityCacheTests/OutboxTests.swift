@@ -246,7 +246,8 @@ extension OutboxTests {
         try cache.write { session in
             for (index, key) in keys.enumerated() where index > 0 {
                 try session.upsertEntity(
-                    key: key, entitySet: "Car", type: nil, properties: [.init(name: "carID", value: .int(Int64(index)))],
+                    key: key, entitySet: "Car", type: nil,
+                    properties: [.init(name: "carID", value: .int(Int64(index)))],
                     etag: nil, at: date, partial: false)
             }
             try session.writeListPage(
