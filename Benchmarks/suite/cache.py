@@ -6,16 +6,9 @@ random key, each timed alone; its RSS is read from /proc/self/status at the end.
 the cache and the fetcher (EntityCache, Sync and its HTTP client) but not the demo server, so the
 memory figure is theirs.
 """
-import json
-import os
-import subprocess
-
-from common import REPO, log
+from common import log, run_release_bench
 
 
 def section():
     log("cache: 1,000,000 rows")
-    done = subprocess.run([os.path.join(REPO, ".build", "release", "cache-bench")],
-                          capture_output=True, text=True, check=True, timeout=600)
-    line = next(l for l in done.stdout.splitlines() if l.startswith("json: "))
-    return json.loads(line[len("json: "):])
+    return run_release_bench("cache-bench", timeout=600)

@@ -209,3 +209,11 @@ def shell_command(argv, env_overrides):
     import shlex
     assignments = " ".join("%s=%s" % (k, shlex.quote(v)) for k, v in env_overrides.items())
     return "exec env %s %s" % (assignments, " ".join(shlex.quote(a) for a in argv))
+
+
+def run_release_bench(name, timeout):
+    """Runs `.build/release/<name>`, a bench that prints its figures on one `json: ` line, and returns them."""
+    done = subprocess.run([os.path.join(REPO, ".build", "release", name)],
+                          capture_output=True, text=True, check=True, timeout=timeout)
+    line = next(l for l in done.stdout.splitlines() if l.startswith("json: "))
+    return json.loads(line[len("json: "):])

@@ -6,16 +6,9 @@
 * flush: 150 changes to 150 different cars queued at once over 100 ms latency, sent 8 at a time as the
   fetcher does, and one at a time; writes per second each and their ratio.
 """
-import json
-import os
-import subprocess
-
-from common import REPO, log
+from common import log, run_release_bench
 
 
 def section():
     log("writes: save → frame, outbox flush")
-    done = subprocess.run([os.path.join(REPO, ".build", "release", "write-bench")],
-                          capture_output=True, text=True, check=True, timeout=900)
-    line = next(l for l in done.stdout.splitlines() if l.startswith("json: "))
-    return json.loads(line[len("json: "):])
+    return run_release_bench("write-bench", timeout=900)
