@@ -24,6 +24,16 @@ extension HTTPClientTransport {
         }
     }
 
+    /// Whether no connection was made, so none of the request reached the server.
+    static func isConnectFailure(_ error: any Error) -> Bool {
+        switch error {
+        case is NIOConnectionError: return true
+        case let error as HTTPClientError: return error == .connectTimeout || error == .getConnectionFromPoolTimeout
+        case let error as IOError: return error.errnoCode == ECONNREFUSED || error.errnoCode == ENETUNREACH
+        default: return false
+        }
+    }
+
     /// Whether the exchange ran out of its time (the whole, or the wait for the next bytes).
     static func isTimeout(_ error: any Error) -> Bool {
         guard let error = error as? HTTPClientError else { return false }

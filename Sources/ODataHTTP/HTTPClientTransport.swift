@@ -189,7 +189,9 @@ public final class HTTPClientTransport: ODataTransport {
                     Self.isTimeout(error)
                     ? "the request timed out: no whole answer within \(Self.seconds(seconds))"
                     : Self.sentence(for: error, maxBodyBytes: maxBodyBytes)
-                throw ODataError(kind: kind, message: sentence, url: request.url)
+                var thrown = ODataError(kind: kind, message: sentence, url: request.url)
+                thrown.neverSent = Self.isConnectFailure(error)
+                throw thrown
             }
             // A write is never sent again to another URL: its 3xx comes back as it is.
             guard request.method.isSafe, redirects < Self.maxRedirects,

@@ -28,6 +28,9 @@ public struct ODataError: Error, Sendable, Hashable, CustomStringConvertible {
     public var code: String?
     /// The server's message, or what is wrong with the payload.
     public var message: String
+    /// A transport failure before any of the request could reach the server (no connection was made): a write
+    /// that failed so was certainly not applied.
+    public var neverSent = false
 
     public init(kind: Kind, message: String, url: String? = nil, status: Int? = nil, code: String? = nil) {
         self.kind = kind

@@ -8,11 +8,20 @@ import Foundation
 /// Strings are escaped so that any text — controls, quotes, lone surrogates replaced — is valid JSON.
 public enum RequestBodyEncoder {
     /// `{"name":value,…}` for `properties` in order; `types` gives each property's Edm type (from `$metadata`).
-    public static func object(_ properties: [ODataProperty], types: [String: EdmPrimitiveType] = [:]) -> [UInt8] {
+    /// `bindings` link the entity to existing ones through its navigation properties, as v2 writes it:
+    /// `"Car":{"__metadata":{"uri":"…/Car(7)"}}`.
+    public static func object(
+        _ properties: [ODataProperty], types: [String: EdmPrimitiveType] = [:],
+        bindings: [(navigation: String, uri: String)] = []
+    ) -> [UInt8] {
         var out = "{"
         for (index, property) in properties.enumerated() {
             if index > 0 { out += "," }
             out += string(property.name) + ":" + value(property.value, as: types[property.name])
+        }
+        for (index, binding) in bindings.enumerated() {
+            if index > 0 || !properties.isEmpty { out += "," }
+            out += string(binding.navigation) + ":{\"__metadata\":{\"uri\":" + string(binding.uri) + "}}"
         }
         out += "}"
         return Array(out.utf8)

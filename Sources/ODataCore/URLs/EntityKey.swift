@@ -58,6 +58,24 @@ public struct EntityKey: Sendable, Hashable, CustomStringConvertible {
     }
 
     public var description: String { canonical }
+
+    /// A key for an entity made here and not yet created on the service (`Car('~new-1f3a…')`): it names the
+    /// entity in the cache, its lists and the queued writes until the service's key replaces it everywhere. It
+    /// is never sent to the service.
+    public static func temporary(in entitySet: String) -> EntityKey {
+        let id = UInt64.random(in: 0...UInt64.max)
+        return EntityKey(entitySet: entitySet, value: .string(temporaryPrefix + String(id, radix: 16)))
+    }
+
+    /// Whether this names an entity not yet created on the service (see ``temporary(in:)``).
+    public var isTemporary: Bool {
+        guard values.count == 1, case .string(let text) = values[0].value else { return false }
+        return text.hasPrefix(Self.temporaryPrefix)
+    }
+
+    /// What a temporary key's canonical text contains (`'~new-`), for finding them in stored text.
+    public static let temporaryMarker = "'" + temporaryPrefix
+    static let temporaryPrefix = "~new-"
 }
 
 /// Key predicates: the `(…)` after an entity set name.
