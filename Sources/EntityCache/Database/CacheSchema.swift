@@ -166,6 +166,19 @@ enum CacheSchema {
                     ALTER TABLE entity ADD COLUMN settledAt DOUBLE;
                     """)
         }
+        migrator.registerMigration("v7: creates, and the entity a new link entity binds") { db in
+            // A create of a link entity names the entity it links (`bindKey`, through `bindNavigation`); while
+            // that is a temporary key (its own create not yet settled) the link waits. A list or relation records
+            // when a write made here last changed its members (`changedHereAt`): a fetch sent before then was read
+            // before the write, so it must not take the new entity out.
+            try db.execute(
+                sql: """
+                    ALTER TABLE outbox ADD COLUMN bindNavigation TEXT;
+                    ALTER TABLE outbox ADD COLUMN bindKey TEXT;
+                    ALTER TABLE list ADD COLUMN changedHereAt DOUBLE;
+                    ALTER TABLE relation ADD COLUMN changedHereAt DOUBLE;
+                    """)
+        }
         return migrator
     }
 }

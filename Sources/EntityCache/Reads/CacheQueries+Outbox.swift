@@ -5,7 +5,7 @@ import ODataCore
 extension CacheQueries {
     static let outboxColumns = """
         id, entityKey, entitySet, kind, changes, base, baseEtag, requestID, firstSent, state, attempts, lastError,
-        theirs, theirsEtag, createdAt, nextAttemptAt, listKey, parentKey, navigation, member
+        theirs, theirsEtag, createdAt, nextAttemptAt, listKey, parentKey, navigation, member, bindNavigation, bindKey
         """
 
     /// Outbox entries matching `condition` (SQL after `WHERE`); rows that cannot be read are skipped.
@@ -34,6 +34,7 @@ extension CacheQueries {
         let listKey: String? = row["listKey"]
         let parentKey: String? = row["parentKey"]
         let member: String? = row["member"]
+        let bindKey: String? = row["bindKey"]
         let shownIn =
             listKey == nil && parentKey == nil
             ? nil
@@ -47,7 +48,8 @@ extension CacheQueries {
             state: state, attempts: row["attempts"], lastError: row["lastError"],
             theirs: theirs.flatMap { PropertyCodec.decode($0) }, theirsEtag: row["theirsEtag"],
             createdAt: Date(timeIntervalSince1970: row["createdAt"]),
-            nextAttemptAt: nextAttemptAt.map(Date.init(timeIntervalSince1970:)), shownIn: shownIn
+            nextAttemptAt: nextAttemptAt.map(Date.init(timeIntervalSince1970:)), shownIn: shownIn,
+            bindNavigation: row["bindNavigation"], bindKey: bindKey.flatMap { EntityKey(canonical: $0) }
         )
     }
 

@@ -12,6 +12,9 @@ public struct OutboxEntry: Sendable, Hashable, Identifiable {
         case update
         /// The entity goes (`DELETE`).
         case delete
+        /// A new entity (`POST`), known here by a temporary key (``EntityKey/temporary(in:)``) until the
+        /// service's key replaces it everywhere. `changes` holds its properties.
+        case create
     }
 
     public enum State: String, Sendable, Hashable {
@@ -51,13 +54,20 @@ public struct OutboxEntry: Sendable, Hashable, Identifiable {
     public var nextAttemptAt: Date?
     /// A delete: the list and the relation it left at once (and the member of the relation, a link entity for a
     /// row reached through one), so that a refusal puts them back (they are fetched again).
+    /// A create: where it was added (its list, or the relation of its parent it joined, with the link entity
+    /// it was reached through as `member`), so that it shows there at once. A create with a parent is sent to
+    /// the parent's navigation (`POST Parent(k)/Navigation`), which links it.
     public var shownIn: DeletedFrom?
+    /// A create of a link entity: the navigation through which it links an entity, and that entity (a
+    /// temporary key while its own create is not settled: the link waits for it).
+    public var bindNavigation: String?
+    public var bindKey: EntityKey?
 
     /// Unsettled and not waiting for the user: the fetcher will send it.
     public var isQueued: Bool { state == .pending || state == .sending }
 }
 
-/// Where a deleted entity was shown, so that it leaves there at once.
+/// Where a deleted entity was shown, so that it leaves there at once (or where a new one was added).
 public struct DeletedFrom: Sendable, Hashable {
     /// A stored list it was a row of.
     public var list: ListKey?

@@ -12,12 +12,16 @@ extension CacheWriteSession {
     /// * `totalCount` (`__count`) is the list's length; positions at or past it are removed.
     /// The list is complete when its length is known and every position before it is stored; a
     /// complete list never holds a position at or past its length. Clears the list's last error.
+    /// * New entities made here stay in the list, first, when the page would take them out: those not yet made,
+    ///   and those made after `requestedAt` (when the page's request went out; it was read before them).
     public func writeListPage(
         _ key: ListKey, offset: Int, entityKeys: [EntityKey], totalCount: Int?, nextLink: String?, isLastPage: Bool,
-        at date: Date
+        at date: Date, requestedAt: Date? = nil
     ) throws {
         let id = try ensureList(key)
         let end = offset + entityKeys.count
+        let madeHere = try rowsMadeHere(listId: id, range: offset..<Int.max, requestedAt: requestedAt)
+
         let seconds = date.timeIntervalSince1970
         let countInRange =
             try Int.fetchOne(
@@ -77,6 +81,13 @@ extension CacheWriteSession {
                 WHERE id = ?
                 """
         ).execute(arguments: [fetchedCount, total, isComplete, newLink, newPosition, seconds, id])
+        for row in madeHere.reversed() {
+            let listed = try Int.fetchOne(
+                db, sql: "SELECT 1 FROM listRow WHERE listId = ? AND entityKey = ?", arguments: [id, row])
+            if listed == nil, let entityKey = EntityKey(canonical: row) {
+                try insertFirstRow(entityKey, in: key, at: date)
+            }
+        }
     }
 
     /// Whether every one of `entityKeys` is already in the list within the `window` positions before `offset`

@@ -5,6 +5,10 @@ import ODataCore
 /// Why a write could not be recorded.
 public struct OutboxError: Error, CustomStringConvertible, Sendable {
     public let description: String
+
+    public init(description: String) {
+        self.description = description
+    }
 }
 
 /// The outbox: writes made here, each recorded in the same transaction as the change it makes to the cached
@@ -95,12 +99,7 @@ extension CacheWriteSession {
         else { return }
         let remaining = keys.filter { $0 != child.canonical }
         guard remaining.count != keys.count else { return }
-        try statements.run(.upsertRelation) { bind in
-            bind.text(1, parent.canonical)
-            bind.text(2, navigation)
-            bind.text(3, utf8: ChildKeys.encode(remaining))
-            bind.double(4, at.timeIntervalSince1970)
-        }
+        try setRelation(parent: parent.canonical, navigation: navigation, keys: remaining, at: at)
     }
 
     /// Marks what a refused delete left as not fetched, so that screens fetch it again (with the entity back).
@@ -119,15 +118,18 @@ extension CacheWriteSession {
     }
 
     /// The writes to send now: for each entity the oldest unsettled write, when it is queued and due (a failed or
-    /// conflicting write holds its entity's later ones back, so one entity's writes go in the order made).
+    /// conflicting write holds its entity's later ones back, so one entity's writes go in the order made). A
+    /// create that links or hangs from an entity not yet created waits for that entity's key.
     public func dueOutboxEntries(at date: Date, limit: Int) throws -> [OutboxEntry] {
         try CacheQueries.outbox(
             db,
             where: """
                 id IN (SELECT MIN(id) FROM outbox GROUP BY entityKey) AND state IN ('pending', 'sending')
-                AND (nextAttemptAt IS NULL OR nextAttemptAt <= ?) ORDER BY id LIMIT ?
+                AND (nextAttemptAt IS NULL OR nextAttemptAt <= ?)
+                AND NOT (kind = 'create' AND (instr(coalesce(bindKey, ''), ?) > 0 OR instr(coalesce(parentKey, ''), ?) > 0))
+                ORDER BY id LIMIT ?
                 """,
-            arguments: [date.timeIntervalSince1970, limit]
+            arguments: [date.timeIntervalSince1970, EntityKey.temporaryMarker, EntityKey.temporaryMarker, limit]
         )
     }
 
@@ -203,6 +205,20 @@ extension CacheWriteSession {
             sql: "UPDATE outbox SET state = 'failed', lastError = ?, nextAttemptAt = NULL WHERE id = ?",
             arguments: [error, id]
         )
+        // What links the refused new entity waits with it, out of sight.
+        if entry.kind == .create {
+            for dependent in try dependents(of: entry.entityKey) where dependent.isQueued {
+                try failOutbox(
+                    dependent.id, error: "Not sent: it links \(entry.entityKey.entitySet), which was refused.")
+            }
+        }
+    }
+
+    /// Creates that link `key` or hang from it (they wait for its key).
+    func dependents(of key: EntityKey) throws -> [OutboxEntry] {
+        try CacheQueries.outbox(
+            db, where: "kind = 'create' AND (bindKey = ? OR parentKey = ?) ORDER BY id",
+            arguments: [key.canonical, key.canonical])
     }
 
     /// The entity changed on the service since it was read: the write waits for the user, with the service's copy.
@@ -242,6 +258,9 @@ extension CacheWriteSession {
     /// A failed or conflicting update, edited by the user: `changes` replace the entry's, the entity shows them
     /// (on the service's copy, for a conflict), and it is sent again, against the service's ETag for a conflict.
     public func resendOutbox(_ id: Int64, changes: [ODataProperty]) throws {
+        if let entry = try CacheQueries.outboxEntry(db, id: id), entry.kind == .create, entry.state == .failed {
+            return try requeueCreate(entry, changes: changes)
+        }
         guard let entry = try CacheQueries.outboxEntry(db, id: id), entry.kind == .update,
             entry.state == .failed || entry.state == .conflict,
             let current = try CacheQueries.entity(db, key: entry.entityKey.canonical, bound: nil)
@@ -261,6 +280,9 @@ extension CacheWriteSession {
 
     /// A failed write sent again as it was (after the user fixed what the service refused elsewhere).
     public func retryFailedOutbox(_ id: Int64) throws {
+        if let entry = try CacheQueries.outboxEntry(db, id: id), entry.kind == .create, entry.state == .failed {
+            return try requeueCreate(entry, changes: entry.changes)
+        }
         guard let entry = try CacheQueries.outboxEntry(db, id: id), entry.state == .failed,
             let current = try CacheQueries.entity(db, key: entry.entityKey.canonical, bound: nil)
         else { return }
@@ -275,17 +297,43 @@ extension CacheWriteSession {
             sql: "UPDATE outbox SET state = 'pending', attempts = 0, lastError = NULL WHERE id = ?", arguments: [id])
     }
 
-    /// Drops a write the service has not settled: its changes leave the cached entity.
+    /// Drops a write the service has not settled: its changes leave the cached entity. A dropped create takes
+    /// the later writes to its entity, and the creates that link it, with it.
     public func discardOutbox(_ id: Int64) throws {
         guard let entry = try CacheQueries.outboxEntry(db, id: id) else { return }
         if entry.state != .failed { try rollBack(entry) }
         try db.execute(sql: "DELETE FROM outbox WHERE id = ?", arguments: [id])
+        if entry.kind == .create {
+            try db.execute(sql: "DELETE FROM outbox WHERE entityKey = ?", arguments: [entry.entityKey.canonical])
+            for dependent in try dependents(of: entry.entityKey) { try discardOutbox(dependent.id) }
+        }
+    }
+
+    /// A refused create sent again (as it was, or with `changes`): it shows again where it was added, and so do
+    /// the creates that link it.
+    func requeueCreate(_ entry: OutboxEntry, changes: [ODataProperty]) throws {
+        try place(entry.entityKey, entitySet: entry.entitySet, properties: changes, shownIn: entry.shownIn, at: Date())
+        if let navigation = entry.bindNavigation, let target = entry.bindKey {
+            try setRelation(
+                parent: entry.entityKey.canonical, navigation: navigation, keys: [target.canonical],
+                at: Date(timeIntervalSince1970: 0))
+        }
+        try db.execute(
+            sql: """
+                UPDATE outbox SET state = 'pending', changes = ?, attempts = 0, lastError = NULL, nextAttemptAt = NULL
+                WHERE id = ?
+                """,
+            arguments: [Self.encode(changes), entry.id])
+        for dependent in try dependents(of: entry.entityKey) where dependent.state == .failed {
+            try requeueCreate(dependent, changes: dependent.changes)
+        }
     }
 
     // MARK: - Helpers
 
     /// Puts the entry's changed fields back to their values before it, and unmarks it.
     private func rollBack(_ entry: OutboxEntry) throws {
+        if entry.kind == .create { return try unplace(entry) }
         if entry.kind == .delete {
             try db.execute(
                 sql: "UPDATE entity SET pending = max(0, pending - 1) WHERE key = ?",
@@ -307,6 +355,20 @@ extension CacheWriteSession {
             sql: "UPDATE entity SET properties = ?, pending = max(0, pending + ?) WHERE key = ?",
             arguments: [Self.encode(properties), pendingDelta, key.canonical]
         )
+    }
+
+    /// Sets a relation's children as given, a change made here at `changedAt` (the fetch path's upsert keeps new
+    /// entities' rows, this does not).
+    func setRelation(parent: String, navigation: String, keys: [String], at: Date, changedAt: Date = Date()) throws {
+        try db.execute(
+            sql: """
+                INSERT OR REPLACE INTO relation (parentKey, navigation, childKeys, fetchedAt, changedHereAt)
+                VALUES (?, ?, ?, ?, ?)
+                """,
+            arguments: [
+                parent, navigation, String(decoding: ChildKeys.encode(keys), as: UTF8.self), at.timeIntervalSince1970,
+                changedAt.timeIntervalSince1970,
+            ])
     }
 
     static func encode(_ properties: [ODataProperty]) -> Data {

@@ -67,14 +67,18 @@ public struct CacheWriteSession {
 
     /// Replaces the whole relation `(parent, navigation)` with `children` in order and
     /// marks it known. An empty array records an *empty* relation (a `null` to-one or
-    /// an empty expanded collection).
-    public func replaceRelation(parent: EntityKey, navigation: String, children: [EntityKey], at date: Date) throws {
+    /// an empty expanded collection). The children of new entities made here stay: those not yet made (temporary
+    /// keys), and those made after `requestedAt`, when the request that brought `children` went out.
+    public func replaceRelation(
+        parent: EntityKey, navigation: String, children: [EntityKey], at date: Date, requestedAt: Date? = nil
+    ) throws {
         let keys = ChildKeys.encode(children.map(\.canonical))
         try statements.run(.upsertRelation) { bind in
             bind.text(1, parent.canonical)
             bind.text(2, navigation)
             bind.text(3, utf8: keys)
             bind.double(4, date.timeIntervalSince1970)
+            bind.double(5, requestedAt?.timeIntervalSince1970 ?? .greatestFiniteMagnitude)
         }
     }
 

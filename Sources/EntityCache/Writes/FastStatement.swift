@@ -34,7 +34,17 @@ final class WriteStatements {
             case .upsertRelation:
                 """
                 INSERT INTO relation (parentKey, navigation, childKeys, fetchedAt) VALUES (?, ?, ?, ?)
-                ON CONFLICT (parentKey, navigation) DO UPDATE SET childKeys = excluded.childKeys, fetchedAt = excluded.fetchedAt
+                ON CONFLICT (parentKey, navigation) DO UPDATE SET
+                    childKeys = CASE WHEN instr(childKeys, '''~new-') = 0
+                            AND (changedHereAt IS NULL OR changedHereAt <= ?5) THEN excluded.childKeys ELSE
+                        (SELECT json_group_array(value) FROM (
+                            SELECT value FROM json_each(relation.childKeys)
+                                WHERE (instr(value, '''~new-') > 0
+                                    OR (SELECT settledAt FROM entity WHERE key = value) > ?5)
+                                AND value NOT IN (SELECT value FROM json_each(excluded.childKeys))
+                            UNION ALL SELECT value FROM json_each(excluded.childKeys)))
+                        END,
+                    fetchedAt = excluded.fetchedAt
                 """
             case .upsertListRow:
                 """
