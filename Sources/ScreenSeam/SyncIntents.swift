@@ -81,6 +81,40 @@ public struct EntityDeletion: Sendable, Hashable {
     }
 }
 
+/// A new entity the user made on a screen, and where it was added, so that it shows there at once.
+///
+/// * On a stored list (`.list`): an entity of the list's set, first in the list until the list is fetched again.
+/// * On a parent's relation (`.related(parent, [navigation])`): created through the parent's navigation, which
+///   links it.
+/// * On a relation reached through link entities (`.related(parent, [link, target])`, a maintenance record
+///   under a car's ownership): the entity, then a new link entity joining the parent's `link` navigation and
+///   binding it through `target`.
+public struct EntityCreation: Sendable, Hashable {
+    public var entitySet: String
+    public var properties: [ODataProperty]
+    public var addedTo: ScreenContent?
+
+    public init(entitySet: String, properties: [ODataProperty], addedTo: ScreenContent?) {
+        self.entitySet = entitySet
+        self.properties = properties
+        self.addedTo = addedTo
+    }
+}
+
+/// An existing entity linked to a parent through a new link entity (a car to a second owner): shown at once in
+/// the parent's relation `path` (`[link, target]`).
+public struct EntityLink: Sendable, Hashable {
+    public var parent: EntityKey
+    public var path: [String]
+    public var target: EntityKey
+
+    public init(parent: EntityKey, path: [String], target: EntityKey) {
+        self.parent = parent
+        self.path = path
+        self.target = target
+    }
+}
+
 /// What the user decided about a write in the outbox.
 public enum OutboxResolution: Sendable, Hashable {
     /// A failed write: send it again as it was.
@@ -100,6 +134,8 @@ public enum OutboxResolution: Sendable, Hashable {
 /// its cache observation.
 public protocol WriteIntents: Sendable {
     func save(_ change: EntityChange)
+    func create(_ creation: EntityCreation)
+    func link(_ link: EntityLink)
     func delete(_ deletion: EntityDeletion)
     func resolve(outboxEntry id: Int64, _ resolution: OutboxResolution)
 }

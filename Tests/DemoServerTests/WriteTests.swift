@@ -126,3 +126,63 @@ struct WriteTests {
         #expect(try await service.get("Car(1)").status == 200)
     }
 }
+
+extension WriteTests {
+    static let newCar = #"{"make":"Trabant","model":"601","manufactureDate":"\/Date(0)\/"}"#
+
+    @Test func post_makes_an_entity_under_a_key_of_the_services_and_a_replay_makes_nothing() async throws {
+        let service = try await LiveService.startPrivate()
+        defer { Task { await service.server.stop() } }
+        // When a car is posted under a request id
+        let made = try await service.get(
+            "Car", headers: ["Repeatability-Request-ID": "make-1"], method: "POST", body: Self.newCar)
+        // Then 201 with the entity, where it lives and its ETag
+        #expect(made.status == 201)
+        let location = try #require(made.headers["location"])
+        guard case .entity(let entity) = try VerboseJSONDecoder(serviceRoot: service.server.baseURL).decode(made.body)
+        else {
+            Issue.record("no entity in \(String(decoding: made.body, as: UTF8.self))")
+            return
+        }
+        let key = try #require(entity.key)
+        #expect(location.hasSuffix(key.canonical) && entity["make"] == .string("Trabant"))
+        #expect(made.headers["etag"] != nil && made.headers["repeatability-result"] == "accepted")
+        // And the same request again answers with that entity and makes no second one
+        let replay = try await service.get(
+            "Car", headers: ["Repeatability-Request-ID": "make-1"], method: "POST", body: Self.newCar)
+        #expect(replay.status == 201 && replay.headers["location"] == location)
+        let all = try await service.get("Car?$filter=make%20eq%20'Trabant'")
+        guard case .collection(let cars) = try VerboseJSONDecoder(serviceRoot: service.server.baseURL).decode(all.body)
+        else { return }
+        #expect(cars.entities.count == 1)
+    }
+
+    @Test func a_link_entity_is_made_under_its_parent_binding_the_other_end_and_refused_without_it() async throws {
+        let service = try await LiveService.startPrivate()
+        defer { Task { await service.server.stop() } }
+        // When an ownership is posted under Person(3), binding Car(1)
+        let made = try await service.get(
+            "Person(3)/PersonCar", method: "POST", body: #"{"Car":{"__metadata":{"uri":"Car(1)"}}}"#)
+        #expect(made.status == 201, "\(String(decoding: made.body, as: UTF8.self))")
+        // Then Person(3)'s cars include Car(1)
+        let owned = try await service.get("Person(3)/PersonCar?$expand=Car&$select=Car/carID")
+        #expect(String(decoding: owned.body, as: UTF8.self).contains("\"carID\":1"))
+        // And what cannot be made is refused in words, naming what is missing or wrong
+        let cases: [(String, String, String)] = [
+            ("PersonCar", #"{"Car":{"__metadata":{"uri":"Car(1)"}}}"#, "PersonCar needs its Person"),
+            (
+                "Person(3)/PersonCar", #"{"Car":{"__metadata":{"uri":"Car(999999)"}}}"#,
+                "Car(999999), named by Car, does not exist"
+            ),
+            ("Person(3)/PersonCar", #"{"Car":"Car(1)"}"#, "Car binds an existing Car"),
+            ("Car", #"{"make":"x"}"#, "model is required"),
+            ("Car", #"{"carID":1,"make":"x","model":"y","manufactureDate":"\/Date(0)\/"}"#, "Car(1) exists already"),
+            ("Car", #"{"make":"x","model":"y","manufactureDate":"\/Date(0)\/","PersonCar":[]}"#, "no deep insert"),
+        ]
+        for (path, body, words) in cases {
+            let refused = try await service.get(path, method: "POST", body: body)
+            let text = String(decoding: refused.body, as: UTF8.self)
+            #expect((400...409).contains(refused.status) && text.contains(words), "\(path) \(body): \(text)")
+        }
+    }
+}

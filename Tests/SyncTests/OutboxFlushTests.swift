@@ -224,3 +224,65 @@ extension OutboxFlushTests {
         #expect(try cache.entity("Car(1)")?["model"] == .string("Fiesta"))
     }
 }
+
+extension OutboxFlushTests {
+    static let madeCar = json(
+        #"{"d":{"__metadata":{"uri":"\#(root)Car(77)","etag":"W/\"5\""},"carID":77,"make":"Lada","model":"Niva"}}"#)
+
+    @Test func a_create_whose_answer_was_lost_is_not_sent_again_blindly() async throws {
+        // Given a service that ignores request ids, and a connection lost after the create went out
+        let transport = FakeTransport { request, number in
+            if number == 1 { throw ODataError(kind: .transport, message: "the connection was lost", url: request.url) }
+            return TransportResponse(status: 201, headers: [:], body: Self.madeCar.body)
+        }
+        let (engine, cache) = try engine(transport)
+        engine.create(
+            EntityCreation(entitySet: "Car", properties: [.init(name: "make", value: .string("Lada"))], addedTo: nil))
+        // Then it waits for the user, saying why, instead of going again
+        #expect(try await eventually { try cache.outboxEntries().first?.state == .failed })
+        let held = try #require(try cache.outboxEntries().first)
+        #expect(held.lastError?.contains("may or may not have made it") == true)
+        try await Task.sleep(for: .milliseconds(200))
+        #expect(await transport.requests.count == 1)
+        // When the user sends it again, it is made under the service's key
+        engine.resolve(outboxEntry: held.id, .retry)
+        #expect(try await eventually { try cache.outboxEntries().isEmpty })
+        #expect(try cache.entity("Car(77)")?["model"] == .string("Niva"))
+        let requests = await transport.requests
+        #expect(
+            requests.count == 2
+                && requests[0].headers["Repeatability-Request-ID"] == requests[1].headers["Repeatability-Request-ID"])
+    }
+
+    @Test func a_create_is_sent_again_under_its_id_to_a_service_that_honours_ids_and_never_when_unconnected()
+        async throws
+    {
+        // Given a service that said it honours request ids, then a refused connection, then a lost answer
+        let transport = FakeTransport { request, number in
+            switch number {
+            case 1:
+                return TransportResponse(status: 204, headers: ["etag": "W/\"2\"", "repeatability-result": "accepted"])
+            case 2:
+                var error = ODataError(kind: .transport, message: "the connection was refused", url: request.url)
+                error.neverSent = true
+                throw error
+            case 3: throw ODataError(kind: .transport, message: "the connection was lost", url: request.url)
+            default: return TransportResponse(status: 201, headers: [:], body: Self.madeCar.body)
+            }
+        }
+        let (engine, cache) = try engine(transport)
+        try seedCar(cache)
+        engine.save(Self.change)
+        #expect(try await eventually { try cache.outboxEntries().isEmpty })
+        // When a car is created
+        engine.create(
+            EntityCreation(entitySet: "Car", properties: [.init(name: "make", value: .string("Lada"))], addedTo: nil))
+        // Then it is sent until made, under one request id, with no question asked
+        #expect(try await eventually { try cache.outboxEntries().isEmpty && cache.entity("Car(77)") != nil })
+        let creates = await transport.requests.filter { $0.method == .post }
+        #expect(creates.count == 3)
+        #expect(Set(creates.map { $0.headers["Repeatability-Request-ID"] }).count == 1)
+        #expect(creates.allSatisfy { $0.url == Self.root + "Car" })
+        #expect(String(decoding: creates[0].body ?? [], as: UTF8.self) == #"{"make":"Lada"}"#)
+    }
+}

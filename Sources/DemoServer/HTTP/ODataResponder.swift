@@ -67,10 +67,8 @@ public struct ODataResponder: HTTPResponder {
         if ["MERGE", "PATCH", "PUT", "DELETE"].contains(method) {
             return try await change(request, method: method, relative: String(relative))
         }
+        if method == "POST" { return try await create(request, relative: String(relative)) }
         guard request.method == .get || request.method == .head else {
-            if method == "POST" {
-                throw ServiceError.notImplemented("Creating entities is not supported by this service yet.")
-            }
             throw ServiceError.methodNotAllowed(request.method.rawValue)
         }
         let options = try QueryRequest(query: request.uri.query)
@@ -162,6 +160,63 @@ public struct ODataResponder: HTTPResponder {
             headers[.repeatabilityResult] = "accepted"
         }
         return Response(status: HTTPResponse.Status(code: outcome.status), headers: headers)
+    }
+
+    /// A create: `POST /Set`, or `POST /Parent(k)/Navigation` for one linked to its parent (see
+    /// ``EntityWriter/create(set:body:parent:requestID:)``). `201` with the entity, its `Location` and `ETag`.
+    private func create(_ request: Request, relative: String) async throws -> Response {
+        guard let path = ResourcePath.parse(relative: relative), (1...2).contains(path.segments.count) else {
+            throw ServiceError.badRequest("POST creates in Set or Parent(key)/Navigation: not '\(relative)'.")
+        }
+        let set: EntitySetSchema
+        var parent: EntityWriter.CreateParent?
+        let first = path.segments[0]
+        guard let firstSet = engine.schema.entitySet(first.name) else {
+            throw ServiceError.notFound("There is no entity set \(first.name).")
+        }
+        if path.segments.count == 2 {
+            let navigation = path.segments[1].name
+            guard let key = first.key, path.segments[1].key == nil,
+                let relation = engine.schema.relations.first(where: {
+                    $0.principal == firstSet.name && $0.principalNavigation == navigation
+                }),
+                let dependent = engine.schema.entitySet(relation.dependent)
+            else {
+                throw ServiceError.badRequest(
+                    "POST to Parent(key)/Navigation needs a navigation to many of \(firstSet.name): not '\(relative)'.")
+            }
+            let principalKey = try engine.keyValue(key, firstSet)
+            set = dependent
+            parent = EntityWriter.CreateParent(relation: relation, principalKey: principalKey)
+        } else {
+            guard first.key == nil else {
+                throw ServiceError.methodNotAllowed("POST to one entity (\(relative)); MERGE or PUT change it")
+            }
+            set = firstSet
+        }
+        let body: [UInt8]
+        do {
+            body = Array(buffer: try await request.body.collect(upTo: EntityWriter.maximumBodyBytes))
+        } catch {
+            throw ServiceError(status: 413, code: "PayloadTooLarge", message: "The body is larger than 1 MiB.")
+        }
+        let requestID = request.headers[.repeatabilityRequestID]
+        let made = try await writer.create(set: set, body: body, parent: parent, requestID: requestID)
+        let isVersion2 = Self.clientAcceptsVersion2(request.headers)
+        let host = request.head.authority ?? "127.0.0.1"
+        let payload = PayloadWriter(
+            schema: engine.schema, serviceRoot: "http://\(host)\(Self.servicePath)/", isVersion2: isVersion2)
+        let created = ResourcePath(entitySet: set.name, key: [.init(name: nil, value: .int(made.key))])
+        guard case .entity(let node) = try await engine.execute(created, QueryRequest(query: nil)) else {
+            throw ServiceError.notFound("\(set.name)(\(made.key)) does not exist.")
+        }
+        var response = respond(
+            request, body: payload.entityDocument(node, select: PathTree(paths: [])), version: "1.0",
+            etag: payload.etag(node))
+        response.status = .created
+        response.headers[.location] = payload.serviceRoot + "\(set.name)(\(made.key))"
+        if requestID != nil { response.headers[.repeatabilityResult] = "accepted" }
+        return response
     }
 
     /// The service root-relative URL of the next page: the same options, `$skip` dropped, `$top` reduced.

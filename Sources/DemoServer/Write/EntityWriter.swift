@@ -140,22 +140,7 @@ struct EntityWriter: Sendable {
     ) throws
         -> [String: DatabaseValue]
     {
-        guard body.count <= maximumBodyBytes else {
-            throw ServiceError(status: 413, code: "PayloadTooLarge", message: "The body is larger than 1 MiB.")
-        }
-        let parsed: JSONValue
-        do {
-            parsed = try JSONReader().read(body)
-        } catch {
-            throw ServiceError.badRequest("The body is not JSON: \(error.description)")
-        }
-        let object: JSONObject
-        switch parsed {
-        case .object(let outer):
-            if case .object(let inner)? = outer["d"] { object = inner } else { object = outer }
-        default:
-            throw ServiceError.badRequest("The body is a JSON object of properties, not \(parsed.kindName).")
-        }
+        let object = try self.object(of: body)
         var values: [String: DatabaseValue] = [:]
         for member in object.members where member.key != "__metadata" {
             let (name, value) = (member.key, member.value)
@@ -178,6 +163,26 @@ struct EntityWriter: Sendable {
             }
         }
         return values
+    }
+
+    /// The body's JSON object (inside `"d"` when a client wraps it so).
+    static func object(of body: [UInt8]) throws -> JSONObject {
+        guard body.count <= maximumBodyBytes else {
+            throw ServiceError(status: 413, code: "PayloadTooLarge", message: "The body is larger than 1 MiB.")
+        }
+        let parsed: JSONValue
+        do {
+            parsed = try JSONReader().read(body)
+        } catch {
+            throw ServiceError.badRequest("The body is not JSON: \(error.description)")
+        }
+        switch parsed {
+        case .object(let outer):
+            if case .object(let inner)? = outer["d"] { return inner }
+            return outer
+        default:
+            throw ServiceError.badRequest("The body is a JSON object of properties, not \(parsed.kindName).")
+        }
     }
 
     static func storedValue(

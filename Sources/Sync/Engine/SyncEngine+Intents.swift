@@ -11,6 +11,8 @@ enum Intent: Sendable {
     case refresh(ScreenID)
     /// A change made on a screen (``WriteIntents``), and what the user decided about a write in the outbox.
     case save(EntityChange)
+    case create(EntityCreation)
+    case link(EntityLink)
     case delete(EntityDeletion)
     case resolve(Int64, OutboxResolution)
     /// Sends the writes that are due (at start: those recorded before a restart).
@@ -39,6 +41,8 @@ extension SyncEngine: SyncIntents {
     func handle(_ intent: Intent) async {
         switch intent {
         case .show(let content, let visible, let screen):
+            // A screen of an entity not yet created has nothing to fetch until the service gives it a key.
+            if Self.hangsFromNewEntity(content) { return }
             var state = screens[screen] ?? ScreenState(content: content, visible: visible)
             if state.content != content { state.predicted = [] }
             state.content = content
@@ -47,7 +51,7 @@ extension SyncEngine: SyncIntents {
             replan(screen, force: false)
         case .rest(let key, let neighbours, let screen):
             guard var state = screens[screen] else { return }
-            let plans = ([key] + neighbours).compactMap { planResting($0) }
+            let plans = ([key] + neighbours).filter { !$0.isTemporary }.compactMap { planResting($0) }
             let urls = Set(plans.map(\.url))
             let old = state.predicted
             state.predicted = urls
@@ -62,6 +66,10 @@ extension SyncEngine: SyncIntents {
         case .save(let change):
             // Awaited here, so that writes are recorded in the order they were made.
             await record(change)
+        case .create(let creation):
+            await record(creation)
+        case .link(let link):
+            await record(link)
         case .delete(let deletion):
             await record(deletion)
         case .resolve(let id, let resolution):
@@ -70,6 +78,14 @@ extension SyncEngine: SyncIntents {
             flushOutbox()
         case .barrier(let continuation):
             continuation.resume()
+        }
+    }
+
+    static func hangsFromNewEntity(_ content: ScreenContent) -> Bool {
+        switch content {
+        case .list: false
+        case .related(let parent, _): parent.isTemporary
+        case .entity(let key): key.isTemporary
         }
     }
 

@@ -20,6 +20,14 @@ extension SyncEngine: WriteIntents {
         intents.yield(.save(change))
     }
 
+    public nonisolated func create(_ creation: EntityCreation) {
+        intents.yield(.create(creation))
+    }
+
+    public nonisolated func link(_ link: EntityLink) {
+        intents.yield(.link(link))
+    }
+
     public nonisolated func delete(_ deletion: EntityDeletion) {
         intents.yield(.delete(deletion))
     }
@@ -41,6 +49,80 @@ extension SyncEngine: WriteIntents {
             return
         }
         flushOutbox()
+    }
+
+    /// Records a create under a temporary key (it shows at once where it was added), and, for a row reached
+    /// through link entities, the new link entity that binds it; then starts sending them.
+    func record(_ creation: EntityCreation) async {
+        let date = clock.now()
+        let key = EntityKey.temporary(in: creation.entitySet)
+        let properties = creation.properties
+        var linkSet: String?
+        if case .related(let parent, let path)? = creation.addedTo, path.count == 2 {
+            linkSet = targetSet(of: parent.entitySet, navigation: path[0])
+        }
+        let resolvedLinkSet = linkSet
+        do {
+            try await cache.write { session in
+                switch creation.addedTo {
+                case .list(let request)?:
+                    _ = try session.enqueueCreate(
+                        key, entitySet: creation.entitySet, properties: properties,
+                        shownIn: DeletedFrom(list: request.key), requestID: Self.requestID(), at: date)
+                case .related(let parent, let path)? where path.count == 1:
+                    _ = try session.enqueueCreate(
+                        key, entitySet: creation.entitySet, properties: properties,
+                        shownIn: DeletedFrom(parent: parent, navigation: path[0]), requestID: Self.requestID(),
+                        at: date)
+                case .related(let parent, let path)? where path.count == 2:
+                    guard let linkSet = resolvedLinkSet else {
+                        throw OutboxError(description: "\(parent.entitySet) has no navigation \(path[0]).")
+                    }
+                    _ = try session.enqueueCreate(
+                        key, entitySet: creation.entitySet, properties: properties, shownIn: nil,
+                        requestID: Self.requestID(), at: date)
+                    _ = try session.enqueueLink(
+                        EntityKey.temporary(in: linkSet), entitySet: linkSet, parent: parent, navigation: path[0],
+                        bindNavigation: path[1], target: key, requestID: Self.requestID(), at: date)
+                default:
+                    _ = try session.enqueueCreate(
+                        key, entitySet: creation.entitySet, properties: properties, shownIn: nil,
+                        requestID: Self.requestID(), at: date)
+                }
+            }
+        } catch {
+            note(failure: String(describing: error))
+            return
+        }
+        flushOutbox()
+    }
+
+    /// Records a new link entity joining an existing entity to a second parent; then starts sending it.
+    func record(_ link: EntityLink) async {
+        let date = clock.now()
+        guard link.path.count == 2, let linkSet = targetSet(of: link.parent.entitySet, navigation: link.path[0]) else {
+            note(
+                failure: "\(link.parent.entitySet) does not link entities through \(link.path.joined(separator: "/")).")
+            return
+        }
+        do {
+            try await cache.write {
+                _ = try $0.enqueueLink(
+                    EntityKey.temporary(in: linkSet), entitySet: linkSet, parent: link.parent, navigation: link.path[0],
+                    bindNavigation: link.path[1], target: link.target, requestID: Self.requestID(), at: date)
+            }
+        } catch {
+            note(failure: String(describing: error))
+            return
+        }
+        flushOutbox()
+    }
+
+    static func requestID() -> String { UUID().uuidString.lowercased() }
+
+    /// The entity set a navigation of `entitySet` leads to, from `$metadata`.
+    func targetSet(of entitySet: String, navigation: String) -> String? {
+        model?.resolveNavigation(navigation, fromSet: entitySet)?.targetSet
     }
 
     /// Records a delete (the entity leaves the screen it was deleted from at once) and starts sending it.
@@ -146,6 +228,8 @@ extension SyncEngine: WriteIntents {
             if tunnelMerge { request.headers["X-HTTP-Method"] = "MERGE" }
         case .delete:
             request.method = .delete
+        case .create:
+            request = createRequest(entry, headers: request.headers)
         }
         if let etag = entry.baseEtag { request.headers["If-Match"] = etag }
         let started = clock.now()
@@ -158,6 +242,17 @@ extension SyncEngine: WriteIntents {
             logWrite(request, status: nil, bytes: 0, started: started, attempts: attempt, error: error.description)
             if error.kind == .refused {
                 try? await cache.write { try $0.failOutbox(entry.id, error: error.description) }
+            } else if entry.kind == .create, !honoursRepeatability, !error.neverSent {
+                // The create may have been made without its answer reaching us: sent again blindly to a service
+                // that ignores request ids, it could be made twice. It waits for the user to look and decide.
+                wentOffline(error.description, at: clock.now())
+                startProbe()
+                try? await cache.write {
+                    try $0.failOutbox(
+                        entry.id,
+                        error: "No answer came (\(error.description)), so the service may or may not have made it. "
+                            + "Look for it on the service: r sends it again, x drops it.")
+                }
             } else {
                 // No answer: the service is away (the status line says so, the probe watches for its return).
                 wentOffline(error.description, at: clock.now())
@@ -170,6 +265,7 @@ extension SyncEngine: WriteIntents {
             return
         }
         if !isOnline { cameOnline() }
+        if response.headers["repeatability-result"] != nil { honoursRepeatability = true }
         let failure =
             (200..<300).contains(response.status)
             ? nil
@@ -180,6 +276,8 @@ extension SyncEngine: WriteIntents {
             request, status: response.status, bytes: response.body.count, started: started, attempts: attempt,
             error: failure)
         switch response.status {
+        case 200..<300 where entry.kind == .create:
+            await settleCreate(entry, response: response)
         case 200..<300:
             let copy = response.status == 200 ? decodedCopy(response.body) : nil
             let settled = clock.now()
@@ -197,6 +295,66 @@ extension SyncEngine: WriteIntents {
             await retryLater(entry, attempt: attempt, error: failure ?? "", after: Self.retryAfter(response))
         default:
             try? await cache.write { try $0.failOutbox(entry.id, error: failure ?? "refused") }
+        }
+    }
+
+    /// `POST Set` with the properties, or `POST Parent(k)/Navigation` for one linked to its parent; a link
+    /// entity binds the entity it links (`"Car":{"__metadata":{"uri":"…/Car(7)"}}`). Keys left empty (or
+    /// temporary) are the service's to give; null values are left out.
+    func createRequest(_ entry: OutboxEntry, headers: [String: String]) -> TransportRequest {
+        let path: ResourcePath
+        if let parent = entry.shownIn?.parent, let navigation = entry.shownIn?.navigation, entry.shownIn?.list == nil {
+            path = ResourcePath(segments: [
+                ResourcePath.Segment(name: parent.entitySet, key: parent.values),
+                ResourcePath.Segment(name: navigation),
+            ])
+        } else {
+            path = ResourcePath(entitySet: entry.entitySet)
+        }
+        let properties = entry.changes.filter { $0.value != .null }
+        var bindings: [(navigation: String, uri: String)] = []
+        if let navigation = entry.bindNavigation, let target = entry.bindKey {
+            bindings.append((navigation, builder.url(ResourcePath(target), QueryOptions())))
+        }
+        var request = TransportRequest(method: .post, url: builder.url(path, QueryOptions()), headers: headers)
+        request.headers["Content-Type"] = "application/json"
+        request.body = RequestBodyEncoder.object(
+            properties, types: propertyTypes(of: entry.entitySet), bindings: bindings)
+        return request
+    }
+
+    /// A `201`: the service's key (from the answer's entity, else its `Location`) replaces the temporary one.
+    func settleCreate(_ entry: OutboxEntry, response: TransportResponse) async {
+        var serverKey: EntityKey?
+        var copy: [ODataProperty]?
+        var type: String?
+        var etag = response.etag
+        if !response.body.isEmpty, case .entity(let entity)? = try? runner.decoder.decode(response.body) {
+            serverKey = entity.key
+            copy = entity.properties
+            type = entity.metadata.type
+            etag = etag ?? entity.metadata.etag
+        }
+        if serverKey == nil, let location = response.headers["location"] {
+            if let path = ResourcePath.parse(uri: location, serviceRoot: builder.serviceRoot), path.segments.count == 1,
+                let values = path.segments[0].key
+            {
+                serverKey = EntityKey(entitySet: path.segments[0].name, values: values)
+            }
+        }
+        guard let serverKey, serverKey.entitySet == entry.entitySet else {
+            // Made, but we cannot tell under which key: the list shows it once fetched again.
+            try? await cache.write {
+                try $0.failOutbox(
+                    entry.id,
+                    error: "The service made it but did not say under which key; refresh (Ctrl-R) to see it.")
+            }
+            return
+        }
+        let (settled, madeType, madeCopy, madeEtag) = (clock.now(), type, copy, etag)
+        try? await cache.write {
+            try $0.settleCreate(
+                entry.id, serverKey: serverKey, type: madeType, serverCopy: madeCopy, etag: madeEtag, at: settled)
         }
     }
 

@@ -88,6 +88,9 @@ public actor SyncEngine {
     var outboxTimer: Task<Void, Never>?
     /// The service refused the `MERGE` verb: updates go as `POST` with `X-HTTP-Method: MERGE`.
     var tunnelMerge = false
+    /// The service answered a write with `Repeatability-Result`: it applies a request id once, so a create whose
+    /// answer was lost can be sent again under its id. Until then such a create waits for the user.
+    var honoursRepeatability = false
     nonisolated let intents: AsyncStream<Intent>.Continuation
 
     public init(

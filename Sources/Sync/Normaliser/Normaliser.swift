@@ -63,7 +63,7 @@ public struct Normaliser: Sendable {
             try session.writeListPage(
                 key, offset: offset, entityKeys: keys, totalCount: collection.count.map { Int($0) },
                 nextLink: collection.nextLink, isLastPage: collection.nextLink == nil && short && !countSaysMore,
-                at: date
+                at: date, requestedAt: requestedAt
             )
         case (.entity(_, let expanded), .entity(let entity)):
             let requested = expanded.map { $0.split(separator: "/").map(String.init) }
@@ -88,7 +88,8 @@ public struct Normaliser: Sendable {
             case .value:
                 children = []
             }
-            try session.replaceRelation(parent: parent, navigation: navigation, children: children, at: date)
+            try session.replaceRelation(
+                parent: parent, navigation: navigation, children: children, at: date, requestedAt: requestedAt)
             summary.relations += 1
         default:
             throw ODataError(kind: .malformedPayload, message: "the answer does not have the expected shape")
@@ -136,7 +137,8 @@ public struct Normaliser: Sendable {
                         requested: below)
                 }
             }
-            try session.replaceRelation(parent: key, navigation: link.name, children: children, at: date)
+            try session.replaceRelation(
+                parent: key, navigation: link.name, children: children, at: date, requestedAt: requestedAt)
             summary.relations += 1
         }
         return key
