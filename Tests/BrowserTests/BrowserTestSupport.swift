@@ -118,6 +118,12 @@ final class RecordingWrites: WriteIntents, @unchecked Sendable {
     var resolved: [(Int64, OutboxResolution)] { lock.withLock { _resolved } }
 
     func save(_ change: EntityChange) { lock.withLock { _saved.append(change) } }
+    private var _created: [EntityCreation] = []
+    private var _linked: [EntityLink] = []
+    var created: [EntityCreation] { lock.withLock { _created } }
+    var linked: [EntityLink] { lock.withLock { _linked } }
+    func create(_ creation: EntityCreation) { lock.withLock { _created.append(creation) } }
+    func link(_ link: EntityLink) { lock.withLock { _linked.append(link) } }
     func resolve(outboxEntry id: Int64, _ resolution: OutboxResolution) {
         lock.withLock { _resolved.append((id, resolution)) }
     }

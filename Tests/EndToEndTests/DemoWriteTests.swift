@@ -56,3 +56,140 @@ struct DemoWriteTests {
         await server.stop()
     }
 }
+
+extension DemoWriteTests {
+    /// The service's entities at `path` (past the browser), decoded.
+    func entities(_ path: String, at root: String) async throws -> [ODataEntity] {
+        let response = try await HTTPClientTransport(timeout: 5).send(TransportRequest(url: root + path))
+        switch try VerboseJSONDecoder(serviceRoot: root).decode(response.body) {
+        case .collection(let collection): return collection.entities
+        case .entity(let entity): return [entity]
+        default: return []
+        }
+    }
+
+    func type(_ app: Launch, _ text: String) throws {
+        try app.tmux.run("send-keys", "-t", app.tmux.target, "-l", text)
+    }
+
+    /// `a`, then the form's editable fields in order (Tab between them), then Enter.
+    func add(_ app: Launch, _ values: [String], title: String) async throws {
+        try app.tmux.sendKeys("a")
+        try await app.expect("the new \(title) form") { $0.contains("New in \(title)") }
+        for (index, value) in values.enumerated() {
+            if index > 0 { try app.tmux.sendKeys("Tab") }
+            try type(app, value)
+        }
+        try app.tmux.sendKeys("Enter")
+    }
+
+    /// `/` filter for `text`, kept with Enter: the cursor is on the first match.
+    func find(_ app: Launch, _ text: String) async throws {
+        try app.tmux.sendKeys("/")
+        try app.tmux.sendKeys("C-u")  // what the last filter left
+        try type(app, text)
+        try app.tmux.sendKeys("Enter")
+        try await app.expect("the filter") { $0.contains("filter “\(text)”") && $0.contains("1 of 1") }
+    }
+
+    func changeFirstField(_ app: Launch, to text: String) async throws {
+        try app.tmux.sendKeys("e")
+        try await app.expect("the change form") { $0.contains("Change ") }
+        try app.tmux.sendKeys("C-u")
+        try type(app, text)
+        try app.tmux.sendKeys("Enter")
+    }
+
+    func deleteSelected(_ app: Launch) async throws {
+        try app.tmux.sendKeys("x")
+        try await app.expect("the question") { $0.contains("Delete “") && $0.contains("y deletes it") }
+        try app.tmux.sendKeys("y")
+    }
+
+    @Test func add_change_and_delete_on_each_of_the_three_levels() async throws {
+        let directory = try BuiltProducts.temporaryDirectory("cardealer-levels")
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let server = try await DemoServer.start(
+            DemoServerConfiguration(people: 30, dataPath: directory + "/demo.sqlite", latencyMilliseconds: 50))
+        let profile = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Sources/Browser/Profile/cardealer.profile.json").path
+        let root = server.baseURL
+        let app = try Launch("browse \(root)Person --profile \(profile)", columns: 120, rows: 30)
+        defer { app.close() }
+        try await app.expect("the people") { $0.contains("Customer since") && $0.contains("● online") }
+
+        // People: a person added shows at once, then is on the service; changed; deleted
+        try await add(app, ["Zed", "Quorra", "123456789"], title: "People")
+        try await app.expect("the new person, settled") {
+            $0.contains("Quorra, Zed") && !$0.contains("pending") && !$0.contains("New in")
+        }
+        #expect(try await eventually { try await entities("Person?$filter=lastName eq 'Quorra'", at: root).count == 1 })
+        try await find(app, "Quorra")
+        try await changeFirstField(app, to: "Yara")
+        try await app.expect("the change, settled") { $0.contains("Quorra, Yara") && !$0.contains("pending") }
+        #expect(
+            try await eventually {
+                try await entities("Person?$filter=lastName eq 'Quorra'", at: root).first?["firstName"]
+                    == .string("Yara")
+            })
+        try await deleteSelected(app)
+        try await app.expect("the person gone") { $0.contains("nothing matches “Quorra”") }
+        #expect(try await eventually { try await entities("Person?$filter=lastName eq 'Quorra'", at: root).isEmpty })
+        try app.tmux.sendKeys("Escape")  // the filter
+
+        // Cars of a person: a car added is linked to them through a new ownership
+        try await find(app, "Garcia")
+        let person = try #require(try await entities("Person?$filter=lastName eq 'Garcia'", at: root).first?.key)
+        try app.tmux.sendKeys("Enter")
+        try await app.expect("their cars") { $0.contains("Make") && $0.contains("Cars") }
+        try await add(app, ["Wartburg", "353", "1985-06-01"], title: "Cars")
+        try await app.expect("the new car, settled") { $0.contains("Wartburg") && !$0.contains("pending") }
+        let owned = { () async throws -> [ODataEntity] in
+            try await self.entities("\(person.canonical)/PersonCar?$expand=Car", at: root).compactMap { link in
+                if case .entity(let car)? = link.navigation("Car"), car["make"] == .string("Wartburg") { return car }
+                return nil
+            }
+        }
+        #expect(try await eventually { try await owned().count == 1 })
+        try await find(app, "Wartburg")
+        try await changeFirstField(app, to: "Wartburg-Werk")
+        try await app.expect("the car changed") { $0.contains("Wartburg-Werk") && !$0.contains("pending") }
+        #expect(try await eventually { try await owned().isEmpty })  // its make is no longer "Wartburg"
+
+        // Maintenance of that car: a record added under the ownership
+        try app.tmux.sendKeys("Enter")
+        try await app.expect("its maintenance") { $0.contains("Mileage") && $0.contains("Maintenance") }
+        try await add(app, ["Timing belt", "2026-11-20", "123456", "480.25"], title: "Maintenance")
+        try await app.expect("the new record, settled") {
+            $0.contains("Timing belt") && $0.contains("123,456") && !$0.contains("pending")
+        }
+        let records = { () async throws -> [ODataEntity] in
+            try await self.entities("Maintenance?$filter=mileage eq 123456", at: root)
+        }
+        #expect(try await eventually { try await records().count == 1 })
+        try await find(app, "Timing")
+        try await changeFirstField(app, to: "Timing belt and water pump")
+        try await app.expect("the record changed") { $0.contains("water pump") && !$0.contains("pending") }
+        #expect(
+            try await eventually {
+                try await records().first?["description"] == .string("Timing belt and water pump")
+            })
+        try await deleteSelected(app)
+        try await app.expect("the record gone") { !$0.contains("water pump") }
+        #expect(try await eventually { try await records().isEmpty })
+
+        // And the car goes too, from its owner's cars
+        try app.tmux.sendKeys("Escape", "Escape")
+        try await app.expect("the cars again") { $0.contains("Wartburg-Werk") }
+        try await find(app, "Wartburg-Werk")
+        try await deleteSelected(app)
+        try await app.expect("the car gone") { $0.contains("nothing matches “Wartburg-Werk”") }
+        #expect(
+            try await eventually {
+                try await entities("Car?$filter=make eq 'Wartburg-Werk'", at: root).isEmpty
+            })
+        try app.tmux.sendKeys("q")
+        try await app.expect("a clean exit") { $0.contains("EXIT=0") }
+        await server.stop()
+    }
+}

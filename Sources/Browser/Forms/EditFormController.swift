@@ -23,15 +23,19 @@ public final class EditFormController: ScreenController {
         /// Why the field cannot be edited, when it cannot.
         var readOnly: String?
         var error: String?
+        /// A hint shown after the box while the field is empty.
+        var note: String? = nil
 
         var isEditable: Bool { readOnly == nil }
     }
 
     public let screenID: ScreenID
     public let breadcrumb: String
-    public var kindTitle: String { "Edit" }
+    public var kindTitle: String { creating == nil ? "Edit" : "New" }
     let environment: BrowserEnvironment
-    let key: EntityKey
+    let key: EntityKey?
+    /// A form for a new entity: its set, and the screen it is added to (see ``EntityCreation``).
+    var creating: (entitySet: String, addedTo: ScreenContent?)?
     var fields: [Field]
     var focus: Int
     var top = 0
@@ -84,6 +88,43 @@ public final class EditFormController: ScreenController {
         let wanted = property.flatMap { name in fields.firstIndex { $0.input.name == name && $0.isEditable } }
         self.fields = fields
         focus = wanted ?? fields.firstIndex(where: \.isEditable) ?? 0
+    }
+
+    /// A form for a new entity of `entitySet`, added to `addedTo` (the list or relation on screen): every property
+    /// the service lets a client set; keys may be left empty for the service to give. Nil when the service does
+    /// not let this set take new entities (`sap:creatable="false"`) or `$metadata` does not describe it.
+    public init?(
+        environment: BrowserEnvironment, creatingIn entitySet: String, addedTo: ScreenContent?, breadcrumb: String
+    ) {
+        let model = environment.model
+        guard let type = model.entityType(ofSet: entitySet), model.entitySet(named: entitySet)?.isCreatable ?? true
+        else { return nil }
+        self.environment = environment
+        self.key = nil
+        self.creating = (entitySet, addedTo)
+        self.breadcrumb = breadcrumb
+        self.screenID = environment.nextScreenID()
+        let keys = Set(model.keyProperties(of: type))
+        let columns = environment.setProfile(entitySet).columns ?? []
+        fields = model.properties(of: type).map { property in
+            var input = FieldInput(property)
+            var readOnly: String?
+            if property.isConcurrencyToken || !property.isCreatable {
+                readOnly = "set by the service"
+            } else if case .primitive = property.type, input.isEditable {
+                readOnly = nil
+            } else {
+                readOnly = "cannot be typed here"
+            }
+            // A key left empty is the service's to give.
+            if keys.contains(property.name) { input.isNullable = true }
+            return Field(
+                input: input, label: Self.label(of: property, columns: columns), original: nil, text: "", caret: 0,
+                readOnly: readOnly, note: keys.contains(property.name) ? "key: empty lets the service choose" : nil)
+        }
+        focus =
+            fields.firstIndex { $0.isEditable && !keys.contains($0.input.name) } ?? fields.firstIndex(
+                where: \.isEditable) ?? 0
     }
 
     /// The longest text a field edits, in bytes; a longer value is shown, cut, and read-only.
@@ -193,7 +234,12 @@ public final class EditFormController: ScreenController {
                 let original = fields[index].original ?? .null
                 // A field without a value left empty stays without one (an empty string is not a change).
                 let untouched = original == .null && fields[index].text.isEmpty
-                if value != original, !untouched {
+                if creating != nil {
+                    // A new entity gets every value typed, and the empty text of a string that cannot be null.
+                    if !(fields[index].text.isEmpty && fields[index].input.isNullable) {
+                        changes.append(ODataProperty(name: fields[index].input.name, value: value))
+                    }
+                } else if value != original, !untouched {
                     changes.append(ODataProperty(name: fields[index].input.name, value: value))
                 }
             case .failure(let error):
@@ -205,7 +251,17 @@ public final class EditFormController: ScreenController {
             message = "Nothing was saved: fix the fields marked below."
             return .handled
         }
-        guard !changes.isEmpty else { return .pop }
+        if let creating {
+            guard let writes = environment.writes else {
+                message = "This browser cannot change data of this service."
+                return .handled
+            }
+            let properties = changes.filter { $0.value != .null }
+            writes.create(
+                EntityCreation(entitySet: creating.entitySet, properties: properties, addedTo: creating.addedTo))
+            return .pop
+        }
+        guard !changes.isEmpty, let key else { return .pop }
         if let onSave {
             onSave(changes)
             return .pop
@@ -225,7 +281,8 @@ public final class EditFormController: ScreenController {
         let boxStart = SelectionGutter.width + labelWidth + 2
         let boxWidth = max(4, width - boxStart - 1)
         buffer.put(
-            "Change \(breadcrumb)", row: area.lowerBound, column: 1, width: width - 2,
+            creating == nil ? "Change \(breadcrumb)" : "New \(breadcrumb)", row: area.lowerBound, column: 1,
+            width: width - 2,
             style: CellStyle([.bold], role: .header))
         let listRows = (area.lowerBound + 1)..<(area.upperBound - 1)
         var line = 0
@@ -255,7 +312,14 @@ public final class EditFormController: ScreenController {
                             ? "(\(reason))  " + shown : shown + "  (\(reason))"
                     buffer.put(text, row: row, column: boxStart, width: boxWidth, style: CellStyle(role: .muted))
                 } else {
-                    drawBox(field, focused: index == focus, row: row, column: boxStart, width: boxWidth, into: &buffer)
+                    let hint = field.text.isEmpty ? field.note : nil
+                    let box = hint.map { max(4, boxWidth - DisplayWidth.width(of: $0) - 2) } ?? boxWidth
+                    drawBox(field, focused: index == focus, row: row, column: boxStart, width: box, into: &buffer)
+                    if let hint, box < boxWidth {
+                        buffer.put(
+                            hint, row: row, column: boxStart + box + 2, width: boxWidth - box - 2,
+                            style: CellStyle(role: .muted))
+                    }
                 }
             }
         }

@@ -80,6 +80,8 @@ public final class BrowserEnvironment {
     /// "just now", "42 s old", "5 min old", "3 h old", "2 d old".
     func age(of date: Date?) -> String? {
         guard let date else { return nil }
+        // Marked to be fetched again (a change here the service refused): its age means nothing.
+        if date.timeIntervalSince1970 <= 0 { return "changed here · r fetches it again" }
         let seconds = Int(now().timeIntervalSince(date))
         switch seconds {
         case ..<5: return "just now"

@@ -15,6 +15,16 @@ extension EntityListController {
     func reload() {
         observation?.cancel()
         switch source {
+        case .list(let base) where allRows != nil:
+            // A filter here holds every row: read them again (they changed while another screen was on top).
+            if let state = try? environment.cache.listState(base.key), state.isComplete, state.displayCount <= 5000 {
+                holdWholeList(base.key, count: state.displayCount)
+                applyFilterLocally()
+            } else {
+                allRows = nil
+                matches = nil
+                loadWindow()
+            }
         case .list, .entity:
             loadWindow()
         case .related(let parent, let path):

@@ -6,6 +6,7 @@ import Terminal
 /// Keys, filtering and drilling in.
 extension EntityListController {
     public func handle(_ key: Key) -> ScreenAction {
+        notice = nil
         if let pending = confirmingDelete {
             confirmingDelete = nil
             if key == .char("y") || key == .char("Y") { environment.writes?.delete(pending.deletion) }
@@ -13,6 +14,11 @@ extension EntityListController {
             return .handled
         }
         if let action = handleFilterKey(key) { return action }
+        if let onPick, key == .enter {
+            guard let shown = row(at: cursor.selected)?.shown else { return .handled }
+            onPick(shown)
+            return .pop
+        }
         if cursor.apply(key) {
             cursorMoved()
             return .handled
@@ -27,6 +33,10 @@ extension EntityListController {
         case .char("x"), .delete:
             askToDelete()
             return .handled
+        case .char("a"):
+            return addForm().map(ScreenAction.push) ?? .handled
+        case .char("L"):
+            return linkCandidates().map(ScreenAction.push) ?? .handled
         default:
             return .ignored
         }
@@ -42,10 +52,18 @@ extension EntityListController {
         filter.text = text
         cursor.moveToStart()
         if case .list(let base) = source {
+            if text.isEmpty {
+                // Back to the list's window, which follows the cache as before.
+                allRows = nil
+                matches = nil
+                activeRequest = base
+                loadWindow()
+                environment.setNeedsDisplay()
+                return
+            }
             let state = try? environment.cache.listState(base.key)
-            if allRows == nil, let state, state.isComplete, state.displayCount <= 5000, !text.isEmpty {
-                let window = try? environment.cache.listWindow(base.key, range: 0..<state.displayCount)
-                allRows = window?.rows.map { ListRow(position: $0.position, shown: $0.entity, link: nil) }
+            if allRows == nil, let state, state.isComplete, state.displayCount <= 5000 {
+                holdWholeList(base.key, count: state.displayCount)
             }
             if allRows == nil {
                 var request = base
@@ -63,6 +81,26 @@ extension EntityListController {
         applyFilterLocally()
         cursor.setCount(rowCount)
         environment.setNeedsDisplay()
+    }
+
+    /// Reads every row of a complete stored list to filter here, and keeps them current: a row changed, added
+    /// or deleted while the filter is on shows as it does without one.
+    func holdWholeList(_ key: ListKey, count: Int) {
+        // Room for rows added while the filter is on.
+        let range = 0..<(count + 1000)
+        let rows: (ListWindow?) -> [ListRow]? = { window in
+            window?.rows.map { ListRow(position: $0.position, shown: $0.entity, link: nil) }
+        }
+        window = try? environment.cache.listWindow(key, range: range)
+        allRows = rows(window)
+        observation?.cancel()
+        observation = environment.cache.observeListWindow(key, range: range) { [weak self] window in
+            guard let self, self.allRows != nil else { return }
+            self.window = window
+            self.allRows = rows(window)
+            self.applyFilterLocally()
+            self.environment.setNeedsDisplay()
+        }
     }
 
     func applyFilterLocally() {
@@ -97,6 +135,52 @@ extension EntityListController {
         let deletion = EntityDeletion(key: shown.key, shownIn: content, link: row.link?.key)
         confirmingDelete = (deletion, environment.label(of: shown))
         environment.setNeedsDisplay()
+    }
+
+    /// The form for a new entity of the set this list shows, added to this list (or relation: through a new link
+    /// entity for rows reached through one). Nil when this session does not write or the service does not let
+    /// such entities be made here.
+    func addForm() -> (any ScreenController)? {
+        guard environment.writes != nil, let set = shownSet else { return nil }
+        var addedTo: ScreenContent? = source
+        if case .related(let parent, let path) = source {
+            guard path.count <= 2 else {
+                notice = "New entities cannot be added through \(path.count - 1) link entities here."
+                return nil
+            }
+            if path.count == 2, let linkSet = environment.targetSet(from: parent.entitySet, path: [path[0]]),
+                environment.model.entitySet(named: linkSet)?.isCreatable == false
+            {
+                notice = "The service does not let new \(linkSet) be made, so nothing can be added here."
+                return nil
+            }
+            addedTo = .related(parent: parent, path: path)
+        }
+        let title = environment.setProfile(set).title ?? set
+        guard
+            let form = EditFormController(
+                environment: environment, creatingIn: set, addedTo: addedTo, breadcrumb: "in \(title)")
+        else {
+            notice = "The service does not let new \(set) be made."
+            return nil
+        }
+        cursor.moveToStart()
+        return form
+    }
+
+    /// The entities that could be linked here (a relation reached through link entities): Enter on one links it
+    /// to this screen's parent through a new link entity.
+    func linkCandidates() -> (any ScreenController)? {
+        guard environment.writes != nil, case .related(let parent, let path) = source, path.count == 2,
+            let set = shownSet
+        else { return nil }
+        let candidates = EntityListController(environment: environment, entitySet: set)
+        let writes = environment.writes
+        candidates.onPick = { entity in
+            writes?.link(EntityLink(parent: parent, path: path, target: entity.key))
+        }
+        candidates.pickTitle = "Enter links it to \(breadcrumb)"
+        return candidates
     }
 
     /// The form that changes the selected row's entity, read whole from the cache.

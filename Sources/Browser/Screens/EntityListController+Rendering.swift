@@ -136,6 +136,8 @@ extension EntityListController {
 
     public var statusSummary: String {
         var parts: [String] = []
+        if let notice { parts.append(notice) }
+        if let pickTitle { parts.append(pickTitle) }
         if isKnown, rowCount > 0 { parts.append("\(cursor.selected + 1) of \(rowCount)") }
         if rowCount == 0, failure != nil {
             // The reason is in the list area, whole.

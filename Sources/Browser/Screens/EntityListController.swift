@@ -42,6 +42,12 @@ public final class EntityListController: ScreenController, FilterableScreen {
     var lastAnnounced: (content: ScreenContent, visible: Range<Int>)?
     /// The delete waiting for a yes, with the name it was asked by.
     var confirmingDelete: (deletion: EntityDeletion, name: String)?
+    /// A list of candidates to link: what Enter does with the selected entity (then the list closes).
+    var onPick: (@MainActor (CachedEntity) -> Void)?
+    /// What the status line says while picking.
+    var pickTitle: String?
+    /// A sentence for the status line after a key could not do what it does (shown until the next key).
+    var notice: String?
 
     public init(environment: BrowserEnvironment, source: ScreenContent, breadcrumb: String, kindTitle: String) {
         self.environment = environment
