@@ -24,7 +24,7 @@ struct FaultSoakTests {
     /// The faults injected; `RELIABILITY_FAULTS` (comma-separated names) narrows them down when diagnosing.
     static let faults =
         ProcessInfo.processInfo.environment["RELIABILITY_FAULTS"]
-        .map { $0.split(separator: ",").compactMap { Fault(rawValue: String($0)) } } ?? Fault.allCases
+        .map { $0.split(separator: ",").compactMap { Fault(rawValue: String($0)) } } ?? Fault.reads
 
     /// For each fault: words the status line shows (its start, which fits any width) and words the full
     /// sentence in `SyncStatus.lastError` holds. A trickle is slow, not a failure: it must not show at all. A

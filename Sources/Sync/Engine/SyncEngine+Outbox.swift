@@ -291,6 +291,15 @@ extension SyncEngine: WriteIntents {
             try? await cache.write { try $0.retryOutboxLater(entry.id, error: failure ?? "", due: now) }
         case 412:
             await conflict(entry, error: failure ?? "the entity changed on the service")
+        case 502 where entry.kind == .create && !honoursRepeatability,
+            504 where entry.kind == .create && !honoursRepeatability:
+            // A gateway that got no answer from the service behind it: made or not, nobody knows (as above).
+            try? await cache.write {
+                try $0.failOutbox(
+                    entry.id,
+                    error: "The gateway got no answer (\(failure ?? "HTTP \(response.status)")), so the service may "
+                        + "or may not have made it. Look for it on the service: r sends it again, x drops it.")
+            }
         case 408, 429, 500...599:
             await retryLater(entry, attempt: attempt, error: failure ?? "", after: Self.retryAfter(response))
         default:

@@ -34,9 +34,16 @@ enum Fault: String, CaseIterable, Sendable {
     case trickle
     /// The real headers, then the connection closes half way through the body (bodies of 2 bytes or more).
     case cutMidBody
+    /// The request reaches the upstream server, which carries it out and answers; the answer is lost (the
+    /// connection is reset): a write made without its acknowledgement ever arriving. Drawn only when asked for.
+    case loseAnswer
+
+    /// The faults a proxy draws among unless told otherwise.
+    static let reads = allCases.filter { $0 != .loseAnswer }
 }
 
-/// A tiny HTTP/1.1 proxy on 127.0.0.1 that forwards GETs to an upstream server and injects faults.
+/// A tiny HTTP/1.1 proxy on 127.0.0.1 that forwards requests (with their bodies) to an upstream server and
+/// injects faults.
 ///
 /// Clean answers keep the client's connection alive for its next request (a fault closes it); upstream gets
 /// one request per connection (`Connection: close`). Blocking sockets on one thread per connection, every
@@ -53,7 +60,7 @@ final class FaultProxy: Sendable {
 
     private struct State {
         var faultRate = 0.0
-        var faults = Fault.allCases
+        var faults = Fault.reads
         var random: UInt64
         var injected: [Fault: Int] = [:]
         /// Hang-ups drawn on fresh connections, waiting for a request on a kept-alive one.
@@ -71,7 +78,7 @@ final class FaultProxy: Sendable {
     }
 
     /// Makes `rate` (0…1) of the exchanges faulty, drawing among `faults`.
-    func setFaultRate(_ rate: Double, faults: [Fault] = Fault.allCases) {
+    func setFaultRate(_ rate: Double, faults: [Fault] = Fault.reads) {
         state.withLock {
             $0.faultRate = rate
             $0.faults = faults
@@ -138,19 +145,38 @@ final class FaultProxy: Sendable {
         }
     }
 
-    /// Serves GETs on one client connection until an answer or a fault closes it (GETs have no body, and
-    /// clients do not pipeline, so nothing follows a request head but the next request).
+    /// Serves requests on one client connection until an answer or a fault closes it (clients do not pipeline,
+    /// so nothing follows a request's head and its `Content-Length` body but the next request).
     private func serve(_ client: Int32) {
         Self.setTimeout(client, seconds: 10)
         for index in 0... {
             guard let request = Self.readHead(client), let head = String(bytes: request.head, encoding: .utf8),
-                exchange(head, fault: fault(forRequestAt: index), on: client)
+                let body = Self.readBody(client, head: head, already: request.rest),
+                exchange(head, body: body, fault: fault(forRequestAt: index), on: client)
             else { return }
         }
     }
 
+    /// The request's body: `Content-Length` bytes, some of which came with its head.
+    private static func readBody(_ client: Int32, head: String, already: [UInt8]) -> [UInt8]? {
+        let length =
+            head.components(separatedBy: "\r\n").lazy.compactMap { line -> Int? in
+                let parts = line.split(separator: ":", maxSplits: 1)
+                guard parts.count == 2, parts[0].lowercased() == "content-length" else { return nil }
+                return Int(parts[1].trimmingCharacters(in: .whitespaces))
+            }.first ?? 0
+        var body = already
+        var buffer = [UInt8](repeating: 0, count: 16_384)
+        while body.count < length {
+            let count = recv(client, &buffer, min(buffer.count, length - body.count), 0)
+            if count <= 0 { return nil }
+            body.append(contentsOf: buffer[0..<count])
+        }
+        return body
+    }
+
     /// Answers one request with `fault`, if any; true when the connection stays open for the next.
-    private func exchange(_ head: String, fault: Fault?, on client: Int32) -> Bool {
+    private func exchange(_ head: String, body: [UInt8], fault: Fault?, on client: Int32) -> Bool {
         switch fault {
         case .hangUp?:
             return false
@@ -191,9 +217,13 @@ final class FaultProxy: Sendable {
         }
         // A body fault needs a body: ask without `If-None-Match`, so a 304 cannot dodge it.
         let needsBody = fault == .truncated || fault == .cutMidBody || fault == .trickle
-        guard let upstream = forward(head, withoutValidators: needsBody) else { return false }
+        guard let upstream = forward(head, body: body, withoutValidators: needsBody) else { return false }
         state.withLock { $0.forwarded += 1 }
         switch fault {
+        case .loseAnswer?:
+            var reset = linger(l_onoff: 1, l_linger: 0)
+            setsockopt(client, SOL_SOCKET, SO_LINGER, &reset, socklen_t(MemoryLayout<linger>.size))
+            return false
         case .truncated?:
             let cut = Array(upstream.body.prefix(max(1, upstream.body.count / 2)))
             LoopbackListener.send(client, Self.response(status: upstream.status, type: upstream.contentType, body: cut))
@@ -233,8 +263,8 @@ final class FaultProxy: Sendable {
         var body: [UInt8]
     }
 
-    /// Sends the request head upstream with `Connection: close` and reads the whole answer.
-    private func forward(_ head: String, withoutValidators: Bool) -> Upstream? {
+    /// Sends the request (head and body) upstream with `Connection: close` and reads the whole answer.
+    private func forward(_ head: String, body requestBody: [UInt8], withoutValidators: Bool) -> Upstream? {
         let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard socket >= 0 else { return nil }
         defer { close(socket) }
@@ -253,7 +283,8 @@ final class FaultProxy: Sendable {
         }
         guard
             LoopbackListener.send(
-                socket, Array((lines.joined(separator: "\r\n") + "\r\nConnection: close\r\n\r\n").utf8))
+                socket,
+                Array((lines.joined(separator: "\r\n") + "\r\nConnection: close\r\n\r\n").utf8) + requestBody)
         else { return nil }
         guard let answer = Self.readHead(socket), let text = String(bytes: answer.head, encoding: .utf8) else {
             return nil
