@@ -18,7 +18,11 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "SQLite file to reuse, or to generate into when missing or stale.") var data: String?
     @Option(name: .customLong("page-size"), help: "Most entities per collection response.") var pageSize = 100
     @Option(help: "Added latency per request: MS or MS:JITTER.") var latency: String?
-    @Option(name: .customLong("fail-rate"), help: "Probability (0…1) that a request fails with 503.") var failRate = 0.0
+    @Option(
+        name: .customLong("fail-rate"),
+        help: ArgumentHelp(
+            "Probability (0…1) that a request fails with 503; for a write, half of those are made and their answer lost."
+        )) var failRate = 0.0
 
     @Flag(help: "Serve hostile data: escape sequences, controls, bidi overrides and 100 KB strings.") var hostile =
         false

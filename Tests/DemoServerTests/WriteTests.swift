@@ -186,3 +186,42 @@ extension WriteTests {
         }
     }
 }
+
+extension WriteTests {
+    @Test func the_fail_rate_refuses_some_writes_and_makes_others_whose_answer_is_lost() async throws {
+        // Given the service failing every request: half of a write's failures refused, half made but unanswered
+        let path = NSTemporaryDirectory() + "demo-lost-\(UUID().uuidString).sqlite"
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let failing = LiveService(
+            server: try await DemoServer.start(DemoServerConfiguration(people: 5, dataPath: path, failRate: 1)))
+        var refused: [String] = []
+        var lost: [String] = []
+        for index in 0..<12 {
+            let model = "Model-\(index)"
+            do {
+                let response = try await failing.get(
+                    "Car(\(index % 5 + 1))", headers: ["If-Match": "*"], method: "MERGE",
+                    body: #"{"model":"\#(model)"}"#)
+                #expect(response.status == 503, "a write answered \(response.status)")
+                refused.append(model)
+            } catch {
+                lost.append(model)  // the connection closed before the promised body
+            }
+        }
+        await failing.server.stop()
+        #expect(!refused.isEmpty && !lost.isEmpty, "refused \(refused), lost \(lost)")
+        // Then the lost ones were made and the refused ones were not (read back through a service without faults)
+        let clean = LiveService(server: try await DemoServer.start(DemoServerConfiguration(people: 5, dataPath: path)))
+        defer { Task { await clean.server.stop() } }
+        var models: Set<String> = []
+        for id in 1...5 {
+            if case .string(let model)? = try await car(clean, id).entity?["model"] { models.insert(model) }
+        }
+        #expect(models.isDisjoint(with: refused))
+        // Each car keeps the last of its lost writes
+        for id in 1...5 {
+            let last = lost.last { Int($0.dropFirst("Model-".count))! % 5 + 1 == id }
+            if let last { #expect(models.contains(last), "Car(\(id)) should read \(last); cars read \(models)") }
+        }
+    }
+}

@@ -84,4 +84,16 @@ extension ODataResponder {
         let number = value.split(separator: ";").first.map { Double($0.trimmingCharacters(in: " ")) } ?? nil
         return (number ?? 2.0) >= 2.0
     }
+
+    /// The answer to a write the service carried out, lost on its way (`--fail-rate`): the head promises a body
+    /// that never comes, and the connection closes.
+    static func lostAnswer() -> Response {
+        var headers = HTTPFields()
+        headers[.contentType] = "application/json;charset=utf-8"
+        return Response(
+            status: .ok, headers: headers,
+            body: ResponseBody(contentLength: 64) { _ in throw LostAnswer() })
+    }
+
+    struct LostAnswer: Error {}
 }

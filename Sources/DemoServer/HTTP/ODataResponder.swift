@@ -33,8 +33,12 @@ public struct ODataResponder: HTTPResponder {
 
     public func respond(to request: Request, context: Context) async throws -> Response {
         do {
-            try await faults.apply()
-            return try await answer(request)
+            let method = request.method.rawValue.uppercased()
+            let loseAnswer = try await faults.apply(
+                isWrite: ["POST", "MERGE", "PATCH", "PUT", "DELETE"].contains(method))
+            let response = try await answer(request)
+            if loseAnswer, (200..<300).contains(response.status.code) { return Self.lostAnswer() }
+            return response
         } catch let error as ServiceError {
             return Self.errorResponse(error)
         } catch is CancellationError {
