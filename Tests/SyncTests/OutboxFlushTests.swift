@@ -289,3 +289,65 @@ extension OutboxFlushTests {
         #expect(String(decoding: creates[0].body ?? [], as: UTF8.self) == #"{"make":"Lada"}"#)
     }
 }
+
+extension OutboxFlushTests {
+    @Test func what_a_write_taught_about_the_service_holds_after_a_restart() async throws {
+        // Given a service that refuses the MERGE verb and keeps request ids, learned by one run
+        let path = try BuiltProducts.temporaryDirectory("outbox-facts") + "/cache.sqlite"
+        let transport = FakeTransport { request, _ in
+            request.method == .merge
+                ? TransportResponse(status: 405)
+                : TransportResponse(status: 204, headers: ["etag": "W/\"2\"", "repeatability-result": "accepted"])
+        }
+        do {
+            let (engine, cache) = try engine(transport, cache: try CacheDatabase(path: path))
+            try seedCar(cache)
+            engine.save(Self.change)
+            await engine.flushIntents()
+            #expect(try await eventually { try cache.outboxEntries().isEmpty })
+            #expect(try cache.serviceFacts() == [.refusesMergeVerb, .honoursRepeatability])
+        }
+        // When the next run makes its first change
+        let later = FakeTransport { _, _ in TransportResponse(status: 204, headers: ["etag": "W/\"3\""]) }
+        let (engine, cache) = try engine(later, cache: try CacheDatabase(path: path))
+        engine.save(EntityChange(key: "Car(1)", changes: [.init(name: "model", value: .string("Ka"))]))
+        await engine.flushIntents()
+        #expect(try await eventually { try cache.outboxEntries().isEmpty })
+        // Then it goes tunnelled at once, with no MERGE tried first
+        let requests = await later.requests
+        #expect(requests.count == 1 && requests.first?.method == .post)
+        #expect(requests.first?.headers["X-HTTP-Method"] == "MERGE")
+    }
+
+    /// A create on its way when the process died: made or not, nobody knows.
+    @Test(arguments: [false, true])
+    func a_create_in_flight_when_the_browser_stopped(serviceKeepsRequestIDs: Bool) async throws {
+        let path = try BuiltProducts.temporaryDirectory("outbox-create-restart") + "/cache.sqlite"
+        do {
+            let cache = try CacheDatabase(path: path)
+            let date = self.date
+            try await cache.write { session in
+                if serviceKeepsRequestIDs { try session.learn(.honoursRepeatability) }
+                let id = try session.enqueueCreate(
+                    EntityKey.temporary(in: "Car"), entitySet: "Car",
+                    properties: [.init(name: "make", value: .string("Lada"))], shownIn: nil,
+                    requestID: "on-its-way", at: date)
+                try session.markOutboxSending(id, at: date)
+            }
+        }
+        let transport = FakeTransport { _, _ in TransportResponse(status: 201, headers: [:], body: Self.madeCar.body) }
+        let (engine, cache) = try engine(transport, cache: try CacheDatabase(path: path))
+        defer { withExtendedLifetime(engine) {} }
+        if serviceKeepsRequestIDs {
+            // Sent again under its id: the service makes it once
+            #expect(try await eventually { try cache.outboxEntries().isEmpty && cache.entity("Car(77)") != nil })
+            #expect(await transport.requests.first?.headers["Repeatability-Request-ID"] == "on-its-way")
+        } else {
+            // Held for the user, saying why; nothing sent
+            #expect(try await eventually { try cache.outboxEntries().first?.state == .failed })
+            #expect(try cache.outboxEntries().first?.lastError?.contains("browser stopped") == true)
+            try await Task.sleep(for: .milliseconds(100))
+            #expect(await transport.requests.isEmpty)
+        }
+    }
+}

@@ -179,6 +179,17 @@ enum CacheSchema {
                     ALTER TABLE relation ADD COLUMN changedHereAt DOUBLE;
                     """)
         }
+        migrator.registerMigration("v8: what was learned about the service") { db in
+            // Facts a write's answer taught (the service keeps request ids; it refuses the MERGE verb), so that a
+            // restarted browser acts on them from its first write.
+            try db.execute(
+                sql: """
+                    CREATE TABLE serviceFact (
+                        name TEXT PRIMARY KEY NOT NULL,
+                        learnedAt DOUBLE NOT NULL
+                    ) WITHOUT ROWID;
+                    """)
+        }
         return migrator
     }
 }

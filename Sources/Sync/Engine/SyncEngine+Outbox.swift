@@ -209,6 +209,16 @@ extension SyncEngine: WriteIntents {
     /// One attempt of one write, and what its answer means.
     func send(_ entry: OutboxEntry) async {
         let now = clock.now()
+        if entry.kind == .create, entry.state == .sending, !honoursRepeatability {
+            // It was on its way when the browser stopped: as a lost answer, it waits for the user.
+            try? await cache.write {
+                try $0.failOutbox(
+                    entry.id,
+                    error: "The browser stopped while this was on its way, so the service may or may not have made "
+                        + "it. Look for it on the service: r sends it again, x drops it.")
+            }
+            return
+        }
         do {
             try await cache.write { try $0.markOutboxSending(entry.id, at: now) }
         } catch { return }
@@ -265,7 +275,10 @@ extension SyncEngine: WriteIntents {
             return
         }
         if !isOnline { cameOnline() }
-        if response.headers["repeatability-result"] != nil { honoursRepeatability = true }
+        if response.headers["repeatability-result"] != nil, !honoursRepeatability {
+            honoursRepeatability = true
+            try? await cache.write { try $0.learn(.honoursRepeatability) }
+        }
         let failure =
             (200..<300).contains(response.status)
             ? nil
@@ -288,6 +301,7 @@ extension SyncEngine: WriteIntents {
         case 405 where !tunnelMerge && entry.kind == .update, 501 where !tunnelMerge && entry.kind == .update:
             // The verb itself was refused: tunnel it from now on, and send this one again at once.
             tunnelMerge = true
+            try? await cache.write { try $0.learn(.refusesMergeVerb) }
             try? await cache.write { try $0.retryOutboxLater(entry.id, error: failure ?? "", due: now) }
         case 412:
             await conflict(entry, error: failure ?? "the entity changed on the service")

@@ -86,10 +86,12 @@ public actor SyncEngine {
     var outboxTask: Task<Void, Never>?
     var outboxAgain = false
     var outboxTimer: Task<Void, Never>?
-    /// The service refused the `MERGE` verb: updates go as `POST` with `X-HTTP-Method: MERGE`.
+    /// The service refused the `MERGE` verb: updates go as `POST` with `X-HTTP-Method: MERGE` (kept in the cache,
+    /// ``ServiceFact/refusesMergeVerb``).
     var tunnelMerge = false
     /// The service answered a write with `Repeatability-Result`: it applies a request id once, so a create whose
-    /// answer was lost can be sent again under its id. Until then such a create waits for the user.
+    /// answer was lost can be sent again under its id. Until then such a create waits for the user. Kept in the
+    /// cache (``ServiceFact/honoursRepeatability``).
     var honoursRepeatability = false
     nonisolated let intents: AsyncStream<Intent>.Continuation
 
@@ -107,6 +109,10 @@ public actor SyncEngine {
             ?? ODataURLBuilder(serviceRoot: configuration.serviceRoot)
         self.model = model
         self.policy = model.map { PrefetchPolicy(model: $0, profile: configuration.profile) }
+        // What earlier runs learned about the service holds from the first write.
+        let facts = (try? cache.serviceFacts()) ?? []
+        self.honoursRepeatability = facts.contains(.honoursRepeatability)
+        self.tunnelMerge = facts.contains(.refusesMergeVerb)
         let (stream, continuation) = AsyncStream<Intent>.makeStream()
         self.intents = continuation
         // Writes recorded before a restart carry on.

@@ -1,0 +1,29 @@
+import Foundation
+import GRDB
+
+/// Something a write's answer taught about the service, kept in its cache so that a restart acts on it at once.
+public enum ServiceFact: String, Sendable, CaseIterable {
+    /// It answered with `Repeatability-Result`: it applies a request id once, so a create whose answer was lost
+    /// may be sent again under its id.
+    case honoursRepeatability
+    /// It (or a proxy in front of it) refused the `MERGE` verb: updates go as `POST` with `X-HTTP-Method`.
+    case refusesMergeVerb
+}
+
+extension CacheDatabase {
+    /// The facts learned about this cache's service.
+    public func serviceFacts() throws -> Set<ServiceFact> {
+        try read { db in
+            Set(try String.fetchAll(db, sql: "SELECT name FROM serviceFact").compactMap(ServiceFact.init(rawValue:)))
+        }
+    }
+}
+
+extension CacheWriteSession {
+    /// Records that `fact` holds of the service (from now on, and after a restart).
+    public func learn(_ fact: ServiceFact, at date: Date = Date()) throws {
+        try db.execute(
+            sql: "INSERT OR IGNORE INTO serviceFact (name, learnedAt) VALUES (?, ?)",
+            arguments: [fact.rawValue, date.timeIntervalSince1970])
+    }
+}
