@@ -193,3 +193,74 @@ extension DemoWriteTests {
         await server.stop()
     }
 }
+
+extension DemoWriteTests {
+    /// Changes `lastName`'s first name on the service itself (past the browser), moving its ETag on.
+    func changeOnTheService(_ lastName: String, firstName: String, at root: String) async throws {
+        let key = try #require(try await entities("Person?$filter=lastName eq '\(lastName)'", at: root).first?.key)
+        let response = try await HTTPClientTransport(timeout: 5).send(
+            TransportRequest(
+                method: .merge, url: root + key.canonical,
+                headers: ["Content-Type": "application/json", "If-Match": "*"],
+                body: RequestBodyEncoder.object([.init(name: "firstName", value: .string(firstName))])))
+        #expect(response.status == 204)
+    }
+
+    func firstName(_ lastName: String, at root: String) async throws -> ODataValue? {
+        try await entities("Person?$filter=lastName eq '\(lastName)'", at: root).first?["firstName"]
+    }
+
+    @Test func a_conflict_is_resolved_each_of_the_three_ways() async throws {
+        let directory = try BuiltProducts.temporaryDirectory("cardealer-conflicts")
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let server = try await DemoServer.start(
+            DemoServerConfiguration(people: 30, dataPath: directory + "/demo.sqlite"))
+        let root = server.baseURL
+        let profile = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Sources/Browser/Profile/cardealer.profile.json").path
+        let app = try Launch("browse \(root)Person --profile \(profile)", columns: 120, rows: 30)
+        defer { app.close() }
+        try await app.expect("the people") { $0.contains("1 of 30") && $0.contains("● online") }
+
+        for (lastName, key) in [("Allen", "m"), ("Flores", "t"), ("Hill", "e")] {
+            // Given a person changed on the service while the browser's form is open on them
+            try await find(app, lastName)
+            try app.tmux.sendKeys("e")
+            try await app.expect("the change form") { $0.contains("Change \(lastName)") }
+            try await changeOnTheService(lastName, firstName: "Theirs", at: root)
+            // When mine is saved against the version the browser read
+            try app.tmux.sendKeys("C-u")
+            try type(app, "Mine")
+            try app.tmux.sendKeys("Enter")
+            // Then it is a conflict that needs the user, shown in the outbox with theirs beside mine
+            try await app.expect("the conflict") { $0.contains("1 to resolve (o)") }
+            try app.tmux.sendKeys("o")
+            try await app.expect("the outbox") { $0.contains("conflict") && $0.contains("1 need you") }
+            try app.tmux.sendKeys(key)
+            switch key {
+            case "m":
+                // Keep mine: sent again against their version
+                #expect(try await eventually { try await firstName(lastName, at: root) == .string("Mine") })
+            case "t":
+                // Take theirs: nothing is sent, and the browser shows theirs
+                try app.tmux.sendKeys("Escape")
+                try await app.expect("theirs on the list") { $0.contains("\(lastName), Theirs") }
+                #expect(try await firstName(lastName, at: root) == .string("Theirs"))
+            default:
+                // Edit: a form on their version with mine filled in; what is saved replaces mine
+                try await app.expect("the form with mine") { $0.contains("Mine") && $0.contains("Change ") }
+                try app.tmux.sendKeys("C-u")
+                try type(app, "Edited")
+                try app.tmux.sendKeys("Enter")
+                #expect(try await eventually { try await firstName(lastName, at: root) == .string("Edited") })
+            }
+            try await app.expect("nothing left to resolve") { !$0.contains("to resolve") && !$0.contains("need you") }
+            if key != "t" { try app.tmux.sendKeys("Escape") }  // the outbox
+            try await app.expect("the list") { $0.contains("filter “\(lastName)”") }
+            try app.tmux.sendKeys("Escape")  // the filter
+        }
+        try app.tmux.sendKeys("q")
+        try await app.expect("a clean exit") { $0.contains("EXIT=0") }
+        await server.stop()
+    }
+}
