@@ -68,6 +68,11 @@ public struct ODataResponder: HTTPResponder {
                 status: 403, code: "ReadOnly",
                 message: "This service is read-only (started with --read-only): \(method) changes nothing here.")
         }
+        if relative.replacingOccurrences(of: "%24", with: "$", options: .caseInsensitive).split(separator: "/")
+            .contains("$links")
+        {
+            return try await links(request, method: method, relative: String(relative))
+        }
         if ["MERGE", "PATCH", "PUT", "DELETE"].contains(method) {
             return try await change(request, method: method, relative: String(relative))
         }
@@ -94,9 +99,6 @@ public struct ODataResponder: HTTPResponder {
         }
         guard let resourcePath = ResourcePath.parse(relative: unescaped) else {
             throw ServiceError.badRequest("The resource path '\(PercentEncoding.decode(relative))' is malformed.")
-        }
-        if resourcePath.segments.contains(where: { $0.name == "$links" }) {
-            throw ServiceError.notImplemented("$links is not supported by this service.")
         }
         let result = try await engine.execute(resourcePath, options)
         let select = PathTree(paths: options.select)
@@ -135,6 +137,80 @@ public struct ODataResponder: HTTPResponder {
             return respond(
                 request, body: writer.propertyDocument(name: name, type: type, value: value), version: "1.0", etag: nil)
         }
+    }
+
+    /// `Set(key)/$links/Navigation[(key)]`: the links read (`GET`) or written (see ``EntityWriter/writeLink``).
+    private func links(_ request: Request, method: String, relative: String) async throws -> Response {
+        var unescaped = relative
+        for (escape, character) in [("%28", "("), ("%29", ")"), ("%27", "'"), ("%24", "$")] {
+            unescaped = unescaped.replacingOccurrences(of: escape, with: character, options: .caseInsensitive)
+        }
+        guard let path = ResourcePath.parse(relative: unescaped), path.segments.count == 3,
+            path.segments[1].name == "$links", path.segments[1].key == nil,
+            let source = engine.schema.entitySet(path.segments[0].name), let sourceKey = path.segments[0].key
+        else {
+            throw ServiceError.badRequest(
+                "A link is addressed as Set(key)/$links/Navigation: not '\(PercentEncoding.decode(relative))'.")
+        }
+        var address = try writer.linkAddress(
+            source: source, key: try engine.keyValue(sourceKey, source), navigation: path.segments[2].name,
+            target: nil)
+        if let targetKey = path.segments[2].key {
+            guard !address.fromDependent, let dependent = engine.schema.entitySet(address.relation.dependent) else {
+                throw ServiceError.badRequest(
+                    "\(source.name).\(path.segments[2].name) links one entity: no key after it.")
+            }
+            address.target = try engine.keyValue(targetKey, dependent)
+        }
+        let host = request.head.authority ?? "127.0.0.1"
+        let root = "http://\(host)\(Self.servicePath)/"
+        if method == "GET" || method == "HEAD" {
+            let keys = try await writer.linkedKeys(address)
+            let linked = address.fromDependent ? address.relation.principal : address.relation.dependent
+            let uris = keys.map { #"{"uri":"# + Self.jsonString(root + "\(linked)(\($0))") + "}" }
+            let isVersion2 = Self.clientAcceptsVersion2(request.headers)
+            let body: String
+            if address.fromDependent || address.target != nil {
+                guard let uri = uris.first else {
+                    throw ServiceError.notFound("\(PercentEncoding.decode(relative)) links nothing.")
+                }
+                body = #"{"d":"# + uri + "}"
+            } else {
+                let list = "[" + uris.joined(separator: ",") + "]"
+                body = isVersion2 ? #"{"d":{"results":"# + list + "}}" : #"{"d":"# + list + "}"
+            }
+            return respond(request, body: Array(body.utf8), version: isVersion2 ? "2.0" : "1.0", etag: nil)
+        }
+        var body: [UInt8] = []
+        if method != "DELETE" {
+            do {
+                body = Array(buffer: try await request.body.collect(upTo: EntityWriter.maximumBodyBytes))
+            } catch {
+                throw ServiceError(status: 413, code: "PayloadTooLarge", message: "The body is larger than 1 MiB.")
+            }
+        }
+        let outcome = try await writer.writeLink(
+            method, address, body: body, requestID: request.headers[.repeatabilityRequestID])
+        var headers = HTTPFields()
+        headers[.dataServiceVersion] = "1.0;"
+        if let etag = outcome.etag { headers[.eTag] = etag }
+        if request.headers[.repeatabilityRequestID] != nil { headers[.repeatabilityResult] = "accepted" }
+        return Response(status: HTTPResponse.Status(code: outcome.status), headers: headers)
+    }
+
+    /// A JSON string literal of `text`.
+    static func jsonString(_ text: String) -> String {
+        var out = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "/": out += "\\/"
+            case _ where scalar.value < 0x20: out += String(format: "\\u%04x", scalar.value)
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out + "\""
     }
 
     /// A change or delete of one entity (`Set(key)`): 204 with its new ETag (see ``EntityWriter``).
