@@ -264,3 +264,35 @@ extension DemoWriteTests {
         await server.stop()
     }
 }
+
+extension DemoWriteTests {
+    @Test func a_change_the_service_refuses_is_rolled_back_and_its_words_shown() async throws {
+        let directory = try BuiltProducts.temporaryDirectory("cardealer-refused")
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let server = try await DemoServer.start(
+            DemoServerConfiguration(people: 30, dataPath: directory + "/demo.sqlite", readOnly: true))
+        let app = try Launch("browse \(server.baseURL)Car", columns: 100, rows: 30)
+        defer { app.close() }
+        let list = try await app.expect("the cars") { $0.contains("● online") && !$0.contains("loading…") }
+        let before = try #require(try await make(of: 1, at: server.baseURL).make)
+        #expect(list.contains(before))
+        // When the first car's make is changed, and the service refuses it
+        try app.tmux.sendKeys("g", "e")
+        try await app.expect("the form") { $0.contains("Change ") && $0.contains("(key)") }
+        try app.tmux.sendKeys("C-u")
+        try type(app, "Refused make")
+        try app.tmux.sendKeys("Enter")
+        // Then the row goes back to the service's make, and the refusal waits in the outbox in its words
+        try await app.expect("the change rolled back") {
+            !$0.contains("Refused make") && $0.contains(before) && $0.contains("1 to resolve (o)")
+        }
+        try app.tmux.sendKeys("o")
+        try await app.expect("the outbox") { $0.contains("failed") && $0.contains("1 need you") }
+        try app.tmux.sendKeys("Enter")
+        try await app.expect("the service's words") { $0.contains("read-only") }
+        #expect(try await make(of: 1, at: server.baseURL).make == before)
+        try app.tmux.sendKeys("q")
+        try await app.expect("a clean exit") { $0.contains("EXIT=0") }
+        await server.stop()
+    }
+}
