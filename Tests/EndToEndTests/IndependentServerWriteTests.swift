@@ -1,7 +1,10 @@
 import CarDealerTestSupport
+import EntityCache
 import Foundation
 import ODataCore
 import ODataHTTP
+import ScreenSeam
+import Sync
 import Testing
 
 /// mock-sap's GWSAMPLE_BASIC service root, when `.ci/checks/30-independent-writes.sh` started one.
@@ -148,5 +151,46 @@ extension IndependentServerWriteTests {
         }
         #expect(try await companyName("0100000000") == name)
         try app.tmux.sendKeys("q")
+    }
+}
+
+extension IndependentServerWriteTests {
+    @Test func a_contact_made_through_the_fetcher_is_made_once_and_takes_the_services_key() async throws {
+        let root = try #require(Self.root)
+        // Given the fetcher on mock-sap's service, with its $metadata
+        let transport = try HTTPClientTransport(serviceRoot: root, environment: [:], timeout: 5)
+        let metadata = try await transport.send(TransportRequest(url: root + "$metadata"))
+        let model = try EDMXParser.parse(metadata.body)
+        let cache = try CacheDatabase()
+        let engine = SyncEngine(
+            configuration: SyncEngine.Configuration(serviceRoot: root), cache: cache, transport: transport,
+            model: model)
+        // When a contact is created (SAP's Guid keys are the client's to give)
+        let guid = UUID().uuidString.lowercased()
+        let name = "Quorra\(UInt16.random(in: 1000...9999))"
+        engine.create(
+            EntityCreation(
+                entitySet: "ContactSet",
+                properties: [
+                    .init(name: "ContactGuid", value: .guid(guid)), .init(name: "FirstName", value: .string("Zed")),
+                    .init(name: "LastName", value: .string(name)),
+                    .init(name: "BusinessPartnerID", value: .string("0100000000")),
+                ], addedTo: nil))
+        await engine.flushIntents()
+        // Then it settles (CSRF token fetched and sent), once, under the service's key
+        let settled = try await eventually { try cache.outboxEntries().isEmpty }
+        let left = try cache.outboxEntries().map { "\($0.state): \($0.lastError ?? "")" }
+        #expect(settled, "\(left)")
+        let response = try await transport.send(
+            TransportRequest(
+                url: root + "ContactSet?$filter=" + PercentEncoding.encodeQueryValue("LastName eq '\(name)'")))
+        guard case .collection(let made) = try VerboseJSONDecoder(serviceRoot: root).decode(response.body) else {
+            Issue.record("not a collection: \(String(decoding: response.body, as: UTF8.self))")
+            return
+        }
+        #expect(made.entities.count == 1)
+        let key = try #require(made.entities.first?.key)
+        #expect(try cache.entity(key)?["LastName"] == .string(name), "\(key)")
+        withExtendedLifetime(engine) {}
     }
 }
