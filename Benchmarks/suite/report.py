@@ -202,7 +202,7 @@ def render(results):
                      "p50 %s ms, p99 %s ms" % (fmt(writes["save_to_frame_p50_ms_0"], 2), fmt(writes["save_to_frame_p99_ms_0"], 2))],
                     ["save → row on screen at 300 ms latency (200 saves)",
                      "p50 %s ms, p99 %s ms" % (fmt(writes["save_to_frame_p50_ms_300"], 2), fmt(writes["save_to_frame_p99_ms_300"], 2))],
-                    ["150 changes to 150 cars over 100 ms latency, 8 at a time", fmt(writes["flush_writes_per_s_8"], 1, " writes/s")],
+                    ["1,000 changes to 1,000 people over 100 ms latency, 8 at a time", fmt(writes["flush_writes_per_s_8"], 1, " writes/s")],
                     ["the same, one at a time", fmt(writes["flush_writes_per_s_1"], 1, " writes/s")],
                 ]), ""]
     return "\n".join(out)

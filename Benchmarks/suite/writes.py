@@ -3,7 +3,7 @@
 `write-bench` (release) builds a session as the executable does, on the built-in service in-process:
 * save → row on screen: a change handed to the fetcher as the form does, until a presented frame of the
   Car list (headless terminal) shows it; 200 saves at 0 and at 300 ms latency (the write is still on the wire);
-* flush: 150 changes to 150 different cars queued at once over 100 ms latency, sent 8 at a time as the
+* flush: 1,000 changes to 1,000 different people queued at once over 100 ms latency, sent 8 at a time as the
   fetcher does, and one at a time; writes per second each and their ratio.
 """
 from common import log, run_release_bench
