@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Changing data on a server we did not write (issue 13): mock-sap (PyPI), SAP Gateway's shapes — CSRF tokens,
-# weak ETags, MERGE — on loopback, changed through the built binary in tmux (EndToEndTests.IndependentServerWriteTests).
+# weak ETags, MERGE — on loopback, changed through the built binary in tmux (EndToEndTests.IndependentServerWriteTests), and its OData v4
+# services' $metadata read into the model (EndToEndTests.IndependentVersion4MetadataTests).
 # Runs after `swift test` has built everything; bounded by `timeout`.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -26,12 +27,12 @@ sys.exit("mock-sap did not start")
 PY
 export CARDEALER_MOCKSAP_ROOT="http://127.0.0.1:$port/sap/opu/odata/IWBEP/GWSAMPLE_BASIC/"
 set +e
-timeout 300 swift test --skip-build --filter 'EndToEndTests.IndependentServerWriteTests' >.ci-independent.log 2>&1
+timeout 300 swift test --skip-build --filter 'EndToEndTests.Independent' >.ci-independent.log 2>&1
 status=$?
 set -e
 tail -n 15 .ci-independent.log
-# Skipped tests would pass silently: all four must have run.
-if [ "$status" -eq 0 ] && ! grep -q "Test run with 4 tests" .ci-independent.log; then
+# Skipped tests would pass silently: all five must have run (four writes, one v4 $metadata).
+if [ "$status" -eq 0 ] && ! grep -q "Test run with 5 tests" .ci-independent.log; then
     echo "independent-writes: the tests did not run"
     exit 1
 fi

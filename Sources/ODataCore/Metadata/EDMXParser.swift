@@ -1,7 +1,12 @@
-/// Reads a `$metadata` document (EDMX 1.0 with CSDL v1–v2 schemas) into a ``ServiceModel``.
+/// Reads a `$metadata` document (EDMX 1.0 with CSDL v1–v2 schemas, or EDMX 4.0/4.01 with CSDL v4) into a
+/// ``ServiceModel``.
 ///
 /// Vendor attributes other than `sap:label`, `sap:text`, `sap:creatable`, `sap:updatable` and `sap:deletable`, and
-/// unknown elements, are ignored; what
+/// unknown elements, are ignored. Of v4's annotations (inline, or in `<Annotations Target="…">`) the model keeps
+/// what a browser needs: `Common.Label` (else `Core.Description`) as a property's label, `Core.Computed` and
+/// `Core.Immutable` as what a client may set, and `Capabilities`' insert, update and delete restrictions of an
+/// entity set. A v4 `TypeDefinition` reads as its underlying type and an `EnumType` as a string (its members'
+/// names are what JSON carries). What
 /// the model needs but is missing or malformed is an error naming the element
 /// and its line.
 public enum EDMXParser {
@@ -23,8 +28,10 @@ public enum EDMXParser {
 
     private struct Context {
         let bytes: [UInt8]
-        /// Alias → namespace, across all schemas.
+        /// Alias → namespace, across all schemas (and, in v4, the vocabularies a document references).
         var aliases: [String: String] = [:]
+        /// v4 type definitions and enum types → the Edm type they read as.
+        var typeReplacements: [String: String] = [:]
 
         func error(_ node: XMLNode, _ reason: String) -> MetadataError {
             MetadataError(line: XMLReader.line(of: node.offset, in: bytes), reason: reason)
@@ -59,10 +66,28 @@ public enum EDMXParser {
             guard !schemas.isEmpty else { throw error(root, "the document has no <Schema>") }
             var model = ServiceModel()
             model.dataServiceVersion = root.child(named: "DataServices")?.attribute("DataServiceVersion")
+            model.edmxVersion = root.name == "Edmx" ? root.attribute("Version") : nil
+            for include in root.children(named: "Reference").flatMap({ $0.children(named: "Include") }) {
+                if let namespace = include.attribute("Namespace"), let alias = include.attribute("Alias") {
+                    aliases[alias] = namespace
+                }
+            }
             for schema in schemas {
                 let namespace = try required(schema, "Namespace")
                 if let alias = schema.attribute("Alias") { aliases[alias] = namespace }
             }
+            for schema in schemas {
+                let namespace = try required(schema, "Namespace")
+                for node in schema.children {
+                    guard let name = node.attribute("Name") else { continue }
+                    if node.name == "TypeDefinition", let underlying = node.attribute("UnderlyingType") {
+                        typeReplacements[namespace + "." + name] = qualify(underlying)
+                    } else if node.name == "EnumType" {
+                        typeReplacements[namespace + "." + name] = "Edm.String"
+                    }
+                }
+            }
+            var external: [(target: String, notes: Notes)] = []
             for schema in schemas {
                 let namespace = try required(schema, "Namespace")
                 for node in schema.children {
@@ -83,12 +108,110 @@ public enum EDMXParser {
                         model.associations[association.qualifiedName] = association
                     case "EntityContainer":
                         model.containers.append(try container(node, namespace: namespace))
+                    case "Annotations":
+                        if let target = node.attribute("Target") {
+                            external.append((target, notes(node.children(named: "Annotation"))))
+                        }
                     default:
                         continue
                     }
                 }
             }
+            for (target, notes) in external { apply(notes, to: target, in: &model) }
             return model
+        }
+
+        /// What a browser keeps of a run of v4 annotations.
+        struct Notes {
+            var label: String?
+            var description: String?
+            var computed: Bool?
+            var immutable: Bool?
+            var insertable: Bool?
+            var updatable: Bool?
+            var deletable: Bool?
+        }
+
+        /// Reads `<Annotation Term="…">` elements (terms through their vocabulary's alias or namespace).
+        func notes(_ annotations: [XMLNode]) -> Notes {
+            var notes = Notes()
+            func bool(_ node: XMLNode) -> Bool {
+                (node.attribute("Bool") ?? node.child(named: "Bool").map { $0.text.filter { !$0.isWhitespace } })
+                    != "false"
+            }
+            func string(_ node: XMLNode) -> String? {
+                node.attribute("String") ?? node.child(named: "String")?.text
+            }
+            /// `Property` of a restriction record: `<Record><PropertyValue Property="Insertable" Bool="false"/>`.
+            func restriction(_ node: XMLNode, _ property: String) -> Bool? {
+                guard let record = node.child(named: "Record"),
+                    let value = record.children(named: "PropertyValue").first(where: {
+                        $0.attribute("Property") == property
+                    })
+                else { return nil }
+                return bool(value)
+            }
+            for annotation in annotations {
+                guard let term = annotation.attribute("Term").map(qualify) else { continue }
+                switch term {
+                case "com.sap.vocabularies.Common.v1.Label": notes.label = string(annotation)
+                case "Org.OData.Core.V1.Description": notes.description = string(annotation)
+                case "Org.OData.Core.V1.Computed": notes.computed = bool(annotation)
+                case "Org.OData.Core.V1.Immutable": notes.immutable = bool(annotation)
+                case "Org.OData.Capabilities.V1.InsertRestrictions":
+                    notes.insertable = restriction(annotation, "Insertable")
+                case "Org.OData.Capabilities.V1.UpdateRestrictions":
+                    notes.updatable = restriction(annotation, "Updatable")
+                case "Org.OData.Capabilities.V1.DeleteRestrictions":
+                    notes.deletable = restriction(annotation, "Deletable")
+                default: continue
+                }
+            }
+            return notes
+        }
+
+        /// A property as its annotations describe it.
+        func annotated(_ property: Property, _ notes: Notes) -> Property {
+            var property = property
+            if let label = notes.label ?? notes.description { property.label = label }
+            if notes.computed == true {
+                property.isCreatable = false
+                property.isUpdatable = false
+            }
+            if notes.immutable == true { property.isUpdatable = false }
+            return property
+        }
+
+        /// An entity set as its capabilities annotations describe it.
+        func annotated(_ set: EntitySet, _ notes: Notes) -> EntitySet {
+            var set = set
+            if let insertable = notes.insertable { set.isCreatable = insertable }
+            if let updatable = notes.updatable { set.isUpdatable = updatable }
+            if let deletable = notes.deletable { set.isDeletable = deletable }
+            return set
+        }
+
+        /// Applies `<Annotations Target="NS.Type/Property">` or `Target="NS.Container/Set"`.
+        func apply(_ notes: Notes, to target: String, in model: inout ServiceModel) {
+            let parts = target.split(separator: "/", maxSplits: 1).map(String.init)
+            guard parts.count == 2 else { return }
+            let owner = qualify(parts[0])
+            if var type = model.entityTypes[owner],
+                let index = type.properties.firstIndex(where: { $0.name == parts[1] })
+            {
+                type.properties[index] = annotated(type.properties[index], notes)
+                model.entityTypes[owner] = type
+            } else if var type = model.complexTypes[owner],
+                let index = type.properties.firstIndex(where: { $0.name == parts[1] })
+            {
+                type.properties[index] = annotated(type.properties[index], notes)
+                model.complexTypes[owner] = type
+            } else if let index = model.containers.firstIndex(where: {
+                $0.name == owner || owner.hasSuffix("." + $0.name)
+            }), let setIndex = model.containers[index].entitySets.firstIndex(where: { $0.name == parts[1] }) {
+                model.containers[index].entitySets[setIndex] = annotated(
+                    model.containers[index].entitySets[setIndex], notes)
+            }
         }
 
         func entityType(_ node: XMLNode, namespace: String) throws(MetadataError) -> EntityType {
@@ -101,7 +224,13 @@ public enum EDMXParser {
             }
             let properties = try node.children(named: "Property").map { (p) throws(MetadataError) in try property(p) }
             let navigations = try node.children(named: "NavigationProperty").map { (nav) throws(MetadataError) in
-                NavigationProperty(
+                if nav.attribute("Relationship") == nil, let type = nav.attribute("Type") {
+                    return NavigationProperty(
+                        name: try required(nav, "Name"), type: qualify(type), partner: nav.attribute("Partner"),
+                        containsTarget: nav.attribute("ContainsTarget") == "true",
+                        isNullable: nav.attribute("Nullable") != "false")
+                }
+                return NavigationProperty(
                     name: try required(nav, "Name"), relationship: qualify(try required(nav, "Relationship")),
                     fromRole: try required(nav, "FromRole"), toRole: try required(nav, "ToRole")
                 )
@@ -122,10 +251,19 @@ public enum EDMXParser {
             node.attributes.first { $0.key.hasSuffix(":" + name) }?.value
         }
 
+        /// A type name as the model reads it: qualified, a v4 type definition or enum type replaced.
+        func resolvedType(_ name: String) -> String {
+            let qualified = qualify(name)
+            if qualified.hasPrefix("Collection("), qualified.hasSuffix(")") {
+                return "Collection(" + resolvedType(String(qualified.dropFirst(11).dropLast())) + ")"
+            }
+            return typeReplacements[qualified] ?? qualified
+        }
+
         func property(_ node: XMLNode) throws(MetadataError) -> Property {
-            let type = EdmTypeReference(parsing: qualify(try required(node, "Type")))
+            let type = EdmTypeReference(parsing: resolvedType(try required(node, "Type")))
             let maxLength = node.attribute("MaxLength").flatMap { Int($0) }
-            return Property(
+            let parsed = Property(
                 name: try required(node, "Name"), type: type, isNullable: node.attribute("Nullable") != "false",
                 maxLength: maxLength, isConcurrencyToken: node.attribute("ConcurrencyMode") == "Fixed",
                 precision: node.attribute("Precision").flatMap { Int($0) },
@@ -133,6 +271,8 @@ public enum EDMXParser {
                 label: vendor(node, "label"), textProperty: vendor(node, "text"),
                 isCreatable: vendor(node, "creatable") != "false", isUpdatable: vendor(node, "updatable") != "false"
             )
+            let inline = node.children(named: "Annotation")
+            return inline.isEmpty ? parsed : annotated(parsed, notes(inline))
         }
 
         func association(_ node: XMLNode, namespace: String) throws(MetadataError) -> Association {
@@ -165,10 +305,20 @@ public enum EDMXParser {
 
         func container(_ node: XMLNode, namespace: String) throws(MetadataError) -> EntityContainer {
             let sets = try node.children(named: "EntitySet").map { (set) throws(MetadataError) in
-                EntitySet(
+                var bindings: [String: String] = [:]
+                for binding in set.children(named: "NavigationPropertyBinding") {
+                    // `Target` is a set of this container, or `Container/Set` / `NS.Container/Set` of another.
+                    guard let path = binding.attribute("Path"), let target = binding.attribute("Target") else {
+                        continue
+                    }
+                    bindings[path] = target.split(separator: "/").last.map(String.init) ?? target
+                }
+                let parsed = EntitySet(
                     name: try required(set, "Name"), entityType: qualify(try required(set, "EntityType")),
                     isCreatable: vendor(set, "creatable") != "false", isUpdatable: vendor(set, "updatable") != "false",
-                    isDeletable: vendor(set, "deletable") != "false")
+                    isDeletable: vendor(set, "deletable") != "false", navigationBindings: bindings)
+                let inline = set.children(named: "Annotation")
+                return inline.isEmpty ? parsed : annotated(parsed, notes(inline))
             }
             let associationSets = try node.children(named: "AssociationSet").map { (set) throws(MetadataError) in
                 AssociationSet(

@@ -94,18 +94,47 @@ public struct Property: Sendable, Hashable {
 }
 
 /// A navigation property as declared (resolve it with ``ServiceModel/resolveNavigation(_:fromSet:)``).
+///
+/// CSDL v2 names an association and its roles; CSDL v4 names the target type itself (``type``, `Collection(…)`
+/// for many) and leaves the association fields empty.
 public struct NavigationProperty: Sendable, Hashable {
     public var name: String
-    /// Qualified association name.
+    /// Qualified association name (v2; empty in v4).
     public var relationship: String
     public var fromRole: String
     public var toRole: String
+    /// The qualified target type, `Collection(NS.Car)` for many (v4; nil in v2).
+    public var type: String?
+    /// The navigation back from the target (v4 `Partner`).
+    public var partner: String?
+    /// v4 `ContainsTarget`: the targets live inside this entity, not in an entity set of their own.
+    public var containsTarget: Bool
+    /// v4 `Nullable` of a navigation to one (`false`: there is always one).
+    public var isNullable: Bool
 
     public init(name: String, relationship: String, fromRole: String, toRole: String) {
         self.name = name
         self.relationship = relationship
         self.fromRole = fromRole
         self.toRole = toRole
+        self.type = nil
+        self.partner = nil
+        self.containsTarget = false
+        self.isNullable = true
+    }
+
+    /// A CSDL v4 navigation property to `type`.
+    public init(
+        name: String, type: String, partner: String? = nil, containsTarget: Bool = false, isNullable: Bool = true
+    ) {
+        self.name = name
+        self.relationship = ""
+        self.fromRole = ""
+        self.toRole = ""
+        self.type = type
+        self.partner = partner
+        self.containsTarget = containsTarget
+        self.isNullable = isNullable
     }
 }
 
@@ -151,15 +180,19 @@ public struct EntitySet: Sendable, Hashable {
     public var isCreatable: Bool
     public var isUpdatable: Bool
     public var isDeletable: Bool
+    /// v4 `NavigationPropertyBinding`s: navigation path → the entity set its targets are in.
+    public var navigationBindings: [String: String]
 
     public init(
-        name: String, entityType: String, isCreatable: Bool = true, isUpdatable: Bool = true, isDeletable: Bool = true
+        name: String, entityType: String, isCreatable: Bool = true, isUpdatable: Bool = true, isDeletable: Bool = true,
+        navigationBindings: [String: String] = [:]
     ) {
         self.name = name
         self.entityType = entityType
         self.isCreatable = isCreatable
         self.isUpdatable = isUpdatable
         self.isDeletable = isDeletable
+        self.navigationBindings = navigationBindings
     }
 }
 

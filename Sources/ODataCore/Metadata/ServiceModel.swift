@@ -1,4 +1,4 @@
-/// A service's `$metadata` (EDMX 1.0, CSDL v1–v2) as a model.
+/// A service's `$metadata` (EDMX 1.0 with CSDL v1–v2, or EDMX 4.0/4.01 with CSDL v4) as a model.
 ///
 /// Type names are stored qualified by namespace (aliases resolved), and each
 /// navigation property can be resolved to the entity set it leads to and how
@@ -10,6 +10,11 @@ public struct ServiceModel: Sendable {
     public var containers: [EntityContainer] = []
     /// `DataServiceVersion` the document declared, if any.
     public var dataServiceVersion: String?
+    /// The `Version` of the `<edmx:Edmx>` element: `1.0` for OData v1–v2, `4.0` or `4.01` for v4.
+    public var edmxVersion: String?
+
+    /// Whether the service speaks OData v4 (its `$metadata` is EDMX 4.x).
+    public var isVersion4: Bool { edmxVersion?.hasPrefix("4") == true }
 
     public init() {}
 
@@ -81,8 +86,10 @@ public struct ServiceModel: Sendable {
     /// Where navigation `name` of an entity in `sourceSet` leads.
     public func resolveNavigation(_ name: String, fromSet sourceSet: String) -> ResolvedNavigation? {
         guard let set = entitySet(named: sourceSet), let type = entityTypes[set.entityType],
-            let navigation = navigationProperties(of: type).first(where: { $0.name == name }),
-            let association = associations[navigation.relationship],
+            let navigation = navigationProperties(of: type).first(where: { $0.name == name })
+        else { return nil }
+        if let target = navigation.type { return resolveVersion4(navigation, target: target, from: set) }
+        guard let association = associations[navigation.relationship],
             let toEnd = association.ends.first(where: { $0.role == navigation.toRole })
         else { return nil }
         // The association set in the same container tells which set the far end lives in.
@@ -106,6 +113,29 @@ public struct ServiceModel: Sendable {
             name: name, sourceSet: sourceSet, targetSet: targetSet, targetType: toEnd.type,
             multiplicity: toEnd.multiplicity
         )
+    }
+}
+
+extension ServiceModel {
+    /// A v4 navigation: its binding in the source set says the target set; else the only set of its type.
+    func resolveVersion4(_ navigation: NavigationProperty, target: String, from set: EntitySet) -> ResolvedNavigation? {
+        let isCollection = target.hasPrefix("Collection(") && target.hasSuffix(")")
+        let targetType = isCollection ? String(target.dropFirst(11).dropLast()) : target
+        var targetSet = set.navigationBindings[navigation.name]
+        if targetSet == nil {
+            // A binding may name the path through a type cast: `NS.Derived/Nav`.
+            targetSet = set.navigationBindings.first { $0.key.hasSuffix("/" + navigation.name) }?.value
+        }
+        if targetSet == nil {
+            let container = containers.first { $0.entitySets.contains { $0.name == set.name } }
+            let candidates = (container?.entitySets ?? []).filter { $0.entityType == targetType }
+            if candidates.count == 1 { targetSet = candidates[0].name }
+        }
+        guard let targetSet, entitySet(named: targetSet) != nil else { return nil }
+        let multiplicity: Multiplicity = isCollection ? .many : navigation.isNullable ? .zeroOrOne : .one
+        return ResolvedNavigation(
+            name: navigation.name, sourceSet: set.name, targetSet: targetSet, targetType: targetType,
+            multiplicity: multiplicity)
     }
 }
 
