@@ -18,6 +18,17 @@ extension CursesTerminal {
         lastPresented = frame
     }
 
+    /// OSC 52 on the terminal's output, after what ncurses has sent (it moves no cursor and draws nothing).
+    @discardableResult
+    public func copyToClipboard(_ text: String) -> Bool {
+        guard !isRestored, !isSuspended else { return false }
+        fflush(outputFile)
+        let sequence = OSC52.sequence(for: text)
+        let written = sequence.withUnsafeBufferPointer { fwrite($0.baseAddress, 1, $0.count, outputFile) }
+        fflush(outputFile)
+        return written == sequence.count
+    }
+
     /// Draws one span cell by cell, each with every scalar it holds (``terminalCells(for:)``).
     private func draw(_ span: ScreenBuffer.ChangedSpan, of frame: ScreenBuffer) {
         var style: CellStyle?

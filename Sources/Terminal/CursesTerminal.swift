@@ -41,6 +41,7 @@ public final class CursesTerminal: TerminalDriver {
 
     let screen: OpaquePointer
     let inputFile: UnsafeMutablePointer<FILE>
+    let outputFile: UnsafeMutablePointer<FILE>
     let ownsTTY: Bool
     let palette: ColorPalette
     var lastPresented: ScreenBuffer?
@@ -69,6 +70,7 @@ public final class CursesTerminal: TerminalDriver {
         }
         self.screen = screen
         self.inputFile = files.input
+        self.outputFile = files.output
         self.ownsTTY = files.ownsTTY
         self.terminalType = type
         Self.configureInput(options: options)

@@ -19,7 +19,16 @@ public final class HeadlessTerminal: TerminalDriver {
     /// How many times ``restore()`` actually gave the terminal back (0 or 1).
     public private(set) var restoreCount = 0
 
+    /// Every text handed to ``copyToClipboard(_:)``, oldest first.
+    public private(set) var copied: [String] = []
+
     private var pendingKeys: [Key] = []
+
+    @discardableResult
+    public func copyToClipboard(_ text: String) -> Bool {
+        copied.append(text)
+        return true
+    }
 
     /// A headless terminal of `size` (80×24 by default).
     public init(

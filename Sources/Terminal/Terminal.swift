@@ -89,4 +89,9 @@ public protocol TerminalDriver: AnyObject {
 
     /// Gives the terminal back for good. Idempotent; safe to call on every exit path.
     func restore()
+
+    /// Asks the terminal to put `text` on the system clipboard (OSC 52, which tmux and terminals over SSH pass
+    /// on; a terminal may refuse it silently). False when nothing could be sent.
+    @discardableResult
+    func copyToClipboard(_ text: String) -> Bool
 }

@@ -2,6 +2,7 @@ import EntityCache
 import Foundation
 import ODataCore
 import ScreenSeam
+import Terminal
 
 /// What every controller needs: the cache to read, the fetcher to inform, and how to present data.
 @MainActor
@@ -12,6 +13,8 @@ public final class BrowserEnvironment {
     public let writes: (any WriteIntents)?
     public let model: ServiceModel
     public let profile: DisplayProfile
+    /// Puts text on the clipboard through the terminal (set by ``BrowserApp``; false when it could not be sent).
+    public var clipboard: (String) -> Bool = { _ in false }
     /// The clock, so that "3 s old" can be tested.
     public var now: () -> Date
     /// Where the user is: times of the user's own events (requests) are shown in it.
@@ -90,5 +93,29 @@ public final class BrowserEnvironment {
         case ..<86_400: return "\(seconds / 3600) h old"
         default: return "\(seconds / 86_400) d old"
         }
+    }
+}
+
+extension BrowserEnvironment {
+    /// Copies an entity's name (`asJSON`: the whole entity, every property as plain JSON) to the clipboard;
+    /// returns what the status line says about it.
+    func yank(_ entity: CachedEntity, asJSON: Bool) -> String {
+        let text: String
+        let what: String
+        if asJSON {
+            let whole = (try? cache.fullEntity(entity.key)) ?? nil
+            text = PlainJSON.object((whole ?? entity).properties)
+            what = "\(entity.key.canonical) as JSON"
+        } else {
+            text = label(of: entity)
+            let shown = TextSanitizer.sanitize(text)
+            what = "“" + (shown.count > 40 ? shown.prefix(39) + "…" : shown) + "”"
+        }
+        guard text.utf8.count <= OSC52.maximumBytes else {
+            return
+                "Not copied: \(text.utf8.count / 1024) KB is more than a terminal takes (\(OSC52.maximumBytes / 1024) KB)."
+        }
+        guard clipboard(text) else { return "Not copied: the terminal is not ours just now." }
+        return "Copied \(what) (a terminal may refuse the clipboard)."
     }
 }

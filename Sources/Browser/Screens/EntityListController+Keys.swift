@@ -37,6 +37,12 @@ extension EntityListController {
             return addForm().map(ScreenAction.push) ?? .handled
         case .char("L"):
             return linkCandidates().map(ScreenAction.push) ?? .handled
+        case .char("y"), .char("Y"):
+            if let shown = row(at: cursor.selected)?.shown {
+                notice = environment.yank(shown, asJSON: key == .char("Y"))
+            }
+            environment.setNeedsDisplay()
+            return .handled
         default:
             return .ignored
         }

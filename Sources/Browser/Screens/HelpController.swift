@@ -24,6 +24,7 @@ public final class HelpController: ScreenController {
         ("a", "add a new entity to this list"),
         ("L", "link an existing entity here"),
         ("x  Delete", "delete the selected entity (asks first)"),
+        ("y  Y", "copy the row's name / entity as JSON"),
         ("o", "outbox: changes not yet sent"),
         ("Esc ← h Backspace", "back"),
         ("/", "filter (Enter keeps it, Esc clears it)"),
