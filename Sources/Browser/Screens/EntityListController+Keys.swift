@@ -37,6 +37,11 @@ extension EntityListController {
             return addForm().map(ScreenAction.push) ?? .handled
         case .char("L"):
             return linkCandidates().map(ScreenAction.push) ?? .handled
+        case .char("c"):
+            if let chart = ChartController(environment: environment, list: self) { return .push(chart) }
+            notice = "Nothing to chart here: this list's entities have no date and number."
+            environment.setNeedsDisplay()
+            return .handled
         case .char("y"), .char("Y"):
             if let shown = row(at: cursor.selected)?.shown {
                 notice = environment.yank(shown, asJSON: key == .char("Y"))
@@ -46,6 +51,12 @@ extension EntityListController {
         default:
             return .ignored
         }
+    }
+
+    /// Puts the cursor on the row at `position` (a chart moving its highlighted record).
+    func select(position: Int) {
+        cursor.move(by: position - cursor.selected)
+        cursorMoved()
     }
 
     func cursorMoved() {

@@ -25,6 +25,7 @@ public final class HelpController: ScreenController {
         ("L", "link an existing entity here"),
         ("x  Delete", "delete the selected entity (asks first)"),
         ("y  Y", "copy the row's name / entity as JSON"),
+        ("c", "chart the list: a number over a date"),
         ("o", "outbox: changes not yet sent"),
         ("Esc ← h Backspace", "back"),
         ("/", "filter (Enter keeps it, Esc clears it)"),

@@ -1,0 +1,45 @@
+/// A grid of braille cells, each 2 dots wide and 4 high (U+2800–U+28FF): a terminal's finest plot.
+struct BrailleCanvas {
+    let columns: Int
+    let rows: Int
+    private(set) var bits: [UInt8]
+
+    init(columns: Int, rows: Int) {
+        self.columns = max(0, columns)
+        self.rows = max(0, rows)
+        bits = [UInt8](repeating: 0, count: self.columns * self.rows)
+    }
+
+    var dotWidth: Int { columns * 2 }
+    var dotHeight: Int { rows * 4 }
+
+    /// The bit of each dot of a cell, by column (0…1) and row (0…3) within it.
+    static let dotBits: [[UInt8]] = [[0x01, 0x02, 0x04, 0x40], [0x08, 0x10, 0x20, 0x80]]
+
+    /// Sets the dot at `x` (from the left) and `y` (from the top); outside the canvas, nothing.
+    mutating func set(x: Int, y: Int) {
+        guard x >= 0, y >= 0, x < dotWidth, y < dotHeight else { return }
+        bits[(y / 4) * columns + x / 2] |= Self.dotBits[x % 2][y % 4]
+    }
+
+    /// A straight line of dots between two points in dot coordinates (non-finite ends draw nothing).
+    mutating func line(from a: ChartPoint, to b: ChartPoint) {
+        guard a.x.isFinite, a.y.isFinite, b.x.isFinite, b.y.isFinite else { return }
+        let steps = Int(max(abs(b.x - a.x), abs(b.y - a.y)).rounded(.up))
+        guard steps > 0 else {
+            set(x: Int(a.x.rounded()), y: Int(a.y.rounded()))
+            return
+        }
+        for step in 0...min(steps, 4 * (dotWidth + dotHeight)) {
+            let f = Double(step) / Double(steps)
+            set(x: Int((a.x + (b.x - a.x) * f).rounded()), y: Int((a.y + (b.y - a.y) * f).rounded()))
+        }
+    }
+
+    /// The character of cell (`column`, `row`); nil where no dot is set.
+    func character(column: Int, row: Int) -> Character? {
+        let value = bits[row * columns + column]
+        guard value != 0, let scalar = Unicode.Scalar(0x2800 + UInt32(value)) else { return nil }
+        return Character(scalar)
+    }
+}

@@ -1,0 +1,202 @@
+import EntityCache
+import ODataCore
+import ScreenSeam
+import Terminal
+
+/// `c` on a list: a number over a date of the list's entities, as a smooth braille line (seed 003).
+///
+/// Any list whose entity type has a date-like property and a numeric one can be charted: the first of each
+/// (the key left out), which on Maintenance is mileage over service date. The chart's highlighted point and
+/// the list's cursor are the same record: ← → move both, Enter opens that record, Esc goes back to the list
+/// with its cursor on it. The line goes through every sample after a Ramer–Douglas–Peucker pass at the plot's
+/// resolution and a centripetal Catmull-Rom spline; a series that never falls never dips.
+@MainActor
+final class ChartController: ScreenController {
+    let screenID: ScreenID
+    let breadcrumb: String
+    let kindTitle = "Chart"
+    let environment: BrowserEnvironment
+    /// The list charted (which owns the data and the cursor).
+    weak var list: EntityListController?
+    let xName: String
+    let yName: String
+
+    /// One record on the chart: its list position, its values and the entity.
+    struct Sample {
+        var position: Int
+        var x: Double
+        var y: Double
+        var entity: CachedEntity
+        var xValue: ODataValue
+        var yValue: ODataValue
+    }
+
+    /// The records with both values, in date order.
+    var samples: [Sample] = []
+    var highlighted = 0
+
+    /// A chart of `list`, or nil when its entities have no date and number to plot.
+    init?(environment: BrowserEnvironment, list: EntityListController) {
+        guard let set = list.shownSet, let axes = Self.axes(of: set, in: environment.model) else { return nil }
+        self.environment = environment
+        self.list = list
+        self.xName = axes.x
+        self.yName = axes.y
+        self.breadcrumb = "\(axes.y) by \(axes.x)"
+        self.screenID = environment.nextScreenID()
+    }
+
+    /// The first date-like property and the first numeric one (keys left out) of `set`'s type.
+    static func axes(of set: String, in model: ServiceModel) -> (x: String, y: String)? {
+        guard let type = model.entityType(ofSet: set) else { return nil }
+        let keys = Set(model.keyProperties(of: type))
+        let properties = model.properties(of: type).filter { !keys.contains($0.name) }
+        let x = properties.first { [.dateTime, .dateTimeOffset].contains($0.type.primitive) }
+        let numeric: Set<EdmPrimitiveType> = [.byte, .sByte, .int16, .int32, .int64, .decimal, .double, .single]
+        let y = properties.first { $0.type.primitive.map(numeric.contains) == true }
+        guard let x, let y else { return nil }
+        return (x.name, y.name)
+    }
+
+    static func number(_ value: ODataValue?) -> Double? {
+        switch value {
+        case .int(let number)?: Double(number)
+        case .decimal(let text)?: Double(text)
+        case .double(let number)? where number.isFinite: number
+        case .dateTime(let instant)?, .dateTimeOffset(let instant)?: Double(instant.millisecondsSince1970)
+        default: nil
+        }
+    }
+
+    var statusSummary: String {
+        samples.isEmpty ? "nothing to chart yet" : "\(highlighted + 1) of \(samples.count) · ← → move · Enter opens"
+    }
+
+    func willAppear() { update() }
+
+    /// The list keeps reading the cache under the chart, so rows that arrive fill the chart in. (The stack tells
+    /// the list it disappeared after the chart appeared, so this is the first moment it can start again; the
+    /// list's own appearance later starts it afresh.)
+    func didAppear() {
+        list?.reload()
+        update()
+    }
+
+    /// Reads the list's rows (what the list read from the cache) into samples; keeps the list's record highlighted.
+    func update() {
+        guard let list else { return }
+        var read: [Sample] = []
+        for position in 0..<list.rowCount {
+            guard let entity = list.row(at: position)?.shown,
+                let xValue = entity[xName], let yValue = entity[yName],
+                let x = Self.number(xValue), let y = Self.number(yValue)
+            else { continue }
+            read.append(Sample(position: position, x: x, y: y, entity: entity, xValue: xValue, yValue: yValue))
+        }
+        read.sort { ($0.x, $0.position) < ($1.x, $1.position) }
+        samples = read
+        highlighted = samples.firstIndex { $0.position == list.cursor.selected } ?? min(highlighted, samples.count - 1)
+        highlighted = max(0, highlighted)
+    }
+
+    func handle(_ key: Key) -> ScreenAction {
+        guard !samples.isEmpty else { return .ignored }
+        switch key {
+        case .left, .char("h"), .up, .char("k"): move(to: highlighted - 1)
+        case .right, .char("l"), .down, .char("j"): move(to: highlighted + 1)
+        case .home, .char("g"): move(to: 0)
+        case .end, .char("G"): move(to: samples.count - 1)
+        case .enter:
+            let entity = samples[highlighted].entity
+            return .push(
+                EntityDetailController(
+                    environment: environment, key: entity.key, breadcrumb: environment.label(of: entity)))
+        default: return .ignored
+        }
+        environment.setNeedsDisplay()
+        return .handled
+    }
+
+    /// Highlights sample `index` and puts the list's cursor on the same record.
+    func move(to index: Int) {
+        highlighted = min(max(0, index), samples.count - 1)
+        list?.select(position: samples[highlighted].position)
+    }
+
+    func render(into buffer: inout ScreenBuffer, rows: Range<Int>) {
+        let columns = buffer.size.columns
+        guard !samples.isEmpty else {
+            buffer.put(" No \(yName) by \(xName) to chart in this list (yet).", row: rows.lowerBound, column: 0)
+            return
+        }
+        let minY = samples.map(\.y).min()!
+        let maxY = samples.map(\.y).max()!
+        let (minX, maxX) = (samples.first!.x, samples.last!.x)
+        let integral = samples.allSatisfy { $0.y == $0.y.rounded() }
+        let topLabel = Self.label(maxY, integral: integral)
+        let bottomLabel = Self.label(minY, integral: integral)
+        let labelWidth = max(topLabel.count, bottomLabel.count) + 1
+        let plotColumns = columns - labelWidth - 2
+        let plotRows = rows.count - 3
+        guard plotColumns >= 10, plotRows >= 3 else {
+            buffer.put(" The terminal is too small for a chart.", row: rows.lowerBound, column: 0)
+            return
+        }
+        var canvas = BrailleCanvas(columns: plotColumns, rows: plotRows)
+        let width = Double(canvas.dotWidth - 1)
+        let height = Double(canvas.dotHeight - 1)
+        func dot(_ sample: Sample) -> ChartPoint {
+            let fx = maxX > minX ? (sample.x - minX) / (maxX - minX) : 0.5
+            let fy = maxY > minY ? (sample.y - minY) / (maxY - minY) : 0.5
+            return ChartPoint(x: fx * width, y: (1 - fy) * height)
+        }
+        let points = samples.map(dot)
+        let curve = Smoothing.catmullRom(Smoothing.simplify(points, epsilon: 0.5), samples: 8)
+        if curve.count == 1 { canvas.line(from: curve[0], to: curve[0]) }
+        for (a, b) in zip(curve, curve.dropFirst()) { canvas.line(from: a, to: b) }
+
+        let top = rows.lowerBound
+        let plotLeft = labelWidth + 1
+        for row in 0..<plotRows {
+            let label = row == 0 ? topLabel : row == plotRows - 1 ? bottomLabel : ""
+            buffer.put(String(repeating: " ", count: labelWidth - 1 - label.count) + label, row: top + row, column: 0)
+            buffer.put(label.isEmpty ? "│" : "┤", row: top + row, column: labelWidth)
+            for column in 0..<plotColumns {
+                if let character = canvas.character(column: column, row: row) {
+                    buffer.put(String(character), row: top + row, column: plotLeft + column)
+                }
+            }
+        }
+        // The highlighted record, on its cell.
+        let mark = points[highlighted]
+        buffer.put(
+            "●", row: top + min(plotRows - 1, Int(mark.y) / 4),
+            column: plotLeft + min(plotColumns - 1, Int(mark.x) / 2),
+            style: CellStyle(.bold))
+        buffer.put(
+            String(repeating: " ", count: labelWidth) + "└" + String(repeating: "─", count: plotColumns),
+            row: top + plotRows, column: 0)
+        let first = ValueFormatter.format(samples.first!.xValue, as: "date")
+        let last = ValueFormatter.format(samples.last!.xValue, as: "date")
+        buffer.put(first, row: top + plotRows + 1, column: plotLeft)
+        if plotColumns > first.count + last.count + 2 {
+            buffer.put(last, row: top + plotRows + 1, column: plotLeft + plotColumns - last.count)
+        }
+        let current = samples[highlighted]
+        let legend =
+            " ⠉ \(yName) by \(xName)   ● \(ValueFormatter.format(current.xValue, as: "date")): "
+            + Self.label(current.y, integral: integral) + "   " + environment.label(of: current.entity)
+        buffer.put(legend, row: top + plotRows + 2, column: 0)
+    }
+
+    /// A tick label: grouped digits (12,345), two decimals for a series that has fractions.
+    static func label(_ value: Double, integral: Bool) -> String {
+        guard value.isFinite else { return "" }
+        if integral, abs(value) < 9e15 { return ValueFormatter.format(.int(Int64(value)), as: "grouped") }
+        let cents = Int64((value * 100).rounded())
+        let sign = cents < 0 ? "-" : ""
+        let whole = ValueFormatter.format(.int(abs(cents) / 100), as: "grouped")
+        let fraction = abs(cents) % 100
+        return sign + whole + "." + (fraction < 10 ? "0" : "") + String(fraction)
+    }
+}

@@ -1,0 +1,78 @@
+import CarDealerTestSupport
+import EntityCache
+import Foundation
+import ODataCore
+import Terminal
+import Testing
+
+@testable import Browser
+
+/// `c` on the Explorer's service history: mileage over service date in braille, its point and the list's cursor
+/// one record.
+@MainActor
+extension ScreenSnapshotTests {
+    /// The seeded app with a history of eight services for the Explorer (PersonCar 1), on its chart.
+    func chartedApp(_ size: TerminalSize) throws -> (BrowserApp, HeadlessTerminal) {
+        let (app, terminal, cache) = try seededApp(size: size)
+        let day: Int64 = 86_400_000
+        try seedMaintenance(
+            cache, link: 1,
+            records: (0..<8).map { index in
+                let mileage = [1_200, 9_800, 16_743, 21_000, 30_655, 31_900, 44_010, 52_300][index]
+                return (
+                    20 + index, 1_136_419_200_000 + Int64(index) * 120 * day, "Service \(index + 1)", mileage,
+                    "\(100 + index * 40).50"
+                )
+            }, at: Self.fixedNow.addingTimeInterval(-60))
+        // Samson, Bob → Ford Explorer → its maintenance (latest first) → chart
+        _ = app.handle([.key(.end), .key(.enter), .key(.enter), .key(.char("c"))])
+        return (app, terminal)
+    }
+
+    @Test func a_chart_at_80_by_24() throws {
+        let (_, terminal) = try chartedApp(TerminalSize(columns: 80, rows: 24))
+        assertSnapshot(terminal.lastFrame, named: "chart-80x24")
+        let braille = terminal.lastFrame.joined().unicodeScalars.filter { (0x2801...0x28FF).contains($0.value) }
+        #expect(braille.count > 20)
+    }
+
+    @Test func a_chart_at_40_by_12() throws {
+        let (_, terminal) = try chartedApp(TerminalSize(columns: 40, rows: 12))
+        assertSnapshot(terminal.lastFrame, named: "chart-40x12")
+    }
+
+    @Test func the_charts_point_and_the_lists_cursor_are_one_record() throws {
+        let (app, terminal) = try chartedApp(TerminalSize(columns: 80, rows: 24))
+        // The list's cursor was on the latest service (listed first): the chart highlights it
+        #expect(terminal.lastFrame.joined().contains("52,300"))
+        // ← moves to the service before; back on the list, the cursor is on that record
+        _ = app.handle([.key(.left), .key(.escape)])
+        let selected = terminal.lastFrame.first { $0.hasPrefix("▌") }
+        #expect(selected?.contains("Service 7") == true, "\(terminal.lastFrame)")
+        // and Enter on a point opens its record
+        _ = app.handle([.key(.char("c")), .key(.home), .key(.enter)])
+        #expect(terminal.lastFrame[0].contains("Service 1"), "\(terminal.lastFrame[0])")
+    }
+
+    @Test func a_list_without_a_date_and_a_number_says_so() throws {
+        let (app, terminal, _) = try seededApp(size: TerminalSize(columns: 80, rows: 12))
+        _ = app.handle([.key(.end), .key(.enter), .key(.char("c"))])  // Bob's cars: no number to plot
+        #expect(terminal.lastFrame.last?.contains("Nothing to chart here") == true, "\(terminal.lastFrame)")
+    }
+
+    @Test func records_that_arrive_while_the_chart_is_open_fill_it_in() async throws {
+        // Given the Mustang's chart opened before its service history is cached
+        let (app, terminal, cache) = try seededApp(size: TerminalSize(columns: 80, rows: 24))
+        _ = app.handle([.key(.end), .key(.enter), .key(.down), .key(.enter), .key(.char("c"))])
+        #expect(terminal.lastFrame.joined().contains("No mileage by serviceDate"), "\(terminal.lastFrame)")
+        // When the fetcher writes it
+        try seedMaintenance(
+            cache, link: 2,
+            records: [(40, 1_136_419_200_000, "First", 1_000, "10"), (41, 1_167_955_200_000, "Second", 9_000, "20")])
+        // Then the chart draws it without a key pressed
+        let drawn = try await eventually {
+            terminal.lastFrame.dropLast().joined().unicodeScalars.contains { (0x2801...0x28FF).contains($0.value) }
+        }
+        #expect(drawn, "\(terminal.lastFrame.joined(separator: "\n"))")
+    }
+}
