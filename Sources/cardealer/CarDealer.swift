@@ -6,6 +6,9 @@ import ArgumentParser
 /// in-process and the browser on it.
 @main
 struct CarDealer: AsyncParsableCommand {
+    /// What `--version` prints. Raised by hand when a release is cut.
+    static let version = "0.4.0"
+
     static let configuration = CommandConfiguration(
         commandName: "cardealer",
         abstract: "Browse OData v2 services (people → cars → maintenance) in the terminal.",
@@ -16,6 +19,7 @@ struct CarDealer: AsyncParsableCommand {
             from ~/.config/cardealer/credentials (or CARDEALER_CREDENTIALS), which must have mode 0600.
             Behind a proxy: http_proxy, https_proxy, all_proxy and no_proxy, read as curl reads them.
             """,
+        version: version,
         subcommands: [DemoCommand.self, BrowseCommand.self, ServeCommand.self, CacheCommand.self],
         defaultSubcommand: DemoCommand.self
     )

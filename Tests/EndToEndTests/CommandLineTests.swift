@@ -69,4 +69,11 @@ import Testing
         #expect(text.contains(directory + "/data/cardealer/demo-7.sqlite"), "\(text)")
         #expect(FileManager.default.fileExists(atPath: directory + "/data/cardealer/demo-7.sqlite"))
     }
+
+    @Test func version_prints_the_version_and_nothing_else() throws {
+        let directory = try BuiltProducts.temporaryDirectory("cardealer-cli")
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let output = try Self.run(["--version"], in: directory)
+        #expect(output.range(of: #"^[0-9]+\.[0-9]+\.[0-9]+\n$"#, options: .regularExpression) != nil, "\(output)")
+    }
 }
