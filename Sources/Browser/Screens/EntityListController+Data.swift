@@ -15,16 +15,9 @@ extension EntityListController {
     func reload() {
         observation?.cancel()
         switch source {
-        case .list(let base) where allRows != nil:
-            // A filter here holds every row: read them again (they changed while another screen was on top).
-            if let state = try? environment.cache.listState(base.key), state.isComplete, state.displayCount <= 5000 {
-                holdWholeList(base.key, count: state.displayCount)
-                applyFilterLocally()
-            } else {
-                allRows = nil
-                matches = nil
-                loadWindow()
-            }
+        case .list where allRows != nil:
+            // A filter or sort here holds every row: read them again (they changed while another screen was on top).
+            arrangeList(reread: true)
         case .list, .entity:
             loadWindow()
         case .related(let parent, let path):
@@ -95,9 +88,10 @@ extension EntityListController {
         }
     }
 
-    /// The order of the shown set's profile: related rows come in the order of their links.
+    /// The order of the shown set's profile (or the one the user chose with `s`): related rows come in the
+    /// order of their links.
     var relatedOrder: ProfileOrder {
-        ProfileOrder(environment.setProfile(shownSet ?? "").orderBy ?? [])
+        userOrder ?? ProfileOrder(environment.setProfile(shownSet ?? "").orderBy ?? [])
     }
 
     static func readRelated(_ cache: CacheDatabase, parent: EntityKey, path: [String]) -> [ListRow]? {

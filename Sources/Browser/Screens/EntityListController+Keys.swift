@@ -37,6 +37,9 @@ extension EntityListController {
             return addForm().map(ScreenAction.push) ?? .handled
         case .char("L"):
             return linkCandidates().map(ScreenAction.push) ?? .handled
+        case .char("s"):
+            cycleSort()
+            return .handled
         case .char("c"):
             if let chart = ChartController(environment: environment, list: self) { return .push(chart) }
             notice = "Nothing to chart here: this list's entities have no date and number."
@@ -68,36 +71,77 @@ extension EntityListController {
     func setFilter(_ text: String) {
         filter.text = text
         cursor.moveToStart()
-        if case .list(let base) = source {
-            if text.isEmpty {
-                // Back to the list's window, which follows the cache as before.
-                allRows = nil
-                matches = nil
-                activeRequest = base
-                loadWindow()
-                environment.setNeedsDisplay()
-                return
-            }
-            let state = try? environment.cache.listState(base.key)
-            if allRows == nil, let state, state.isComplete, state.displayCount <= 5000 {
-                holdWholeList(base.key, count: state.displayCount)
-            }
-            if allRows == nil {
-                var request = base
-                let search = environment.setProfile(shownSet ?? "").search ?? []
-                if let expression = filter.serverExpression(fields: search) {
-                    request.options.filter = [base.options.filter, expression].compactMap { $0 }
-                        .map { "(\($0))" }.joined(separator: " and ")
-                }
-                activeRequest = request
-                loadWindow()
-                environment.setNeedsDisplay()
-                return
-            }
+        if case .list = source {
+            arrangeList(reread: false)
+        } else {
+            applyFilterLocally()
+            cursor.setCount(rowCount)
         }
-        applyFilterLocally()
-        cursor.setCount(rowCount)
         environment.setNeedsDisplay()
+    }
+
+    /// `s`: the next sort: each column ascending, then descending, then the profile's order again.
+    func cycleSort() {
+        let count = columns.count
+        switch userSort {
+        case nil: userSort = (0, false)
+        case (let column, false)?: userSort = (column, true)
+        case (let column, true)? where column + 1 < count: userSort = (column + 1, false)
+        default: userSort = nil
+        }
+        cursor.moveToStart()
+        switch source {
+        case .list: arrangeList(reread: true)
+        default: reload()
+        }
+        environment.setNeedsDisplay()
+    }
+
+    /// The order the user chose: the fields of the sorted column's template, in its direction.
+    var userOrder: ProfileOrder? {
+        guard let sort = userSort, sort.column < columns.count else { return nil }
+        let fields = ValueFormatter.fields(of: columns[sort.column].value)
+        guard !fields.isEmpty else { return nil }
+        return ProfileOrder(fields.map { $0 + (sort.descending ? " desc" : "") })
+    }
+
+    /// Shows a root list as its filter and sort ask: the stored window as the service ordered it; every row held
+    /// here, filtered and sorted locally, when the list is complete (`reread` reads them again); or the service
+    /// asked with `$filter` and `$orderby` (a list of its own in the cache).
+    func arrangeList(reread: Bool) {
+        guard case .list(let base) = source else { return }
+        guard filter.isActive || userSort != nil else {
+            allRows = nil
+            matches = nil
+            activeRequest = base
+            loadWindow()
+            return
+        }
+        if reread {
+            allRows = nil
+            matches = nil
+        }
+        if allRows == nil, let state = try? environment.cache.listState(base.key), state.isComplete,
+            state.displayCount <= 5000
+        {
+            holdWholeList(base.key, count: state.displayCount)
+        }
+        if allRows != nil {
+            applyFilterLocally()
+            return
+        }
+        var request = base
+        if let order = userOrder {
+            request.options.orderBy = order.items.map { QueryOptions.OrderItem($0.property, descending: $0.descending) }
+        }
+        let search = environment.setProfile(shownSet ?? "").search ?? []
+        if let expression = filter.serverExpression(fields: search) {
+            request.options.filter = [base.options.filter, expression].compactMap { $0 }
+                .map { "(\($0))" }.joined(separator: " and ")
+        }
+        matches = nil
+        activeRequest = request
+        loadWindow()
     }
 
     /// Reads every row of a complete stored list to filter here, and keeps them current: a row changed, added
@@ -105,8 +149,10 @@ extension EntityListController {
     func holdWholeList(_ key: ListKey, count: Int) {
         // Room for rows added while the filter is on.
         let range = 0..<(count + 1000)
+        let order = userOrder
         let rows: (ListWindow?) -> [ListRow]? = { window in
-            window?.rows.map { ListRow(position: $0.position, shown: $0.entity, link: nil) }
+            let rows = window?.rows.map { ListRow(position: $0.position, shown: $0.entity, link: nil) }
+            return order.map { order in rows.map(order.sorted) } ?? rows
         }
         window = try? environment.cache.listWindow(key, range: range)
         allRows = rows(window)

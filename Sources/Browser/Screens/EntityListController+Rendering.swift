@@ -36,10 +36,15 @@ extension EntityListController {
         let widths = columnWidths(total: buffer.size.columns - SelectionGutter.width)
         var column = SelectionGutter.width
         buffer.fill(row: rows.lowerBound, style: CellStyle([.bold], role: .header))
-        for (spec, width) in zip(columns, widths) where width > 0 {
+        for (index, (spec, width)) in zip(columns, widths).enumerated() where width > 0 {
+            // The sorted column says so, its title shortened rather than the mark cut off.
+            let mark = userSort.map { $0.column == index ? ($0.descending ? " ▼" : " ▲") : "" } ?? ""
+            let title =
+                mark.isEmpty || spec.title.count + 2 <= width
+                ? spec.title : String(spec.title.prefix(max(0, width - 2)))
             column =
                 buffer.put(
-                    spec.title, row: rows.lowerBound, column: column, width: width,
+                    title + mark, row: rows.lowerBound, column: column, width: width,
                     alignment: spec.align == "right" ? .trailing : .leading, style: CellStyle([.bold], role: .header))
                 + 1
         }

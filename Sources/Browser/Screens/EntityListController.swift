@@ -48,6 +48,8 @@ public final class EntityListController: ScreenController, FilterableScreen {
     var pickTitle: String?
     /// A sentence for the status line after a key could not do what it does (shown until the next key).
     var notice: String?
+    /// `s`: the column the user sorts by and its direction (nil: the profile's order).
+    var userSort: (column: Int, descending: Bool)?
 
     public init(environment: BrowserEnvironment, source: ScreenContent, breadcrumb: String, kindTitle: String) {
         self.environment = environment

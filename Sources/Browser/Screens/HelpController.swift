@@ -29,6 +29,7 @@ public final class HelpController: ScreenController {
         ("o", "outbox: changes not yet sent"),
         ("Esc ← h Backspace", "back"),
         ("/", "filter (Enter keeps it, Esc clears it)"),
+        ("s", "sort by the next column, ▲ then ▼"),
         ("r", "refresh this screen from the service"),
         ("i", "request log: what was fetched, how fast"),
         ("?", "this help"),
