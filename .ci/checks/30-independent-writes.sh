@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Changing data on a server we did not write (issue 13): mock-sap (PyPI), SAP Gateway's shapes — CSRF tokens,
 # weak ETags, MERGE — on loopback, changed through the built binary in tmux (EndToEndTests.IndependentServerWriteTests), and its OData v4
-# services' $metadata read into the model (EndToEndTests.IndependentVersion4MetadataTests).
+# services' $metadata read into the model (EndToEndTests.IndependentVersion4MetadataTests) and one of them browsed
+# by the built binary: three levels, paging, a server filter, details (EndToEndTests.IndependentVersion4BrowseTests).
 # Runs after `swift test` has built everything; bounded by `timeout`.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -31,8 +32,8 @@ timeout 300 swift test --skip-build --filter 'EndToEndTests.Independent' >.ci-in
 status=$?
 set -e
 tail -n 15 .ci-independent.log
-# Skipped tests would pass silently: all five must have run (four writes, one v4 $metadata).
-if [ "$status" -eq 0 ] && ! grep -q "Test run with 5 tests" .ci-independent.log; then
+# Skipped tests would pass silently: all seven must have run (four writes, one v4 $metadata, two v4 browsing).
+if [ "$status" -eq 0 ] && ! grep -q "Test run with 7 tests" .ci-independent.log; then
     echo "independent-writes: the tests did not run"
     exit 1
 fi

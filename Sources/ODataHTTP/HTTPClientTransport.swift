@@ -7,8 +7,8 @@ import Synchronization
 
 /// The live transport: swift-server's AsyncHTTPClient on SwiftNIO, one connection pool per transport.
 ///
-/// Sends `Accept: application/json` (`application/xml` for `$metadata`), `MaxDataServiceVersion: 2.0`,
-/// `DataServiceVersion: 2.0`, `Accept-Encoding: gzip, deflate`, the request's own headers (`If-None-Match`)
+/// Sends `Accept: application/json` (`application/xml` for `$metadata`) and the version headers of the request's
+/// dialect (``protocolHeaders(_:)``), `Accept-Encoding: gzip, deflate`, the request's own headers (`If-None-Match`)
 /// and the credentials' `Authorization`, which is never logged and never put in an error. Every HTTP status
 /// comes back as a ``TransportResponse`` (header names lower-cased, as the server sent them otherwise); only a
 /// missing answer throws, as ``ODataTransport`` says.
@@ -131,10 +131,12 @@ public final class HTTPClientTransport: ODataTransport {
     public func send(_ request: TransportRequest) async throws -> TransportResponse {
         guard !request.method.isSafe else { return Self.withoutToken(try await exchangeFollowingRedirects(request)) }
         var request = request
-        if let token = try await csrfToken(fresh: false) { request.headers["X-CSRF-Token"] = token }
+        if let token = try await csrfToken(fresh: false, dialect: request.dialect) {
+            request.headers["X-CSRF-Token"] = token
+        }
         let response = try await exchangeFollowingRedirects(request)
         guard response.status == 403, response.headers["x-csrf-token"]?.lowercased() == "required",
-            let token = try await csrfToken(fresh: true)
+            let token = try await csrfToken(fresh: true, dialect: request.dialect)
         else { return Self.withoutToken(response) }
         request.headers["X-CSRF-Token"] = token
         return Self.withoutToken(try await exchangeFollowingRedirects(request))
@@ -149,11 +151,11 @@ public final class HTTPClientTransport: ODataTransport {
     }
 
     /// The CSRF token for writes: the one asked for before unless `fresh`; nil when the service sends none.
-    func csrfToken(fresh: Bool) async throws -> String? {
+    func csrfToken(fresh: Bool, dialect: ODataDialect? = nil) async throws -> String? {
         if !fresh, let known = csrf.withLock({ $0.asked ? $0 : nil }) { return known.token }
         guard let serviceRoot else { return nil }
         let answer = try await exchangeFollowingRedirects(
-            TransportRequest(url: serviceRoot, headers: ["X-CSRF-Token": "Fetch"]))
+            TransportRequest(url: serviceRoot, headers: ["X-CSRF-Token": "Fetch"], dialect: dialect))
         let sent = answer.headers["x-csrf-token"].flatMap { (200..<300).contains(answer.status) ? $0 : nil }
         let token = sent.flatMap { $0.lowercased() == "required" || $0.isEmpty ? nil : $0 }
         csrf.withLock { $0 = CSRFState(token: token, asked: true) }
@@ -204,15 +206,35 @@ public final class HTTPClientTransport: ODataTransport {
         }
     }
 
+    /// `Accept` and the version headers of the request's dialect: v2's `MaxDataServiceVersion`/`DataServiceVersion`,
+    /// v4's `OData-MaxVersion`/`OData-Version` with `odata.metadata=minimal` JSON; before the dialect is known
+    /// (`$metadata`), both sets, which each kind of server ignores the other's.
+    static func protocolHeaders(_ request: TransportRequest) -> KeyValuePairs<String, String> {
+        switch request.dialect {
+        case .v4?:
+            return [
+                "Accept": request.acceptsXML ? "application/xml" : "application/json;odata.metadata=minimal",
+                "OData-MaxVersion": "4.0", "OData-Version": "4.0",
+            ]
+        case .v2?:
+            return [
+                "Accept": request.acceptsXML ? "application/xml" : "application/json",
+                "MaxDataServiceVersion": "2.0", "DataServiceVersion": "2.0",
+            ]
+        case nil:
+            return [
+                "Accept": request.acceptsXML ? "application/xml" : "application/json",
+                "MaxDataServiceVersion": "2.0", "DataServiceVersion": "2.0", "OData-MaxVersion": "4.0",
+            ]
+        }
+    }
+
     /// One request and its whole answer; errors as the client threw them (see ``sentence(for:maxBodyBytes:)``).
     func exchange(_ request: TransportRequest, url: URL, deadline: NIODeadline) async throws -> TransportResponse {
         var outgoing = HTTPClientRequest(url: url.absoluteString)
         outgoing.method = HTTPMethod(rawValue: request.method.rawValue)
-        outgoing.headers.replaceOrAdd(
-            name: "Accept", value: request.acceptsXML ? "application/xml" : "application/json")
+        for (name, value) in Self.protocolHeaders(request) { outgoing.headers.replaceOrAdd(name: name, value: value) }
         outgoing.headers.replaceOrAdd(name: "Accept-Encoding", value: "gzip, deflate")
-        outgoing.headers.replaceOrAdd(name: "MaxDataServiceVersion", value: "2.0")
-        outgoing.headers.replaceOrAdd(name: "DataServiceVersion", value: "2.0")
         if let authorization { outgoing.headers.replaceOrAdd(name: "Authorization", value: authorization) }
         for (name, value) in request.headers { outgoing.headers.replaceOrAdd(name: name, value: value) }
         if let cookie = cookies.header(for: url) { outgoing.headers.replaceOrAdd(name: "Cookie", value: cookie) }

@@ -7,7 +7,7 @@ import Session
 struct BrowseCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "browse",
-        abstract: "Browse any OData v2 service by its service root URL."
+        abstract: "Browse any OData v2 or v4 service by its service root URL."
     )
 
     @Argument(help: "The service root, e.g. http://127.0.0.1:8080/CarDealer.svc/") var url: String

@@ -72,6 +72,25 @@ import Testing
         }
     }
 
+    @Test func each_dialect_gets_its_own_version_headers_and_metadata_before_it_is_known_gets_both() async throws {
+        let server = try ScriptedHTTPServer { _ in .bytes(ScriptedHTTPServer.response(body: Self.json), close: false) }
+        let transport = HTTPClientTransport(timeout: 5)
+        _ = try await transport.send(TransportRequest(url: server.url("/svc/$metadata"), acceptsXML: true))
+        _ = try await transport.send(TransportRequest(url: server.url("/svc/Orders"), dialect: .v4))
+        _ = try await transport.send(TransportRequest(url: server.url("/svc/Person"), dialect: .v2))
+        let sent = server.exchanges
+        try #require(sent.count == 3)
+        // $metadata, dialect unknown: both kinds of version header, each ignored by the other kind of server
+        #expect(sent[0].header("MaxDataServiceVersion") == "2.0" && sent[0].header("OData-MaxVersion") == "4.0")
+        // v4: OData-Version headers and minimal-metadata JSON, nothing of v2's
+        #expect(sent[1].header("OData-MaxVersion") == "4.0" && sent[1].header("OData-Version") == "4.0")
+        #expect(sent[1].header("Accept") == "application/json;odata.metadata=minimal")
+        #expect(sent[1].header("MaxDataServiceVersion") == nil && sent[1].header("DataServiceVersion") == nil)
+        // v2: its own, nothing of v4's
+        #expect(sent[2].header("DataServiceVersion") == "2.0" && sent[2].header("OData-MaxVersion") == nil)
+        #expect(sent[2].header("Accept") == "application/json")
+    }
+
     @Test func a_gzip_or_deflate_body_is_decompressed() async throws {
         // Given a server that sends the same JSON gzip-compressed, then deflate-compressed
         let gzip = Data(

@@ -1,4 +1,5 @@
 import CarDealerTestSupport
+import EntityCache
 import Foundation
 import ODataCore
 import ODataHTTP
@@ -79,6 +80,43 @@ import Testing
         #expect(loaded.root == server.url("/svc/"))
         #expect(loaded.entitySet == "Person")
         #expect(server.exchanges.map(\.target) == ["/svc/Person/$metadata", "/svc/$metadata"])
+    }
+
+    @Test func a_service_that_changed_dialect_empties_the_warm_cache_for_the_next_start() async throws {
+        // Given a cache of the v2 service at /svc/, holding its $metadata and an entity
+        let path = NSTemporaryDirectory() + "cardealer-dialect-\(UUID().uuidString).sqlite"
+        defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) } }
+        let seeded = try EntityCache.CacheDatabase(path: path)
+        try await seeded.write { session in
+            try session.storeMetadataDocument(Array(CarDealerModel.edmx.utf8), at: Date())
+            try session.upsertEntity(
+                key: EntityKey(entitySet: "Person", value: .int(1)), entitySet: "Person", type: nil,
+                properties: [ODataProperty(name: "personID", value: .int(1))], etag: nil, at: Date(), partial: false)
+        }
+        // When the service at that root now publishes EDMX 4.0
+        let version4 = Array(
+            """
+            <edmx:Edmx Version="4.0" xmlns:edmx="http://docs.oasis-open.org/odata/ns/edmx"><edmx:DataServices>
+            <Schema Namespace="S" xmlns="http://docs.oasis-open.org/odata/ns/edm">
+            <EntityType Name="Person"><Key><PropertyRef Name="personID"/></Key>
+            <Property Name="personID" Type="Edm.Int64" Nullable="false"/></EntityType>
+            <EntityContainer Name="C"><EntitySet Name="Person" EntityType="S.Person"/></EntityContainer>
+            </Schema></edmx:DataServices></edmx:Edmx>
+            """.utf8)
+        let server = try ScriptedHTTPServer { _ in
+            .bytes(ScriptedHTTPServer.response(headers: ["Content-Type: application/xml"], body: version4))
+        }
+        let transport = try HTTPClientTransport(serviceRoot: server.url("/svc/"), environment: [:], timeout: 5)
+        let opened = try await MetadataLoader.open(root: server.url("/svc/"), transport: transport) { _ in path }
+        // Then this start still uses the cached v2 model (no wait), and the cache is emptied for the next one
+        #expect(opened.fromCache && opened.model.dialect == .v2)
+        var next: ServiceModel?
+        for _ in 0..<200 where next?.dialect != .v4 {
+            try await Task.sleep(for: .milliseconds(10))
+            next = try? EDMXParser.parse(try opened.cache.metadataDocument() ?? [])
+        }
+        #expect(next?.dialect == .v4)
+        #expect(try opened.cache.entity(EntityKey(entitySet: "Person", value: .int(1))) == nil)
     }
 
     @Test func a_parent_without_that_set_is_not_taken_for_the_root() async throws {

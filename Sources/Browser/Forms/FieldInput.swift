@@ -119,7 +119,17 @@ struct FieldInput: Hashable {
             return .success(.guid(hex))
         case .dateTime, .dateTimeOffset:
             return parseDate(text)
-        case .time:
+        case .date:
+            guard case .success(.dateTime(let instant)) = parseDate(text),
+                instant.millisecondsSince1970 % 86_400_000 == 0
+            else { return .failure(FieldError("\(name) is a date such as 2024-01-31.")) }
+            return .success(.dateTime(instant))
+        case .duration where text.uppercased().hasPrefix("P"):
+            guard let duration = ODataDuration(parsing: text.uppercased()) else {
+                return .failure(FieldError("\(name) is a length of time such as P1DT2H30M or 26:30:00."))
+            }
+            return .success(.time(duration))
+        case .time, .timeOfDay, .duration:
             let parts = text.split(separator: ":").map { Int($0) }
             guard (2...3).contains(parts.count), parts.allSatisfy({ $0 != nil }), let hours = parts[0],
                 let minutes = parts[1],
@@ -148,7 +158,7 @@ struct FieldInput: Hashable {
         else {
             return .failure(FieldError("\(name) is a date such as 2024-01-31 or 2024-01-31 14:30."))
         }
-        if type == .dateTime {
+        if type == .dateTime || type == .date {
             instant.offsetMinutes = nil
             return .success(.dateTime(instant))
         }

@@ -68,7 +68,10 @@ public struct DisplayProfile: Sendable, Decodable {
             guard let type = model.entityTypes[set.entityType] else { continue }
             let properties = model.properties(of: type)
             let keys = model.keyProperties(of: type)
-            let label = defaultLabel(properties: properties, keys: keys)
+            let label: (row: String, search: [String]) =
+                type.titleProperties.isEmpty
+                ? defaultLabel(properties: properties, keys: keys)
+                : (type.titleProperties.map { "{\($0)}" }.joined(separator: " · "), type.titleProperties)
             sets[set.name] = SetProfile(
                 title: set.name, row: label.row, orderBy: nil, search: label.search, columns: nil, drill: nil
             )

@@ -29,11 +29,14 @@ public final class EntityDetailController: ScreenController {
     }
 
     /// Lines: one per property, then one per navigation.
-    var lines: [(label: String, value: String, navigation: String?)] {
-        var result: [(String, String, String?)] = (entity?.properties ?? []).map {
-            ($0.name, ValueFormatter.format($0.value), nil)
+    /// A property shows under its `$metadata` label (`sap:label`, `Common.Label`) when the service gives one.
+    var lines: [(label: String, value: String, navigation: String?, name: String)] {
+        let declared = environment.model.entityType(ofSet: key.entitySet).map { environment.model.properties(of: $0) }
+        var result: [(String, String, String?, String)] = (entity?.properties ?? []).map { property in
+            let label = declared?.first { $0.name == property.name }?.label ?? property.name
+            return (label, ValueFormatter.format(property.value), nil, property.name)
         }
-        result += navigations.map { ($0, "›", $0) }
+        result += navigations.map { ($0, "›", $0, $0) }
         return result
     }
 
@@ -74,7 +77,7 @@ public final class EntityDetailController: ScreenController {
             guard cursor.selected < all.count else { return .handled }
             guard let navigation = all[cursor.selected].navigation else {
                 // A field: change it where this session writes and the field can be typed, else read it whole.
-                let property = all[cursor.selected].label
+                let property = all[cursor.selected].name
                 if environment.writes != nil, let form = editForm(focusOn: property),
                     form.fields.first(where: { $0.input.name == property })?.isEditable == true
                 {
@@ -91,7 +94,7 @@ public final class EntityDetailController: ScreenController {
         case .char("v"):
             let all = lines
             guard cursor.selected < all.count, all[cursor.selected].navigation == nil else { return .handled }
-            return fullValue(of: all[cursor.selected].label).map(ScreenAction.push) ?? .handled
+            return fullValue(of: all[cursor.selected].name).map(ScreenAction.push) ?? .handled
         case .char("e"):
             return editForm(focusOn: nil).map(ScreenAction.push) ?? .handled
         default:

@@ -135,7 +135,7 @@ extension EntityListController {
             request.options.orderBy = order.items.map { QueryOptions.OrderItem($0.property, descending: $0.descending) }
         }
         let search = environment.setProfile(shownSet ?? "").search ?? []
-        if let expression = filter.serverExpression(fields: search) {
+        if let expression = filter.serverExpression(fields: search, dialect: environment.model.dialect) {
             request.options.filter = [base.options.filter, expression].compactMap { $0 }
                 .map { "(\($0))" }.joined(separator: " and ")
         }

@@ -39,9 +39,12 @@ struct ListFilter: Hashable {
     }
 
     /// A server-side `$filter` for `fields`: any of them contains the text, ignoring case.
-    func serverExpression(fields: [String]) -> String? {
+    /// v2 says `substringof(text, field)`; v4 `contains(field, text)`.
+    func serverExpression(fields: [String], dialect: ODataDialect = .v2) -> String? {
         guard isActive, !fields.isEmpty else { return nil }
         let literal = ODataLiteral.quote(text.lowercased())
-        return fields.map { "substringof(\(literal), tolower(\($0)))" }.joined(separator: " or ")
+        return fields.map {
+            dialect == .v4 ? "contains(tolower(\($0)), \(literal))" : "substringof(\(literal), tolower(\($0)))"
+        }.joined(separator: " or ")
     }
 }

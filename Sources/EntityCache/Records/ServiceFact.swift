@@ -8,6 +8,8 @@ public enum ServiceFact: String, Sendable, CaseIterable {
     case honoursRepeatability
     /// It (or a proxy in front of it) refused the `MERGE` verb: updates go as `POST` with `X-HTTP-Method`.
     case refusesMergeVerb
+    /// A v4 service that answered 400 to an option inside `$expand` (`A($expand=B)`): it is asked one level only.
+    case refusesNestedExpand
 }
 
 extension CacheDatabase {

@@ -61,6 +61,28 @@ struct JSONTape {
         return nil
     }
 
+    /// The value node of member `name` in object `object`, if present (a name known only at run time).
+    func member(_ object: Int, named name: String) -> Int? {
+        var child = firstChild(object)
+        for _ in 0..<nodes[object].count {
+            if string(child) == name { return child + 1 }
+            child = after(child + 1)
+        }
+        return nil
+    }
+
+    /// Whether string node `index` holds an `@` (a v4 annotation: `@odata.etag`, `Items@odata.count`).
+    func isAnnotationKey(_ index: Int) -> Bool {
+        let node = nodes[index]
+        var offset = Int(node.start)
+        let end = Int(node.end)
+        while offset < end {
+            if bytes[offset] == UInt8(ascii: "@") { return true }
+            offset += 1
+        }
+        return false
+    }
+
     /// Whether string node `index` spells exactly `text` (escaped keys are decoded first).
     func keyEquals(_ index: Int, _ text: StaticString) -> Bool {
         let node = nodes[index]

@@ -130,6 +130,8 @@ public enum EDMXParser {
             var insertable: Bool?
             var updatable: Bool?
             var deletable: Bool?
+            /// `UI.HeaderInfo`'s `Title` and `Description` value paths.
+            var title: [String] = []
         }
 
         /// Reads `<Annotation Term="…">` elements (terms through their vocabulary's alias or namespace).
@@ -164,6 +166,19 @@ public enum EDMXParser {
                     notes.updatable = restriction(annotation, "Updatable")
                 case "Org.OData.Capabilities.V1.DeleteRestrictions":
                     notes.deletable = restriction(annotation, "Deletable")
+                case "com.sap.vocabularies.UI.v1.HeaderInfo":
+                    // <Record><PropertyValue Property="Title"><Record><PropertyValue Property="Value" Path="…"/>
+                    let values = annotation.child(named: "Record")?.children(named: "PropertyValue") ?? []
+                    for part in ["Title", "Description"] {
+                        guard let field = values.first(where: { $0.attribute("Property") == part }),
+                            let value = field.child(named: "Record")?.children(named: "PropertyValue").first(where: {
+                                $0.attribute("Property") == "Value"
+                            }),
+                            let path = value.attribute("Path") ?? value.child(named: "Path")?.text,
+                            !path.contains("/")
+                        else { continue }
+                        notes.title.append(path)
+                    }
                 default: continue
                 }
             }
@@ -194,6 +209,11 @@ public enum EDMXParser {
         /// Applies `<Annotations Target="NS.Type/Property">` or `Target="NS.Container/Set"`.
         func apply(_ notes: Notes, to target: String, in model: inout ServiceModel) {
             let parts = target.split(separator: "/", maxSplits: 1).map(String.init)
+            if parts.count == 1, !notes.title.isEmpty, var type = model.entityTypes[qualify(parts[0])] {
+                type.titleProperties = notes.title.filter { name in type.properties.contains { $0.name == name } }
+                model.entityTypes[type.qualifiedName] = type
+                return
+            }
             guard parts.count == 2 else { return }
             let owner = qualify(parts[0])
             if var type = model.entityTypes[owner],

@@ -18,6 +18,9 @@ public struct EntityType: Sendable, Hashable {
     public var isAbstract: Bool
     /// Whether the type is a media link entry (`m:HasStream`).
     public var hasStream: Bool
+    /// The properties the service itself names an entity by (v4 `UI.HeaderInfo`: its `Title`, then its
+    /// `Description`), when it says.
+    public var titleProperties: [String] = []
 
     public var qualifiedName: String { namespace + "." + name }
 

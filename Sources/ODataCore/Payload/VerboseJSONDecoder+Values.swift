@@ -20,7 +20,7 @@ extension VerboseJSONDecoder.Context {
             for _ in 0..<tape[value].count {
                 let member = key + 1
                 defer { key = tape.after(member) }
-                if tape.isReservedKey(key) { continue }
+                if tape.isReservedKey(key) || (version4 && tape.isAnnotationKey(key)) { continue }
                 let memberName = tape.string(key)
                 if let property = declared.first(where: { $0.name == memberName }) {
                     members.append(
@@ -104,8 +104,13 @@ extension VerboseJSONDecoder.Context {
         case (.dateTimeOffset, .string(let text)):
             guard let instant = ODataInstant(wireDate: text) ?? ODataInstant(iso8601: text) else { return nil }
             return .dateTimeOffset(instant)
-        case (.time, .string(let text)):
+        case (.time, .string(let text)), (.timeOfDay, .string(let text)), (.duration, .string(let text)):
             return ODataDuration(parsing: text).map(ODataValue.time)
+        case (.date, .string(let text)):
+            // v4's `2025-08-30`; some servers send a whole instant at midnight.
+            guard var instant = ODataInstant(iso8601: text) else { return nil }
+            instant.offsetMinutes = nil
+            return .dateTime(instant)
         case (.binary, .string(let text)), (.stream, .string(let text)):
             return Data(base64Encoded: text).map(ODataValue.binary)
         default:
@@ -169,7 +174,7 @@ extension VerboseJSONDecoder.Context {
             var key = tape.firstChild(value)
             for _ in 0..<tape[value].count {
                 let member = key + 1
-                if !tape.isReservedKey(key) {
+                if !tape.isReservedKey(key), !(version4 && tape.isAnnotationKey(key)) {
                     members.append(ODataProperty(name: tape.string(key), value: untypedValue(member, depth: depth + 1)))
                 }
                 key = tape.after(member)

@@ -1,9 +1,13 @@
-/// Decodes OData v2 verbose JSON (`{"d": …}`) — the one parser every response goes through.
+/// Decodes OData JSON — v2's verbose form (`{"d": …}`) and v4's (`{"value": […]}`) — the one parser every response
+/// goes through.
 ///
-/// Accepts every shape real servers send (see `ODATA-V2.md`): single entities,
+/// v2: every shape real servers send (see `ODATA-V2.md`): single entities,
 /// v1 plain arrays, v2 `results` with `__count` (string or number) and `__next`
 /// (string or `{uri}`), expanded navigations in both shapes, `__deferred`, and
-/// optional `__metadata`. Values are typed by the ``ServiceModel`` when the
+/// optional `__metadata`. v4: `value` collections with `@odata.count` and `@odata.nextLink`, single entities,
+/// `@odata.etag`/`@odata.type`/`@odata.id`, expanded navigations as bare objects or arrays (with
+/// `Name@odata.nextLink` when partial), numbers as numbers or `IEEE754Compatible` strings; other annotations
+/// are skipped. Values are typed by the ``ServiceModel`` when the
 /// type is known, best effort otherwise. Nothing here traps: bad input is an
 /// ``ODataError`` of kind ``ODataError/Kind/malformedPayload``.
 public struct VerboseJSONDecoder: Sendable {
@@ -15,12 +19,19 @@ public struct VerboseJSONDecoder: Sendable {
     /// The most entities one answer may hold, nested ones included; more is refused
     /// (``ODataError/Kind/refused``) before any is decoded where the count shows in an array's length.
     public var maxEntities: Int
+    /// The dialect answers must be in (the model's); an answer in the other one is refused with a sentence.
+    /// Nil (no model): either, told apart by shape.
+    public var dialect: ODataDialect?
     let reader = JSONReader()
 
-    public init(serviceRoot: String, model: ServiceModel? = nil, maxEntities: Int = defaultMaxEntities) {
+    public init(
+        serviceRoot: String, model: ServiceModel? = nil, maxEntities: Int = defaultMaxEntities,
+        dialect: ODataDialect? = nil
+    ) {
         self.serviceRoot = serviceRoot
         self.model = model
         self.maxEntities = maxEntities
+        self.dialect = dialect ?? model?.dialect
     }
 
     /// Decodes a response body. `entitySet` is the set the request addressed
@@ -44,7 +55,23 @@ public struct VerboseJSONDecoder: Sendable {
         if let error = tape.member(0, "error") ?? tape.member(0, "odata.error") {
             throw ODataError.fromErrorObject(JSONReader.materialise(tape, error), status: nil, url: url)
         }
-        guard let d = tape.member(0, "d") else {
+        let d = tape.member(0, "d")
+        switch (dialect, d) {
+        case (.v4?, .some):
+            throw malformed(
+                "the body is OData v2 (a \"d\" member) but the service's $metadata says OData v4", url)
+        case (.v4?, nil):
+            return try decodeVersion4(tape: tape, entitySet: entitySet, url: url)
+        case (nil, nil) where looksVersion4(tape):
+            return try decodeVersion4(tape: tape, entitySet: entitySet, url: url)
+        case (.v2?, nil) where looksVersion4(tape):
+            throw malformed(
+                "the body is OData v4 (\"value\" or \"@odata.context\", no \"d\") but the service's $metadata "
+                    + "says OData v2", url)
+        default:
+            break
+        }
+        guard let d else {
             var names: [String] = []
             var child = tape.firstChild(0)
             for _ in 0..<min(5, Int(tape[0].count)) {
@@ -74,6 +101,40 @@ public struct VerboseJSONDecoder: Sendable {
     func malformed(_ message: String, _ url: String?) -> ODataError {
         ODataError(kind: .malformedPayload, message: message, url: url)
     }
+
+    /// A v4 body: `@odata.context`, or a `value` member beside nothing but annotations.
+    func looksVersion4(_ tape: JSONTape) -> Bool {
+        if tape.member(0, "@odata.context") != nil { return true }
+        return tape.member(0, "value") != nil && isCollectionEnvelope(tape, 0)
+    }
+
+    /// Whether object `object` holds `value` and otherwise only annotations (a v4 collection or value answer,
+    /// not an entity that has a property called `value`).
+    func isCollectionEnvelope(_ tape: JSONTape, _ object: Int) -> Bool {
+        var sawValue = false
+        var key = tape.firstChild(object)
+        for _ in 0..<Int(tape[object].count) {
+            if tape.keyEquals(key, "value") {
+                sawValue = true
+            } else if !tape.isAnnotationKey(key) {
+                return false
+            }
+            key = tape.after(key + 1)
+        }
+        return sawValue
+    }
+
+    func decodeVersion4(tape: JSONTape, entitySet: String?, url: String?) throws(ODataError) -> ODataPayload {
+        let context = Context(decoder: self, tape: tape, url: url, version4: true)
+        if let value = tape.member(0, "value"), isCollectionEnvelope(tape, 0) {
+            guard tape[value].kind == .array else { return .value(context.untypedValue(value, depth: 0)) }
+            return .collection(
+                try context.collection(
+                    value, count: tape.member(0, "@odata.count"), next: tape.member(0, "@odata.nextLink"),
+                    set: entitySet, depth: 0))
+        }
+        return .entity(try context.entity(0, set: entitySet, depth: 0))
+    }
 }
 
 extension VerboseJSONDecoder {
@@ -86,11 +147,14 @@ extension VerboseJSONDecoder {
         private var plans: [String: TypePlan?] = [:]
         /// Entities decoded so far, nested ones included, against ``VerboseJSONDecoder/maxEntities``.
         private var entityCount = 0
+        /// A v4 document: annotations (`@…`) instead of `__metadata`, navigations bare.
+        let version4: Bool
 
-        init(decoder: VerboseJSONDecoder, tape: JSONTape, url: String?) {
+        init(decoder: VerboseJSONDecoder, tape: JSONTape, url: String?, version4: Bool = false) {
             self.decoder = decoder
             self.tape = tape
             self.url = url
+            self.version4 = version4
         }
 
         var model: ServiceModel? { decoder.model }
@@ -166,7 +230,14 @@ extension VerboseJSONDecoder {
                     etag: stringMember(metadata, "etag")
                 )
             }
-            if let uri = entity.metadata.uri, let key = Self.entityKey(uri: uri) {
+            if version4 {
+                entity.metadata = EntityMetadata(
+                    uri: stringMember(object, "@odata.id") ?? stringMember(object, "@odata.editLink"),
+                    type: stringMember(object, "@odata.type").map { $0.hasPrefix("#") ? String($0.dropFirst()) : $0 },
+                    etag: stringMember(object, "@odata.etag"))
+            }
+            // A v4 id is optional and may be key-as-segment; with a model the key properties are surer.
+            if let uri = entity.metadata.uri, !version4 || model == nil, let key = Self.entityKey(uri: uri) {
                 entity.key = key
                 entity.entitySet =
                     model == nil || model?.entitySet(named: key.entitySet) != nil ? key.entitySet : contextSet
@@ -180,13 +251,18 @@ extension VerboseJSONDecoder {
             for _ in 0..<memberCount {
                 let value = key + 1
                 defer { key = tape.after(value) }
-                if tape.isReservedKey(key) { continue }
+                if tape.isReservedKey(key) || (version4 && tape.isAnnotationKey(key)) { continue }
                 let name = tape.string(key)
                 switch plan?.members[name] {
                 case .navigation(let target)?:
-                    entity.navigations.append(
-                        NavigationLink(
-                            name: name, content: try navigation(value, name: name, set: target, depth: depth + 1)))
+                    var content = try navigation(value, name: name, set: target, depth: depth + 1)
+                    if version4, case .collection(var collection) = content {
+                        // A partial expansion says so beside it: `Items@odata.nextLink`, `Items@odata.count`.
+                        collection.nextLink = try nextLink(tape.member(object, named: name + "@odata.nextLink"))
+                        collection.count = try count(tape.member(object, named: name + "@odata.count"))
+                        content = .collection(collection)
+                    }
+                    entity.navigations.append(NavigationLink(name: name, content: content))
                     continue
                 case .property(let type)?:
                     entity.properties.append(

@@ -22,14 +22,18 @@ public struct TransportRequest: Sendable, Hashable {
     public var body: [UInt8]?
     /// `$metadata` is XML; everything else JSON.
     public var acceptsXML: Bool
+    /// The protocol the service speaks, for the version headers and the JSON flavour asked for; nil before its
+    /// `$metadata` says (that request carries both dialects' version headers).
+    public var dialect: ODataDialect?
     /// Seconds the whole exchange may take (redirects included), when shorter than the transport's own bound:
     /// the fetcher passes what is left of a job's budget.
     public var timeout: Double?
 
     public init(
         method: RequestMethod = .get, url: String, headers: [String: String] = [:], body: [UInt8]? = nil,
-        acceptsXML: Bool = false, timeout: Double? = nil
+        acceptsXML: Bool = false, timeout: Double? = nil, dialect: ODataDialect? = nil
     ) {
+        self.dialect = dialect
         self.method = method
         self.url = url
         self.headers = headers

@@ -99,10 +99,12 @@ public enum KeyPredicate {
 
     /// The predicate as it goes into a URL path: literals typed by `types` (key property
     /// name → Edm type) when known, then percent-encoded.
-    public static func urlText(_ values: [EntityKey.KeyValue], types: [String: EdmPrimitiveType] = [:]) -> String {
+    public static func urlText(
+        _ values: [EntityKey.KeyValue], types: [String: EdmPrimitiveType] = [:], dialect: ODataDialect = .v2
+    ) -> String {
         func literal(_ keyValue: EntityKey.KeyValue) -> String {
             let type = keyValue.name.flatMap { types[$0] } ?? (values.count == 1 ? types.values.first : nil)
-            return ODataLiteral.format(keyValue.value, as: type) ?? "null"
+            return ODataLiteral.format(keyValue.value, as: type, dialect: dialect) ?? "null"
         }
         let text: String
         if values.count == 1, values[0].name == nil || types.count <= 1 {

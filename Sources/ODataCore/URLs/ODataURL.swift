@@ -4,23 +4,66 @@ public struct ODataURLBuilder: Sendable {
     public let serviceRoot: String
     /// Key property types per entity set, so literals get their suffixes (`10248L`).
     public let keyTypes: @Sendable (String) -> [String: EdmPrimitiveType]
+    /// How literals and query options are spelled.
+    public let dialect: ODataDialect
+    /// v4: whether expansions nest (`A($expand=B)`); false for a service that refuses options inside `$expand`,
+    /// which then gets the first level only.
+    public let nestsExpand: Bool
 
     public init(
-        serviceRoot: String, keyTypes: @escaping @Sendable (String) -> [String: EdmPrimitiveType] = { _ in [:] }
+        serviceRoot: String, dialect: ODataDialect = .v2, nestsExpand: Bool = true,
+        keyTypes: @escaping @Sendable (String) -> [String: EdmPrimitiveType] = { _ in [:] }
     ) {
         self.serviceRoot = serviceRoot.hasSuffix("/") ? serviceRoot : serviceRoot + "/"
+        self.dialect = dialect
+        self.nestsExpand = nestsExpand
         self.keyTypes = keyTypes
     }
 
-    /// A builder whose key literals are typed by a service model.
-    public init(serviceRoot: String, model: ServiceModel) {
-        self.init(serviceRoot: serviceRoot) { set in model.keyTypes(ofEntitySet: set) }
+    /// A builder whose key literals are typed by a service model, in the model's dialect.
+    public init(serviceRoot: String, model: ServiceModel, nestsExpand: Bool = true) {
+        self.init(serviceRoot: serviceRoot, dialect: model.dialect, nestsExpand: nestsExpand) { set in
+            model.keyTypes(ofEntitySet: set)
+        }
     }
 
     /// `root + path + ?options` as text.
     public func url(_ path: ResourcePath, _ options: QueryOptions = QueryOptions()) -> String {
-        let query = options.queryText
-        return serviceRoot + path.urlText(keyTypes: keyTypes) + (query.isEmpty ? "" : "?" + query)
+        var options = options
+        if dialect == .v4, !nestsExpand {
+            var firstLevel: [String] = []
+            for path in options.expand {
+                let name = String(path.prefix { $0 != "/" })
+                if !firstLevel.contains(name) { firstLevel.append(name) }
+            }
+            options.expand = firstLevel
+        }
+        let query = options.queryText(for: dialect)
+        return serviceRoot + path.urlText(keyTypes: keyTypes, dialect: dialect) + (query.isEmpty ? "" : "?" + query)
+    }
+
+    /// `url` with its v4 `$expand` cut to the first level (`$expand=A($expand=B),C` → `$expand=A,C`); nil when
+    /// nothing in it nests.
+    public static func flatteningExpand(_ url: String) -> String? {
+        guard let start = url.range(of: "$expand=") else { return nil }
+        let valueEnd = url[start.upperBound...].firstIndex(of: "&") ?? url.endIndex
+        let value = url[start.upperBound..<valueEnd]
+        guard value.contains("(") else { return nil }
+        var depth = 0
+        var flat = ""
+        for character in value {
+            switch character {
+            case "(": depth += 1
+            case ")": depth = max(0, depth - 1)
+            default: if depth == 0 { flat.append(character) }
+            }
+        }
+        return String(url[..<start.upperBound]) + flat + String(url[valueEnd...])
+    }
+
+    /// A literal for `value` of `type` as this builder's dialect spells it (unencoded), for `$filter` text.
+    public func literal(_ value: ODataValue, as type: EdmPrimitiveType? = nil) -> String? {
+        ODataLiteral.format(value, as: type, dialect: dialect)
     }
 
     /// The `$metadata` document's URL.

@@ -45,13 +45,19 @@ public struct QueryOptions: Sendable, Hashable {
         self.formatJSON = formatJSON
     }
 
-    /// The query string without `?`: literal `$`, spaces as `%20`, options in a fixed order.
-    public var queryText: String {
+    /// The query string without `?` as OData v2 spells it: literal `$`, spaces as `%20`, options in a fixed order.
+    public var queryText: String { queryText(for: .v2) }
+
+    /// The query string without `?` in `dialect`: v4 nests expansions (`A($expand=B)` for `A/B`) and asks
+    /// `$count=true` for `$inlinecount=allpages`.
+    public func queryText(for dialect: ODataDialect) -> String {
         var items: [String] = []
         func add(_ name: String, _ value: String) {
             items.append(name + "=" + PercentEncoding.encodeQueryValue(value))
         }
-        if !expand.isEmpty { add("$expand", expand.joined(separator: ",")) }
+        if !expand.isEmpty {
+            add("$expand", dialect == .v4 ? Self.nestedExpand(expand) : expand.joined(separator: ","))
+        }
         if !select.isEmpty { add("$select", select.joined(separator: ",")) }
         if let filter { add("$filter", filter) }
         if !orderBy.isEmpty {
@@ -60,10 +66,42 @@ public struct QueryOptions: Sendable, Hashable {
         if let top { add("$top", String(top)) }
         if let skip { add("$skip", String(skip)) }
         if let skipToken { add("$skiptoken", skipToken) }
-        if inlineCount { add("$inlinecount", "allpages") }
+        if inlineCount {
+            if dialect == .v4 { add("$count", "true") } else { add("$inlinecount", "allpages") }
+        }
         if formatJSON { add("$format", "json") }
         for (name, value) in custom { add(PercentEncoding.encodeQueryValue(name), value) }
         return items.joined(separator: "&")
+    }
+
+    /// v2's expand paths (`PersonCar`, `PersonCar/Car`) as v4's nested form (`PersonCar($expand=Car)`), first
+    /// appearance order kept.
+    static func nestedExpand(_ paths: [String]) -> String {
+        final class Node {
+            var names: [String] = []
+            var children: [String: Node] = [:]
+        }
+        let root = Node()
+        for path in paths {
+            var node = root
+            for name in path.split(separator: "/").map(String.init) {
+                if let child = node.children[name] {
+                    node = child
+                } else {
+                    let child = Node()
+                    node.names.append(name)
+                    node.children[name] = child
+                    node = child
+                }
+            }
+        }
+        func text(_ node: Node) -> String {
+            node.names.map { name in
+                let child = node.children[name]!
+                return child.names.isEmpty ? name : name + "($expand=" + text(child) + ")"
+            }.joined(separator: ",")
+        }
+        return text(root)
     }
 
     /// The options that decide *which* entities a list holds, in canonical text:

@@ -49,11 +49,13 @@ public struct ResourcePath: Sendable, Hashable, CustomStringConvertible {
     public var description: String { canonical }
 
     /// The path as it goes into a URL, with literals typed by `keyTypes` where known.
-    public func urlText(keyTypes: (String) -> [String: EdmPrimitiveType] = { _ in [:] }) -> String {
+    public func urlText(
+        keyTypes: (String) -> [String: EdmPrimitiveType] = { _ in [:] }, dialect: ODataDialect = .v2
+    ) -> String {
         segments.map { segment in
             let name = PercentEncoding.encodeSegmentName(segment.name)
             guard let key = segment.key else { return name }
-            return name + "(" + KeyPredicate.urlText(key, types: keyTypes(segment.name)) + ")"
+            return name + "(" + KeyPredicate.urlText(key, types: keyTypes(segment.name), dialect: dialect) + ")"
         }.joined(separator: "/")
     }
 

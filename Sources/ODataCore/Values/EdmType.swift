@@ -1,4 +1,7 @@
-/// The primitive types of the Entity Data Model (CSDL v1–v2).
+/// The primitive types of the Entity Data Model (CSDL v1–v2, and v4's `Date`, `TimeOfDay` and `Duration`).
+///
+/// v4's three new types reuse the values v2 already has: a `Date` is a ``ODataValue/dateTime(_:)`` at midnight
+/// UTC, a `TimeOfDay` and a `Duration` are ``ODataValue/time(_:)``; the declared type says how to write them.
 public enum EdmPrimitiveType: String, Sendable, Hashable, CaseIterable {
     case binary = "Edm.Binary"
     case boolean = "Edm.Boolean"
@@ -16,6 +19,12 @@ public enum EdmPrimitiveType: String, Sendable, Hashable, CaseIterable {
     case string = "Edm.String"
     case time = "Edm.Time"
     case stream = "Edm.Stream"
+    /// v4: a calendar date, `2025-08-30`.
+    case date = "Edm.Date"
+    /// v4: a clock time, `13:20:00`.
+    case timeOfDay = "Edm.TimeOfDay"
+    /// v4: a length of time, `P1DT2H`.
+    case duration = "Edm.Duration"
 
     /// Whether values of this type are whole numbers held in an `Int64`.
     public var isInteger: Bool {

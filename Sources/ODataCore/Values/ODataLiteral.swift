@@ -1,13 +1,19 @@
 import Foundation
 
-/// URI literals of OData v2 (MS-ODATA §2.2.2): formatting and parsing.
+/// URI literals of OData v2 (MS-ODATA §2.2.2) and v4 (OData ABNF): formatting and parsing.
 ///
 /// Formatting produces the *unencoded* literal (`'O''Neil'`, `10248L`);
 /// URL building percent-encodes it afterwards.
 public enum ODataLiteral {
     /// The literal for `value`, spelled for `type` when the declared type is known
-    /// (suffixes such as `L`, `M`, `d`, `f`); nil for values without a literal form.
-    public static func format(_ value: ODataValue, as type: EdmPrimitiveType? = nil) -> String? {
+    /// (suffixes such as `L`, `M`, `d`, `f` in v2); nil for values without a literal form.
+    ///
+    /// v4 spells most literals bare: `10248`, `1.5`, `0c4b…9e11`, `2025-08-30`, `2025-08-30T10:00:00Z`, `13:20:00`;
+    /// strings are quoted the same way in both.
+    public static func format(
+        _ value: ODataValue, as type: EdmPrimitiveType? = nil, dialect: ODataDialect = .v2
+    ) -> String? {
+        if dialect == .v4 { return formatVersion4(value, as: type) }
         switch value {
         case .null: return "null"
         case .bool(let flag): return flag ? "true" : "false"
@@ -33,6 +39,39 @@ public enum ODataLiteral {
             return "datetimeoffset'\(withOffset.iso8601())'"
         case .time(let duration): return "time'\(duration.iso8601)'"
         case .binary(let data): return "X'" + data.map { pad2hex($0) }.joined() + "'"
+        case .complex, .collection: return nil
+        }
+    }
+
+    static func formatVersion4(_ value: ODataValue, as type: EdmPrimitiveType?) -> String? {
+        switch value {
+        case .null: return "null"
+        case .bool(let flag): return flag ? "true" : "false"
+        case .int(let number): return type == .string ? quote(String(number)) : String(number)
+        case .decimal(let text): return text
+        case .double(let number):
+            guard number.isFinite else { return number.isNaN ? "NaN" : (number < 0 ? "-INF" : "INF") }
+            return "\(number)"
+        case .string(let text): return quote(text)
+        case .guid(let text): return text
+        case .dateTime(let instant):
+            let iso = instant.iso8601(withOffset: false)
+            return type == .date ? String(iso.prefix(10)) : iso + "Z"
+        case .dateTimeOffset(let instant):
+            var withOffset = instant
+            if withOffset.offsetMinutes == nil { withOffset.offsetMinutes = 0 }
+            return withOffset.iso8601()
+        case .time(let duration):
+            guard type == .timeOfDay || type == .time, duration.milliseconds >= 0, duration.milliseconds < 86_400_000
+            else { return "duration'\(duration.iso8601)'" }
+            let ms = Int(duration.milliseconds)
+            var text = pad(ms / 3_600_000, 2) + ":" + pad(ms / 60_000 % 60, 2) + ":" + pad(ms / 1000 % 60, 2)
+            if ms % 1000 != 0 { text += "." + pad(ms % 1000, 3) }
+            return text
+        case .binary(let data):
+            let base64url = data.base64EncodedString().replacingOccurrences(of: "+", with: "-")
+                .replacingOccurrences(of: "/", with: "_")
+            return "binary'\(base64url)'"
         case .complex, .collection: return nil
         }
     }
@@ -72,7 +111,7 @@ public enum ODataLiteral {
                 return .dateTime(instant)
             case "datetimeoffset":
                 return ODataInstant(iso8601: body).map(ODataValue.dateTimeOffset)
-            case "time":
+            case "time", "duration":
                 return ODataDuration(parsing: body).map(ODataValue.time)
             case "x", "binary":
                 return hexData(body).map(ODataValue.binary)
@@ -89,6 +128,7 @@ public enum ODataLiteral {
         case "-INFd", "-INFf", "-INF": return .double(-.infinity)
         default: break
         }
+        if let bare = parseBareVersion4(text) { return bare }
         let last = text.last!
         switch last {
         case "L", "l":
@@ -103,6 +143,21 @@ public enum ODataLiteral {
             guard isNumeric(text), let number = Double(text) else { return nil }
             return .double(number)
         }
+    }
+
+    /// v4's unquoted guids, dates and date-times (`0c4b…9e11`, `2025-08-30`, `2025-08-30T10:00:00Z`), which no
+    /// v2 literal looks like; nil for anything else.
+    static func parseBareVersion4(_ text: Substring) -> ODataValue? {
+        let utf8 = text.utf8
+        if utf8.count == 36, UUID(uuidString: String(text)) != nil { return .guid(text.lowercased()) }
+        guard utf8.count >= 10, utf8.dropFirst(4).first == UInt8(ascii: "-"),
+            utf8.dropFirst(7).first == UInt8(ascii: "-"), var instant = ODataInstant(iso8601: text)
+        else { return nil }
+        if utf8.count == 10 {
+            instant.offsetMinutes = nil
+            return .dateTime(instant)
+        }
+        return .dateTimeOffset(instant)
     }
 
     /// The body of a single-quoted literal with `''` undoubled; nil unless properly quoted.

@@ -35,7 +35,8 @@ struct JobRunner: Sendable {
             var headers: [String: String] = [:]
             if let etag = try? cache.validator(forURL: job.url) { headers["If-None-Match"] = etag }
             do {
-                let request = TransportRequest(url: job.url, headers: headers, timeout: max(0.001, remaining()))
+                let request = TransportRequest(
+                    url: job.url, headers: headers, timeout: max(0.001, remaining()), dialect: decoder.dialect)
                 report.sentAt = clock.now()
                 let response = try await transport.send(request)
                 report.headers = Self.logLines(sent: headers, received: response.headers)

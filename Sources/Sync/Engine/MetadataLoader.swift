@@ -124,7 +124,7 @@ extension MetadataLoader {
     ///
     /// A warm start (the cache at `cachePath(root)` holds a readable document) uses the cached copy at once, so
     /// the first frame needs no request; the service's current document is fetched in the background and stored
-    /// for the next start. A cold start fetches it (``load(root:transport:)``: a URL naming an entity set opens
+    /// for the next start (when it speaks another dialect than the cached one, the cache is emptied first). A cold start fetches it (``load(root:transport:)``: a URL naming an entity set opens
     /// that set under its service root, whose cache is then `cachePath(parent)`) and stores it. Neither: a
     /// ``Failure`` that says what to check.
     ///
@@ -137,8 +137,12 @@ extension MetadataLoader {
             let warm = try? CacheDatabase(path: path), let bytes = try? warm.metadataDocument(),
             let cached = try? EDMXParser.parse(bytes)
         {
+            let dialect = cached.dialect
             Task.detached {
                 guard let fresh = try? await fetch(root: root, transport: transport) else { return }
+                // A service that changed dialect (v2 to v4 at the same root) is a different cache: what this one
+                // holds is dropped, and the next start begins afresh in the new dialect.
+                if fresh.model.dialect != dialect { try? warm.clear() }
                 try? await warm.write { try $0.storeMetadataDocument(fresh.document, at: Date()) }
             }
             return Opened(root: root, cache: warm, model: cached, entitySet: nil, fromCache: true)

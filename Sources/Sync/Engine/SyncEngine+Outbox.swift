@@ -224,18 +224,22 @@ extension SyncEngine: WriteIntents {
         } catch { return }
         let attempt = entry.attempts + 1
         let url = builder.url(ResourcePath(entry.entityKey), QueryOptions())
+        // v4 updates with PATCH; v2 with MERGE, tunnelled through POST where the verb was refused.
+        let version4 = model?.dialect == .v4
         var request = TransportRequest(
-            method: tunnelMerge ? .post : .merge, url: url,
+            method: version4 ? .patch : tunnelMerge ? .post : .merge, url: url,
             headers: [
                 "Repeatability-Request-ID": entry.requestID,
                 "Repeatability-First-Sent": Self.httpDate(entry.firstSent ?? now),
-            ]
+            ],
+            dialect: model?.dialect
         )
         switch entry.kind {
         case .update:
             request.headers["Content-Type"] = "application/json"
-            request.body = RequestBodyEncoder.object(entry.changes, types: propertyTypes(of: entry.entitySet))
-            if tunnelMerge { request.headers["X-HTTP-Method"] = "MERGE" }
+            request.body = RequestBodyEncoder.object(
+                entry.changes, types: propertyTypes(of: entry.entitySet), dialect: model?.dialect ?? .v2)
+            if tunnelMerge, !version4 { request.headers["X-HTTP-Method"] = "MERGE" }
         case .delete:
             request.method = .delete
         case .create:
@@ -292,13 +296,14 @@ extension SyncEngine: WriteIntents {
         case 200..<300 where entry.kind == .create:
             await settleCreate(entry, response: response)
         case 200..<300:
-            let copy = response.status == 200 ? decodedCopy(response.body) : nil
+            let copy = response.status == 200 ? decodedCopy(response.body, entitySet: entry.entitySet) : nil
             let settled = clock.now()
             try? await cache.write { try $0.settleOutbox(entry.id, etag: response.etag, serverCopy: copy, at: settled) }
         case 404 where entry.kind == .delete:
             // Already gone: what the delete wanted.
             try? await cache.write { try $0.settleOutbox(entry.id, etag: nil) }
-        case 405 where !tunnelMerge && entry.kind == .update, 501 where !tunnelMerge && entry.kind == .update:
+        case 405 where !tunnelMerge && !version4 && entry.kind == .update,
+            501 where !tunnelMerge && !version4 && entry.kind == .update:
             // The verb itself was refused: tunnel it from now on, and send this one again at once.
             tunnelMerge = true
             try? await cache.write { try $0.learn(.refusesMergeVerb) }
@@ -339,10 +344,11 @@ extension SyncEngine: WriteIntents {
         if let navigation = entry.bindNavigation, let target = entry.bindKey {
             bindings.append((navigation, builder.url(ResourcePath(target), QueryOptions())))
         }
-        var request = TransportRequest(method: .post, url: builder.url(path, QueryOptions()), headers: headers)
+        var request = TransportRequest(
+            method: .post, url: builder.url(path, QueryOptions()), headers: headers, dialect: model?.dialect)
         request.headers["Content-Type"] = "application/json"
         request.body = RequestBodyEncoder.object(
-            properties, types: propertyTypes(of: entry.entitySet), bindings: bindings)
+            properties, types: propertyTypes(of: entry.entitySet), bindings: bindings, dialect: model?.dialect ?? .v2)
         return request
     }
 
@@ -352,7 +358,9 @@ extension SyncEngine: WriteIntents {
         var copy: [ODataProperty]?
         var type: String?
         var etag = response.etag
-        if !response.body.isEmpty, case .entity(let entity)? = try? runner.decoder.decode(response.body) {
+        if !response.body.isEmpty,
+            case .entity(let entity)? = try? runner.decoder.decode(response.body, entitySet: entry.entitySet)
+        {
             serverKey = entity.key
             copy = entity.properties
             type = entity.metadata.type
@@ -384,8 +392,9 @@ extension SyncEngine: WriteIntents {
     /// The service's copy after a 412, kept beside mine for the user to choose.
     func conflict(_ entry: OutboxEntry, error: String) async {
         let url = builder.url(ResourcePath(entry.entityKey), QueryOptions())
-        guard let response = try? await transport.send(TransportRequest(url: url)), response.status == 200,
-            let theirs = decodedCopy(response.body)
+        guard let response = try? await transport.send(TransportRequest(url: url, dialect: model?.dialect)),
+            response.status == 200,
+            let theirs = decodedCopy(response.body, entitySet: entry.entitySet)
         else {
             await retryLater(entry, attempt: entry.attempts + 1, error: error, after: nil)
             return
@@ -401,8 +410,10 @@ extension SyncEngine: WriteIntents {
     }
 
     /// The properties of an entity answer (`{"d":{…}}`), typed by the model.
-    func decodedCopy(_ body: [UInt8]) -> [ODataProperty]? {
-        guard !body.isEmpty, case .entity(let entity)? = try? runner.decoder.decode(body) else { return nil }
+    func decodedCopy(_ body: [UInt8], entitySet: String) -> [ODataProperty]? {
+        guard !body.isEmpty, case .entity(let entity)? = try? runner.decoder.decode(body, entitySet: entitySet) else {
+            return nil
+        }
         return entity.properties
     }
 

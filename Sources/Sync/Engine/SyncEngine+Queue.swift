@@ -109,6 +109,12 @@ extension SyncEngine {
 
     /// Records the end of a running job (or a probe) and starts the next ones.
     func finish(_ url: String, report: JobReport) {
+        if report.outcome == .failed, report.status == 400, builder.dialect == .v4,
+            let flat = ODataURLBuilder.flatteningExpand(url), let job = running[url]?.job
+        {
+            refusedNestedExpand(url, flat: flat, job: job, report: report)
+            return
+        }
         let entry = running.removeValue(forKey: url)
         startedAt[url] = nil
         refreshing.remove(url)
@@ -153,6 +159,35 @@ extension SyncEngine {
         let result = FetchResult(outcome: report.outcome, status: report.status, error: report.error?.description)
         for waiter in resultWaiters.removeValue(forKey: url) ?? [] { waiter.resume(returning: result) }
         if report.outcome == .fetched, case .listPage(let key, _, _, _)? = target { replanScreens(showing: key) }
+        dispatch()
+    }
+
+    /// A v4 service answered 400 to a nested `$expand`: from now on (and after a restart) it is asked one level
+    /// deep, and this job goes again so, for whoever wanted it. The refused request stays in the log as it was.
+    func refusedNestedExpand(_ url: String, flat: String, job: FetchJob, report: JobReport) {
+        running[url] = nil
+        startedAt[url] = nil
+        let learned = !flatExpand
+        flatExpand = true
+        if learned, let model {
+            builder = ODataURLBuilder(serviceRoot: configuration.serviceRoot, model: model, nestsExpand: false)
+        }
+        let now = clock.now()
+        let log = RequestLogEntry(
+            url: url, status: report.status, bytes: report.bytes, duration: report.duration, outcome: report.outcome,
+            startedAt: now.addingTimeInterval(-report.duration), attempts: report.attempts,
+            error: (report.error?.description ?? "HTTP 400") + " (asked again without nested $expand)",
+            headers: report.headers)
+        _ = try? cache.write { session in
+            try session.appendRequestLog(log)
+            if learned { try session.learn(.refusesNestedExpand) }
+        }
+        if let waiters = resultWaiters.removeValue(forKey: url) { resultWaiters[flat, default: []] += waiters }
+        if job.pinned {
+            enqueue(url: flat, target: job.target, priority: job.priority, owner: nil, partial: job.partial)
+        }
+        // Screens ask again through the one-level builder.
+        replanAll()
         dispatch()
     }
 

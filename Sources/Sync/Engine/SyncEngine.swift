@@ -93,6 +93,9 @@ public actor SyncEngine {
     /// answer was lost can be sent again under its id. Until then such a create waits for the user. Kept in the
     /// cache (``ServiceFact/honoursRepeatability``).
     var honoursRepeatability = false
+    /// A v4 service refused an option inside `$expand`: expansions go one level deep (kept in the cache,
+    /// ``ServiceFact/refusesNestedExpand``).
+    var flatExpand = false
     nonisolated let intents: AsyncStream<Intent>.Continuation
 
     public init(
@@ -104,15 +107,17 @@ public actor SyncEngine {
         self.transport = transport
         self.clock = clock
         self.random = random
-        self.builder =
-            model.map { ODataURLBuilder(serviceRoot: configuration.serviceRoot, model: $0) }
-            ?? ODataURLBuilder(serviceRoot: configuration.serviceRoot)
-        self.model = model
-        self.policy = model.map { PrefetchPolicy(model: $0, profile: configuration.profile) }
-        // What earlier runs learned about the service holds from the first write.
+        // What earlier runs learned about the service holds from the first request.
         let facts = (try? cache.serviceFacts()) ?? []
         self.honoursRepeatability = facts.contains(.honoursRepeatability)
         self.tunnelMerge = facts.contains(.refusesMergeVerb)
+        let flatExpand = facts.contains(.refusesNestedExpand)
+        self.flatExpand = flatExpand
+        self.builder =
+            model.map { ODataURLBuilder(serviceRoot: configuration.serviceRoot, model: $0, nestsExpand: !flatExpand) }
+            ?? ODataURLBuilder(serviceRoot: configuration.serviceRoot)
+        self.model = model
+        self.policy = model.map { PrefetchPolicy(model: $0, profile: configuration.profile) }
         let (stream, continuation) = AsyncStream<Intent>.makeStream()
         self.intents = continuation
         // Writes recorded before a restart carry on.
@@ -137,7 +142,7 @@ public actor SyncEngine {
     public func use(_ model: ServiceModel) {
         self.model = model
         policy = PrefetchPolicy(model: model, profile: configuration.profile)
-        builder = ODataURLBuilder(serviceRoot: configuration.serviceRoot, model: model)
+        builder = ODataURLBuilder(serviceRoot: configuration.serviceRoot, model: model, nestsExpand: !flatExpand)
     }
 
     var runner: JobRunner {

@@ -1,0 +1,81 @@
+import CarDealerTestSupport
+import Foundation
+import Testing
+
+/// Browsing OData v4 on a server we did not write (issue 19): mock-sap's `api_salesorder` (SAP's A2X v4 API:
+/// `value`/`@odata.count` answers, `Common.Label` and `UI.HeaderInfo` annotations, string keys, and a 400 for
+/// options nested inside `$expand`), by the built binary in tmux.
+@Suite(
+    .serialized,
+    .enabled(if: TmuxSession.executable != nil, "tmux is not installed"),
+    .enabled(if: mockSAPRoot != nil, "CARDEALER_MOCKSAP_ROOT is not set (see .ci/checks)")
+)
+struct IndependentVersion4BrowseTests {
+    typealias Launch = BrowserInTmuxTests.Launch
+
+    /// The v4 service root beside the v2 one mock-sap serves.
+    static var root: String? {
+        guard let v2 = mockSAPRoot, let origin = v2.components(separatedBy: "/sap/").first else { return nil }
+        return origin + "/sap/opu/odata4/sap/api_salesorder/srvd_a2x/sap/api_salesorder/0001/"
+    }
+
+    @Test func three_levels_drilled_named_as_the_service_names_them_and_details_opened() async throws {
+        let root = try #require(Self.root)
+        let app = try Launch("browse \(root)SalesOrder", columns: 100, rows: 32)
+        defer { app.close() }
+        // Rows named by the type's UI.HeaderInfo (title · description), the count from @odata.count
+        try await app.expect("the sales orders") {
+            $0.contains("0000004712 · PO-50306") && $0.contains("1 of 25") && $0.contains("● online")
+        }
+        try app.tmux.sendKeys("Enter")
+        // Details under the Common.Label of each property
+        try await app.expect("the order's details") {
+            $0.contains("SalesOrder detail") && $0.contains("Sales Order") && $0.contains("Customer Reference")
+                && $0.contains("24786.72")
+        }
+        // Its navigations come last: to_Item, to_Partner, to_PricingElement, to_Text
+        try app.tmux.sendKeys("G", "k", "k", "k", "Enter")
+        try await app.expect("the order's items") {
+            $0.contains("› to_Item") && $0.contains("000010 · Smart Multimedia Player") && $0.contains("1 of 1")
+        }
+        try app.tmux.sendKeys("Enter")
+        try await app.expect("the item's details") { $0.contains("SalesOrderItem detail") }
+        try app.tmux.sendKeys("G", "Enter")
+        try await app.expect("the item's pricing elements (the third level)") {
+            $0.contains("› to_PricingElement") && $0.contains("PPR0") && $0.contains("1 of 1")
+        }
+        try app.tmux.sendKeys("Enter")
+        try await app.expect("the pricing element's details") {
+            $0.contains("SalesOrderItemPrElement detail") && $0.contains("Condition Type")
+                && $0.contains("1180.32")
+        }
+        // No error stays on screen: the refused nested $expand was asked again one level deep
+        try app.tmux.sendKeys("i")
+        let log = try await app.expect("the request log") { $0.contains("Request log") }
+        #expect(!log.contains("HTTP 400"), "\(log)")
+        try app.tmux.sendKeys("q")
+        try await app.expect("a clean exit") { $0.contains("EXIT=0") }
+    }
+
+    @Test func a_list_longer_than_a_page_is_paged_and_filtered_on_the_server() async throws {
+        let root = try #require(Self.root)
+        // Without prefetch, only what is shown is fetched: the filter cannot be answered from the cache.
+        let app = try Launch("browse \(root)SalesOrderItem --no-prefetch", columns: 100, rows: 30)
+        defer { app.close() }
+        try await app.expect("the first page of 62 items") { $0.contains("1 of 62") && $0.contains("● online") }
+        try app.tmux.run("send-keys", "-t", app.tmux.target, "-l", "/notebook")
+        try await app.expect("the server's twelve notebooks") {
+            $0.contains("1 of 12") && $0.contains("Notebook Professional 17")
+        }
+        try app.tmux.sendKeys("Escape")
+        try await app.expect("the whole list again") { $0.contains("1 of 62") }
+        // End pages past the first 50 ($skip in v4, $count=true)
+        try app.tmux.sendKeys("G")
+        try await app.expect("the last item") { $0.contains("62 of 62") }
+        try app.tmux.sendKeys("i", "g", "Enter")
+        let request = try await app.expect("the last request") { $0.contains("Outcome") }
+        #expect(request.contains("$skip=") || request.contains("$skiptoken="), "\(request)")
+        try app.tmux.sendKeys("q")
+        try await app.expect("a clean exit") { $0.contains("EXIT=0") }
+    }
+}
