@@ -32,8 +32,8 @@ timeout 300 swift test --skip-build --filter 'EndToEndTests.Independent' >.ci-in
 status=$?
 set -e
 tail -n 15 .ci-independent.log
-# Skipped tests would pass silently: all seven must have run (four writes, one v4 $metadata, two v4 browsing).
-if [ "$status" -eq 0 ] && ! grep -q "Test run with 7 tests" .ci-independent.log; then
+# Skipped tests would pass silently: all eight must have run (four v2 writes, one v4 $metadata, two v4 browsing, one v4 write).
+if [ "$status" -eq 0 ] && ! grep -q "Test run with 8 tests" .ci-independent.log; then
     echo "independent-writes: the tests did not run"
     exit 1
 fi

@@ -250,3 +250,43 @@ import Testing
         #expect(ODataURLBuilder.flatteningExpand("http://h/Orders(1)?$expand=Lines,Customer") == nil)
     }
 }
+
+/// v4 request bodies (issue 19): JSON numbers for Int64 and Decimal, ISO dates, `@odata.bind` links.
+@Suite struct Version4BodyTests {
+    @Test func values_are_written_as_v4_reads_them_and_links_as_odata_bind() {
+        let body = RequestBodyEncoder.object(
+            [
+                ODataProperty(name: "id", value: .int(9_007_199_254_740_993)),
+                ODataProperty(name: "value", value: .decimal("12.5")),
+                ODataProperty(name: "placed", value: .dateTime(ODataInstant(iso8601: "2025-08-30T00:00:00")!)),
+                ODataProperty(name: "at", value: .time(ODataDuration(milliseconds: 48_000_000))),
+                ODataProperty(name: "took", value: .time(ODataDuration(milliseconds: 93_600_000))),
+                ODataProperty(name: "stamp", value: .dateTimeOffset(ODataInstant(iso8601: "2025-08-30T10:00:00Z")!)),
+                ODataProperty(name: "tags", value: .collection([.string("a"), .string("b")])),
+            ],
+            types: [
+                "id": .int64, "value": .decimal, "placed": .date, "at": .timeOfDay, "took": .duration,
+                "stamp": .dateTimeOffset,
+            ],
+            bindings: [("Customer", "http://host/shop/Customers('C1')")], dialect: .v4)
+        #expect(
+            String(decoding: body, as: UTF8.self)
+                == #"{"id":9007199254740993,"value":12.5,"placed":"2025-08-30","at":"13:20:00","took":"PT26H00M00S","#
+                + #""stamp":"2025-08-30T10:00:00Z","tags":["a","b"],"#
+                + #""Customer@odata.bind":"http://host/shop/Customers('C1')"}"#)
+        // What v4 writes, the v4 decoder reads back to the same values
+        let model = Version4PayloadTests.model
+        let decoded = try? VerboseJSONDecoder(serviceRoot: "http://host/shop/", model: model).decode(
+            RequestBodyEncoder.object(
+                [
+                    ODataProperty(name: "id", value: .int(9_007_199_254_740_993)),
+                    ODataProperty(name: "placed", value: .dateTime(ODataInstant(iso8601: "2025-08-30T00:00:00")!)),
+                ], types: ["id": .int64, "placed": .date], dialect: .v4), entitySet: "Orders")
+        guard case .entity(let entity)? = decoded else {
+            Issue.record("not read back: \(String(describing: decoded))")
+            return
+        }
+        #expect(entity["id"] == .int(9_007_199_254_740_993))
+        #expect(entity["placed"] == .dateTime(ODataInstant(iso8601: "2025-08-30T00:00:00")!))
+    }
+}
