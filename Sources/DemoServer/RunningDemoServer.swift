@@ -4,6 +4,13 @@ public final class RunningDemoServer: Sendable {
     public let port: Int
     /// The service root, e.g. `http://127.0.0.1:54321/CarDealer.svc/`.
     public let baseURL: String
+    /// The same service in OData v4, e.g. `http://127.0.0.1:54321/v4/CarDealer.svc/`.
+    public var version4URL: String {
+        guard let range = baseURL.range(of: ODataResponder.servicePath + "/", options: .backwards) else {
+            return baseURL
+        }
+        return String(baseURL[..<range.lowerBound]) + ODataResponder.version4Path + "/"
+    }
     /// The data it serves.
     public let store: DataStore
     private let task: Task<Void, any Error>

@@ -17,12 +17,15 @@ struct DemoCommand: AsyncParsableCommand {
         Double = 0
     @Flag(help: "Serve hostile data: escape sequences, controls, bidi overrides and 100 KB strings.") var hostile =
         false
+    @Option(help: "Browse the built-in service in OData 2 or 4 (it speaks both, over the same data).")
+    var odataVersion: Int = 2
     @OptionGroup var browserOptions: BrowserOptions
 
     mutating func run() async throws {
         let (latencyMilliseconds, jitter) = try ServeCommand.parseLatency(latency)
         guard people > 0 else { throw ValidationError("--people must be at least 1.") }
         guard (0...1).contains(failRate) else { throw ValidationError("--fail-rate must be between 0 and 1.") }
+        guard odataVersion == 2 || odataVersion == 4 else { throw ValidationError("--odata-version is 2 or 4.") }
         let dataDirectory = Self.dataDirectory()
         let variant = hostile ? "-hostile" : ""
         // The data file and the cache are named by what the demo is.
@@ -35,9 +38,11 @@ struct DemoCommand: AsyncParsableCommand {
             hostile: hostile
         )
         let server = try await DemoServer.start(configuration)
-        // The demo's port changes every run; its cache is keyed by what it is, not where it listens.
+        // The demo's port changes every run; its cache is keyed by what it is, not where it listens (and each
+        // dialect is a cache of its own).
         let settings = try BrowserSession.settings(
-            serviceRoot: server.baseURL, identity: CacheIdentity.demo(people: people, hostile: hostile),
+            serviceRoot: odataVersion == 4 ? server.version4URL : server.baseURL,
+            identity: CacheIdentity.demo(people: people, hostile: hostile) + (odataVersion == 4 ? "-v4" : ""),
             options: browserOptions, profile: DisplayProfile.carDealer
         )
         try await BrowserSession.run(settings, trace: browserOptions.trace)

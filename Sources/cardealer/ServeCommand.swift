@@ -2,14 +2,14 @@ import ArgumentParser
 import DemoServer
 import Foundation
 
-/// `cardealer serve`: runs the built-in CarDealer OData v2 service in the foreground.
+/// `cardealer serve`: runs the built-in CarDealer OData service in the foreground, v2 and v4 over the same data.
 ///
-/// The first line on stdout is `Serving http://HOST:PORT/CarDealer.svc/` (the real port when 0 was asked),
-/// flushed at once so that scripts can read it.
+/// The first line on stdout is `Serving http://HOST:PORT/CarDealer.svc/` (the real port when 0 was asked), the
+/// second `Serving http://HOST:PORT/v4/CarDealer.svc/ …`, flushed at once so that scripts can read them.
 struct ServeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "serve",
-        abstract: "Serve the CarDealer demo data as an OData v2 service."
+        abstract: "Serve the CarDealer demo data as an OData v2 service, and as OData v4 at a second root."
     )
 
     @Option(help: "Interface to listen on.") var host = "127.0.0.1"
@@ -73,7 +73,8 @@ struct ServeCommand: AsyncParsableCommand {
             let how = store.generated ? "generated" : "reused"
             // Unbuffered writes: the first line must reach a pipe at once.
             let text =
-                "Serving http://\(shownHost):\(port)/CarDealer.svc/\n"
+                "Serving http://\(shownHost):\(port)\(ODataResponder.servicePath)/\n"
+                + "Serving http://\(shownHost):\(port)\(ODataResponder.version4Path)/ (the same service in OData v4)\n"
                 + "Data: \(store.people) people, \(how) \(store.path) in \(elapsed)\n"
             FileHandle.standardOutput.write(Data(text.utf8))
         }

@@ -39,9 +39,11 @@ struct BrowserInTmuxTests {
         }
     }
 
-    @Test func drilling_people_cars_maintenance_and_back_then_resizing_and_quitting() async throws {
+    /// Once per dialect: the built-in service speaks OData v2 and (`--odata-version 4`) v4 over the same data.
+    @Test(arguments: ["", "--odata-version 4"])
+    func drilling_people_cars_maintenance_and_back_then_resizing_and_quitting(arguments: String) async throws {
         // Given cardealer on the built-in service in an 80×24 terminal
-        let app = try Launch()
+        let app = try Launch(arguments)
         defer { app.close() }
         try await app.expect("the people list") {
             $0.contains("Customer since") && $0.contains("● online") && !$0.contains("loading…")
@@ -98,6 +100,7 @@ struct BrowserInTmuxTests {
         let log = app.directory + "/state/cardealer/cardealer.log"
         let text = try String(contentsOfFile: log, encoding: .utf8)
         #expect(text.contains("browsing http://127.0.0.1:") && text.contains("quit"))
+        #expect(text.contains("/v4/CarDealer.svc/") == arguments.contains("4"))
         let mode = try FileManager.default.attributesOfItem(atPath: log)[.posixPermissions] as? Int
         #expect(mode == 0o600)
     }

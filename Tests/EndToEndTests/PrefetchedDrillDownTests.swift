@@ -12,22 +12,24 @@ import Testing
 
 /// The browser on the real stack — built-in service with 300 ms latency, AsyncHTTPClient transport,
 /// SyncEngine, a SQLite file — drawn on the headless terminal, so that "the next frame" is
-/// exactly the frame `BrowserApp.handle` presents.
+/// exactly the frame `BrowserApp.handle` presents. Once per dialect: the service's v2 root and its v4 root.
 @MainActor
 @Suite(.serialized) struct PrefetchedDrillDownTests {
-    @Test func after_the_people_list_settles_every_visible_person_opens_with_cars_in_the_next_frame_and_no_request()
-        async throws
-    {
+    @Test(arguments: ODataDialect.allCases)
+    func after_the_people_list_settles_every_visible_person_opens_with_cars_in_the_next_frame_and_no_request(
+        dialect: ODataDialect
+    ) async throws {
         // Given the built-in service answering 300 ms late, and the browser showing People
         let directory = NSTemporaryDirectory() + "prefetch-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let server = try await DemoServer.start(
             DemoServerConfiguration(dataPath: directory + "/demo.sqlite", latencyMilliseconds: 300))
-        var settings = SessionSettings(serviceRoot: server.baseURL)
+        var settings = SessionSettings(serviceRoot: dialect == .v4 ? server.version4URL : server.baseURL)
         settings.profile = DisplayProfile.carDealer
         settings.cacheFile = directory + "/cache.sqlite"
         let session = try await BrowsingSession.start(settings)
+        #expect(session.model.dialect == dialect)
         let (cache, engine) = (session.cache, session.engine)
         let environment = session.makeEnvironment()
         let terminal = HeadlessTerminal(size: TerminalSize(columns: 80, rows: 24))

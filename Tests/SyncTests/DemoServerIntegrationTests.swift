@@ -9,7 +9,7 @@ import Testing
 @testable import Sync
 
 /// The real stack: the demo service in-process on 127.0.0.1:0, the AsyncHTTPClient transport,
-/// and a SQLite file — no fakes.
+/// and a SQLite file — no fakes. Each test runs once per dialect: at the service's v2 root and at its v4 root.
 @Suite(.serialized) struct DemoServerIntegrationTests {
     let people = ListRequest(entitySet: "Person")
 
@@ -31,21 +31,31 @@ import Testing
         await server.stop()
     }
 
+    /// The service root of `dialect`.
+    func root(_ server: RunningDemoServer, _ dialect: ODataDialect) -> String {
+        dialect == .v4 ? server.version4URL : server.baseURL
+    }
+
     func engine(
-        _ server: RunningDemoServer, path: String, retry: RetryPolicy = RetryPolicy(), pageSize: Int = 50
+        _ server: RunningDemoServer, dialect: ODataDialect, path: String, retry: RetryPolicy = RetryPolicy(),
+        pageSize: Int = 50
     ) async throws -> SyncEngine {
-        var configuration = SyncEngine.Configuration(serviceRoot: server.baseURL)
+        var configuration = SyncEngine.Configuration(serviceRoot: root(server, dialect))
         configuration.retry = retry
         configuration.pageSize = pageSize
         let transport = HTTPClientTransport(timeout: 10)
-        let opened = try await MetadataLoader.open(root: server.baseURL, transport: transport) { _ in path }
+        let opened = try await MetadataLoader.open(root: root(server, dialect), transport: transport) { _ in path }
+        #expect(opened.model.dialect == dialect)
         return SyncEngine(configuration: configuration, cache: opened.cache, transport: transport, model: opened.model)
     }
 
-    @Test func after_the_first_page_settles_opening_any_person_and_their_cars_issues_zero_requests() async throws {
+    @Test(arguments: ODataDialect.allCases)
+    func after_the_first_page_settles_opening_any_person_and_their_cars_issues_zero_requests(
+        dialect: ODataDialect
+    ) async throws {
         try await withServer { server, path in
             // Given the people screen's first page fetched and settled (200 ms per request)
-            let engine = try await engine(server, path: path)
+            let engine = try await engine(server, dialect: dialect, path: path)
             engine.screenDidShow(.list(people), visible: 0..<20, screen: ScreenID(1))
             await engine.waitUntilIdle()
             let settled = try engine.cache.requestLog().count
@@ -69,11 +79,13 @@ import Testing
         }
     }
 
-    @Test func identical_concurrent_requests_reach_the_server_once() async throws {
+    @Test(arguments: ODataDialect.allCases) func identical_concurrent_requests_reach_the_server_once(
+        dialect: ODataDialect
+    ) async throws {
         try await withServer { server, path in
             // Given an engine on the real service
-            let engine = try await engine(server, path: path)
-            let url = server.baseURL + "Person?$top=5"
+            let engine = try await engine(server, dialect: dialect, path: path)
+            let url = root(server, dialect) + "Person?$top=5"
             let target = FetchTarget.listPage(people.key, entitySet: "Person", offset: 0, requestedTop: 5)
             // When the same URL is fetched four times at once
             async let a = engine.fetch(url, target: target)
@@ -89,10 +101,13 @@ import Testing
         }
     }
 
-    @Test func with_thirty_percent_of_requests_failing_the_cache_converges_to_the_servers_data() async throws {
+    @Test(arguments: ODataDialect.allCases)
+    func with_thirty_percent_of_requests_failing_the_cache_converges_to_the_servers_data(
+        dialect: ODataDialect
+    ) async throws {
         try await withServer(failRate: 0.3) { server, path in
             // Given a service failing 30 % of requests with 503, and an engine that retries (12 pages of 10)
-            let engine = try await loadWithRetries(server, path: path)
+            let engine = try await loadWithRetries(server, dialect: dialect, path: path)
             // When the people screen shows all 120 rows, re-announcing itself until whole (bounded)
             var rounds = 0
             repeat {
@@ -111,22 +126,25 @@ import Testing
     }
 
     /// `$metadata` itself may hit an injected failure: try it a few times.
-    func loadWithRetries(_ server: RunningDemoServer, path: String) async throws -> SyncEngine {
+    func loadWithRetries(_ server: RunningDemoServer, dialect: ODataDialect, path: String) async throws -> SyncEngine {
         for _ in 0..<9 {
             if let engine = try? await engine(
-                server, path: path, retry: RetryPolicy(maxAttempts: 6, baseDelay: 0.01), pageSize: 10)
+                server, dialect: dialect, path: path, retry: RetryPolicy(maxAttempts: 6, baseDelay: 0.01), pageSize: 10)
             {
                 return engine
             }
         }
-        return try await engine(server, path: path)
+        return try await engine(server, dialect: dialect, path: path)
     }
 
-    @Test func a_restart_with_a_warm_cache_serves_data_before_any_request_completes_and_revalidates() async throws {
+    @Test(arguments: ODataDialect.allCases)
+    func a_restart_with_a_warm_cache_serves_data_before_any_request_completes_and_revalidates(
+        dialect: ODataDialect
+    ) async throws {
         try await withServer { server, path in
             // Given a first session that cached the first page
             do {
-                let first = try await engine(server, path: path)
+                let first = try await engine(server, dialect: dialect, path: path)
                 first.screenDidShow(.list(people), visible: 0..<20, screen: ScreenID(1))
                 await first.waitUntilIdle()
             }
@@ -136,7 +154,7 @@ import Testing
             let window = try cache.listWindow(people.key, range: 0..<20)
             #expect(window.rows.count == 20 && window.rows.allSatisfy { $0.entity != nil })
             // And a refresh revalidates with If-None-Match and is answered 304
-            let second = try await engine(server, path: path)
+            let second = try await engine(server, dialect: dialect, path: path)
             second.screenDidShow(.list(people), visible: 0..<20, screen: ScreenID(1))
             second.refresh(screen: ScreenID(1))
             await second.waitUntilIdle()
@@ -147,12 +165,15 @@ import Testing
 }
 
 extension DemoServerIntegrationTests {
-    @Test func a_window_near_the_cached_end_follows_the_servers_next_links_until_the_list_is_whole() async throws {
+    @Test(arguments: ODataDialect.allCases)
+    func a_window_near_the_cached_end_follows_the_servers_next_links_until_the_list_is_whole(
+        dialect: ODataDialect
+    ) async throws {
         // Given a service whose pages hold 20 people while we ask for 50
         let server = try await DemoServer.start(DemoServerConfiguration(people: 120, pageSize: 20))
         let directory = NSTemporaryDirectory() + "sync-next-\(UUID().uuidString)"
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        let engine = try await engine(server, path: directory + "/cache.sqlite")
+        let engine = try await engine(server, dialect: dialect, path: directory + "/cache.sqlite")
         // When the people screen shows its first 20 rows
         engine.screenDidShow(.list(people), visible: 0..<20, screen: ScreenID(1))
         await engine.waitUntilIdle()
@@ -173,7 +194,8 @@ extension DemoServerIntegrationTests {
         await server.stop()
     }
 
-    @Test func a_window_taller_than_a_short_list_leaves_it_complete_at_the_servers_count() async throws {
+    @Test(arguments: ODataDialect.allCases)
+    func a_window_taller_than_a_short_list_leaves_it_complete_at_the_servers_count(dialect: ODataDialect) async throws {
         try await withServer(latency: 20) { server, path in
             let short = ListRequest(entitySet: "Person", filter: "personID lt 8")
             let expected = try await server.store.reader.read { db in
@@ -181,7 +203,7 @@ extension DemoServerIntegrationTests {
             }
             // Given a few fresh caches (the pages below land in whichever order the network gives)
             for round in 0..<3 {
-                let engine = try await engine(server, path: path + ".\(round)")
+                let engine = try await engine(server, dialect: dialect, path: path + ".\(round)")
                 // When a 150-row window shows a list of 7 people, so pages at 0, 50 and 100 are asked for
                 engine.screenDidShow(.list(short), visible: 0..<150, screen: ScreenID(1))
                 await engine.waitUntilIdle()

@@ -1,8 +1,10 @@
 import HTTPTypes
 import Hummingbird
+import ODataCore
 
 extension HTTPField.Name {
     static let dataServiceVersion = HTTPField.Name("DataServiceVersion")!
+    static let odataVersion = HTTPField.Name("OData-Version")!
     static let maxDataServiceVersion = HTTPField.Name("MaxDataServiceVersion")!
     static let xHTTPMethod = HTTPField.Name("X-HTTP-Method")!
     static let repeatabilityRequestID = HTTPField.Name("Repeatability-Request-ID")!
@@ -16,7 +18,11 @@ extension ODataResponder {
         contentType: String = "application/json;charset=utf-8"
     ) -> Response {
         var headers = HTTPFields()
-        headers[.dataServiceVersion] = version + ";"
+        if version.hasPrefix("4") {
+            headers[.odataVersion] = version
+        } else {
+            headers[.dataServiceVersion] = version + ";"
+        }
         headers[.cacheControl] = "no-cache"
         if let etag { headers[.eTag] = etag }
         if let etag, let ifNoneMatch = request.headers[.ifNoneMatch], Self.matches(ifNoneMatch, etag) {
@@ -39,8 +45,8 @@ extension ODataResponder {
         return header.split(separator: ",").contains { strip($0) == strip(Substring(etag)) }
     }
 
-    /// An OData error body with the error's status.
-    static func errorResponse(_ error: ServiceError) -> Response {
+    /// An OData error body with the error's status (v4: `message` a plain string).
+    static func errorResponse(_ error: ServiceError, dialect: ODataDialect = .v2) -> Response {
         var json = JSONWriter()
         json.beginObject()
         json.key("error")
@@ -48,17 +54,21 @@ extension ODataResponder {
         json.key("code")
         json.string(error.code)
         json.key("message")
-        json.beginObject()
-        json.key("lang")
-        json.string("en-US")
-        json.key("value")
-        json.string(error.message)
-        json.endObject()
+        if dialect == .v4 {
+            json.string(error.message)
+        } else {
+            json.beginObject()
+            json.key("lang")
+            json.string("en-US")
+            json.key("value")
+            json.string(error.message)
+            json.endObject()
+        }
         json.endObject()
         json.endObject()
         var headers = HTTPFields()
         headers[.contentType] = "application/json;charset=utf-8"
-        headers[.dataServiceVersion] = "1.0;"
+        if dialect == .v4 { headers[.odataVersion] = "4.0" } else { headers[.dataServiceVersion] = "1.0;" }
         headers[.contentLength] = String(json.bytes.count)
         if error.status == 405 { headers[.allow] = "GET, HEAD, MERGE, PATCH, PUT, DELETE" }
         return Response(

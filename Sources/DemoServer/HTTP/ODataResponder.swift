@@ -2,22 +2,33 @@ import Foundation
 import Hummingbird
 import ODataCore
 
-/// The whole HTTP surface of the service: one responder for every path under `/CarDealer.svc/`.
+/// The whole HTTP surface of the service: one responder for every path under `/CarDealer.svc/` (OData v2) and
+/// `/v4/CarDealer.svc/` (the same data as OData v4).
 ///
 /// It checks the method and URL limits, injects latency and faults when configured, resolves the
 /// resource, and answers with verbose JSON (or EDMX for `$metadata`), an ETag, and 304 when the
-/// client's `If-None-Match` matches. Every refusal is an OData error body with its proper status.
+/// client's `If-None-Match` matches. Every refusal is an OData error body with its proper status. At the v4 root
+/// the same answers come in v4's shapes (``PayloadWriter``), with `OData-Version: 4.0`.
 public struct ODataResponder: HTTPResponder {
     public typealias Context = BasicRequestContext
 
     /// The path prefix of the service root.
     public static let servicePath = "/CarDealer.svc"
+    /// The path prefix of the same service in OData v4.
+    public static let version4Path = "/v4/CarDealer.svc"
+
+    /// The root a request path is under, and its dialect.
+    static func root(of path: String) -> (prefix: String, dialect: ODataDialect) {
+        if path == version4Path || path.hasPrefix(version4Path + "/") { return (version4Path, .v4) }
+        return (servicePath, .v2)
+    }
     /// Longest accepted request target (path and query), in bytes.
     static let maximumURLLength = 8 * 1024
 
     let engine: QueryEngine
     let faults: FaultInjector
     let metadata: [UInt8]
+    let metadataVersion4: [UInt8]
     let writer: EntityWriter
 
     /// Every change is refused (`--read-only`).
@@ -28,6 +39,7 @@ public struct ODataResponder: HTTPResponder {
         self.engine = engine
         self.faults = faults
         self.metadata = Array(engine.schema.edmx.utf8)
+        self.metadataVersion4 = Array(engine.schema.edmxVersion4.utf8)
         self.writer = EntityWriter(schema: engine.schema, writer: engine.reader)
     }
 
@@ -40,13 +52,14 @@ public struct ODataResponder: HTTPResponder {
             if loseAnswer, (200..<300).contains(response.status.code) { return Self.lostAnswer() }
             return response
         } catch let error as ServiceError {
-            return Self.errorResponse(error)
+            return Self.errorResponse(error, dialect: Self.root(of: request.uri.path).dialect)
         } catch is CancellationError {
             throw CancellationError()
         } catch {
             context.logger.error("Internal error: \(error)")
             return Self.errorResponse(
-                ServiceError(status: 500, code: "InternalError", message: "The service failed: \(error)."))
+                ServiceError(status: 500, code: "InternalError", message: "The service failed: \(error)."),
+                dialect: Self.root(of: request.uri.path).dialect)
         }
     }
 
@@ -55,10 +68,13 @@ public struct ODataResponder: HTTPResponder {
             throw ServiceError(status: 414, code: "URITooLong", message: "The URL is longer than 8 KB.")
         }
         let path = request.uri.path
-        guard path == Self.servicePath || path.hasPrefix(Self.servicePath + "/") else {
-            throw ServiceError.notFound("Nothing is served at \(path); the service root is \(Self.servicePath)/.")
+        let (rootPath, dialect) = Self.root(of: path)
+        guard path == rootPath || path.hasPrefix(rootPath + "/") else {
+            throw ServiceError.notFound(
+                "Nothing is served at \(path); the service root is \(Self.servicePath)/ (OData v4: "
+                    + "\(Self.version4Path)/).")
         }
-        let relative = String(path.dropFirst(Self.servicePath.count)).trimmingCharacters(in: "/")
+        let relative = String(path.dropFirst(rootPath.count)).trimmingCharacters(in: "/")
         if relative == "$batch" { throw ServiceError.notImplemented("$batch is not supported by this service.") }
         // `POST` with `X-HTTP-Method` tunnels a verb a proxy would not let through.
         var method = request.method.rawValue.uppercased()
@@ -71,26 +87,32 @@ public struct ODataResponder: HTTPResponder {
         if relative.replacingOccurrences(of: "%24", with: "$", options: .caseInsensitive).split(separator: "/")
             .contains("$links")
         {
+            guard dialect == .v2 else { throw ServiceError.notFound("$links is OData v2's; v4 links with $ref.") }
             return try await links(request, method: method, relative: String(relative))
         }
-        if ["MERGE", "PATCH", "PUT", "DELETE"].contains(method) {
-            return try await change(request, method: method, relative: String(relative))
+        if relative.replacingOccurrences(of: "%24", with: "$", options: .caseInsensitive).hasSuffix("/$ref") {
+            throw ServiceError.notImplemented("$ref is not supported here; link with @odata.bind in a create.")
         }
-        if method == "POST" { return try await create(request, relative: String(relative)) }
+        if ["MERGE", "PATCH", "PUT", "DELETE"].contains(method) {
+            return try await change(request, method: method, relative: String(relative), dialect: dialect)
+        }
+        if method == "POST" { return try await create(request, relative: String(relative), dialect: dialect) }
         guard request.method == .get || request.method == .head else {
             throw ServiceError.methodNotAllowed(request.method.rawValue)
         }
-        let options = try QueryRequest(query: request.uri.query)
-        let isVersion2 = Self.clientAcceptsVersion2(request.headers)
+        let options = try QueryRequest(query: request.uri.query, dialect: dialect)
+        let isVersion2 = dialect == .v4 || Self.clientAcceptsVersion2(request.headers)
         let host = request.head.authority ?? "127.0.0.1"
         let writer = PayloadWriter(
-            schema: engine.schema, serviceRoot: "http://\(host)\(Self.servicePath)/", isVersion2: isVersion2)
+            schema: engine.schema, serviceRoot: "http://\(host)\(rootPath)/", isVersion2: isVersion2, dialect: dialect)
+        let v4 = dialect == .v4
         if relative.isEmpty {
-            return respond(request, body: writer.serviceDocument(), version: "1.0", etag: nil)
+            return respond(request, body: writer.serviceDocument(), version: v4 ? "4.0" : "1.0", etag: nil)
         }
         if relative == "$metadata" {
             return respond(
-                request, body: metadata, version: "2.0", etag: nil, contentType: "application/xml;charset=utf-8")
+                request, body: v4 ? metadataVersion4 : metadata, version: v4 ? "4.0" : "2.0", etag: nil,
+                contentType: "application/xml;charset=utf-8")
         }
         // Some clients (pyodata) percent-encode the key predicate's parentheses and quotes: `Person%281%29`.
         var unescaped = String(relative)
@@ -105,8 +127,8 @@ public struct ODataResponder: HTTPResponder {
         switch result {
         case .entity(let node):
             return respond(
-                request, body: writer.entityDocument(node, select: select), version: isVersion2 ? "2.0" : "1.0",
-                etag: writer.etag(node))
+                request, body: writer.entityDocument(node, select: select),
+                version: v4 ? "4.0" : isVersion2 ? "2.0" : "1.0", etag: writer.etag(node))
         case .collection(let nodes, let count, let next):
             if next != nil && !isVersion2 {
                 throw ServiceError.badRequest(
@@ -116,10 +138,11 @@ public struct ODataResponder: HTTPResponder {
             }
             let nextLink = next.map { nextPageLink(writer.serviceRoot + relative, options, $0) }
             let body = writer.collectionDocument(nodes, count: count, nextLink: nextLink, select: select)
-            return respond(request, body: body, version: isVersion2 ? "2.0" : "1.0", etag: Self.weakETag(of: body))
+            return respond(
+                request, body: body, version: v4 ? "4.0" : isVersion2 ? "2.0" : "1.0", etag: Self.weakETag(of: body))
         case .count(let count):
             return respond(
-                request, body: Array(String(count).utf8), version: "2.0", etag: nil,
+                request, body: Array(String(count).utf8), version: v4 ? "4.0" : "2.0", etag: nil,
                 contentType: "text/plain;charset=utf-8")
         case .property(let name, let type, let value, let raw):
             if raw {
@@ -132,10 +155,12 @@ public struct ODataResponder: HTTPResponder {
                 default: text = ""
                 }
                 return respond(
-                    request, body: Array(text.utf8), version: "1.0", etag: nil, contentType: "text/plain;charset=utf-8")
+                    request, body: Array(text.utf8), version: v4 ? "4.0" : "1.0", etag: nil,
+                    contentType: "text/plain;charset=utf-8")
             }
             return respond(
-                request, body: writer.propertyDocument(name: name, type: type, value: value), version: "1.0", etag: nil)
+                request, body: writer.propertyDocument(name: name, type: type, value: value),
+                version: v4 ? "4.0" : "1.0", etag: nil)
         }
     }
 
@@ -214,7 +239,9 @@ public struct ODataResponder: HTTPResponder {
     }
 
     /// A change or delete of one entity (`Set(key)`): 204 with its new ETag (see ``EntityWriter``).
-    private func change(_ request: Request, method: String, relative: String) async throws -> Response {
+    private func change(
+        _ request: Request, method: String, relative: String, dialect: ODataDialect
+    ) async throws -> Response {
         guard let path = ResourcePath.parse(relative: relative), path.segments.count == 1,
             let segment = path.segments.first, let set = engine.schema.entitySet(segment.name), let key = segment.key
         else {
@@ -234,7 +261,7 @@ public struct ODataResponder: HTTPResponder {
             change, set: set, key: keyValue, body: body, ifMatch: request.headers[.ifMatch],
             requestID: request.headers[.repeatabilityRequestID])
         var headers = HTTPFields()
-        headers[.dataServiceVersion] = "1.0;"
+        if dialect == .v4 { headers[.odataVersion] = "4.0" } else { headers[.dataServiceVersion] = "1.0;" }
         if let etag = outcome.etag { headers[.eTag] = etag }
         if request.headers[.repeatabilityRequestID] != nil {
             headers[.repeatabilityResult] = "accepted"
@@ -244,7 +271,7 @@ public struct ODataResponder: HTTPResponder {
 
     /// A create: `POST /Set`, or `POST /Parent(k)/Navigation` for one linked to its parent (see
     /// ``EntityWriter/create(set:body:parent:requestID:)``). `201` with the entity, its `Location` and `ETag`.
-    private func create(_ request: Request, relative: String) async throws -> Response {
+    private func create(_ request: Request, relative: String, dialect: ODataDialect) async throws -> Response {
         guard let path = ResourcePath.parse(relative: relative), (1...2).contains(path.segments.count) else {
             throw ServiceError.badRequest("POST creates in Set or Parent(key)/Navigation: not '\(relative)'.")
         }
@@ -282,17 +309,18 @@ public struct ODataResponder: HTTPResponder {
         }
         let requestID = request.headers[.repeatabilityRequestID]
         let made = try await writer.create(set: set, body: body, parent: parent, requestID: requestID)
-        let isVersion2 = Self.clientAcceptsVersion2(request.headers)
+        let isVersion2 = dialect == .v4 || Self.clientAcceptsVersion2(request.headers)
         let host = request.head.authority ?? "127.0.0.1"
         let payload = PayloadWriter(
-            schema: engine.schema, serviceRoot: "http://\(host)\(Self.servicePath)/", isVersion2: isVersion2)
+            schema: engine.schema, serviceRoot: "http://\(host)\(Self.root(of: request.uri.path).prefix)/",
+            isVersion2: isVersion2, dialect: dialect)
         let created = ResourcePath(entitySet: set.name, key: [.init(name: nil, value: .int(made.key))])
         guard case .entity(let node) = try await engine.execute(created, QueryRequest(query: nil)) else {
             throw ServiceError.notFound("\(set.name)(\(made.key)) does not exist.")
         }
         var response = respond(
-            request, body: payload.entityDocument(node, select: PathTree(paths: [])), version: "1.0",
-            etag: payload.etag(node))
+            request, body: payload.entityDocument(node, select: PathTree(paths: [])),
+            version: dialect == .v4 ? "4.0" : "1.0", etag: payload.etag(node))
         response.status = .created
         response.headers[.location] = payload.serviceRoot + "\(set.name)(\(made.key))"
         if requestID != nil { response.headers[.repeatabilityResult] = "accepted" }
@@ -307,9 +335,15 @@ public struct ODataResponder: HTTPResponder {
         }
         add("$filter", options.filterText)
         add("$orderby", options.orderByText)
-        if !options.expand.isEmpty { add("$expand", options.expand.joined(separator: ",")) }
+        if options.dialect == .v4 {
+            add("$expand", options.expandText)
+        } else if !options.expand.isEmpty {
+            add("$expand", options.expand.joined(separator: ","))
+        }
         if !options.select.isEmpty { add("$select", options.select.joined(separator: ",")) }
-        if options.inlineCount { add("$inlinecount", "allpages") }
+        if options.inlineCount {
+            add(options.dialect == .v4 ? "$count" : "$inlinecount", options.dialect == .v4 ? "true" : "allpages")
+        }
         add("$top", next.remainingTop.map(String.init))
         add("$skiptoken", next.skipToken)
         for (name, value) in options.custom { add(PercentEncoding.encodeQueryValue(name), value) }

@@ -1,18 +1,28 @@
 import GRDB
 import ODataCore
 
-/// Writes query results as OData verbose JSON (`{"d": …}`), v2 or v1.
+/// Writes query results as OData verbose JSON (`{"d": …}`), v2 or v1, or as OData v4 JSON at the v4 root.
 ///
 /// Entities carry `__metadata` (`uri`, `type`, `etag`), their properties in schema order, then their
 /// navigations by name: expanded content, or `{"__deferred": {"uri": …}}`. v2 collections are
 /// `{"results": […], "__count": "N", "__next": "…"}`; v1 collections (and all expanded lists in v1)
-/// are plain arrays.
+/// are plain arrays. v4 (minimal metadata): `@odata.context`, `@odata.etag`, properties, expanded navigations bare
+/// (unexpanded ones left out); collections `{"@odata.count": N, "value": […], "@odata.nextLink": "…"}`; numbers as
+/// JSON numbers, instants as ISO 8601.
 struct PayloadWriter {
     let schema: ServiceSchema
     /// The service root as the client addressed it, ending in `/`.
     let serviceRoot: String
     /// v2 (`results` wrappers, `__count`, `__next`) or v1 (plain arrays).
     let isVersion2: Bool
+    var dialect: ODataDialect = .v2
+
+    init(schema: ServiceSchema, serviceRoot: String, isVersion2: Bool, dialect: ODataDialect = .v2) {
+        self.schema = schema
+        self.serviceRoot = serviceRoot
+        self.isVersion2 = isVersion2
+        self.dialect = dialect
+    }
 
     /// The weak ETag of an entity: its concurrency property as a literal, e.g. `W/"datetime'2009-10-31T17:08:28.44'"`.
     func etag(_ node: EntityNode) -> String? {
@@ -25,6 +35,11 @@ struct PayloadWriter {
 
     func entityDocument(_ node: EntityNode, select: PathTree) -> [UInt8] {
         var json = JSONWriter()
+        if dialect == .v4 {
+            writeVersion4(
+                node, select: select, context: serviceRoot + "$metadata#" + node.set + "/$entity", into: &json)
+            return json.bytes
+        }
         json.beginObject()
         json.key("d")
         write(node, select: select, into: &json)
@@ -34,6 +49,25 @@ struct PayloadWriter {
 
     func collectionDocument(_ nodes: [EntityNode], count: Int?, nextLink: String?, select: PathTree) -> [UInt8] {
         var json = JSONWriter(capacity: 1024 * max(1, nodes.count))
+        if dialect == .v4 {
+            json.beginObject()
+            json.key("@odata.context")
+            json.string(serviceRoot + "$metadata" + (nodes.first.map { "#" + $0.set } ?? ""))
+            if let count {
+                json.key("@odata.count")
+                json.number(Int64(count))
+            }
+            json.key("value")
+            json.beginArray()
+            for node in nodes { writeVersion4(node, select: select, context: nil, into: &json) }
+            json.endArray()
+            if let nextLink {
+                json.key("@odata.nextLink")
+                json.string(nextLink)
+            }
+            json.endObject()
+            return json.bytes
+        }
         json.beginObject()
         json.key("d")
         if isVersion2 {
@@ -58,9 +92,16 @@ struct PayloadWriter {
         return json.bytes
     }
 
-    /// `{"d": {"name": value}}`, the answer to `Person(1)/firstName`.
+    /// `{"d": {"name": value}}` (v4: `{"value": value}`), the answer to `Person(1)/firstName`.
     func propertyDocument(name: String, type: PropertyType, value: DatabaseValue) -> [UInt8] {
         var json = JSONWriter()
+        if dialect == .v4 {
+            json.beginObject()
+            json.key("value")
+            writeValue(type.odataValue(value), into: &json)
+            json.endObject()
+            return json.bytes
+        }
         json.beginObject()
         json.key("d")
         json.beginObject()
@@ -71,9 +112,29 @@ struct PayloadWriter {
         return json.bytes
     }
 
-    /// `{"d": {"EntitySets": [...]}}`.
+    /// `{"d": {"EntitySets": [...]}}`; v4: `{"value": [{"name", "kind", "url"}]}`.
     func serviceDocument() -> [UInt8] {
         var json = JSONWriter()
+        if dialect == .v4 {
+            json.beginObject()
+            json.key("@odata.context")
+            json.string(serviceRoot + "$metadata")
+            json.key("value")
+            json.beginArray()
+            for set in schema.entitySets {
+                json.beginObject()
+                json.key("name")
+                json.string(set.name)
+                json.key("kind")
+                json.string("EntitySet")
+                json.key("url")
+                json.string(set.name)
+                json.endObject()
+            }
+            json.endArray()
+            json.endObject()
+            return json.bytes
+        }
         json.beginObject()
         json.key("d")
         json.beginObject()
@@ -140,13 +201,55 @@ struct PayloadWriter {
         json.endObject()
     }
 
+    /// One entity in v4's minimal-metadata form; `context` is given for a document's top-level entity.
+    func writeVersion4(_ node: EntityNode, select: PathTree, context: String?, into json: inout JSONWriter) {
+        guard let set = schema.entitySet(node.set) else {
+            json.null()
+            return
+        }
+        let selectsAll = select.isEmpty || select.all
+        json.beginObject()
+        if let context {
+            json.key("@odata.context")
+            json.string(context)
+        }
+        if selectsAll || select.names.contains(set.concurrencyProperty), let etag = etag(node) {
+            json.key("@odata.etag")
+            json.string(etag)
+        }
+        for (index, property) in set.properties.enumerated() where selectsAll || select.names.contains(property.name) {
+            json.key(property.name)
+            writeValue(property.type.odataValue(node.values[index]), into: &json)
+        }
+        for navigation in schema.navigations(from: set.name) {
+            let childSelect = select.children[navigation.name] ?? PathTree()
+            switch node.expanded[navigation.name] {
+            case .one(let child?):
+                json.key(navigation.name)
+                writeVersion4(child, select: childSelect, context: nil, into: &json)
+            case .one(nil):
+                json.key(navigation.name)
+                json.null()
+            case .many(let children):
+                json.key(navigation.name)
+                json.beginArray()
+                for child in children { writeVersion4(child, select: childSelect, context: nil, into: &json) }
+                json.endArray()
+            case nil:
+                continue
+            }
+        }
+        json.endObject()
+    }
+
     func writeValue(_ value: ODataValue, into json: inout JSONWriter) {
         switch value {
         case .null: json.null()
         case .int(let number): json.number(number)
         case .string(let text): json.string(text)
-        case .decimal(let text): json.string(text)
-        case .dateTime(let instant): json.string(instant.wireDate)
+        case .decimal(let text): if dialect == .v4 { json.raw(text) } else { json.string(text) }
+        case .dateTime(let instant):
+            json.string(dialect == .v4 ? instant.iso8601(withOffset: false) + "Z" : instant.wireDate)
         default: json.null()
         }
     }

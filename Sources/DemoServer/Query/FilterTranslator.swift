@@ -108,6 +108,10 @@ struct FilterTranslator {
         case "substringof":
             try expect([.string, .string])
             return Typed(fragment: .build("(instr($1, $0) > 0)", f[0], f[1]), type: .boolean)
+        case "contains":
+            // v4's substringof, with the arguments the other way round.
+            try expect([.string, .string])
+            return Typed(fragment: .build("(instr($0, $1) > 0)", f[0], f[1]), type: .boolean)
         case "startswith":
             try expect([.string, .string])
             return Typed(fragment: .build("(substr($0, 1, length($1)) = $1)", f[0], f[1]), type: .boolean)

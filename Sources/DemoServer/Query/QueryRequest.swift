@@ -4,6 +4,8 @@ import ODataCore
 /// against the schema (see ``QueryEngine``).
 struct QueryRequest: Sendable {
     var expand: [String] = []
+    /// The `$expand` text as sent, kept for next links (v4 nests it).
+    var expandText: String?
     var select: [String] = []
     var filter: FilterExpression?
     /// The `$filter` text as sent, kept for `__next` links.
@@ -17,8 +19,12 @@ struct QueryRequest: Sendable {
     /// Non-system options (`sap-client=100`), passed on in `__next` links.
     var custom: [(name: String, value: String)] = []
 
+    /// The dialect of the root the request came to: v4 nests `$expand` and says `$count=true`.
+    var dialect: ODataDialect = .v2
+
     /// Parses `a=1&b=2` (percent-encoded; `+` is not a space). Unknown `$` options and repeated options are 400.
-    init(query: String?) throws(ServiceError) {
+    init(query: String?, dialect: ODataDialect = .v2) throws(ServiceError) {
+        self.dialect = dialect
         guard let query, !query.isEmpty else { return }
         var seen: Set<String> = []
         for pair in query.split(separator: "&", omittingEmptySubsequences: true) {
@@ -37,7 +43,9 @@ struct QueryRequest: Sendable {
 
     private mutating func apply(_ name: String, _ value: String) throws(ServiceError) {
         switch name {
-        case "$expand": expand = Self.list(value)
+        case "$expand":
+            expandText = value
+            expand = dialect == .v4 ? try Self.nestedExpandPaths(value) : Self.list(value)
         case "$select": select = Self.list(value)
         case "$filter":
             filter = try FilterParser.parse(value)
@@ -58,7 +66,12 @@ struct QueryRequest: Sendable {
                 throw .badRequest("$skiptoken '\(value)' was not issued by this service.")
             }
             skipToken = values
-        case "$inlinecount":
+        case "$count" where dialect == .v4:
+            guard value == "true" || value == "false" else {
+                throw .badRequest("$count must be 'true' or 'false', not '\(value)'.")
+            }
+            inlineCount = value == "true"
+        case "$inlinecount" where dialect == .v2:
             guard value == "allpages" || value == "none" else {
                 throw .badRequest("$inlinecount must be 'allpages' or 'none', not '\(value)'.")
             }
@@ -75,6 +88,50 @@ struct QueryRequest: Sendable {
         default:
             throw .badRequest("Unknown system query option \(name).")
         }
+    }
+
+    /// v4's `A($expand=B($expand=C)),D` as the paths `A`, `A/B`, `A/B/C`, `D`. Options other than `$expand`
+    /// inside the parentheses are refused (501), as are unbalanced ones (400).
+    static func nestedExpandPaths(_ text: String, prefix: String = "") throws(ServiceError) -> [String] {
+        var items: [Substring] = []
+        var depth = 0
+        var start = text.startIndex
+        for index in text.indices {
+            switch text[index] {
+            case "(": depth += 1
+            case ")":
+                depth -= 1
+                guard depth >= 0 else { throw .badRequest("$expand '\(text)' closes a parenthesis it never opened.") }
+            case "," where depth == 0:
+                items.append(text[start..<index])
+                start = text.index(after: index)
+            default: break
+            }
+        }
+        guard depth == 0 else { throw .badRequest("$expand '\(text)' leaves a parenthesis open.") }
+        items.append(text[start...])
+        var paths: [String] = []
+        for item in items {
+            let trimmed = item.trimmingCharacters(in: " ")
+            guard !trimmed.isEmpty else { continue }
+            guard let open = trimmed.firstIndex(of: "(") else {
+                paths.append(prefix + trimmed)
+                continue
+            }
+            let name = prefix + trimmed[..<open].trimmingCharacters(in: " ")
+            paths.append(name)
+            guard trimmed.hasSuffix(")") else { throw .badRequest("$expand '\(text)' is malformed.") }
+            let inner = trimmed[trimmed.index(after: open)..<trimmed.index(before: trimmed.endIndex)]
+            for option in inner.split(separator: ";") where !option.trimmingCharacters(in: " ").isEmpty {
+                let parts = option.split(separator: "=", maxSplits: 1)
+                guard parts.count == 2, parts[0].trimmingCharacters(in: " ") == "$expand" else {
+                    throw .notImplemented(
+                        "$expand options other than a nested $expand are not supported here: '\(option)'.")
+                }
+                paths += try nestedExpandPaths(String(parts[1]), prefix: name + "/")
+            }
+        }
+        return paths
     }
 
     /// Comma-separated items, trimmed, empty items dropped.

@@ -58,3 +58,55 @@ extension ServiceSchema {
         return xml
     }
 }
+
+extension ServiceSchema {
+    /// The same model as CSDL v4 (EDMX 4.0), for the service's v4 root: navigations by `Type` and `Partner`,
+    /// sets joined by `NavigationPropertyBinding`; `Edm.DateTime` (gone in v4) published as `Edm.DateTimeOffset`; the
+    /// concurrency stamp `Core.Computed` (v4 has no `ConcurrencyMode`).
+    public var edmxVersion4: String {
+        var xml = """
+            <?xml version="1.0" encoding="utf-8"?>
+            <edmx:Edmx Version="4.0" xmlns:edmx="http://docs.oasis-open.org/odata/ns/edmx">
+            <edmx:Reference Uri="https://oasis-tcs.github.io/odata-vocabularies/vocabularies/Org.OData.Core.V1.xml">
+            <edmx:Include Namespace="Org.OData.Core.V1" Alias="Core"/>
+            </edmx:Reference>
+            <edmx:DataServices>
+            <Schema Namespace="\(namespace)" xmlns="http://docs.oasis-open.org/odata/ns/edm">
+
+            """
+        for set in entitySets {
+            xml += "<EntityType Name=\"\(set.name)\"><Key><PropertyRef Name=\"\(set.key)\"/></Key>\n"
+            for property in set.properties {
+                let type = property.type == .dateTime ? "Edm.DateTimeOffset" : property.type.edm.rawValue
+                xml += "<Property Name=\"\(property.name)\" Type=\"\(type)\" Nullable=\"false\""
+                if let maxLength = property.maxLength { xml += " MaxLength=\"\(maxLength)\"" }
+                if property.type == .decimalCents { xml += " Precision=\"19\" Scale=\"2\"" }
+                // v4 has no ConcurrencyMode: the stamp the service sets (and the ETag is made of) is Core.Computed.
+                xml +=
+                    property.name == set.concurrencyProperty
+                    ? "><Annotation Term=\"Core.Computed\" Bool=\"true\"/></Property>\n" : "/>\n"
+            }
+            for navigation in navigations(from: set.name) {
+                let partner =
+                    navigation.isCollection
+                    ? navigation.relation.dependentNavigation : navigation.relation.principalNavigation
+                let type =
+                    navigation.isCollection
+                    ? "Collection(\(namespace).\(navigation.target))" : "\(namespace).\(navigation.target)"
+                xml += "<NavigationProperty Name=\"\(navigation.name)\" Type=\"\(type)\" Partner=\"\(partner)\""
+                xml += navigation.isCollection ? "/>\n" : " Nullable=\"false\"/>\n"
+            }
+            xml += "</EntityType>\n"
+        }
+        xml += "<EntityContainer Name=\"\(containerName)\">\n"
+        for set in entitySets {
+            xml += "<EntitySet Name=\"\(set.name)\" EntityType=\"\(namespace).\(set.name)\">"
+            for navigation in navigations(from: set.name) {
+                xml += "<NavigationPropertyBinding Path=\"\(navigation.name)\" Target=\"\(navigation.target)\"/>"
+            }
+            xml += "</EntitySet>\n"
+        }
+        xml += "</EntityContainer>\n</Schema>\n</edmx:DataServices>\n</edmx:Edmx>\n"
+        return xml
+    }
+}

@@ -29,12 +29,17 @@ extension EntityWriter {
         var values: [String: DatabaseValue] = [:]
         var links: [String: Int64] = [:]
         var givenKey: Int64?
-        for member in object.members where member.key != "__metadata" {
-            let (name, value) = (member.key, member.value)
+        for member in object.members where member.key != "__metadata" && !member.key.hasPrefix("@") {
+            var name = member.key
+            let value = member.value
+            // v4 binds with `"Car@odata.bind": "Car(7)"` (``bindingKey(_:navigation:principal:)`` takes the string).
+            let bound = name.hasSuffix("@odata.bind")
+            if bound { name = String(name.dropLast("@odata.bind".count)) }
             if let relation = schema.relations.first(where: {
                 $0.dependent == set.name && $0.dependentNavigation == name
             }) {
-                links[relation.foreignKey] = try bindingKey(value, navigation: name, principal: relation.principal)
+                links[relation.foreignKey] = try bindingKey(
+                    value, navigation: name, principal: relation.principal, version4: bound)
                 continue
             }
             if schema.relations.contains(where: { $0.principal == set.name && $0.principalNavigation == name }) {
@@ -127,9 +132,17 @@ extension EntityWriter {
         }
     }
 
-    /// The key a navigation binding names: `{"__metadata": {"uri": "…/Principal(k)"}}`.
-    func bindingKey(_ value: JSONValue, navigation: String, principal: String) throws -> Int64 {
-        guard case .string(let uri)? = value["__metadata"]?["uri"] else {
+    /// The key a navigation binding names: `{"__metadata": {"uri": "…/Principal(k)"}}`, or v4's `"…/Principal(k)"`.
+    func bindingKey(_ value: JSONValue, navigation: String, principal: String, version4: Bool = false) throws -> Int64 {
+        let bound: String?
+        if version4, case .string(let text) = value {
+            bound = text
+        } else if case .string(let text)? = value["__metadata"]?["uri"] {
+            bound = text
+        } else {
+            bound = nil
+        }
+        guard let uri = bound else {
             throw ServiceError.badRequest(
                 "\(navigation) binds an existing \(principal): {\"__metadata\": {\"uri\": \"\(principal)(1)\"}}.")
         }

@@ -142,7 +142,8 @@ struct EntityWriter: Sendable {
     {
         let object = try self.object(of: body)
         var values: [String: DatabaseValue] = [:]
-        for member in object.members where member.key != "__metadata" {
+        // `__metadata` (v2) and `@…` annotations (v4) are not properties.
+        for member in object.members where member.key != "__metadata" && !member.key.hasPrefix("@") {
             let (name, value) = (member.key, member.value)
             guard let property = set.property(name) else {
                 throw ServiceError.badRequest("\(set.name) has no property \(name).")
