@@ -93,6 +93,7 @@ let package = Package(
         .executableTarget(name: "TerminalDemo", dependencies: ["Terminal"]),
         // Benchmarks: programs that print figures; run in release.
         .executableTarget(name: "decode-bench", dependencies: ["ODataCore"], path: "Benchmarks/DecodeBench"),
+        .executableTarget(name: "metadata-bench", dependencies: ["ODataCore"], path: "Benchmarks/MetadataBench"),
         .executableTarget(
             name: "cache-bench", dependencies: ["ODataCore", "EntityCache", "ScreenSeam", "Sync"],
             path: "Benchmarks/CacheBench"

@@ -65,7 +65,7 @@ def peak_rss_kib(pid):
 
 
 class Server:
-    """`cardealer serve` in the background; `root` is the service root it printed."""
+    """`cardealer serve` in the background; `root` is the (v2) service root it printed first, `root4` the v4 one."""
 
     def __init__(self, args, env=None, deadline=900):
         self.output_path = os.path.join(WORK, "serve-%d.out" % time.monotonic_ns())
@@ -74,13 +74,14 @@ class Server:
             [BIN, "serve", "--host", "127.0.0.1", "--port", "0"] + args,
             stdout=self.output, stderr=subprocess.STDOUT, env=env or os.environ.copy())
         self.root = None
+        self.root4 = None
         end = time.monotonic() + deadline
         while time.monotonic() < end:
             with open(self.output_path) as text:
-                for line in text:
-                    if line.startswith("Serving "):
-                        self.root = line.split()[1]
-            if self.root or self.process.poll() is not None:
+                roots = [line.split()[1] for line in text if line.startswith("Serving ")]
+            self.root = roots[0] if roots else None
+            self.root4 = roots[1] if len(roots) > 1 else None
+            if len(roots) > 1 or self.process.poll() is not None:
                 break
             time.sleep(0.1)
         if not self.root:

@@ -12,6 +12,11 @@ for a list, with the next screen expanded) are saved under Benchmarks/.work/inge
   own response handling, the bytes served from memory by a stub HTTP session; best of 3. It stores
   nothing, so the comparison favours pyodata.
 Entities are counted the same way on both sides: every object with `__metadata` (nested ones included).
+
+OData v4 beside v2 (issue 19): the same 100 pages recorded from the service's v4 root
+(`Person?$expand=PersonCar($expand=Car)&$top=100&$skip=…&$count=true`, the same entities in v4's shape) go
+through the same `ingest-bench`; and `metadata-bench 2000` parses a generated CSDL v4 `$metadata` with 2,000
+entity types (best of 5, with the peak memory it took).
 """
 import json
 import os
@@ -27,35 +32,47 @@ PAGE = 100
 
 def record():
     directory = fresh_dir("ingest", "payloads")
+    directory4 = fresh_dir("ingest", "payloads-v4")
     data = os.path.join(WORK, "data", "people-%d.sqlite" % PEOPLE)
     os.makedirs(os.path.dirname(data), exist_ok=True)
     server = Server(["--people", str(PEOPLE), "--data", data, "--page-size", str(PAGE)])
     try:
-        def get(path, accept):
-            request = urllib.request.Request(server.root + path, headers={"Accept": accept})
+        def get(path, accept, root=None):
+            request = urllib.request.Request((root or server.root) + path, headers={"Accept": accept})
             with urllib.request.urlopen(request, timeout=60) as response:
                 return response.read()
         with open(os.path.join(directory, "metadata.xml"), "wb") as out:
             out.write(get("$metadata", "application/xml"))
+        with open(os.path.join(directory4, "metadata.xml"), "wb") as out:
+            out.write(get("$metadata", "application/xml", server.root4))
         for index in range(PEOPLE // PAGE):
             path = "Person?$expand=PersonCar/Car&$top=%d&$skip=%d&$inlinecount=allpages" % (PAGE, index * PAGE)
             with open(os.path.join(directory, "page-%04d.json" % index), "wb") as out:
                 out.write(get(path, "application/json"))
+            path4 = "Person?$expand=PersonCar($expand=Car)&$top=%d&$skip=%d&$count=true" % (PAGE, index * PAGE)
+            with open(os.path.join(directory4, "page-%04d.json" % index), "wb") as out:
+                out.write(get(path4, "application/json;odata.metadata=minimal", server.root4))
     finally:
         server.stop()
-    return directory
+    return directory, directory4
 
 
 def section():
     log("ingest: recording payloads")
-    directory = record()
+    directory, directory4 = record()
     log("ingest: CarDealer")
     ours = json.loads(subprocess.run([os.path.join(REPO, ".build", "release", "ingest-bench"), directory, "5"],
                                      capture_output=True, text=True, check=True, timeout=600).stdout)
+    log("ingest: CarDealer, the same pages in OData v4")
+    ours4 = json.loads(subprocess.run([os.path.join(REPO, ".build", "release", "ingest-bench"), directory4, "5"],
+                                      capture_output=True, text=True, check=True, timeout=600).stdout)
+    log("ingest: CSDL v4 $metadata with 2,000 entity types")
+    metadata = json.loads(subprocess.run([os.path.join(REPO, ".build", "release", "metadata-bench"), "2000", "5"],
+                                         capture_output=True, text=True, check=True, timeout=600).stdout)
     log("ingest: pyodata")
     theirs = json.loads(subprocess.run([os.path.join(VENV, "bin", "python"),
                                         os.path.join(REPO, "Benchmarks", "suite", "pyodata_parse.py"), directory, "3"],
                                        capture_output=True, text=True, check=True, timeout=600).stdout)
-    return {"cardealer": ours, "pyodata": theirs,
+    return {"cardealer": ours, "pyodata": theirs, "cardealer_v4": ours4, "metadata_v4": metadata,
             "ratio": ours["pipelined_entities_per_s"] / theirs["entities_per_s"],
             "serial_ratio": ours["ingest_entities_per_s"] / theirs["entities_per_s"]}

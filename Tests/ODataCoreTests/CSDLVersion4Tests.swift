@@ -121,3 +121,51 @@ import Testing
         #expect(model.resolveNavigation("Person", fromSet: "Ownerships")?.targetSet == "People")
     }
 }
+
+/// A v4 `$metadata` with mistakes a real service ships (issue 19): what can be browsed still is.
+@Suite struct CSDLVersion4FlawTests {
+    @Test func dangling_bindings_and_unknown_types_leave_the_rest_browsable() throws {
+        let model = try EDMXParser.parse(
+            """
+            <edmx:Edmx Version="4.01" xmlns:edmx="http://docs.oasis-open.org/odata/ns/edmx"><edmx:DataServices>
+            <Schema Namespace="S" xmlns="http://docs.oasis-open.org/odata/ns/edm">
+              <EntityType Name="Order"><Key><PropertyRef Name="id"/></Key>
+                <Property Name="id" Type="Edm.Int32" Nullable="false"/>
+                <Property Name="where" Type="Edm.GeographyPoint"/>
+                <Property Name="extra" Type="Vendor.Unknown"/>
+                <NavigationProperty Name="Lines" Type="Collection(S.Line)"/>
+                <NavigationProperty Name="Ghost" Type="S.Nowhere"/>
+              </EntityType>
+              <EntityType Name="Line"><Key><PropertyRef Name="id"/></Key>
+                <Property Name="id" Type="Edm.Int32" Nullable="false"/></EntityType>
+              <EntityContainer Name="C">
+                <EntitySet Name="Orders" EntityType="S.Order">
+                  <NavigationPropertyBinding Path="Lines" Target="Lines"/>
+                  <NavigationPropertyBinding Path="Ghost" Target="NoSuchSet"/>
+                </EntitySet>
+                <EntitySet Name="Lines" EntityType="S.Line"/>
+              </EntityContainer>
+            </Schema></edmx:DataServices></edmx:Edmx>
+            """)
+        #expect(model.dialect == .v4)
+        // The good navigation leads where it should; the dangling one leads nowhere rather than failing
+        #expect(model.resolveNavigation("Lines", fromSet: "Orders")?.targetSet == "Lines")
+        #expect(model.resolveNavigation("Ghost", fromSet: "Orders")?.targetSet == nil)
+        // Unknown types are kept by name (shown as they come), the known ones typed
+        let order = try #require(model.entityType(ofSet: "Orders"))
+        let types = Dictionary(uniqueKeysWithValues: model.properties(of: order).map { ($0.name, $0.type) })
+        #expect(types["id"] == .primitive(.int32))
+        #expect(types["where"] == .unknown("Edm.GeographyPoint"))
+        #expect(types["extra"] == .named("Vendor.Unknown"))
+        // and a payload with them decodes, the unknown values untyped
+        let payload = try VerboseJSONDecoder(serviceRoot: "http://h/", model: model).decode(
+            Array(#"{"value":[{"id":1,"where":{"type":"Point","coordinates":[1,2]},"extra":"x"}]}"#.utf8),
+            entitySet: "Orders")
+        guard case .collection(let orders) = payload else {
+            Issue.record("not a collection")
+            return
+        }
+        #expect(orders.entities.first?.key == EntityKey(entitySet: "Orders", value: .int(1)))
+        #expect(orders.entities.first?["extra"] == .string("x"))
+    }
+}

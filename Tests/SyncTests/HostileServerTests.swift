@@ -87,6 +87,40 @@ import Testing
         #expect(await engine.online)
     }
 
+    @Test func a_v4_next_link_to_another_origin_is_refused_the_same_way() async throws {
+        // Given a v4 service whose @odata.nextLink points at another host
+        let elsewhere = try ScriptedHTTPServer { _ in
+            .bytes(ScriptedHTTPServer.response(body: Array(#"{"value":[]}"#.utf8)))
+        }
+        let foreignNext = elsewhere.url("/svc/Person?$skiptoken=50")
+        let rows = (0..<50).map { #"{"personID":\#($0),"lastName":"P\#($0)"}"# }.joined(separator: ",")
+        let body = Array(
+            #"{"@odata.context":"x","@odata.count":100,"value":[\#(rows)],"@odata.nextLink":"\#(foreignNext)"}"#.utf8)
+        let service = try ScriptedHTTPServer { _ in Self.json(body) }
+        let model = try EDMXParser.parse(
+            """
+            <edmx:Edmx Version="4.0" xmlns:edmx="http://docs.oasis-open.org/odata/ns/edmx"><edmx:DataServices>
+            <Schema Namespace="M" xmlns="http://docs.oasis-open.org/odata/ns/edm">
+            <EntityType Name="Person"><Key><PropertyRef Name="personID"/></Key>
+            <Property Name="personID" Type="Edm.Int32" Nullable="false"/><Property Name="lastName" Type="Edm.String"/>
+            </EntityType><EntityContainer Name="C"><EntitySet Name="Person" EntityType="M.Person"/></EntityContainer>
+            </Schema></edmx:DataServices></edmx:Edmx>
+            """)
+        let engine = try Self.engine(root: service.url("/svc/"), model: model)
+        // When the list's first page is shown, then the user scrolls past it
+        engine.screenDidShow(.list(Self.people), visible: 0..<40, screen: ScreenID(1))
+        await engine.waitUntilIdle()
+        await Self.browse(engine, visible: 30..<70)
+        // Then nothing reached the other host, the service's 50 rows are kept, and the list says why it stopped
+        #expect(elsewhere.connections == 0)
+        #expect(service.exchanges.allSatisfy { $0.header("OData-Version") == "4.0" })
+        let state = try #require(try engine.cache.listState(Self.people.key))
+        #expect(state.fetchedCount == 50)
+        #expect(
+            state.lastError?.contains("not followed") == true,
+            "\(state.lastError ?? "nil") \(service.exchanges.map(\.target))")
+    }
+
     @Test func the_transport_refuses_any_URL_outside_the_service_origin_before_connecting() async throws {
         let elsewhere = try ScriptedHTTPServer { _ in Self.json(Self.people(0..<1, root: "http://h/svc/")) }
         let service = try ScriptedHTTPServer { _ in Self.json(Self.people(0..<1, root: "http://h/svc/")) }

@@ -13,6 +13,8 @@ extension VerboseJSONDecoder.Context {
             guard let typed = primitive(value, as: edmType) else { throw wrong() }
             return typed
         case .named(let typeName):
+            // A type the document never declares (a dangling reference) is read for what it is.
+            guard model?.complexTypes[typeName] != nil else { return untypedValue(value, depth: depth) }
             guard kind == .object else { throw wrong() }
             let declared = model?.complexTypes[typeName]?.properties ?? []
             var members: [ODataProperty] = []
