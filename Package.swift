@@ -16,6 +16,7 @@ let package = Package(
         .library(name: "Sync", targets: ["Sync"]),
         .library(name: "Session", targets: ["Session"]),
         .library(name: "DemoServer", targets: ["DemoServer"]),
+        .library(name: "SSHGateway", targets: ["SSHGateway"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -29,6 +30,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
         // Already in the graph; Session hashes a credential into the cache's file name with its SHA-256.
         .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
+        // The SSH protocol for `cardealer serve-ssh`.
+        .package(url: "https://github.com/apple/swift-nio-ssh", from: "0.15.1"),
     ],
     targets: [
         // Pure OData v2 protocol core: $metadata, URLs, keys, verbose JSON, the transport protocol. No I/O.
@@ -72,6 +75,20 @@ let package = Package(
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ]
         ),
+        // A pseudo-terminal and a child process on it (openpty, fork, login_tty, exec), for the SSH gateway.
+        .target(name: "CPtySupport", linkerSettings: [.linkedLibrary("util")]),
+        // `cardealer serve-ssh`: an SSH server whose every session is the browser in its own process on its own pty.
+        .target(
+            name: "SSHGateway",
+            dependencies: [
+                "CPtySupport",
+                .product(name: "NIOSSH", package: "swift-nio-ssh"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         // One browsing session built from settings: transport, `$metadata`, cache, fetcher, profile. Shared by the
         // executable and the tests (as Hummingbird's buildApplication is); the terminal is the caller's.
         .target(
@@ -85,7 +102,7 @@ let package = Package(
         .executableTarget(
             name: "cardealer",
             dependencies: [
-                "ODataCore", "EntityCache", "ODataHTTP", "Session", "Terminal", "Browser", "DemoServer",
+                "ODataCore", "EntityCache", "ODataHTTP", "Session", "Terminal", "Browser", "DemoServer", "SSHGateway",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -131,6 +148,14 @@ let package = Package(
             name: "CarDealerTestSupport", dependencies: ["ODataCore", "EntityCache", "DemoServer"],
             path: "Tests/TestSupport"),
         .testTarget(name: "TerminalTests", dependencies: ["Terminal", "CarDealerTestSupport"]),
+        // The gateway's own parts (limits, keys, auth) and the built binary behind the real OpenSSH client.
+        .testTarget(
+            name: "SSHGatewayTests",
+            dependencies: [
+                "SSHGateway", "CarDealerTestSupport", .product(name: "NIOSSH", package: "swift-nio-ssh"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
+        ),
         // The built cardealer binary in tmux: keys in, capture-pane out.
         .testTarget(
             name: "EndToEndTests",

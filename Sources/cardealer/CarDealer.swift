@@ -20,7 +20,10 @@ struct CarDealer: AsyncParsableCommand {
             Behind a proxy: http_proxy, https_proxy, all_proxy and no_proxy, read as curl reads them.
             """,
         version: version,
-        subcommands: [DemoCommand.self, BrowseCommand.self, ServeCommand.self, CacheCommand.self],
+        subcommands: [
+            DemoCommand.self, BrowseCommand.self, ServeCommand.self, ServeSSHCommand.self, CacheCommand.self,
+            SSHSessionCommand.self,
+        ],
         defaultSubcommand: DemoCommand.self
     )
 }

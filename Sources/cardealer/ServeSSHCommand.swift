@@ -1,0 +1,241 @@
+import ArgumentParser
+import Browser
+import DemoServer
+import Foundation
+import SSHGateway
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `cardealer serve-ssh`: anyone runs `ssh -p 2222 demo@host` and lands in the browser, with nothing installed.
+///
+/// Every session is the browser in a process of its own on a pty of its own (ncurses has global state; a process
+/// per session also keeps one session's crash to itself), with a cache of its own, browsing the one service: the
+/// built-in demo in this process, or `--service`.
+struct ServeSSHCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "serve-ssh",
+        abstract: "Serve the browser over SSH: every session runs it on the built-in demo service or on --service.",
+        discussion: """
+            Connect with: ssh -p PORT demo@HOST (any user name). Only the browser runs: commands, subsystems and \
+            port forwarding are refused. On 127.0.0.1 anyone may connect unless --auth says otherwise; on any \
+            other address --auth must be given. --auth password reads the password from CARDEALER_SSH_PASSWORD.
+            """
+    )
+
+    enum AuthMode: String, ExpressibleByArgument, CaseIterable { case none, password, keys }
+
+    @Option(help: "Interface to listen on.") var host = "127.0.0.1"
+    @Option(help: "Port to listen on; 0 picks a free one.") var port = 2222
+    @Option(help: "Browse this OData service root instead of the built-in demo.") var service: String?
+    @Option(help: "Browse the built-in demo in OData 2 or 4.") var odataVersion = 2
+    @Option(help: "People in the built-in demo's data.") var people = 200
+    @Flag(help: "The built-in demo refuses every change (a public demo nobody can deface).") var readOnly = false
+    @Option(
+        help: ArgumentHelp(
+            "Who may log in: none (anyone), password (CARDEALER_SSH_PASSWORD) or keys (--authorized-keys).",
+            valueName: "MODE"))
+    var auth: AuthMode?
+    @Option(help: ArgumentHelp("Public keys allowed in (OpenSSH authorized_keys format).", valueName: "FILE"))
+    var authorizedKeys: String?
+    @Option(
+        help: ArgumentHelp(
+            "The Ed25519 host key (OpenSSH format, mode 0600); default: generated once in the data directory.",
+            valueName: "FILE"))
+    var hostKey: String?
+    @Option(help: "Most sessions at once.") var maxSessions = 16
+    @Option(help: "Most new connections from one address in a minute.") var connectionsPerMinute = 30
+    @Option(help: ArgumentHelp("End a session after this long without a keypress.", valueName: "MINUTES"))
+    var idleMinutes = 15
+    @Option(help: ArgumentHelp("The longest a session may last.", valueName: "MINUTES")) var maxSessionMinutes = 120
+    @Option(help: ArgumentHelp("Address space of each session's process; 0 for no cap.", valueName: "MIB"))
+    var memoryMiB = 2048
+    @Option(help: ArgumentHelp("The log (default: the state directory's cardealer/serve-ssh.log).", valueName: "FILE"))
+    var log: String?
+    @Flag(help: "Write the log only to its file, not to standard error too.") var quiet = false
+
+    func validate() throws {
+        guard (0...65535).contains(port) else { throw ValidationError("--port must be between 0 and 65535.") }
+        guard maxSessions >= 1, connectionsPerMinute >= 1, idleMinutes >= 1, maxSessionMinutes >= 1, memoryMiB >= 0
+        else {
+            throw ValidationError(
+                "--max-sessions, --connections-per-minute, --idle-minutes and --max-session-minutes must be at "
+                    + "least 1, --memory-mib at least 0.")
+        }
+        guard odataVersion == 2 || odataVersion == 4 else { throw ValidationError("--odata-version is 2 or 4.") }
+        guard people >= 1 else { throw ValidationError("--people must be at least 1.") }
+        if authorizedKeys != nil, auth != nil, auth != .keys {
+            throw ValidationError("--authorized-keys goes with --auth keys.")
+        }
+        if let service {
+            guard let url = URL(string: service), ["http", "https"].contains(url.scheme?.lowercased() ?? ""),
+                url.host != nil, url.user == nil, url.password == nil
+            else { throw ValidationError("--service must be an http(s) service root URL without credentials.") }
+        }
+    }
+
+    static func isLoopback(_ host: String) -> Bool {
+        host == "127.0.0.1" || host == "::1" || host == "localhost" || host.hasPrefix("127.")
+    }
+
+    /// What --auth (or its absence) means here.
+    func authentication(environment: [String: String]) throws -> GatewayAuthentication {
+        let mode = auth ?? (authorizedKeys != nil ? .keys : nil)
+        switch mode {
+        case nil:
+            guard Self.isLoopback(host) else {
+                throw ValidationError(
+                    "On \(host) anyone who can reach the port could log in: choose --auth password (with "
+                        + "CARDEALER_SSH_PASSWORD), --auth keys --authorized-keys FILE, or --auth none for a public "
+                        + "demo.")
+            }
+            return .none
+        case .some(.none):
+            return .none
+        case .some(.password):
+            guard let password = environment["CARDEALER_SSH_PASSWORD"], !password.isEmpty else {
+                throw ValidationError("--auth password reads the password from CARDEALER_SSH_PASSWORD, which is unset.")
+            }
+            return .password(password)
+        case .some(.keys):
+            guard let authorizedKeys else { throw ValidationError("--auth keys needs --authorized-keys FILE.") }
+            do {
+                return .keys(try AuthorizedKeys.load(from: authorizedKeys))
+            } catch {
+                throw ValidationError(String(describing: error))
+            }
+        }
+    }
+
+    func run() async throws {
+        let environment = ProcessInfo.processInfo.environment
+        let authentication = try authentication(environment: environment)
+        let dataDirectory = DemoCommand.dataDirectory()
+        let keyPath = hostKey ?? dataDirectory + "/ssh_host_ed25519_key"
+        let (key, generated): (HostKeyFile, Bool)
+        do {
+            (key, generated) =
+                hostKey == nil
+                ? try HostKeyFile.loadOrCreate(at: keyPath) : (try HostKeyFile.load(from: keyPath), false)
+        } catch {
+            throw ValidationError(String(describing: error))
+        }
+        let logPath =
+            log ?? (SessionLog.path(environment: environment) as NSString).deletingLastPathComponent
+            + "/serve-ssh.log"
+        let gatewayLog = try GatewayLog(path: logPath, echoToStandardError: !quiet)
+
+        // The service every session browses.
+        let serviceRoot: String
+        let builtIn = service == nil
+        if let service {
+            serviceRoot = service
+        } else {
+            try FileManager.default.createDirectory(
+                atPath: dataDirectory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            let server = try await DemoServer.start(
+                DemoServerConfiguration(
+                    people: people, dataPath: dataDirectory + "/demo-\(people).sqlite", readOnly: readOnly))
+            serviceRoot = odataVersion == 4 ? server.version4URL : server.baseURL
+        }
+
+        var configuration = GatewayConfiguration(hostKey: key) { request in
+            try Self.sessionCommand(request, serviceRoot: serviceRoot, builtIn: builtIn)
+        }
+        configuration.host = host
+        configuration.port = port
+        configuration.authentication = authentication
+        configuration.maxSessions = maxSessions
+        configuration.connectionsPerMinute = connectionsPerMinute
+        configuration.idleTimeout = .seconds(idleMinutes * 60)
+        configuration.maxSessionLength = .seconds(maxSessionMinutes * 60)
+        configuration.memoryLimitBytes = UInt64(memoryMiB) << 20
+        let gateway = try await SSHGateway.start(configuration, log: gatewayLog)
+
+        let shownHost = host.contains(":") ? "[\(host)]" : host
+        var lines = [
+            "Serving ssh://\(shownHost):\(gateway.port) (connect: ssh -p \(gateway.port) demo@\(shownHost))",
+            "Host key \(key.fingerprint) (ssh-ed25519, \(keyPath)\(generated ? ", generated now" : ""))",
+            "Sessions browse \(serviceRoot)\(readOnly && builtIn ? " (read-only)" : "")",
+            "Auth: \(authentication.name); at most \(maxSessions) sessions; log \(logPath)",
+        ]
+        if case .none = authentication, !Self.isLoopback(host) {
+            lines.append(
+                "WARNING: --auth none on \(host): anyone who can reach port \(gateway.port) gets a session. "
+                    + "Keep it to a demo you are watching.")
+        }
+        FileHandle.standardOutput.write(Data((lines.joined(separator: "\n") + "\n").utf8))
+        gatewayLog.write("serve-ssh listening on \(shownHost):\(gateway.port), auth \(authentication.name)")
+
+        // Runs until SIGINT or SIGTERM. The sessions' processes need no telling: when this process ends, their
+        // ptys close and the kernel hangs them up.
+        let (stop, signalled) = AsyncStream<Int32>.makeStream()
+        var sources: [any DispatchSourceSignal] = []
+        for number in [SIGINT, SIGTERM] {
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler { signalled.yield(number) }
+            source.resume()
+            sources.append(source)
+        }
+        for await number in stop {
+            gatewayLog.write("serve-ssh stopping on signal \(number), \(gateway.openSessions) sessions open")
+            try? await gateway.close()
+            break
+        }
+        sources.forEach { $0.cancel() }
+    }
+
+    /// The browser for one session: this executable's hidden `ssh-session` command, with a fresh home, cache and
+    /// state directory of its own and none of the server's environment (no credentials, no proxies).
+    static func sessionCommand(
+        _ request: SessionRequest, serviceRoot: String, builtIn: Bool
+    ) throws -> SessionCommand {
+        var template = Array((NSTemporaryDirectory() + "/cardealer-ssh-\(request.number)-XXXXXX").utf8CString)
+        guard let made = mkdtemp(&template) else {
+            throw ValidationError("Could not make a session directory: \(String(cString: strerror(errno))).")
+        }
+        let directory = String(cString: made)
+        var environment = request.environment
+        environment["TERM"] = request.term
+        if environment["LANG"] == nil { environment["LANG"] = "C.UTF-8" }
+        environment["HOME"] = directory
+        environment["XDG_CACHE_HOME"] = directory + "/cache"
+        environment["XDG_CONFIG_HOME"] = directory + "/config"
+        environment["XDG_STATE_HOME"] = directory + "/state"
+        environment["XDG_DATA_HOME"] = directory + "/data"
+        environment["PATH"] = "/usr/bin:/bin"
+        // glibc gives every thread an arena of 64 MiB address space; two keep the address-space cap meaningful.
+        environment["MALLOC_ARENA_MAX"] = "2"
+        environment["CARDEALER_SSH_USER"] = request.user
+        var arguments = ["ssh-session", serviceRoot, "--cache-directory", directory + "/cache"]
+        if builtIn { arguments.append("--built-in") }
+        return SessionCommand(
+            path: executablePath(), arguments: arguments, environment: environment,
+            cleanup: { try? FileManager.default.removeItem(atPath: directory) })
+    }
+
+    /// This executable, as the kernel knows it (not argv[0], which may be relative or a name on PATH).
+    static func executablePath() -> String {
+        (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+    }
+}
+
+/// `cardealer ssh-session ROOT`: one SSH session's browser, started by `serve-ssh` on the session's pty. Hidden.
+struct SSHSessionCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "ssh-session", abstract: "One serve-ssh session's browser (started by serve-ssh).",
+        shouldDisplay: false)
+
+    @Argument var serviceRoot: String
+    @Flag(help: "The service is the built-in demo: browse it with the CarDealer display profile.") var builtIn = false
+    @OptionGroup var browserOptions: BrowserOptions
+
+    mutating func run() async throws {
+        let settings = try BrowserSession.settings(
+            serviceRoot: serviceRoot, identity: nil, options: browserOptions,
+            profile: builtIn ? DisplayProfile.carDealer : nil)
+        try await BrowserSession.run(settings, trace: browserOptions.trace)
+    }
+}
