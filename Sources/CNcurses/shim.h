@@ -82,4 +82,12 @@ static inline int cd_wcwidth(wchar_t c) { return wcwidth(c); }
 /* The codeset of the current LC_CTYPE, e.g. "UTF-8". */
 static inline const char *cd_codeset(void) { return nl_langinfo(CODESET); }
 
+/* Whether the current terminal's terminfo entry has the string capability `name` ("cup", "smcup"). Declared here
+   rather than by <term.h>, whose lower-case macros (lines, columns, tab…) would shadow names in Swift. */
+extern char *tigetstr(const char *);
+static inline int cd_has_string_capability(const char *name) {
+    char *value = tigetstr(name);
+    return value != NULL && value != (char *)-1;
+}
+
 #endif

@@ -33,7 +33,8 @@ extension CursesTerminal {
         }
         guard let tty = fopen("/dev/tty", "r+") else {
             throw TerminalError(
-                "No terminal to draw on: stdin/stdout are not a terminal and /dev/tty cannot be opened.")
+                "No terminal to draw on: stdin/stdout are not a terminal and /dev/tty cannot be opened "
+                    + "(over SSH, connect with ssh -t).")
         }
         return (tty, tty, true)
     }

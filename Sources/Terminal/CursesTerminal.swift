@@ -64,6 +64,15 @@ public final class CursesTerminal: TerminalDriver {
                 "Could not start the terminal: TERM=\(Self.environment("TERM") ?? "(unset)") is not known to "
                     + "terminfo and neither are xterm-256color nor vt100. Install ncurses-base or set TERM.")
         }
+        // TERM=dumb (some IDE terminals, scripts) cannot move the cursor: a full-screen program can only garble it.
+        guard cd_has_string_capability("cup") != 0 else {
+            endwin()
+            delscreen(screen)
+            if files.ownsTTY { fclose(files.input) }
+            throw TerminalError(
+                "TERM=\(type) cannot move the cursor, and CarDealer draws a full screen. Run it in a terminal "
+                    + "emulator, or set TERM (e.g. TERM=xterm-256color) if yours is one.")
+        }
         guard cts_wake_pipe_open() >= 0 else {
             endwin()
             throw TerminalError("Could not create the wake pipe: \(String(cString: strerror(errno))).")
@@ -138,7 +147,16 @@ public final class CursesTerminal: TerminalDriver {
         isRestored = true
         stop()
         cts_restore_signal_handlers()
-        if isSuspended { isSuspended = false } else { endwin() }
+        if isSuspended {
+            isSuspended = false
+        } else {
+            // Without an alternate screen (vt100, linux console) the last frame would stay after quitting.
+            if cd_has_string_capability("smcup") == 0 {
+                erase()
+                refresh()
+            }
+            endwin()
+        }
         delscreen(screen)
         if ownsTTY { fclose(inputFile) }
         Self.isOpen = false

@@ -36,6 +36,12 @@ final class StartupScreen {
         }
         // From here on the screen is ncurses'; anything else goes to the log.
         SessionLog.captureStandardError()
+        let requested = ProcessInfo.processInfo.environment["TERM"] ?? ""
+        if terminal.terminalType != requested {
+            SessionLog.write(
+                "TERM=\(requested.isEmpty ? "(unset)" : requested) is not known to terminfo; drawing as "
+                    + terminal.terminalType)
+        }
         let screen = StartupScreen(terminal: terminal, serviceRoot: serviceRoot)
         current = screen
         terminal.start { [weak screen] events in screen?.deliver(events) }
