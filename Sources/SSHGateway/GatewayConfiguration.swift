@@ -35,15 +35,19 @@ public struct SessionRequest: Sendable {
 /// A program to run on a session's pty.
 public struct SessionCommand: Sendable {
     public var path: String
+    /// The program's own name (argv[0]).
+    public var name: String
     public var arguments: [String]
     public var environment: [String: String]
     /// Runs once the process has ended and been reaped (removes the session's directory).
     public var cleanup: @Sendable () -> Void
 
     public init(
-        path: String, arguments: [String], environment: [String: String], cleanup: @escaping @Sendable () -> Void
+        path: String, name: String, arguments: [String], environment: [String: String],
+        cleanup: @escaping @Sendable () -> Void
     ) {
         self.path = path
+        self.name = name
         self.arguments = arguments
         self.environment = environment
         self.cleanup = cleanup
@@ -68,6 +72,9 @@ public struct GatewayConfiguration: Sendable {
     public var memoryLimitBytes: UInt64 = 2 << 30
     /// How long after a failed password or key the answer waits.
     public var failureDelay: Duration = .seconds(1)
+    /// Quiet on a session's pty that ends a frame (one SSH message); zero sends each read as it comes, as a plain
+    /// pty-to-socket copy would (the benchmark's baseline).
+    public var frameQuiet: Duration = .milliseconds(3)
     /// How long after SIGHUP a session's process gets SIGKILL.
     public var hangupGrace: Duration = .seconds(2)
     /// Builds the program a session runs.

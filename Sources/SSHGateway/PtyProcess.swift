@@ -20,24 +20,24 @@ final class PtyProcess: @unchecked Sendable {
     private var closed = false
     private var pendingInput: [UInt8] = []
 
-    /// Quiet time that ends a frame, and the longest one frame may be held back.
-    static let frameQuiet: Int32 = 3
+    /// Quiet time that ends a frame (0: every read is sent as it is), and the longest one frame may be held back.
+    private let frameQuiet: Int32
     static let frameLongest: Duration = .milliseconds(15)
     /// Input held for a browser that is not reading; beyond it, keystrokes are dropped (and logged by the caller).
     static let pendingInputLimit = 64 * 1024
 
-    private init(pid: pid_t, descriptor: Int32) {
+    private init(pid: pid_t, descriptor: Int32, frameQuiet: Duration) {
         self.pid = pid
         self.descriptor = descriptor
+        self.frameQuiet = Int32(
+            clamping: frameQuiet.components.seconds * 1000 + frameQuiet.components.attoseconds / 1_000_000_000_000_000)
     }
 
     /// Starts `command` on a new pty of the given size.
     static func spawn(
-        _ command: SessionCommand, columns: Int, rows: Int, memoryLimitBytes: UInt64
-    ) throws
-        -> PtyProcess
-    {
-        let arguments = [command.path] + command.arguments
+        _ command: SessionCommand, columns: Int, rows: Int, memoryLimitBytes: UInt64, frameQuiet: Duration
+    ) throws -> PtyProcess {
+        let arguments = [command.name] + command.arguments
         let environment = command.environment.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
         var descriptor: Int32 = -1
         let pid = withCStrings(arguments) { argv in
@@ -50,7 +50,7 @@ final class PtyProcess: @unchecked Sendable {
         guard pid > 0 else {
             throw HostKeyError("Could not start \(command.path): \(String(cString: strerror(errno))).")
         }
-        return PtyProcess(pid: pid, descriptor: descriptor)
+        return PtyProcess(pid: pid, descriptor: descriptor, frameQuiet: frameQuiet)
     }
 
     /// Runs the reading thread: `output` gets each frame and must call its completion once the frame is written
@@ -94,9 +94,10 @@ final class PtyProcess: @unchecked Sendable {
                     ended = true
                     break
                 }
-                guard frame.count < 64 * 1024, ContinuousClock.now - started < Self.frameLongest else { break }
+                guard frameQuiet > 0, frame.count < 64 * 1024, ContinuousClock.now - started < Self.frameLongest
+                else { break }
                 var more = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
-                if poll(&more, 1, Self.frameQuiet) <= 0 { break }
+                if poll(&more, 1, frameQuiet) <= 0 { break }
             }
             if !frame.isEmpty {
                 let written = DispatchSemaphore(value: 0)

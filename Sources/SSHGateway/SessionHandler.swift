@@ -164,7 +164,8 @@ final class SessionHandler: ChannelDuplexHandler {
             command = try gateway.configuration.command(request)
             spawned = try PtyProcess.spawn(
                 command, columns: terminal.columns, rows: terminal.rows,
-                memoryLimitBytes: gateway.configuration.memoryLimitBytes)
+                memoryLimitBytes: gateway.configuration.memoryLimitBytes,
+                frameQuiet: gateway.configuration.frameQuiet)
         } catch {
             gateway.limits.closeSession()
             gateway.log.write("session \(number): could not start the browser: \(error)")

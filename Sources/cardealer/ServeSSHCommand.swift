@@ -51,6 +51,11 @@ struct ServeSSHCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("The longest a session may last.", valueName: "MINUTES")) var maxSessionMinutes = 120
     @Option(help: ArgumentHelp("Address space of each session's process; 0 for no cap.", valueName: "MIB"))
     var memoryMiB = 2048
+    @Option(
+        help: ArgumentHelp(
+            "Quiet on a session's terminal that ends a frame (one SSH message); 0 sends every write as it comes.",
+            valueName: "MS"))
+    var frameQuietMs = 3
     @Option(help: ArgumentHelp("The log (default: the state directory's cardealer/serve-ssh.log).", valueName: "FILE"))
     var log: String?
     @Flag(help: "Write the log only to its file, not to standard error too.") var quiet = false
@@ -65,6 +70,7 @@ struct ServeSSHCommand: AsyncParsableCommand {
         }
         guard odataVersion == 2 || odataVersion == 4 else { throw ValidationError("--odata-version is 2 or 4.") }
         guard people >= 1 else { throw ValidationError("--people must be at least 1.") }
+        guard (0...100).contains(frameQuietMs) else { throw ValidationError("--frame-quiet-ms must be 0 to 100.") }
         if authorizedKeys != nil, auth != nil, auth != .keys {
             throw ValidationError("--authorized-keys goes with --auth keys.")
         }
@@ -151,6 +157,7 @@ struct ServeSSHCommand: AsyncParsableCommand {
         configuration.idleTimeout = .seconds(idleMinutes * 60)
         configuration.maxSessionLength = .seconds(maxSessionMinutes * 60)
         configuration.memoryLimitBytes = UInt64(memoryMiB) << 20
+        configuration.frameQuiet = .milliseconds(frameQuietMs)
         let gateway = try await SSHGateway.start(configuration, log: gatewayLog)
 
         let shownHost = host.contains(":") ? "[\(host)]" : host
@@ -212,13 +219,14 @@ struct ServeSSHCommand: AsyncParsableCommand {
         var arguments = ["ssh-session", serviceRoot, "--cache-directory", directory + "/cache"]
         if builtIn { arguments.append("--built-in") }
         return SessionCommand(
-            path: executablePath(), arguments: arguments, environment: environment,
+            path: executablePath(), name: "cardealer", arguments: arguments, environment: environment,
             cleanup: { try? FileManager.default.removeItem(atPath: directory) })
     }
 
-    /// This executable, as the kernel knows it (not argv[0], which may be relative or a name on PATH).
+    /// This executable: `/proc/self/exe`, which the forked child resolves to the server's own binary even after a
+    /// rebuild or upgrade replaced the file (argv[0] may be relative, or a name on PATH).
     static func executablePath() -> String {
-        (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        FileManager.default.fileExists(atPath: "/proc/self/exe") ? "/proc/self/exe" : CommandLine.arguments[0]
     }
 }
 
