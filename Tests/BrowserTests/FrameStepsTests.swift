@@ -52,4 +52,26 @@ import Testing
         #expect(intents.shown.last?.1 == 0..<27)
         #expect(intents.shown.filter { $0.1 == 0..<27 }.count == 1)
     }
+
+    @Test func requests_in_flight_show_only_once_they_have_been_out_a_while() async throws {
+        // Given a people list
+        let cache = try temporaryCache()
+        let (app, _) = try makeApp(cache, intents: RecordingIntents())
+        app.presentIfNeeded()
+        // (the cache's own status, which says nothing is in flight, is kept out of it)
+        app.statusObservation?.cancel()
+        let size = TerminalSize(columns: 60, rows: 12)
+        func statusLine() -> String { app.render(size: size).lines.last ?? "" }
+        // When a request goes out and answers at once, the status line never mentions it
+        app.statusChanged(SyncStatus(inFlight: 1))
+        #expect(!statusLine().contains("request"))
+        app.statusChanged(SyncStatus(inFlight: 0))
+        #expect(!statusLine().contains("request"))
+        // When one stays out past the delay, it shows, and goes when it answers
+        app.statusChanged(SyncStatus(inFlight: 2))
+        #expect(!statusLine().contains("request"))
+        #expect(try await eventually(seconds: 5) { statusLine().contains("2 requests") }, "\(statusLine())")
+        app.statusChanged(SyncStatus(inFlight: 0))
+        #expect(!statusLine().contains("request"))
+    }
 }

@@ -31,7 +31,8 @@ enum Chrome {
 
     /// `● online  ⠹ 2 requests │ 12 of 200 · 3 s old │ ? help`, or the last error in words, or the request
     /// that has waited a few seconds for its answer (`waiting 5 s for Person?$top=50…`).
-    static func drawStatus(status: SyncStatus?, summary: String, spinnerPhase: Int, into buffer: inout ScreenBuffer) {
+    /// `spinnerPhase` nil hides the requests in flight (they have not been out long enough to mention).
+    static func drawStatus(status: SyncStatus?, summary: String, spinnerPhase: Int?, into buffer: inout ScreenBuffer) {
         let row = buffer.size.rows - 1
         let width = buffer.size.columns
         let style = CellStyle(role: .status)
@@ -40,7 +41,7 @@ enum Chrome {
         if let status {
             let (mark, role): (String, ColorRole) = status.isOnline ? ("● online", .success) : ("○ offline", .warning)
             column = buffer.put(mark, row: row, column: column, style: CellStyle(role: role))
-            if status.inFlight > 0 {
+            if status.inFlight > 0, let spinnerPhase {
                 let spin = String(spinner[spinnerPhase % spinner.count])
                 let noun = status.inFlight == 1 ? "request" : "requests"
                 column = buffer.put("  \(spin) \(status.inFlight) \(noun)", row: row, column: column, style: style)
