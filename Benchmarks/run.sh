@@ -3,7 +3,7 @@
 # Installs what it needs (wrk and tmux from apt when missing; pyodata and mock-sap into
 # Benchmarks/.venv), builds release, runs every section, prints a markdown report and writes
 # BENCHMARKS.md. Scratch files go to Benchmarks/.work. Loopback only; every wait is bounded.
-# Usage: Benchmarks/run.sh [SECTION ...]   (navigation scale ingest terminal server cache; default all)
+# Usage: Benchmarks/run.sh [SECTION ...]   (navigation scale ingest terminal server cache writes ssh; default all)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -16,10 +16,10 @@ if ((${#need_apt[@]})); then
 fi
 
 VENV=Benchmarks/.venv
-if ! "$VENV/bin/python" -c 'import pyodata, mocksap' 2>/dev/null; then
-    echo "[bench] creating $VENV (pyodata, mock-sap)" >&2
+if ! "$VENV/bin/python" -c 'import pyodata, mocksap, paramiko' 2>/dev/null; then
+    echo "[bench] creating $VENV (pyodata, mock-sap, paramiko)" >&2
     python3 -m venv "$VENV"
-    "$VENV/bin/pip" install --quiet pyodata==1.12.1 mock-sap==0.22.0 requests
+    "$VENV/bin/pip" install --quiet pyodata==1.12.1 mock-sap==0.22.0 requests paramiko==5.1.0
 fi
 
 echo "[bench] swift build -c release" >&2

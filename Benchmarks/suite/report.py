@@ -110,6 +110,21 @@ def summary_rows(results):
                      "%s× (%s against %s writes/s)" % (fmt(writes["flush_ratio"], 1), fmt(writes["flush_writes_per_s_8"], 1),
                                                         fmt(writes["flush_writes_per_s_1"], 1)),
                      met(writes["flush_ratio"] >= 5)))
+    ssh = results.get("ssh")
+    if ssh and "frames" in ssh:
+        f = ssh["frames"]
+        rows.append(("SSH: messages per frame (drill-down, Esc back)", "1",
+                     "%d, %d (every read sent: %s, %s)" % (f["drill"]["messages"], f["back"]["messages"],
+                                                         ssh.get("raw", {}).get("drill", {}).get("messages", "–"),
+                                                         ssh.get("raw", {}).get("back", {}).get("messages", "–")),
+                     met(f["drill"]["messages"] <= 1 and f["back"]["messages"] <= 1)))
+        rows.append(("SSH: first frame", "≤ 4 KB", fmt(f["first"]["bytes"], 0, " B"), met(f["first"]["bytes"] <= 4096)))
+        rows.append(("SSH: cursor one row", "≤ 100 B", fmt(f["row"]["bytes"], 0, " B"), met(f["row"]["bytes"] <= 100)))
+        rows.append(("SSH: 10 idle seconds", "0 B", fmt(f["idle"]["bytes"], 0, " B"), met(f["idle"]["bytes"] == 0)))
+        c = ssh.get("concurrent")
+        if c:
+            rows.append(("SSH: keypress → frame p99, %d sessions" % c["sessions"], "≤ 20 ms", fmt(c["p99_ms"], 2, " ms"),
+                         met(c["p99_ms"] is not None and c["p99_ms"] <= 20)))
     return rows
 
 
@@ -220,4 +235,29 @@ def render(results):
                     ["1,000 changes to 1,000 people over 100 ms latency, 8 at a time", fmt(writes["flush_writes_per_s_8"], 1, " writes/s")],
                     ["the same, one at a time", fmt(writes["flush_writes_per_s_1"], 1, " writes/s")],
                 ]), ""]
+    ssh = results.get("ssh")
+    if ssh and "frames" in ssh:
+        def step(run, name):
+            m = run[name]
+            return "%s B in %d message%s (%s B on the wire)" % (fmt(m["bytes"]), m["messages"], "" if m["messages"] == 1 else "s", fmt(m["wire_bytes"]))
+        rows = []
+        for label, name in (("first frame (connect → 1.5 s without output), cold cache", "first"),
+                            ("cursor one row (median of 5)", "row"), ("drill-down (Enter)", "drill"),
+                            ("Esc back", "back"), ("10 idle seconds", "idle")):
+            rows.append([label, step(ssh["frames"], name), step(ssh["raw"], name) if "raw" in ssh else "not measured"])
+        out += ["## 8. SSH (`cardealer serve-ssh`, paramiko client on 127.0.0.1, 80×24, built-in demo, 200 people)", "",
+                table(["step", "frames (%s ms of quiet ends one)" % ssh.get("frame_quiet_ms", 2), "every read sent as it comes (`--frame-quiet-ms 0`)"], rows), ""]
+        c = ssh.get("concurrent")
+        if c:
+            raw = ssh.get("concurrent_raw")
+            out += [table(["%d sessions at once, each pressing j/k every 100 ms for 10 s" % c["sessions"], "measured"], [
+                ["keypress → first data back (%s presses), frames" % fmt(c["presses"]),
+                 "p50 %s ms, p99 %s ms; %d not answered within 100 ms" % (fmt(c["p50_ms"], 2), fmt(c["p99_ms"], 2), c["unanswered_within_100ms"])],
+            ] + ([
+                ["the same, every read sent as it comes",
+                 "p50 %s ms, p99 %s ms; %d not answered within 100 ms" % (fmt(raw["p50_ms"], 2), fmt(raw["p99_ms"], 2), raw["unanswered_within_100ms"])],
+            ] if raw else []) + [
+                ["resident memory per session's process (%d processes)" % c["processes"], fmt(c["rss_mib_per_session"], 1, " MiB")],
+                ["the gateway's own resident memory (demo service included)", fmt(c["gateway_rss_mib"], 1, " MiB")],
+            ]), ""]
     return "\n".join(out)

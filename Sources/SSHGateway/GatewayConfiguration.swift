@@ -74,7 +74,7 @@ public struct GatewayConfiguration: Sendable {
     public var failureDelay: Duration = .seconds(1)
     /// Quiet on a session's pty that ends a frame (one SSH message); zero sends each read as it comes, as a plain
     /// pty-to-socket copy would (the benchmark's baseline).
-    public var frameQuiet: Duration = .milliseconds(3)
+    public var frameQuiet: Duration = .milliseconds(2)
     /// How long after SIGHUP a session's process gets SIGKILL.
     public var hangupGrace: Duration = .seconds(2)
     /// Builds the program a session runs.

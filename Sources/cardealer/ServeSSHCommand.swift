@@ -55,7 +55,7 @@ struct ServeSSHCommand: AsyncParsableCommand {
         help: ArgumentHelp(
             "Quiet on a session's terminal that ends a frame (one SSH message); 0 sends every write as it comes.",
             valueName: "MS"))
-    var frameQuietMs = 3
+    var frameQuietMs = 2
     @Option(help: ArgumentHelp("The log (default: the state directory's cardealer/serve-ssh.log).", valueName: "FILE"))
     var log: String?
     @Flag(help: "Write the log only to its file, not to standard error too.") var quiet = false
