@@ -227,7 +227,8 @@ final class SessionHandler: ChannelDuplexHandler {
         gateway.limits.closeSession()
         let duration = ContinuousClock.now - started
         gateway.log.write(
-            "session \(number ?? 0) ended (\(endReason ?? "quit"), status \(status)): user \(connection.user), "
+            "session \(number ?? 0) ended (\(endReason ?? (status == 0 ? "quit" : "exited")), status \(status)): "
+                + "user \(connection.user), "
                 + "address \(connection.address), client \(connection.clientVersion), "
                 + "\(duration.formatted(.units(allowed: [.hours, .minutes, .seconds], width: .narrow))), "
                 + "\(bytesIn) B in, \(bytesOut) B out in \(frames) frames")

@@ -49,7 +49,9 @@ struct ServeSSHCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("End a session after this long without a keypress.", valueName: "MINUTES"))
     var idleMinutes = 15
     @Option(help: ArgumentHelp("The longest a session may last.", valueName: "MINUTES")) var maxSessionMinutes = 120
-    @Option(help: ArgumentHelp("Address space of each session's process; 0 for no cap.", valueName: "MIB"))
+    @Option(
+        name: .customLong("memory-mib"),
+        help: ArgumentHelp("Address space of each session's process; 0 for no cap.", valueName: "MIB"))
     var memoryMiB = 2048
     @Option(
         help: ArgumentHelp(

@@ -381,4 +381,18 @@ struct ServeSSHTests {
         let printed = second.output.split(separator: " ").first { $0.hasPrefix("SHA256:") }
         #expect(printed != nil && fingerprint.contains(String(printed!)), "\(fingerprint) / \(second.output)")
     }
+
+    @Test func the_memory_cap_applies_to_every_sessions_process() async throws {
+        // Given a cap far below what the browser needs to load (its VmPeak is a few hundred MiB)
+        let gateway = try ServedGateway(["--memory-mib", "64"])
+        defer {
+            gateway.stop()
+            gateway.removeDirectory()
+        }
+        // The session's process cannot map itself, ends at once, and the client gets its exit status
+        let capped = try runProgram(gateway.ssh(["-tt"]), timeout: .seconds(30))
+        #expect(capped.status != 0 && capped.status != 255, "\(capped)")
+        #expect(try await eventually { gateway.log.contains("session 1 ended (exited, status") }, "\(gateway.log)")
+        #expect(try await eventually { gateway.children.isEmpty })
+    }
 }
