@@ -47,8 +47,8 @@ struct ServeSSHCommand: AsyncParsableCommand {
     @Option(help: "Most sessions at once.") var maxSessions = 16
     @Option(help: "Most new connections from one address in a minute.") var connectionsPerMinute = 30
     @Option(help: ArgumentHelp("End a session after this long without a keypress.", valueName: "MINUTES"))
-    var idleMinutes = 15
-    @Option(help: ArgumentHelp("The longest a session may last.", valueName: "MINUTES")) var maxSessionMinutes = 120
+    var idleMinutes = 15.0
+    @Option(help: ArgumentHelp("The longest a session may last.", valueName: "MINUTES")) var maxSessionMinutes = 120.0
     @Option(
         name: .customLong("memory-mib"),
         help: ArgumentHelp("Address space of each session's process; 0 for no cap.", valueName: "MIB"))
@@ -64,11 +64,11 @@ struct ServeSSHCommand: AsyncParsableCommand {
 
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be between 0 and 65535.") }
-        guard maxSessions >= 1, connectionsPerMinute >= 1, idleMinutes >= 1, maxSessionMinutes >= 1, memoryMiB >= 0
+        guard maxSessions >= 1, connectionsPerMinute >= 1, idleMinutes > 0, maxSessionMinutes > 0, memoryMiB >= 0
         else {
             throw ValidationError(
-                "--max-sessions, --connections-per-minute, --idle-minutes and --max-session-minutes must be at "
-                    + "least 1, --memory-mib at least 0.")
+                "--max-sessions and --connections-per-minute must be at least 1, --idle-minutes and "
+                    + "--max-session-minutes more than 0, --memory-mib at least 0.")
         }
         guard odataVersion == 2 || odataVersion == 4 else { throw ValidationError("--odata-version is 2 or 4.") }
         guard people >= 1 else { throw ValidationError("--people must be at least 1.") }
@@ -156,8 +156,8 @@ struct ServeSSHCommand: AsyncParsableCommand {
         configuration.authentication = authentication
         configuration.maxSessions = maxSessions
         configuration.connectionsPerMinute = connectionsPerMinute
-        configuration.idleTimeout = .seconds(idleMinutes * 60)
-        configuration.maxSessionLength = .seconds(maxSessionMinutes * 60)
+        configuration.idleTimeout = .milliseconds(Int(idleMinutes * 60_000))
+        configuration.maxSessionLength = .milliseconds(Int(maxSessionMinutes * 60_000))
         configuration.memoryLimitBytes = UInt64(memoryMiB) << 20
         configuration.frameQuiet = .milliseconds(frameQuietMs)
         let gateway = try await SSHGateway.start(configuration, log: gatewayLog)

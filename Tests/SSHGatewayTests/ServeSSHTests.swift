@@ -395,4 +395,31 @@ struct ServeSSHTests {
         #expect(try await eventually { gateway.log.contains("session 1 ended (exited, status") }, "\(gateway.log)")
         #expect(try await eventually { gateway.children.isEmpty })
     }
+
+    @Test func an_idle_session_and_one_past_its_longest_are_ended_with_a_sentence() async throws {
+        for (option, sentence) in [
+            ("--idle-minutes", "Session ended after 3 seconds without a keypress."),
+            ("--max-session-minutes", "Session ended: a session may last 3 seconds."),
+        ] {
+            let gateway = try ServedGateway([option, "0.05"])
+            defer {
+                gateway.stop()
+                gateway.removeDirectory()
+            }
+            let tmux = try connect(gateway)
+            defer { tmux.kill() }
+            try await expect(tmux, "the people list") { $0.contains("Customer since") }
+            if option == "--max-session-minutes" {
+                // keys keep it from being idle; the length ends it all the same
+                for _ in 0..<4 {
+                    try tmux.sendKeys("j")
+                    try await Task.sleep(for: .milliseconds(400))
+                }
+            }
+            try await expect(tmux, "the sentence after the browser has restored the terminal") {
+                $0.contains(sentence) && $0.contains("EXIT=") && !$0.contains("Customer since")
+            }
+            #expect(try await eventually { gateway.children.isEmpty })
+        }
+    }
 }
