@@ -5,10 +5,12 @@ import GRDB
 /// Person 1 is the seed's Bob Samson with his Ford Explorer (car 2) and Ford Mustang (car 5), so
 /// `Person(1)?$expand=PersonCar,PersonCar/Car` returns the seed's payload. Everyone else is drawn from
 /// ``SeededRandom`` with a fixed seed: about 15% own no car, about 20% of ownerships are of a car someone
-/// else already owns, and a few owned cars have long service histories with rising mileage.
+/// else already owns. Service histories come from a random source per ownership (``ServiceHistory``): a few
+/// visits for most, years of them for one in ten, for Bob's Explorer and for the first car of the first person
+/// the People screen lists.
 struct DataGenerator {
     /// Bumped whenever the generated data or the schema changes, so cached files are rebuilt.
-    static let version = 2
+    static let version = 3
 
     var people: Int
     /// Whether to write the hostile variant (see ``HostileStrings``).
@@ -59,6 +61,15 @@ struct DataGenerator {
         var nextCar = 6
         var personCarID = 0
         var maintenanceID = 0
+        func insert(_ record: ServiceHistory.Record, id: Int, personCarID: Int) throws {
+            var text = id % 997 == 7 ? Vocabulary.longDescription : record.description
+            if hostile, id % 10 == 1 { text = HostileStrings.description }
+            if hostile, id % 50 == 3 { text = HostileStrings.long }
+            try insertMaintenance.execute(arguments: [
+                id, text, record.date, record.mileage, record.cents, record.date + 3_600_000,
+            ])
+            try insertLink.execute(arguments: [id, record.date + 3_600_000, personCarID, id])
+        }
         for personID in 1...max(1, people) {
             var first = random.pick(Vocabulary.firstNames)
             var last = random.pick(Vocabulary.lastNames)
@@ -94,28 +105,108 @@ struct DataGenerator {
                     : created + Int64(random.int(0...3 * 365)) * Dates.day
                 try insertPersonCar.execute(arguments: [personCarID, stamp, personID, carID])
                 counts.personCars += 1
-                // Service history: usually a handful of visits, sometimes a long one.
-                let visits = random.chance(0.05) ? random.int(20...40) : random.int(0...4)
-                var date = max(manufactured[carID], stamp - 2 * 365 * Dates.day)
-                var mileage = random.int(0...30_000)
-                for _ in 0..<visits {
+                // Service history, from a random source of its own (so that histories can change without
+                // moving anyone's name): a few visits for most ownerships, years of them for some. The main
+                // source still draws what version 2 drew for histories, so that people and cars keep the names
+                // and cars they had (tests and benchmarks name them).
+                Self.drawVersion2History(&random)
+                var history = SeededRandom(seed: 0x00CA_DEA1_E200_0002 &+ UInt64(personCarID) &* 0x9E37_79B9)
+                let long = personID == 1 && index == 0 || history.chance(0.1)
+                let visits = long ? history.int(18...40) : history.int(1...6)
+                // A long history reaches back as far as its visits need (the car allowing).
+                let start =
+                    long
+                    ? max(manufactured[carID], Dates.historyEnd - Int64(visits) * 250 * Dates.day)
+                    : max(manufactured[carID], stamp - 2 * 365 * Dates.day)
+                for record in ServiceHistory.records(visits: visits, from: start, random: &history) {
                     maintenanceID += 1
-                    date += Int64(random.int(60...400)) * Dates.day + Int64(random.int(8...17)) * 3_600_000
-                    mileage += random.int(1_500...18_000)
-                    let job = random.pick(Vocabulary.jobs)
-                    var text = maintenanceID % 997 == 7 ? Vocabulary.longDescription : job.description
-                    if hostile, maintenanceID % 10 == 1 { text = HostileStrings.description }
-                    if hostile, maintenanceID % 50 == 3 { text = HostileStrings.long }
-                    let cents = random.int(job.cost) * 100 + random.int(0...99)
-                    try insertMaintenance.execute(arguments: [
-                        maintenanceID, text, date, mileage, cents, date + 3_600_000,
-                    ])
-                    try insertLink.execute(arguments: [maintenanceID, date + 3_600_000, personCarID, maintenanceID])
+                    try insert(record, id: maintenanceID, personCarID: personCarID)
                 }
             }
         }
-        counts.maintenance = maintenanceID
+        // The first person on the People screen (by name, as the profile orders it) and their first car by make
+        // and model: the car a demo opens first gets a long history too.
+        if let (personCarID, start, records) = try Self.firstListedOwnership(in: db), records < 18 {
+            let replaced = try Int.fetchAll(
+                db, sql: "SELECT maintenanceID FROM PersonCarMaintenance WHERE personCarID = ?",
+                arguments: [personCarID])
+            // The links first: they refer to the records.
+            try db.execute(sql: "DELETE FROM PersonCarMaintenance WHERE personCarID = ?", arguments: [personCarID])
+            for id in replaced {
+                try db.execute(sql: "DELETE FROM Maintenance WHERE maintenanceID = ?", arguments: [id])
+            }
+            var history = SeededRandom(seed: 0x00CA_DEA1_E200_0003)
+            for record in ServiceHistory.records(visits: 30, from: start, random: &history) {
+                maintenanceID += 1
+                try insert(record, id: maintenanceID, personCarID: personCarID)
+            }
+        }
+        counts.maintenance = try Int.fetchOne(db, sql: "SELECT count(*) FROM Maintenance") ?? 0
         return counts
+    }
+
+    /// The draws version 2 made for an ownership's history, made and dropped.
+    static func drawVersion2History(_ random: inout SeededRandom) {
+        let visits = random.chance(0.05) ? random.int(20...40) : random.int(0...4)
+        _ = random.int(0...30_000)
+        for _ in 0..<visits {
+            _ = random.int(60...400)
+            _ = random.int(8...17)
+            _ = random.int(1_500...18_000)
+            let job = random.pick(Vocabulary.jobs)
+            _ = random.int(job.cost)
+            _ = random.int(0...99)
+        }
+    }
+
+    /// The ownership a demo opens first (the first person by name, their first car by make and model): its id,
+    /// where its history starts and how many records it has.
+    static func firstListedOwnership(in db: Database) throws -> (Int, Int64, Int)? {
+        let row = try Row.fetchOne(
+            db,
+            sql: """
+                SELECT pc.personCarID, c.manufactureDate,
+                       (SELECT count(*) FROM PersonCarMaintenance m WHERE m.personCarID = pc.personCarID) AS records
+                FROM PersonCar pc JOIN Car c ON c.carID = pc.carID
+                WHERE pc.personID = (SELECT personID FROM Person ORDER BY lastName, firstName, personID LIMIT 1)
+                ORDER BY c.make, c.model, c.carID LIMIT 1
+                """)
+        guard let row else { return nil }
+        let built: Int64 = row["manufactureDate"]
+        return (row["personCarID"], max(built, Dates.historyEnd - 30 * 250 * Dates.day), row["records"])
+    }
+}
+
+/// A car's service history as a maintenance department's records show it: visits every few months to a year,
+/// mileage rising with time at the car's own pace, mostly routine work with now and then a costly repair.
+enum ServiceHistory {
+    struct Record {
+        var date: Int64
+        var mileage: Int
+        var description: String
+        var cents: Int
+    }
+
+    /// Up to `visits` records from `start`, in date order, none after ``Dates/historyEnd``.
+    static func records(visits: Int, from start: Int64, random: inout SeededRandom) -> [Record] {
+        let kilometresPerDay = Double(random.int(6_000...18_000)) / 365
+        var date = start
+        var mileage = random.int(0...30_000)
+        var records: [Record] = []
+        for _ in 0..<visits {
+            let days = random.int(90...400)
+            date += Int64(days) * Dates.day + Int64(random.int(8...17)) * 3_600_000
+            guard date <= Dates.historyEnd else { break }
+            mileage += max(100, Int(Double(days) * kilometresPerDay * Double(random.int(70...130)) / 100))
+            // One visit in eight is a costly repair; the rest routine.
+            let jobs = random.chance(0.125) ? Vocabulary.repairs : Vocabulary.routine
+            let job = random.pick(jobs)
+            records.append(
+                Record(
+                    date: date, mileage: mileage, description: job.description,
+                    cents: random.int(job.cost) * 100 + random.int(0...99)))
+        }
+        return records
     }
 }
 
@@ -126,4 +217,6 @@ enum Dates {
     static let year1965: Int64 = -157_766_400_000
     /// 2005-01-01T00:00:00Z.
     static let year2005: Int64 = 1_104_537_600_000
+    /// 2025-12-01T00:00:00Z: no service record is later (the data is the same whenever it is generated).
+    static let historyEnd: Int64 = 1_764_547_200_000
 }

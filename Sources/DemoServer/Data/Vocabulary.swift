@@ -48,6 +48,10 @@ enum Vocabulary {
         ("Exhaust repair — muffler & pipe", 150...600), ("Headlight bulb", 10...80), ("Engine rebuilt", 2500...6000),
     ]
 
+    /// The jobs of a routine visit, and the costly repairs that come now and then.
+    static let routine = jobs.filter { $0.cost.upperBound <= 300 }
+    static let repairs = jobs.filter { $0.cost.upperBound > 300 }
+
     /// A deliberately very long description (about 2,000 characters), for layout and transport tests.
     static let longDescription: String = {
         let sentence =
