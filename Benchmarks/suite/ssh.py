@@ -8,9 +8,10 @@ each session with a cold cache of its own (as every visitor's is), the built-in 
 Run twice in one run: with frames (the gateway reads a session's pty until 2 ms of quiet, the default, which
 BENCH_SSH_FRAME_QUIET_MS changes, and sends what it read as one message) and without (`--frame-quiet-ms 0`:
 every read sent as it comes, as a plain pty-to-socket copy does). Steps: first frame (connect → 1.5 s without
-output), cursor one row (`j`, five times, median), drill-down (Enter), Esc back, 10 idle seconds. Then, in
-both modes, 50 sessions at once, each pressing `j`/`k` every 100 ms for 10 s: keypress → first data back, p50 and p99 (the
-client's own 50 Python threads included), and the resident memory of the sessions' processes.
+output), cursor one row (`j`, five times, median), drill-down (Enter), Esc back, the first car's chart (`c`)
+and its point moved (`h`, five times, median), 10 idle seconds. Then, in both modes, 50 sessions at once, each
+pressing `j`/`k` every 100 ms for 10 s: keypress → first data back, p50 and p99 (the client's own 50 Python
+threads included), and the resident memory of the sessions' processes.
 """
 import os
 import socket
@@ -180,6 +181,13 @@ def one_session(port):
         moves = [client.step("j", quiet=0.5) for _ in range(5)]
         drill = client.step("\r")
         back = client.step("\x1b")
+        # The first person's first car (a 30-service history), its chart, and the highlighted point moved
+        client.step("\r")
+        client.step("\r")
+        chart = client.step("c")
+        points = [client.step("h", quiet=0.5) for _ in range(5)]
+        for _ in range(3):
+            client.step("\x1b")
         client.wait_quiet(3.0)
         idle_start = time.monotonic()
         time.sleep(10)
@@ -187,7 +195,9 @@ def one_session(port):
     finally:
         client.close()
     median = sorted(moves, key=lambda m: m["bytes"])[len(moves) // 2]
-    return {"first": first, "row": median, "rows": moves, "drill": drill, "back": back, "idle": idle}
+    point = sorted(points, key=lambda m: m["bytes"])[len(points) // 2]
+    return {"first": first, "row": median, "rows": moves, "drill": drill, "back": back, "idle": idle,
+            "chart": chart, "chart_point": point, "chart_points": points}
 
 
 def concurrent(port, gateway, count):

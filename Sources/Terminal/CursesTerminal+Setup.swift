@@ -10,10 +10,22 @@ extension CursesTerminal {
     /// (without it ncursesw drops non-ASCII text and line drawing degrades to letters).
     static func configureLocale() {
         setlocale(LC_ALL, "")
-        if isUTF8() { return }
+        localeWasUTF8 = isUTF8()
+        if localeWasUTF8 { return }
         for candidate in ["C.UTF-8", "C.utf8", "en_US.UTF-8"] where setlocale(LC_CTYPE, candidate) != nil {
             if isUTF8() { return }
         }
+    }
+
+    /// Whether the user's own locale was UTF-8 (before any fallback).
+    nonisolated(unsafe) static var localeWasUTF8 = true
+
+    /// Terminals (by `TERM` prefix) whose fonts have no braille.
+    static let terminalsWithoutBraille = ["vt52", "vt100", "vt102", "vt220", "vt320", "linux", "cons25", "ansi"]
+
+    /// Braille needs a UTF-8 locale and a terminal with the glyphs.
+    static func brailleShows(term: String) -> Bool {
+        localeWasUTF8 && !terminalsWithoutBraille.contains { term == $0 || term.hasPrefix($0 + "-") }
     }
 
     private static func isUTF8() -> Bool {

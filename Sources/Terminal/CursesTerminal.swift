@@ -36,6 +36,8 @@ public final class CursesTerminal: TerminalDriver {
 
     /// The terminfo entry that was used: `$TERM`, or a fallback when `$TERM` was unknown.
     public let terminalType: String
+    /// Whether the chart may draw braille (see ``TerminalDriver/canShowBraille``).
+    public let canShowBraille: Bool
     /// The colour capability chosen at start.
     public let colorCapability: ColorCapability
 
@@ -82,6 +84,7 @@ public final class CursesTerminal: TerminalDriver {
         self.outputFile = files.output
         self.ownsTTY = files.ownsTTY
         self.terminalType = type
+        self.canShowBraille = Self.brailleShows(term: type)
         Self.configureInput(options: options)
         self.colorCapability = Self.configureColors(enabled: options.colors)
         self.palette = ColorPalette(capability: colorCapability)

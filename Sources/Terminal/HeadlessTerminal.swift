@@ -4,6 +4,8 @@
 /// real driver, so ``cellsSent`` says how many cells a real terminal would have been sent.
 @MainActor
 public final class HeadlessTerminal: TerminalDriver {
+    /// What ``TerminalDriver/canShowBraille`` answers (tests of the ASCII chart set it false).
+    public var canShowBraille = true
     /// The current size; change it with ``resize(to:)``.
     public private(set) var size: TerminalSize
     /// The colour capability screens see.

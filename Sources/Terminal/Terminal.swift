@@ -94,4 +94,11 @@ public protocol TerminalDriver: AnyObject {
     /// on; a terminal may refuse it silently). False when nothing could be sent.
     @discardableResult
     func copyToClipboard(_ text: String) -> Bool
+    /// Whether braille cells (U+2800…) can be shown: false for a locale that is not UTF-8 and for terminals whose
+    /// fonts lack them (vt100, the Linux console).
+    var canShowBraille: Bool { get }
+}
+
+extension TerminalDriver {
+    public var canShowBraille: Bool { true }
 }

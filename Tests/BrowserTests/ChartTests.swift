@@ -12,8 +12,9 @@ import Testing
 @MainActor
 extension ScreenSnapshotTests {
     /// The seeded app with a history of eight services for the Explorer (PersonCar 1), on its chart.
-    func chartedApp(_ size: TerminalSize) throws -> (BrowserApp, HeadlessTerminal) {
+    func chartedApp(_ size: TerminalSize, braille: Bool = true) throws -> (BrowserApp, HeadlessTerminal) {
         let (app, terminal, cache) = try seededApp(size: size)
+        app.environment.canShowBraille = braille
         let day: Int64 = 86_400_000
         try seedMaintenance(
             cache, link: 1,
@@ -74,5 +75,31 @@ extension ScreenSnapshotTests {
             terminal.lastFrame.dropLast().joined().unicodeScalars.contains { (0x2801...0x28FF).contains($0.value) }
         }
         #expect(drawn, "\(terminal.lastFrame.joined(separator: "\n"))")
+    }
+
+    @Test func tab_turns_to_cost_per_service_with_its_running_total() throws {
+        let (app, terminal) = try chartedApp(TerminalSize(columns: 80, rows: 24))
+        _ = app.handle([.key(.tab)])
+        assertSnapshot(terminal.lastFrame, named: "chart-cost-80x24")
+        let frame = terminal.lastFrame.joined(separator: "\n")
+        // The eight costs add up to 8 × 100.50 + 40 × (0 + … + 7) = 1,924.00, the right scale's top
+        #expect(frame.contains("Σ 1,924.00"), "\(frame)")
+        #expect(frame.contains("cost by serviceDate") || frame.contains("total by serviceDate"))
+        // The highlighted record (the latest) shows its cost and the total up to it
+        #expect(frame.contains("380.50 (Σ 1,924.00)"), "\(frame)")
+        _ = app.handle([.key(.left)])
+        #expect(terminal.lastFrame.joined().contains("340.50 (Σ 1,543.50)"))
+        // Tab again comes back to mileage
+        _ = app.handle([.key(.tab)])
+        #expect(terminal.lastFrame[0].contains("mileage by serviceDate"))
+    }
+
+    @Test func a_terminal_without_braille_gets_the_chart_in_ascii() throws {
+        let (_, chartTerminal) = try chartedApp(TerminalSize(columns: 80, rows: 24), braille: false)
+        assertSnapshot(chartTerminal.lastFrame, named: "chart-ascii-80x24")
+        let text = chartTerminal.lastFrame.dropLast().joined()
+        #expect(!text.unicodeScalars.contains { (0x2800...0x28FF).contains($0.value) })
+        #expect(!text.contains("│") && !text.contains("●"))
+        #expect(text.filter { $0 == "*" }.count > 20)
     }
 }

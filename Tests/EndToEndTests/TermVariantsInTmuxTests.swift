@@ -22,7 +22,7 @@ struct TermVariantsInTmuxTests {
             tmux.kill()
             try? FileManager.default.removeItem(atPath: directory)
         }
-        let result = try await tmux.waitFor { $0.contains("EXIT=") }
+        let result = try await tmux.waitFor { $0.contains("EXIT=1") }
         #expect(result.screen.contains("EXIT=1"), "\(result.screen)")
         #expect(result.screen.replacingOccurrences(of: "\n", with: "").contains("cannot move the cursor"))
     }
@@ -53,5 +53,49 @@ struct TermVariantsInTmuxTests {
         #expect(try await tmux.waitFor { $0.contains("EXIT=0") }.matched)
         let log = (try? String(contentsOfFile: directory + "/state/cardealer/cardealer.log", encoding: .utf8)) ?? ""
         #expect(log.contains("TERM=no-such-terminal is not known to terminfo; drawing as xterm-256color"), "\(log)")
+    }
+
+    /// The demo's first person, their first car, its history charted with `c`.
+    func chartFirstCar(term: String) async throws -> (TmuxSession, String, String) {
+        let (tmux, directory) = try launch(term: term)
+        let people = try await tmux.waitFor { $0.contains("Customer since") && $0.contains("1 of 20") }
+        #expect(people.matched, "\(people.screen)")
+        try tmux.sendKeys("Enter")
+        #expect(try await tmux.waitFor { $0.contains("Cars") && $0.contains("Model") }.matched)
+        try tmux.sendKeys("Enter")
+        let history = try await tmux.waitFor { $0.contains("Mileage") && $0.contains("of 30") }
+        #expect(history.matched, "the first car's 30 services: \(history.screen)")
+        try tmux.sendKeys("c")
+        let chart = try await tmux.waitFor { $0.contains("mileage by serviceDate") && $0.contains("Tab next chart") }
+        #expect(chart.matched, "\(chart.screen)")
+        return (tmux, directory, chart.screen)
+    }
+
+    @Test func the_demos_first_car_has_a_history_charted_in_braille() async throws {
+        let (tmux, directory, screen) = try await chartFirstCar(term: "xterm-256color")
+        defer {
+            tmux.kill()
+            try? FileManager.default.removeItem(atPath: directory)
+        }
+        let plot = screen.split(separator: "\n").dropLast().joined()
+        #expect(plot.unicodeScalars.filter { (0x2801...0x28FF).contains($0.value) }.count > 30, "\(screen)")
+        // Tab: cost per service and its running total
+        try tmux.sendKeys("Tab")
+        #expect(try await tmux.waitFor { $0.contains("total by serviceDate") && $0.contains("Σ ") }.matched)
+        try tmux.sendKeys("q")
+        #expect(try await tmux.waitFor { $0.contains("EXIT=0") }.matched)
+    }
+
+    @Test func on_vt100_the_chart_is_drawn_in_ascii() async throws {
+        let (tmux, directory, screen) = try await chartFirstCar(term: "vt100")
+        defer {
+            tmux.kill()
+            try? FileManager.default.removeItem(atPath: directory)
+        }
+        let plot = screen.split(separator: "\n").dropLast().joined()
+        #expect(!plot.unicodeScalars.contains { (0x2800...0x28FF).contains($0.value) }, "\(screen)")
+        #expect(plot.filter { $0 == "*" }.count > 30, "\(screen)")
+        try tmux.sendKeys("q")
+        #expect(try await tmux.waitFor { $0.contains("EXIT=0") }.matched)
     }
 }

@@ -37,6 +37,7 @@ public final class BrowserApp {
         stack = NavigationStack(environment: environment, root: root)
         environment.redrawHandler = { [weak self] in self?.setNeedsDisplay() }
         environment.clipboard = { [weak terminal] text in terminal?.copyToClipboard(text) ?? false }
+        environment.canShowBraille = terminal.canShowBraille
         status = try? environment.cache.syncStatus()
         statusObservation = environment.cache.observeSyncStatus { [weak self] status in
             self?.statusChanged(status)

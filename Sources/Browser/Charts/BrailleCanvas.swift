@@ -1,17 +1,21 @@
-/// A grid of braille cells, each 2 dots wide and 4 high (U+2800–U+28FF): a terminal's finest plot.
+/// A grid of braille cells, each 2 dots wide and 4 high (U+2800–U+28FF): a terminal's finest plot. Where the
+/// terminal cannot show braille, a canvas of one dot per cell draws in ASCII instead.
 struct BrailleCanvas {
     let columns: Int
     let rows: Int
+    /// Dots per cell: (2, 4) for braille, (1, 1) for ASCII.
+    let dotsPerCell: (columns: Int, rows: Int)
     private(set) var bits: [UInt8]
 
-    init(columns: Int, rows: Int) {
+    init(columns: Int, rows: Int, dotsPerCell: (columns: Int, rows: Int) = (2, 4)) {
         self.columns = max(0, columns)
         self.rows = max(0, rows)
+        self.dotsPerCell = dotsPerCell
         bits = [UInt8](repeating: 0, count: self.columns * self.rows)
     }
 
-    var dotWidth: Int { columns * 2 }
-    var dotHeight: Int { rows * 4 }
+    var dotWidth: Int { columns * dotsPerCell.columns }
+    var dotHeight: Int { rows * dotsPerCell.rows }
 
     /// The bit of each dot of a cell, by column (0…1) and row (0…3) within it.
     static let dotBits: [[UInt8]] = [[0x01, 0x02, 0x04, 0x40], [0x08, 0x10, 0x20, 0x80]]
@@ -19,7 +23,8 @@ struct BrailleCanvas {
     /// Sets the dot at `x` (from the left) and `y` (from the top); outside the canvas, nothing.
     mutating func set(x: Int, y: Int) {
         guard x >= 0, y >= 0, x < dotWidth, y < dotHeight else { return }
-        bits[(y / 4) * columns + x / 2] |= Self.dotBits[x % 2][y % 4]
+        let (across, down) = dotsPerCell
+        bits[(y / down) * columns + x / across] |= Self.dotBits[x % across][y % down]
     }
 
     /// A straight line of dots between two points in dot coordinates (non-finite ends draw nothing).
@@ -36,10 +41,12 @@ struct BrailleCanvas {
         }
     }
 
-    /// The character of cell (`column`, `row`); nil where no dot is set.
-    func character(column: Int, row: Int) -> Character? {
+    /// The character of cell (`column`, `row`); nil where no dot is set. In ASCII, `*`.
+    func character(column: Int, row: Int, ascii: Bool = false) -> Character? {
         let value = bits[row * columns + column]
-        guard value != 0, let scalar = Unicode.Scalar(0x2800 + UInt32(value)) else { return nil }
+        guard value != 0 else { return nil }
+        if ascii { return "*" }
+        guard let scalar = Unicode.Scalar(0x2800 + UInt32(value)) else { return nil }
         return Character(scalar)
     }
 }

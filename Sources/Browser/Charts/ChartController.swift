@@ -13,13 +13,25 @@ import Terminal
 @MainActor
 final class ChartController: ScreenController {
     let screenID: ScreenID
-    let breadcrumb: String
+    var breadcrumb: String { "\(spec.y) by \(spec.x)" }
     let kindTitle = "Chart"
     let environment: BrowserEnvironment
     /// The list charted (which owns the data and the cursor).
     weak var list: EntityListController?
-    let xName: String
-    let yName: String
+
+    /// One chart of a list: a number over a date; `cumulative` adds the running total as a line over bars.
+    struct Spec: Equatable {
+        var x: String
+        var y: String
+        var cumulative = false
+    }
+
+    /// The charts this list offers (the display profile's, else the first date and number); Tab cycles them.
+    let specs: [Spec]
+    var current = 0
+    var spec: Spec { specs[current] }
+    var xName: String { spec.x }
+    var yName: String { spec.y }
 
     /// One record on the chart: its list position, its values and the entity.
     struct Sample {
@@ -37,13 +49,39 @@ final class ChartController: ScreenController {
 
     /// A chart of `list`, or nil when its entities have no date and number to plot.
     init?(environment: BrowserEnvironment, list: EntityListController) {
-        guard let set = list.shownSet, let axes = Self.axes(of: set, in: environment.model) else { return nil }
+        guard let set = list.shownSet else { return nil }
+        let specs = Self.specs(of: set, in: environment)
+        guard !specs.isEmpty else { return nil }
         self.environment = environment
         self.list = list
-        self.xName = axes.x
-        self.yName = axes.y
-        self.breadcrumb = "\(axes.y) by \(axes.x)"
+        self.specs = specs
         self.screenID = environment.nextScreenID()
+    }
+
+    /// The charts the display profile names for `set` (those whose properties exist with the right types), else
+    /// the first date-like and numeric properties.
+    static func specs(of set: String, in environment: BrowserEnvironment) -> [Spec] {
+        let model = environment.model
+        guard let type = model.entityType(ofSet: set) else { return [] }
+        let properties = Dictionary(
+            model.properties(of: type).map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+        let named = (environment.profile.sets[set]?.charts ?? []).compactMap { chart -> Spec? in
+            guard let x = properties[chart.x], isDateLike(x), let y = properties[chart.y], isNumeric(y) else {
+                return nil
+            }
+            return Spec(x: chart.x, y: chart.y, cumulative: chart.cumulative ?? false)
+        }
+        if !named.isEmpty { return named }
+        return axes(of: set, in: model).map { [Spec(x: $0.x, y: $0.y)] } ?? []
+    }
+
+    static func isDateLike(_ property: Property) -> Bool {
+        [.dateTime, .dateTimeOffset].contains(property.type.primitive)
+    }
+
+    static func isNumeric(_ property: Property) -> Bool {
+        let numeric: Set<EdmPrimitiveType> = [.byte, .sByte, .int16, .int32, .int64, .decimal, .double, .single]
+        return property.type.primitive.map(numeric.contains) == true
     }
 
     /// The first date-like property and the first numeric one (keys left out) of `set`'s type.
@@ -51,10 +89,9 @@ final class ChartController: ScreenController {
         guard let type = model.entityType(ofSet: set) else { return nil }
         let keys = Set(model.keyProperties(of: type))
         let properties = model.properties(of: type).filter { !keys.contains($0.name) }
-        let x = properties.first { [.dateTime, .dateTimeOffset].contains($0.type.primitive) }
-        let numeric: Set<EdmPrimitiveType> = [.byte, .sByte, .int16, .int32, .int64, .decimal, .double, .single]
-        let y = properties.first { $0.type.primitive.map(numeric.contains) == true }
-        guard let x, let y else { return nil }
+        guard let x = properties.first(where: isDateLike), let y = properties.first(where: isNumeric) else {
+            return nil
+        }
         return (x.name, y.name)
     }
 
@@ -69,7 +106,9 @@ final class ChartController: ScreenController {
     }
 
     var statusSummary: String {
-        samples.isEmpty ? "nothing to chart yet" : "\(highlighted + 1) of \(samples.count) · ← → move · Enter opens"
+        guard !samples.isEmpty else { return "nothing to chart yet" }
+        return "\(highlighted + 1) of \(samples.count) · ← → move · Enter opens"
+            + (specs.count > 1 ? " · Tab next chart" : "")
     }
 
     func willAppear() { update() }
@@ -100,6 +139,12 @@ final class ChartController: ScreenController {
     }
 
     func handle(_ key: Key) -> ScreenAction {
+        if key == .tab || key == .char("c") || key == .backTab, specs.count > 1 {
+            current = (current + (key == .backTab ? specs.count - 1 : 1)) % specs.count
+            update()
+            environment.setNeedsDisplay()
+            return .handled
+        }
         guard !samples.isEmpty else { return .ignored }
         switch key {
         case .left, .char("h"), .up, .char("k"): move(to: highlighted - 1)
@@ -123,58 +168,86 @@ final class ChartController: ScreenController {
         list?.select(position: samples[highlighted].position)
     }
 
+    /// The characters of the frame: braille and box drawing, or ASCII where the terminal cannot show braille.
+    struct Glyphs {
+        var tick = "┤", axis = "│", corner = "└", rule = "─", mark = "●", line = "⠉", bars = "⡇"
+        static let ascii = Glyphs(tick: "+", axis: "|", corner: "+", rule: "-", mark: "@", line: ".", bars: "|")
+    }
+
     func render(into buffer: inout ScreenBuffer, rows: Range<Int>) {
         let columns = buffer.size.columns
         guard !samples.isEmpty else {
             buffer.put(" No \(yName) by \(xName) to chart in this list (yet).", row: rows.lowerBound, column: 0)
             return
         }
-        let minY = samples.map(\.y).min()!
+        let ascii = !environment.canShowBraille
+        let glyphs = ascii ? Glyphs.ascii : Glyphs()
+        let integral = samples.allSatisfy { $0.y == $0.y.rounded() }
+        // The values drawn against the left scale (each sample's), and for a cumulative chart the running total
+        // against the right one.
+        var totals: [Double] = []
+        var running = 0.0
+        for sample in samples {
+            running += sample.y
+            totals.append(running)
+        }
+        let minY = spec.cumulative ? min(0, samples.map(\.y).min()!) : samples.map(\.y).min()!
         let maxY = samples.map(\.y).max()!
         let (minX, maxX) = (samples.first!.x, samples.last!.x)
-        let integral = samples.allSatisfy { $0.y == $0.y.rounded() }
         let topLabel = Self.label(maxY, integral: integral)
         let bottomLabel = Self.label(minY, integral: integral)
         let labelWidth = max(topLabel.count, bottomLabel.count) + 1
-        let plotColumns = columns - labelWidth - 2
+        let totalLabel = spec.cumulative ? "Σ " + Self.label(totals.last!, integral: integral) : ""
+        let rightWidth = spec.cumulative ? totalLabel.count + 1 : 0
+        let plotColumns = columns - labelWidth - 2 - rightWidth
         let plotRows = rows.count - 3
         guard plotColumns >= 10, plotRows >= 3 else {
             buffer.put(" The terminal is too small for a chart.", row: rows.lowerBound, column: 0)
             return
         }
-        var canvas = BrailleCanvas(columns: plotColumns, rows: plotRows)
+        var canvas = BrailleCanvas(columns: plotColumns, rows: plotRows, dotsPerCell: ascii ? (1, 1) : (2, 4))
         let width = Double(canvas.dotWidth - 1)
         let height = Double(canvas.dotHeight - 1)
-        func dot(_ sample: Sample) -> ChartPoint {
-            let fx = maxX > minX ? (sample.x - minX) / (maxX - minX) : 0.5
-            let fy = maxY > minY ? (sample.y - minY) / (maxY - minY) : 0.5
+        func dot(_ x: Double, _ y: Double, low: Double, high: Double) -> ChartPoint {
+            let fx = maxX > minX ? (x - minX) / (maxX - minX) : 0.5
+            let fy = high > low ? (y - low) / (high - low) : 0.5
             return ChartPoint(x: fx * width, y: (1 - fy) * height)
         }
-        let points = samples.map(dot)
-        let curve = Smoothing.catmullRom(Smoothing.simplify(points, epsilon: 0.5), samples: 8)
-        if curve.count == 1 { canvas.line(from: curve[0], to: curve[0]) }
-        for (a, b) in zip(curve, curve.dropFirst()) { canvas.line(from: a, to: b) }
+        let points = samples.map { dot($0.x, $0.y, low: minY, high: maxY) }
+        if spec.cumulative {
+            // Each value a bar from the baseline; the running total one smooth line over them.
+            for point in points { canvas.line(from: ChartPoint(x: point.x, y: height), to: point) }
+            let line = zip(samples, totals).map { dot($0.x, $1, low: 0, high: totals.last! > 0 ? totals.last! : 1) }
+            draw(line, on: &canvas)
+        } else {
+            draw(points, on: &canvas)
+        }
 
         let top = rows.lowerBound
         let plotLeft = labelWidth + 1
         for row in 0..<plotRows {
             let label = row == 0 ? topLabel : row == plotRows - 1 ? bottomLabel : ""
             buffer.put(String(repeating: " ", count: labelWidth - 1 - label.count) + label, row: top + row, column: 0)
-            buffer.put(label.isEmpty ? "│" : "┤", row: top + row, column: labelWidth)
+            buffer.put(label.isEmpty ? glyphs.axis : glyphs.tick, row: top + row, column: labelWidth)
             for column in 0..<plotColumns {
-                if let character = canvas.character(column: column, row: row) {
+                if let character = canvas.character(column: column, row: row, ascii: ascii) {
                     buffer.put(String(character), row: top + row, column: plotLeft + column)
                 }
             }
         }
+        if spec.cumulative {
+            buffer.put(totalLabel, row: top, column: plotLeft + plotColumns + 1)
+            buffer.put("Σ 0", row: top + plotRows - 1, column: plotLeft + plotColumns + 1)
+        }
         // The highlighted record, on its cell.
         let mark = points[highlighted]
         buffer.put(
-            "●", row: top + min(plotRows - 1, Int(mark.y) / 4),
-            column: plotLeft + min(plotColumns - 1, Int(mark.x) / 2),
+            glyphs.mark, row: top + min(plotRows - 1, Int(mark.y) / canvas.dotsPerCell.rows),
+            column: plotLeft + min(plotColumns - 1, Int(mark.x) / canvas.dotsPerCell.columns),
             style: CellStyle(.bold))
         buffer.put(
-            String(repeating: " ", count: labelWidth) + "└" + String(repeating: "─", count: plotColumns),
+            String(repeating: " ", count: labelWidth) + glyphs.corner
+                + String(repeating: glyphs.rule, count: plotColumns),
             row: top + plotRows, column: 0)
         let first = ValueFormatter.format(samples.first!.xValue, as: "date")
         let last = ValueFormatter.format(samples.last!.xValue, as: "date")
@@ -183,10 +256,23 @@ final class ChartController: ScreenController {
             buffer.put(last, row: top + plotRows + 1, column: plotLeft + plotColumns - last.count)
         }
         let current = samples[highlighted]
+        let shown = Self.label(current.y, integral: integral)
+        let series =
+            spec.cumulative
+            ? " \(glyphs.bars) \(yName), \(glyphs.line) total by \(xName)"
+            : " \(glyphs.line) \(yName) by \(xName)"
         let legend =
-            " ⠉ \(yName) by \(xName)   ● \(ValueFormatter.format(current.xValue, as: "date")): "
-            + Self.label(current.y, integral: integral) + "   " + environment.label(of: current.entity)
+            series + "   \(glyphs.mark) \(ValueFormatter.format(current.xValue, as: "date")): " + shown
+            + (spec.cumulative ? " (Σ " + Self.label(totals[highlighted], integral: integral) + ")" : "")
+            + "   " + environment.label(of: current.entity)
         buffer.put(legend, row: top + plotRows + 2, column: 0)
+    }
+
+    /// Simplifies the points at the plot's resolution and draws them as a centripetal Catmull-Rom spline.
+    func draw(_ points: [ChartPoint], on canvas: inout BrailleCanvas) {
+        let curve = Smoothing.catmullRom(Smoothing.simplify(points, epsilon: 0.5), samples: 8)
+        if curve.count == 1 { canvas.line(from: curve[0], to: curve[0]) }
+        for (a, b) in zip(curve, curve.dropFirst()) { canvas.line(from: a, to: b) }
     }
 
     /// A tick label: grouped digits (12,345), two decimals for a series that has fractions.

@@ -15,6 +15,8 @@ public final class BrowserEnvironment {
     public let profile: DisplayProfile
     /// Puts text on the clipboard through the terminal (set by ``BrowserApp``; false when it could not be sent).
     public var clipboard: (String) -> Bool = { _ in false }
+    /// Whether charts may draw braille; ASCII otherwise (set from the terminal).
+    public var canShowBraille = true
     /// The clock, so that "3 s old" can be tested.
     public var now: () -> Date
     /// Where the user is: times of the user's own events (requests) are shown in it.

@@ -26,6 +26,16 @@ public struct DisplayProfile: Sendable, Decodable {
         public var columns: [Column]?
         /// What Enter on a row opens.
         public var drill: Drill?
+        /// The charts `c` offers on a list of these entities, the first opened first; Tab cycles.
+        public var charts: [Chart]? = nil
+    }
+
+    /// A chart of a list: a number (`y`) over a date (`x`); `cumulative` adds the running total as a line (on a
+    /// scale of its own) over bars of each value.
+    public struct Chart: Sendable, Decodable {
+        public var y: String
+        public var x: String
+        public var cumulative: Bool?
     }
 
     /// One column of a list screen.
