@@ -30,14 +30,20 @@ public final class BrowserApp {
     /// Called with the keys of each batch before they are handled (for `--trace`).
     public var onKeys: (([Key]) -> Void)?
     public private(set) var framesPresented = 0
+    /// The `:` command line.
+    let palette: CommandPalette
+    /// What the last command said (shown on the status line until the next key).
+    var commandMessage: String?
 
     public init(terminal: any TerminalDriver, environment: BrowserEnvironment, root: any ScreenController) {
         self.terminal = terminal
         self.environment = environment
         stack = NavigationStack(environment: environment, root: root)
+        palette = CommandPalette(entitySets: environment.model.entitySets.map(\.name))
         environment.redrawHandler = { [weak self] in self?.setNeedsDisplay() }
         environment.clipboard = { [weak terminal] text in terminal?.copyToClipboard(text) ?? false }
         environment.canShowBraille = terminal.canShowBraille
+        stack.onCommandKey = { [weak self] in self?.palette.open() }
         status = try? environment.cache.syncStatus()
         statusObservation = environment.cache.observeSyncStatus { [weak self] status in
             self?.statusChanged(status)
@@ -74,7 +80,14 @@ public final class BrowserApp {
                 needsDisplay = true
                 continue
             }
+            commandMessage = nil
+            if palette.isOpen {
+                needsDisplay = true
+                if case .run(let line) = palette.handle(key), !run(line) { return false }
+                continue
+            }
             if !stack.handle(key) { return false }
+            if palette.isOpen { needsDisplay = true }
         }
         presentIfNeeded()
         return true
@@ -144,7 +157,9 @@ public final class BrowserApp {
             summary = counts.joined(separator: ", ") + (summary.isEmpty ? "" : " · " + summary)
         }
         Chrome.drawStatus(
-            status: status, summary: summary, spinnerPhase: activityVisible ? spinnerPhase : nil, into: &buffer)
+            status: status, summary: commandMessage ?? summary, spinnerPhase: activityVisible ? spinnerPhase : nil,
+            into: &buffer)
+        if palette.isOpen { palette.render(into: &buffer, completionRows: min(8, size.rows - 3)) }
         return buffer
     }
 
@@ -182,5 +197,40 @@ public final class BrowserApp {
         spinnerTimer?.cancel()
         spinnerTimer = nil
         activityVisible = false
+    }
+
+    /// Runs a command line from the palette; false when it asked to quit.
+    func run(_ line: String) -> Bool {
+        switch palette.parse(line) {
+        case .quit:
+            return false
+        case .key(let key):
+            return stack.handle(key)
+        case .open(let set):
+            stack.push(EntityListController(environment: environment, entitySet: set))
+        case .filter(let text):
+            if let screen = stack.top as? FilterableScreen {
+                screen.setFilter(text)
+            } else {
+                commandMessage = "This screen has no filter."
+            }
+        case .chart(let y, let x):
+            guard let list = stack.top as? EntityListController else {
+                commandMessage = "Charts are of lists: open one first."
+                break
+            }
+            switch ChartController.named(y: y, x: x, for: list, in: environment) {
+            case .success(let chart): stack.push(chart)
+            case .failure(let reason): commandMessage = reason.message
+            }
+        case .where:
+            let path = stack.breadcrumb.joined(separator: " › ")
+            let copied = environment.clipboard(path)
+            commandMessage = "Here: \(path)" + (copied ? " (copied)" : "")
+        case .unknown(let text):
+            commandMessage = "Not a command: “\(text)”. Press : then Tab to see them, or ? for help."
+        }
+        setNeedsDisplay()
+        return true
     }
 }

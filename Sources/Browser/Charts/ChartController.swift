@@ -48,14 +48,52 @@ final class ChartController: ScreenController {
     var highlighted = 0
 
     /// A chart of `list`, or nil when its entities have no date and number to plot.
-    init?(environment: BrowserEnvironment, list: EntityListController) {
+    init?(environment: BrowserEnvironment, list: EntityListController, specs named: [Spec]? = nil) {
         guard let set = list.shownSet else { return nil }
-        let specs = Self.specs(of: set, in: environment)
+        let specs = named ?? Self.specs(of: set, in: environment)
         guard !specs.isEmpty else { return nil }
         self.environment = environment
         self.list = list
         self.specs = specs
         self.screenID = environment.nextScreenID()
+    }
+
+    /// Why `:chart Y by X` cannot chart a list, in a sentence.
+    struct Refusal: Error {
+        let message: String
+    }
+
+    /// `:chart Y by X`: a chart of `list` with the number `y` over the date `x` (and the list's other charts after).
+    static func named(
+        y: String, x: String, for list: EntityListController, in environment: BrowserEnvironment
+    )
+        -> Result<ChartController, Refusal>
+    {
+        guard let set = list.shownSet, let type = environment.model.entityType(ofSet: set) else {
+            return .failure(Refusal(message: "This list has nothing to chart."))
+        }
+        let keys = Set(environment.model.keyProperties(of: type))
+        let properties = environment.model.properties(of: type).filter { !keys.contains($0.name) }
+        let numbers = properties.filter(isNumeric).map(\.name)
+        let dates = properties.filter(isDateLike).map(\.name)
+        guard let yName = numbers.first(where: { $0.lowercased() == y.lowercased() }) else {
+            return .failure(
+                Refusal(
+                    message: "\(set) has no number called “\(y)”"
+                        + (numbers.isEmpty ? "." : "; its numbers: " + numbers.joined(separator: ", ") + ".")))
+        }
+        guard let xName = dates.first(where: { $0.lowercased() == x.lowercased() }) else {
+            return .failure(
+                Refusal(
+                    message: "\(set) has no date called “\(x)”"
+                        + (dates.isEmpty ? "." : "; its dates: " + dates.joined(separator: ", ") + ".")))
+        }
+        let chosen = Spec(x: xName, y: yName)
+        let others = specs(of: set, in: environment).filter { $0.x != chosen.x || $0.y != chosen.y }
+        guard let chart = ChartController(environment: environment, list: list, specs: [chosen] + others) else {
+            return .failure(Refusal(message: "This list has nothing to chart."))
+        }
+        return .success(chart)
     }
 
     /// The charts the display profile names for `set` (those whose properties exist with the right types), else

@@ -20,6 +20,9 @@ public final class NavigationStack {
 
     public var top: any ScreenController { controllers[controllers.count - 1] }
 
+    /// Called for `:` when the top screen does not use it (``BrowserApp`` opens its command line).
+    var onCommandKey: (() -> Void)?
+
     /// `People › Samson, Bob › Ford Explorer`.
     public var breadcrumb: [String] { controllers.map(\.breadcrumb) }
 
@@ -66,6 +69,8 @@ public final class NavigationStack {
             if !(top is RequestLogController) { push(RequestLogController(environment: environment)) }
         case .char("o"):
             if !(top is OutboxController) { push(OutboxController(environment: environment)) }
+        case .char(":"):
+            onCommandKey?()
         case .char("r"), .ctrl("r"):
             top.refresh()
             environment.setNeedsDisplay()

@@ -12,7 +12,14 @@ public final class HelpController: ScreenController {
     let environment: BrowserEnvironment
     var cursor = ListCursor()
 
-    static let entries: [(keys: String, action: String)] = [
+    /// The keys, then the command line's commands.
+    static let entries: [(keys: String, action: String)] =
+        keys + [(":", "command line: Tab completes, ↑ ↓ history, Esc closes")]
+        + CommandPalette.commands.map { command in
+            (":" + command.name + (command.arguments.isEmpty ? "" : " " + command.arguments), command.summary)
+        }
+
+    static let keys: [(keys: String, action: String)] = [
         ("↑ ↓  k j", "move the cursor"),
         ("PgUp PgDn  Space", "move a page"),
         ("g G  Home End", "first / last row"),

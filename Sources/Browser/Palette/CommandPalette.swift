@@ -1,0 +1,200 @@
+import ODataCore
+import Terminal
+
+/// `:`: a command line at the foot of the screen, with completion (Tab) and history (↑ ↓), as k9s and vim have.
+///
+/// Every key action is also a command (`:outbox` is `o`), and a few have no key: `:open SET` (or just the set's
+/// name) opens any entity set, `:filter TEXT`, `:chart Y by X`, `:where`. The palette only edits and parses;
+/// ``BrowserApp`` runs what it returns.
+@MainActor
+final class CommandPalette {
+    /// One command: its name, what follows it, what it does, and the key it stands for (if any).
+    struct Command {
+        var name: String
+        var arguments = ""
+        var summary: String
+        var key: Key?
+    }
+
+    static let commands: [Command] = [
+        Command(name: "open", arguments: "SET", summary: "open an entity set's list (or type its name)"),
+        Command(name: "filter", arguments: "TEXT", summary: "filter this list (no text clears it)"),
+        Command(name: "chart", arguments: "[Y by X]", summary: "chart this list, or a number over a date you name"),
+        Command(name: "where", summary: "show and copy the path of this screen"),
+        Command(name: "sort", summary: "sort by the next column", key: .char("s")),
+        Command(name: "refresh", summary: "refresh this screen from the service", key: .char("r")),
+        Command(name: "details", summary: "details of the selected row", key: .char("d")),
+        Command(name: "add", summary: "add a new entity to this list", key: .char("a")),
+        Command(name: "edit", summary: "change the selected entity", key: .char("e")),
+        Command(name: "delete", summary: "delete the selected entity (asks first)", key: .char("x")),
+        Command(name: "link", summary: "link an existing entity here", key: .char("L")),
+        Command(name: "yank", summary: "copy the selected row's name", key: .char("y")),
+        Command(name: "yank-json", summary: "copy the selected entity as JSON", key: .char("Y")),
+        Command(name: "outbox", summary: "changes not yet sent", key: .char("o")),
+        Command(name: "log", summary: "the request log", key: .char("i")),
+        Command(name: "help", summary: "keys and commands", key: .char("?")),
+        Command(name: "back", summary: "go back", key: .escape),
+        Command(name: "quit", summary: "quit (also :q)", key: .char("q")),
+    ]
+
+    /// What the user typed after `:`.
+    private(set) var text = ""
+    private(set) var isOpen = false
+    /// Earlier command lines, oldest first (this session's).
+    private(set) var history: [String] = []
+    private var historyIndex: Int?
+    /// The entity sets `:open` and completion know.
+    let entitySets: [String]
+
+    init(entitySets: [String]) {
+        self.entitySets = entitySets
+    }
+
+    /// What a key did.
+    enum Outcome: Equatable {
+        case editing
+        case closed
+        case run(String)
+    }
+
+    func open() {
+        isOpen = true
+        text = ""
+        historyIndex = nil
+    }
+
+    func handle(_ key: Key) -> Outcome {
+        switch key {
+        case .escape, .ctrl("c"):
+            isOpen = false
+            return .closed
+        case .enter:
+            isOpen = false
+            let line = text.trimmingCharacters(in: .whitespaces)
+            guard !line.isEmpty else { return .closed }
+            if history.last != line { history.append(line) }
+            if history.count > 100 { history.removeFirst() }
+            return .run(line)
+        case .backspace, .delete:
+            if text.isEmpty {
+                isOpen = false
+                return .closed
+            }
+            text.removeLast()
+        case .tab:
+            complete()
+        case .up:
+            guard !history.isEmpty else { break }
+            let index = max(0, (historyIndex ?? history.count) - 1)
+            historyIndex = index
+            text = history[index]
+        case .down:
+            guard let index = historyIndex else { break }
+            if index + 1 < history.count {
+                historyIndex = index + 1
+                text = history[index + 1]
+            } else {
+                historyIndex = nil
+                text = ""
+            }
+        case .char(let character):
+            // Printable text only: a pasted escape sequence or control character never reaches the line.
+            guard character.unicodeScalars.allSatisfy({ $0.value >= 0x20 && $0.value != 0x7F }), text.count < 200
+            else { break }
+            text.append(character)
+        default:
+            break
+        }
+        return .editing
+    }
+
+    /// What the line could become: command names, then entity set names (for the first word, or after `open`).
+    var completions: [String] {
+        let parts = text.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: false)
+        if parts.count == 2 {
+            guard parts[0] == "open" else { return [] }
+            let prefix = parts[1].lowercased()
+            return entitySets.filter { $0.lowercased().hasPrefix(prefix) }.map { "open " + $0 }
+        }
+        let prefix = text.lowercased()
+        return Self.commands.map(\.name).filter { $0.hasPrefix(prefix) }
+            + entitySets.filter { $0.lowercased().hasPrefix(prefix) }
+    }
+
+    /// Tab: the longest text every completion starts with (the one completion, and a space after a command).
+    private func complete() {
+        let options = completions
+        guard let first = options.first else { return }
+        if options.count == 1 {
+            text = first + (Self.commands.contains { $0.name == first && !$0.arguments.isEmpty } ? " " : "")
+            return
+        }
+        var common = first
+        for option in options.dropFirst() {
+            while !option.lowercased().hasPrefix(common.lowercased()) { common.removeLast() }
+        }
+        if common.count > text.count { text = common }
+    }
+
+    /// A command line, parsed.
+    enum Parsed: Equatable {
+        case quit
+        case key(Key)
+        case open(String)
+        case filter(String)
+        case chart(y: String, x: String)
+        case `where`
+        case unknown(String)
+    }
+
+    func parse(_ line: String) -> Parsed {
+        let parts = line.split(separator: " ", maxSplits: 1).map(String.init)
+        let name = parts[0].lowercased()
+        let rest = parts.count > 1 ? parts[1].trimmingCharacters(in: .whitespaces) : ""
+        switch name {
+        case "q", "q!", "quit", "exit": return .quit
+        case "open":
+            return entitySets.first { $0.lowercased() == rest.lowercased() }.map(Parsed.open) ?? .unknown(line)
+        case "filter": return .filter(rest)
+        case "where": return .where
+        case "chart" where !rest.isEmpty:
+            let words = rest.split(separator: " ").map(String.init)
+            guard words.count == 3, words[1] == "by" else { return .unknown(line) }
+            return .chart(y: words[0], x: words[2])
+        default:
+            if rest.isEmpty, let command = Self.commands.first(where: { $0.name == name }) {
+                if name == "chart" { return .key(.char("c")) }
+                if let key = command.key { return .key(key) }
+            }
+            if rest.isEmpty, let set = entitySets.first(where: { $0.lowercased() == name }) { return .open(set) }
+            return .unknown(line)
+        }
+    }
+
+    /// The prompt on the status row and up to `rows` completions above it (nearest the prompt last).
+    func render(into buffer: inout ScreenBuffer, completionRows rows: Int) {
+        let bottom = buffer.size.rows - 1
+        let width = buffer.size.columns
+        buffer.fill(row: bottom, style: CellStyle(role: .status))
+        var column = buffer.put(":", row: bottom, column: 0, style: CellStyle([.bold], role: .accent))
+        // The end of a long line stays in view.
+        let room = max(1, width - 2)
+        let shown = text.count > room ? String(text.suffix(room)) : text
+        column = buffer.put(shown, row: bottom, column: column, width: room)
+        buffer.put(" ", row: bottom, column: min(width - 1, column), style: CellStyle([.reverse]))
+        let options = Array(completions.prefix(max(0, rows)))
+        guard !text.isEmpty || options.count > 0 else { return }
+        for (index, option) in options.reversed().enumerated() {
+            let row = bottom - 1 - index
+            guard row >= 1 else { break }
+            buffer.fill(row: row, style: CellStyle(role: .status))
+            let summary =
+                Self.commands.first { $0.name == option }.map { command in
+                    (command.arguments.isEmpty ? "" : command.arguments + "  ") + command.summary
+                } ?? (option.hasPrefix("open ") || entitySets.contains(option) ? "entity set" : "")
+            let next = buffer.put(" " + option, row: row, column: 0, width: 24, style: CellStyle([.bold]))
+            buffer.put(
+                summary, row: row, column: next + 1, width: max(0, width - next - 1), style: CellStyle(role: .muted))
+        }
+    }
+}

@@ -1,0 +1,91 @@
+import CarDealerTestSupport
+import EntityCache
+import Foundation
+import ODataCore
+import Terminal
+import Testing
+
+@testable import Browser
+
+/// `:` — the command line: completion, history, every key action as a command, and the commands with no key.
+@MainActor
+extension ScreenSnapshotTests {
+    /// Types `:`, then `text` one character at a time, then `last`.
+    func command(_ app: BrowserApp, _ text: String, then last: Key = .enter) -> Bool {
+        app.handle([.key(.char(":"))] + text.map { .key(.char($0)) } + [.key(last)])
+    }
+
+    @Test func a_set_name_opens_its_list_and_tab_completes_commands() throws {
+        let (app, terminal, _) = try seededApp(size: TerminalSize(columns: 80, rows: 16))
+        // `:Car` opens the cars, with People behind it
+        #expect(command(app, "Car"))
+        #expect(terminal.lastFrame[0].hasPrefix("People › Cars"), "\(terminal.lastFrame[0])")
+        // `:ou` Tab completes to outbox, Enter opens it
+        #expect(command(app, "ou", then: .tab))
+        #expect(terminal.lastFrame.last?.hasPrefix(":outbox") == true, "\(terminal.lastFrame.last ?? "")")
+        _ = app.handle([.key(.enter)])
+        #expect(app.stack.top is OutboxController)
+        // While the line is open its completions show above it
+        _ = app.handle([.key(.escape), .key(.char(":")), .key(.char("o"))])
+        let frame = terminal.lastFrame.joined(separator: "\n")
+        #expect(frame.contains(" open ") && frame.contains(" outbox "), "\(frame)")
+        _ = app.handle([.key(.escape)])
+        #expect(!(terminal.lastFrame.last ?? "").hasPrefix(":"))
+    }
+
+    @Test func quit_and_key_commands_do_what_their_keys_do() throws {
+        let (app, _, _) = try seededApp()
+        #expect(command(app, "help"))
+        #expect(app.stack.top is HelpController)
+        #expect(command(app, "back"))
+        #expect(!(app.stack.top is HelpController))
+        #expect(!command(app, "q"), "`:q` quits")
+    }
+
+    @Test func history_brings_back_earlier_lines() throws {
+        let (app, terminal, _) = try seededApp()
+        _ = command(app, "log")
+        _ = command(app, "back")
+        _ = app.handle([.key(.char(":")), .key(.up)])
+        #expect(terminal.lastFrame.last?.hasPrefix(":back") == true)
+        _ = app.handle([.key(.up)])
+        #expect(terminal.lastFrame.last?.hasPrefix(":log") == true)
+        _ = app.handle([.key(.down), .key(.down)])
+        #expect(terminal.lastFrame.last?.hasPrefix(": ") == true, "\(terminal.lastFrame.last ?? "")")
+    }
+
+    @Test func where_shows_and_copies_the_path_and_nonsense_is_answered() throws {
+        let (app, terminal, _) = try seededApp(size: TerminalSize(columns: 100, rows: 12))
+        _ = app.handle([.key(.end), .key(.enter)])
+        _ = command(app, "where")
+        #expect(terminal.copied.last == "People › Samson, Bob")
+        #expect(terminal.lastFrame.last?.contains("Here: People › Samson, Bob (copied)") == true)
+        _ = command(app, "frobnicate now")
+        #expect(terminal.lastFrame.last?.contains("Not a command: “frobnicate now”") == true)
+        // the answer goes with the next key
+        _ = app.handle([.key(.down)])
+        #expect(terminal.lastFrame.last?.contains("Not a command") == false)
+    }
+
+    @Test func chart_y_by_x_charts_what_it_names_and_says_what_it_cannot() throws {
+        let (app, terminal) = try chartedApp(TerminalSize(columns: 120, rows: 24))
+        _ = app.handle([.key(.escape)])  // back on the Explorer's maintenance
+        _ = command(app, "chart cost by serviceDate")
+        #expect(terminal.lastFrame[0].contains("cost by serviceDate"), "\(terminal.lastFrame[0])")
+        _ = app.handle([.key(.escape)])
+        _ = command(app, "chart speed by serviceDate")
+        #expect(
+            terminal.lastFrame.last?.contains("Maintenance has no number called “speed”; its numbers: mileage, cost")
+                == true, "\(terminal.lastFrame.last ?? "")")
+    }
+
+    @Test func filter_applies_to_the_list_and_a_typed_filter_keeps_its_colon() throws {
+        let (app, terminal, _) = try seededApp(size: TerminalSize(columns: 80, rows: 12))
+        _ = command(app, "filter samson")
+        #expect(terminal.lastFrame.joined().contains("Samson, Bob"))
+        #expect(terminal.lastFrame.last?.contains("filter “samson”") == true, "\(terminal.lastFrame.last ?? "")")
+        // While a filter is typed, `:` is part of it, not the command line
+        _ = app.handle([.key(.char("/")), .key(.char(":"))])
+        #expect(!app.palette.isOpen)
+    }
+}
