@@ -57,7 +57,7 @@ extension ScreenSnapshotTests {
 
     @Test func a_list_without_a_date_and_a_number_says_so() throws {
         let (app, terminal, _) = try seededApp(size: TerminalSize(columns: 80, rows: 12))
-        _ = app.handle([.key(.end), .key(.enter), .key(.char("c"))])  // Bob's cars: no number to plot
+        _ = app.handle([.key(.char("c"))])  // People, whose rows open cars: no number to plot either way
         #expect(terminal.lastFrame.last?.contains("Nothing to chart here") == true, "\(terminal.lastFrame)")
     }
 
@@ -101,5 +101,16 @@ extension ScreenSnapshotTests {
         #expect(!text.unicodeScalars.contains { (0x2800...0x28FF).contains($0.value) })
         #expect(!text.contains("│") && !text.contains("●"))
         #expect(text.filter { $0 == "*" }.count > 20)
+    }
+
+    @Test func c_on_a_car_charts_its_maintenance_with_the_list_under_it() throws {
+        let (app, terminal) = try chartedApp(TerminalSize(columns: 80, rows: 24))
+        _ = app.handle([.key(.escape), .key(.escape)])  // back on Bob's cars, the Explorer selected
+        #expect(terminal.lastFrame[0].hasPrefix("People › Samson, Bob "), "\(terminal.lastFrame[0])")
+        _ = app.handle([.key(.char("c"))])
+        #expect(terminal.lastFrame[0].contains("Ford Explorer › mileage by serviceDate"), "\(terminal.lastFrame[0])")
+        // Esc: the Explorer's maintenance, then the cars
+        _ = app.handle([.key(.escape)])
+        #expect(terminal.lastFrame.joined().contains("Service 8"))
     }
 }

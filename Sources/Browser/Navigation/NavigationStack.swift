@@ -55,6 +55,9 @@ public final class NavigationStack {
         case .push(let controller):
             push(controller)
             return true
+        case .pushAll(let controllers):
+            controllers.forEach(push)
+            return true
         case .pop:
             pop()
             return true

@@ -60,5 +60,7 @@ public enum ScreenAction {
     /// The screen did not use the key.
     case ignored
     case push(any ScreenController)
+    /// Several screens at once, the last on top (`c` on a car: its maintenance, and the chart over it).
+    case pushAll([any ScreenController])
     case pop
 }

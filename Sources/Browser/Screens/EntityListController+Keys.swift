@@ -42,6 +42,12 @@ extension EntityListController {
             return .handled
         case .char("c"):
             if let chart = ChartController(environment: environment, list: self) { return .push(chart) }
+            // On a car: the chart of what Enter opens (its maintenance), with that list under it for Esc.
+            if let next = drill() as? EntityListController,
+                let chart = ChartController(environment: environment, list: next)
+            {
+                return .pushAll([next, chart])
+            }
             notice = "Nothing to chart here: this list's entities have no date and number."
             environment.setNeedsDisplay()
             return .handled
