@@ -2,7 +2,8 @@
 # Changing data on a server we did not write (issue 13): mock-sap (PyPI), SAP Gateway's shapes — CSRF tokens,
 # weak ETags, MERGE — on loopback, changed through the built binary in tmux (EndToEndTests.IndependentServerWriteTests), and its OData v4
 # services' $metadata read into the model (EndToEndTests.IndependentVersion4MetadataTests) and one of them browsed
-# by the built binary: three levels, paging, a server filter, details (EndToEndTests.IndependentVersion4BrowseTests).
+# by the built binary: three levels, paging, a server filter, details (EndToEndTests.IndependentVersion4BrowseTests);
+# and `cardealer export` of a whole set, as many rows as the server counts (EndToEndTests.IndependentExportTests).
 # Runs after `swift test` has built everything; bounded by `timeout`.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -32,8 +33,9 @@ timeout 300 swift test --skip-build --filter 'EndToEndTests.Independent' >.ci-in
 status=$?
 set -e
 tail -n 15 .ci-independent.log
-# Skipped tests would pass silently: all eight must have run (four v2 writes, one v4 $metadata, two v4 browsing, one v4 write).
-if [ "$status" -eq 0 ] && ! grep -q "Test run with 8 tests" .ci-independent.log; then
+# Skipped tests would pass silently: all nine must have run (four v2 writes, one v4 $metadata, two v4 browsing, one v4
+# write, one export).
+if [ "$status" -eq 0 ] && ! grep -q "Test run with 9 tests" .ci-independent.log; then
     echo "independent-writes: the tests did not run"
     exit 1
 fi

@@ -56,15 +56,18 @@ public final class BrowsingSession: Sendable {
     public let profile: DisplayProfile
     /// The proxy requests go through, if any (its description never holds credentials).
     public let proxy: ProxyServer?
+    /// The transport every request of the session goes through (the fetcher's, and `cardealer export`'s).
+    public let transport: any ODataTransport
     /// Whether `$metadata` came from the cache (a warm or offline start).
     public let metadataFromCache: Bool
     public let allowsWrites: Bool
 
     init(
         root: String, cache: CacheDatabase, engine: SyncEngine, model: ServiceModel, profile: DisplayProfile,
-        proxy: ProxyServer?, metadataFromCache: Bool, allowsWrites: Bool
+        proxy: ProxyServer?, transport: any ODataTransport, metadataFromCache: Bool, allowsWrites: Bool
     ) {
         self.allowsWrites = allowsWrites
+        self.transport = transport
         self.root = root
         self.cache = cache
         self.engine = engine
@@ -119,7 +122,8 @@ public final class BrowsingSession: Sendable {
             configuration: configuration, cache: opened.cache, transport: transport, model: opened.model)
         return BrowsingSession(
             root: opened.root, cache: opened.cache, engine: engine, model: opened.model, profile: profile,
-            proxy: http.proxy, metadataFromCache: opened.fromCache, allowsWrites: settings.allowsWrites
+            proxy: http.proxy, transport: transport, metadataFromCache: opened.fromCache,
+            allowsWrites: settings.allowsWrites
         )
     }
 

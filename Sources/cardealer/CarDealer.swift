@@ -21,7 +21,8 @@ struct CarDealer: AsyncParsableCommand {
             """,
         version: version,
         subcommands: [
-            DemoCommand.self, BrowseCommand.self, ServeCommand.self, ServeSSHCommand.self, CacheCommand.self,
+            DemoCommand.self, BrowseCommand.self, ServeCommand.self, ServeSSHCommand.self, ExportCommand.self,
+            CacheCommand.self,
             SSHSessionCommand.self,
         ],
         defaultSubcommand: DemoCommand.self
