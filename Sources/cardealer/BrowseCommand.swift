@@ -38,7 +38,7 @@ struct BrowseCommand: AsyncParsableCommand {
         // No identity: the cache is the service's, also when the URL names one of its entity sets.
         let settings = try BrowserSession.settings(
             serviceRoot: url, identity: nil, options: browserOptions, profile: displayProfile)
-        try await BrowserSession.run(settings, trace: browserOptions.trace)
+        try await BrowserSession.run(settings, trace: browserOptions.trace, open: browserOptions.open)
     }
 }
 
@@ -63,6 +63,11 @@ struct BrowserOptions: ParsableArguments {
     var maxResponseMiB: Int = 32
     @Option(help: ArgumentHelp("The most entities one answer may hold, nested ones included.", valueName: "N"))
     var maxEntities: Int = 20_000
+    @Option(
+        help: ArgumentHelp(
+            "Open straight on this screen, with the stack behind it (Esc walks back): Person(7), Person(7)/PersonCar.",
+            valueName: "PATH"))
+    var open: String?
 
     mutating func validate() throws {
         guard timeout > 0, timeout <= 3600, requestTimeout > 0, requestTimeout <= 3600 else {

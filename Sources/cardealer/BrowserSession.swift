@@ -32,7 +32,7 @@ enum BrowserSession {
     }
 
     /// Runs the session until the user quits (returns) or a signal ends it (throws its exit status).
-    static func run(_ settings: SessionSettings, trace tracePath: String?) async throws {
+    static func run(_ settings: SessionSettings, trace tracePath: String?, open: String? = nil) async throws {
         var settings = settings
         let trace = try tracePath.map { try TraceLog(path: $0) }
         if let trace { settings.wrapTransport = { TracingTransport(base: $0, log: trace) } }
@@ -45,11 +45,23 @@ enum BrowserSession {
             await MainActor.run { screen.close() }
             throw error
         }
+        var link: DeepLink?
+        if let open {
+            switch DeepLink.resolve(open, model: session.model, profile: session.profile) {
+            case .success(let resolved): link = resolved
+            case .failure(let error):
+                await MainActor.run { screen.close() }
+                throw SessionError("--open \(open): \(error)")
+            }
+        }
         if session.root != settings.serviceRoot.appendingSlash, let set = session.profile.root {
             SessionLog.write("\(settings.serviceRoot) names the entity set \(set) of the service \(session.root)")
         }
+        let opening = link
         let status = await withCheckedContinuation { (ended: CheckedContinuation<Int32, Never>) in
-            Task { @MainActor in browse(session, on: screen, trace: trace) { ended.resume(returning: $0) } }
+            Task { @MainActor in
+                browse(session, on: screen, trace: trace, link: opening) { ended.resume(returning: $0) }
+            }
         }
         if status != 0 { throw ExitCode(status) }
     }
@@ -57,7 +69,8 @@ enum BrowserSession {
     /// Hands the terminal to the browser; `end` gets the exit status once, after the terminal is restored.
     @MainActor
     static func browse(
-        _ session: BrowsingSession, on screen: StartupScreen, trace: TraceLog?, end: @escaping (Int32) -> Void
+        _ session: BrowsingSession, on screen: StartupScreen, trace: TraceLog?, link: DeepLink? = nil,
+        end: @escaping (Int32) -> Void
     ) {
         SessionLog.write("browsing \(session.root) (cache \(session.cache.path ?? "in memory"))")
         if let proxy = session.proxy { SessionLog.write("through the proxy \(proxy)") }
@@ -66,6 +79,7 @@ enum BrowserSession {
         let app = BrowserApp(
             terminal: terminal, environment: environment, root: session.makeRootController(in: environment))
         if let trace { app.trace(to: trace) }
+        if let link { app.open(link) }
         var ended = false
         func finish(_ status: Int32, _ reason: String) {
             guard !ended else { return }

@@ -45,7 +45,7 @@ struct DemoCommand: AsyncParsableCommand {
             identity: CacheIdentity.demo(people: people, hostile: hostile) + (odataVersion == 4 ? "-v4" : ""),
             options: browserOptions, profile: DisplayProfile.carDealer
         )
-        try await BrowserSession.run(settings, trace: browserOptions.trace)
+        try await BrowserSession.run(settings, trace: browserOptions.trace, open: browserOptions.open)
     }
 
     /// `$XDG_DATA_HOME/cardealer` or `~/.local/share/cardealer`.

@@ -31,4 +31,14 @@ struct PaletteInTmuxTests {
         try app.tmux.sendKeys("Enter")
         try await app.expect("a clean exit") { $0.contains("EXIT=0") }
     }
+
+    @Test func open_starts_on_a_deep_screen_with_the_stack_behind_it() async throws {
+        let app = try Launch("--people 20 --open 'Person(1)/PersonCar'", columns: 100, rows: 24)
+        defer { app.close() }
+        try await app.expect("Bob's cars at once") { $0.contains("Cars") && $0.contains("Explorer") }
+        try app.tmux.sendKeys("Escape")
+        try await app.expect("the people behind them") { $0.contains("Customer since") && !$0.contains("›") }
+        try app.tmux.sendKeys("q")
+        try await app.expect("a clean exit") { $0.contains("EXIT=0") }
+    }
 }
