@@ -32,6 +32,8 @@ struct ServeSSHCommand: AsyncParsableCommand {
     @Option(help: "Browse the built-in demo in OData 2 or 4.") var odataVersion = 2
     @Option(help: "People in the built-in demo's data.") var people = 200
     @Flag(help: "The built-in demo refuses every change (a public demo nobody can deface).") var readOnly = false
+    @Option(help: ArgumentHelp("Every session opens on this screen (see browse --open).", valueName: "PATH"))
+    var open: String?
     @Option(
         help: ArgumentHelp(
             "Who may log in: none (anyone), password (CARDEALER_SSH_PASSWORD) or keys (--authorized-keys).",
@@ -148,8 +150,9 @@ struct ServeSSHCommand: AsyncParsableCommand {
             serviceRoot = odataVersion == 4 ? server.version4URL : server.baseURL
         }
 
+        let opening = open
         var configuration = GatewayConfiguration(hostKey: key) { request in
-            try Self.sessionCommand(request, serviceRoot: serviceRoot, builtIn: builtIn)
+            try Self.sessionCommand(request, serviceRoot: serviceRoot, builtIn: builtIn, open: opening)
         }
         configuration.host = host
         configuration.port = port
@@ -199,7 +202,7 @@ struct ServeSSHCommand: AsyncParsableCommand {
     /// The browser for one session: this executable's hidden `ssh-session` command, with a fresh home, cache and
     /// state directory of its own and none of the server's environment (no credentials, no proxies).
     static func sessionCommand(
-        _ request: SessionRequest, serviceRoot: String, builtIn: Bool
+        _ request: SessionRequest, serviceRoot: String, builtIn: Bool, open: String? = nil
     ) throws -> SessionCommand {
         var template = Array((NSTemporaryDirectory() + "/cardealer-ssh-\(request.number)-XXXXXX").utf8CString)
         guard let made = mkdtemp(&template) else {
@@ -220,6 +223,7 @@ struct ServeSSHCommand: AsyncParsableCommand {
         environment["CARDEALER_SSH_USER"] = request.user
         var arguments = ["ssh-session", serviceRoot, "--cache-directory", directory + "/cache"]
         if builtIn { arguments.append("--built-in") }
+        if let open { arguments += ["--open", open] }
         return SessionCommand(
             path: executablePath(), name: "cardealer", arguments: arguments, environment: environment,
             cleanup: { try? FileManager.default.removeItem(atPath: directory) })
