@@ -114,3 +114,21 @@ extension ScreenSnapshotTests {
         #expect(terminal.lastFrame.joined().contains("Service 8"))
     }
 }
+
+@MainActor
+extension ScreenSnapshotTests {
+    @Test func a_narrow_terminal_scrolls_columns_sideways_instead_of_losing_them() throws {
+        let (app, terminal) = try chartedApp(TerminalSize(columns: 40, rows: 16))
+        _ = app.handle([.key(.escape)])  // the Explorer's maintenance: Date, Description, Mileage, Cost
+        let before = terminal.lastFrame[1]
+        #expect(!before.contains("Cost") && before.hasSuffix("›"), "\(before)")
+        _ = app.handle([.key(.char(">"))])
+        let after = terminal.lastFrame[1]
+        #expect(after.hasPrefix("‹") && after.contains("Mileage") && after.contains("Cost"), "\(after)")
+        // Every column in view: > goes no further; < comes back
+        _ = app.handle([.key(.char(">")), .key(.char(">")), .key(.char(">"))])
+        #expect(terminal.lastFrame[1].contains("Cost"))
+        _ = app.handle([.key(.char("<")), .key(.char("<")), .key(.char("<")), .key(.char("<"))])
+        #expect(terminal.lastFrame[1] == before)
+    }
+}

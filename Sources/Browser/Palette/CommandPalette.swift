@@ -22,6 +22,8 @@ final class CommandPalette {
         Command(name: "chart", arguments: "[Y by X]", summary: "chart this list, or a number over a date you name"),
         Command(name: "where", summary: "show and copy the path of this screen"),
         Command(name: "sort", summary: "sort by the next column", key: .char("s")),
+        Command(name: "right", summary: "scroll the columns right", key: .char(">")),
+        Command(name: "left", summary: "scroll the columns left", key: .char("<")),
         Command(name: "refresh", summary: "refresh this screen from the service", key: .char("r")),
         Command(name: "details", summary: "details of the selected row", key: .char("d")),
         Command(name: "add", summary: "add a new entity to this list", key: .char("a")),

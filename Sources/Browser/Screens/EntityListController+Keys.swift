@@ -40,6 +40,9 @@ extension EntityListController {
         case .char("s"):
             cycleSort()
             return .handled
+        case .char(">"), .char("<"):
+            scrollColumns(by: key == .char(">") ? 1 : -1, width: laidOutWidth)
+            return .handled
         case .char("c"):
             if let chart = ChartController(environment: environment, list: self) { return .push(chart) }
             // On a car: the chart of what Enter opens (its maintenance), with that list under it for Esc.

@@ -27,18 +27,21 @@ extension EntityListController {
     public func layout(rows: Int, columns: Int) {
         // A header line, the rows, and the filter line when there is one.
         cursor.setPageSize(rows - 1 - (showsFilterLine ? 1 : 0))
+        laidOutWidth = columns
     }
 
     public func render(into buffer: inout ScreenBuffer, rows: Range<Int>) {
         guard rows.count >= 2 else { return }
         let filterRow = showsFilterLine ? rows.upperBound - 1 : nil
         let listRows = (rows.lowerBound + 1)..<(filterRow ?? rows.upperBound)
-        let widths = columnWidths(total: buffer.size.columns - SelectionGutter.width)
+        let shown = shownColumns
+        let widths = columnWidths(shown, total: buffer.size.columns - SelectionGutter.width)
         var column = SelectionGutter.width
         buffer.fill(row: rows.lowerBound, style: CellStyle([.bold], role: .header))
-        for (index, (spec, width)) in zip(columns, widths).enumerated() where width > 0 {
+        for (index, (spec, width)) in zip(shown, widths).enumerated() where width > 0 {
             // The sorted column says so, its title shortened rather than the mark cut off.
-            let mark = userSort.map { $0.column == index ? ($0.descending ? " ▼" : " ▲") : "" } ?? ""
+            let mark =
+                userSort.map { $0.column == index + columnOffset ? ($0.descending ? " ▼" : " ▲") : "" } ?? ""
             let title =
                 mark.isEmpty || spec.title.count + 2 <= width
                 ? spec.title : String(spec.title.prefix(max(0, width - 2)))
@@ -47,6 +50,14 @@ extension EntityListController {
                     title + mark, row: rows.lowerBound, column: column, width: width,
                     alignment: spec.align == "right" ? .trailing : .leading, style: CellStyle([.bold], role: .header))
                 + 1
+        }
+        // Columns off either side are signalled in the header's corners.
+        if columnOffset > 0 {
+            buffer.put("‹", row: rows.lowerBound, column: 0, style: CellStyle([.bold], role: .accent))
+        }
+        if hasColumnsToTheRight(width: buffer.size.columns) {
+            buffer.put(
+                "›", row: rows.lowerBound, column: buffer.size.columns - 1, style: CellStyle([.bold], role: .accent))
         }
         if rowCount == 0, let failure = failure {
             drawFailure(failure, in: listRows, into: &buffer)
@@ -109,7 +120,7 @@ extension EntityListController {
             return
         }
         var column = SelectionGutter.width
-        for (spec, width) in zip(columns, widths) where width > 0 {
+        for (spec, width) in zip(shownColumns, widths) where width > 0 {
             let text = ValueFormatter.fill(spec.value) { name in shown.properties.first { $0.name == name }?.value }
             column =
                 buffer.put(
@@ -119,9 +130,25 @@ extension EntityListController {
         }
     }
 
+    /// The columns from ``columnOffset`` on.
+    var shownColumns: [DisplayProfile.Column] { Array(columns.dropFirst(min(columnOffset, max(0, columns.count - 1)))) }
+
+    /// Whether a column is cut or left out on the right at this width (so `>` has somewhere to go).
+    func hasColumnsToTheRight(width: Int) -> Bool {
+        let shown = shownColumns
+        let widths = columnWidths(shown, total: width - SelectionGutter.width)
+        return zip(shown, widths).contains { spec, width in width < max(1, spec.width ?? 8) }
+    }
+
+    /// `>` / `<`: the next or previous column first; nothing past the last one that fits.
+    func scrollColumns(by step: Int, width: Int) {
+        if step > 0, !hasColumnsToTheRight(width: width) { return }
+        columnOffset = min(max(0, columnOffset + step), max(0, columns.count - 1))
+        environment.setNeedsDisplay()
+    }
+
     /// Fixed widths as the profile says; a width of 0 (or missing) shares what is left.
-    func columnWidths(total: Int) -> [Int] {
-        let specs = columns
+    func columnWidths(_ specs: [DisplayProfile.Column], total: Int) -> [Int] {
         let gaps = max(0, specs.count - 1)
         let fixed = specs.reduce(0) { $0 + max(0, $1.width ?? 0) }
         let flexible = specs.filter { ($0.width ?? 0) <= 0 }.count
@@ -144,6 +171,7 @@ extension EntityListController {
         if let notice { parts.append(notice) }
         if let pickTitle { parts.append(pickTitle) }
         if isKnown, rowCount > 0 { parts.append("\(cursor.selected + 1) of \(rowCount)") }
+        if columnOffset > 0 { parts.append("columns \(columnOffset + 1)+ of \(columns.count)") }
         if rowCount == 0, failure != nil {
             // The reason is in the list area, whole.
             parts.append("failed · r to retry")

@@ -50,6 +50,10 @@ public final class EntityListController: ScreenController, FilterableScreen {
     var notice: String?
     /// `s`: the column the user sorts by and its direction (nil: the profile's order).
     var userSort: (column: Int, descending: Bool)?
+    /// The first column shown: `>` scrolls a table wider than the terminal sideways, `<` back.
+    var columnOffset = 0
+    /// The width of the last layout (for `>`, which scrolls only while columns are cut).
+    var laidOutWidth = 80
 
     public init(environment: BrowserEnvironment, source: ScreenContent, breadcrumb: String, kindTitle: String) {
         self.environment = environment

@@ -37,6 +37,7 @@ public final class HelpController: ScreenController {
         ("Esc ← h Backspace", "back"),
         ("/", "filter (Enter keeps it, Esc clears it)"),
         ("s", "sort by the next column, ▲ then ▼"),
+        ("< >", "scroll columns sideways when they do not fit (‹ › in the header)"),
         ("r", "refresh this screen from the service"),
         ("i", "request log: what was fetched, how fast"),
         ("?", "this help"),
