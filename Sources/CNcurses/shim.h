@@ -69,6 +69,7 @@ static inline int cd_key_f(int n) { return KEY_F(n); }
 /* Mouse wheel: BUTTON4/BUTTON5 are NCURSES_MOUSE_MASK macros. */
 static inline mmask_t cd_button4_pressed(void) { return BUTTON4_PRESSED; }
 static inline mmask_t cd_button5_pressed(void) { return BUTTON5_PRESSED; }
+static inline mmask_t cd_button1_pressed(void) { return BUTTON1_PRESSED; }
 static inline mmask_t cd_wheel_mask(void) { return BUTTON4_PRESSED | BUTTON5_PRESSED; }
 
 /* Line drawing (ACS_* index the acs_map array through a macro). */

@@ -80,7 +80,7 @@ extension CursesTerminal {
         curs_set(0)
         if options.mouseWheel {
             mouseinterval(0)
-            mousemask(cd_wheel_mask(), nil)
+            mousemask(cd_wheel_mask() | cd_button1_pressed(), nil)
         }
     }
 

@@ -25,7 +25,8 @@ public final class CursesTerminal: TerminalDriver {
     public struct Options: Sendable {
         /// Milliseconds ncurses waits after ESC for the rest of a sequence. Short so Esc feels instant.
         public var escapeDelay: Int32 = 25
-        /// Report mouse wheel steps as keys. Off leaves the terminal's own selection untouched.
+        /// Report the mouse wheel and left-button clicks as keys. Off leaves the terminal's own selection
+        /// untouched (with it on, most terminals select with Shift held).
         public var mouseWheel = true
         /// Use colours when the terminal has them and `NO_COLOR` is not set.
         public var colors = true
@@ -115,7 +116,7 @@ public final class CursesTerminal: TerminalDriver {
                 if Int32(value) == KEY_MOUSE {
                     var event = MEVENT()
                     guard getmouse(&event) == OK else { continue }
-                    raw = .mouse(buttonState: UInt32(event.bstate))
+                    raw = .mouse(buttonState: UInt32(event.bstate), row: Int(event.y), column: Int(event.x))
                 } else {
                     raw = .keyCode(Int32(value))
                 }

@@ -24,6 +24,8 @@ public enum Key: Hashable, Sendable {
     case resize
     case mouseWheelUp
     case mouseWheelDown
+    /// The left button pressed at a cell (row and column from the top left, 0-based).
+    case click(row: Int, column: Int)
     /// F1…F63 as `.function(1)`…
     case function(Int)
     /// Anything else (unmapped function keys, mouse clicks).

@@ -10,8 +10,8 @@ enum KeyDecoder {
         case character(UInt32)
         /// `get_wch` returned `KEY_CODE_YES`: a function key code such as `KEY_UP`.
         case keyCode(Int32)
-        /// A `KEY_MOUSE` event with its button state (`mmask_t`).
-        case mouse(buttonState: UInt32)
+        /// A `KEY_MOUSE` event with its button state (`mmask_t`) and cell.
+        case mouse(buttonState: UInt32, row: Int = 0, column: Int = 0)
     }
 
     /// Decodes one raw input.
@@ -21,9 +21,12 @@ enum KeyDecoder {
             return decodeCharacter(value)
         case .keyCode(let code):
             return decodeKeyCode(code)
-        case .mouse(let state):
+        case .mouse(let state, let row, let column):
             if state & UInt32(cd_button4_pressed()) != 0 { return .mouseWheelUp }
             if state & UInt32(cd_button5_pressed()) != 0 { return .mouseWheelDown }
+            if state & UInt32(cd_button1_pressed()) != 0, row >= 0, column >= 0 {
+                return .click(row: row, column: column)
+            }
             return .unknown
         }
     }

@@ -38,7 +38,8 @@ struct BrowseCommand: AsyncParsableCommand {
         // No identity: the cache is the service's, also when the URL names one of its entity sets.
         let settings = try BrowserSession.settings(
             serviceRoot: url, identity: nil, options: browserOptions, profile: displayProfile)
-        try await BrowserSession.run(settings, trace: browserOptions.trace, open: browserOptions.open)
+        try await BrowserSession.run(
+            settings, trace: browserOptions.trace, open: browserOptions.open, mouse: !browserOptions.noMouse)
     }
 }
 
@@ -68,6 +69,8 @@ struct BrowserOptions: ParsableArguments {
             "Open straight on this screen, with the stack behind it (Esc walks back): Person(7), Person(7)/PersonCar.",
             valueName: "PATH"))
     var open: String?
+    @Flag(help: "Leave the mouse to the terminal (its own selection and copy) instead of clicks and the wheel.")
+    var noMouse = false
 
     mutating func validate() throws {
         guard timeout > 0, timeout <= 3600, requestTimeout > 0, requestTimeout <= 3600 else {

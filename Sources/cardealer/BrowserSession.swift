@@ -32,12 +32,18 @@ enum BrowserSession {
     }
 
     /// Runs the session until the user quits (returns) or a signal ends it (throws its exit status).
-    static func run(_ settings: SessionSettings, trace tracePath: String?, open: String? = nil) async throws {
+    static func run(
+        _ settings: SessionSettings, trace tracePath: String?, open: String? = nil, mouse: Bool = true
+    )
+        async throws
+    {
         var settings = settings
         let trace = try tracePath.map { try TraceLog(path: $0) }
         if let trace { settings.wrapTransport = { TracingTransport(base: $0, log: trace) } }
         // The terminal opens at once: a cold start waiting on a slow `$metadata` says so, and `q` quits.
-        let screen = try await MainActor.run { try StartupScreen.open(serviceRoot: settings.serviceRoot) }
+        let screen = try await MainActor.run {
+            try StartupScreen.open(serviceRoot: settings.serviceRoot, mouse: mouse)
+        }
         let session: BrowsingSession
         do {
             session = try await BrowsingSession.start(settings)

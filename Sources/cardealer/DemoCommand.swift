@@ -45,7 +45,8 @@ struct DemoCommand: AsyncParsableCommand {
             identity: CacheIdentity.demo(people: people, hostile: hostile) + (odataVersion == 4 ? "-v4" : ""),
             options: browserOptions, profile: DisplayProfile.carDealer
         )
-        try await BrowserSession.run(settings, trace: browserOptions.trace, open: browserOptions.open)
+        try await BrowserSession.run(
+            settings, trace: browserOptions.trace, open: browserOptions.open, mouse: !browserOptions.noMouse)
     }
 
     /// `$XDG_DATA_HOME/cardealer` or `~/.local/share/cardealer`.

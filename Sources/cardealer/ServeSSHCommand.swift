@@ -250,6 +250,7 @@ struct SSHSessionCommand: AsyncParsableCommand {
         let settings = try BrowserSession.settings(
             serviceRoot: serviceRoot, identity: nil, options: browserOptions,
             profile: builtIn ? DisplayProfile.carDealer : nil)
-        try await BrowserSession.run(settings, trace: browserOptions.trace, open: browserOptions.open)
+        try await BrowserSession.run(
+            settings, trace: browserOptions.trace, open: browserOptions.open, mouse: !browserOptions.noMouse)
     }
 }

@@ -27,10 +27,12 @@ final class StartupScreen {
     }
 
     /// Opens the terminal, starts its events and draws the waiting frame once a second until ``hand(_:)``.
-    static func open(serviceRoot: String) throws -> StartupScreen {
+    static func open(serviceRoot: String, mouse: Bool = true) throws -> StartupScreen {
         let terminal: CursesTerminal
         do {
-            terminal = try CursesTerminal()
+            var options = CursesTerminal.Options()
+            options.mouseWheel = mouse
+            terminal = try CursesTerminal(options: options)
         } catch {
             throw SessionError("Cannot open the terminal: \(error)")
         }

@@ -89,3 +89,26 @@ extension ScreenSnapshotTests {
         #expect(!app.palette.isOpen)
     }
 }
+
+@MainActor
+extension ScreenSnapshotTests {
+    @Test func a_click_selects_a_double_click_opens_and_a_breadcrumb_click_goes_back() throws {
+        let (app, terminal, _) = try seededApp(size: TerminalSize(columns: 80, rows: 12))
+        // Row 0 is the breadcrumb, row 1 the header: the list's first row is on screen row 2
+        let rows = terminal.lastFrame
+        let bob = try #require(rows.firstIndex { $0.contains("Samson, Bob") })
+        _ = app.handle([.key(.click(row: bob, column: 5))])
+        #expect(terminal.lastFrame[bob].hasPrefix("▌"), "\(terminal.lastFrame)")
+        _ = app.handle([.key(.click(row: bob, column: 5)), .key(.click(row: bob, column: 5))])
+        #expect(terminal.lastFrame[0].hasPrefix("People › Samson, Bob"), "\(terminal.lastFrame[0])")
+        // Into a car, then a click on "People" in the breadcrumb: back to the root
+        _ = app.handle([.key(.enter)])
+        #expect(app.stack.controllers.count == 3)
+        _ = app.handle([.key(.click(row: 0, column: 2))])
+        #expect(app.stack.controllers.count == 1)
+        #expect(terminal.lastFrame[0].hasPrefix("People "))
+        // A click on the status line or on nothing changes nothing
+        _ = app.handle([.key(.click(row: 11, column: 3)), .key(.click(row: 10, column: 3))])
+        #expect(app.stack.controllers.count == 1)
+    }
+}

@@ -41,4 +41,29 @@ struct PaletteInTmuxTests {
         try app.tmux.sendKeys("q")
         try await app.expect("a clean exit") { $0.contains("EXIT=0") }
     }
+
+    /// A left-button click at (`row`, `column`) as an xterm sends it: a press and a release, each ESC [ M, the
+    /// button (0, or 3 for a release), the column and the row.
+    func click(_ app: Launch, row: Int, column: Int) throws {
+        let bytes = [0x1B, 0x5B, 0x4D, 32, 33 + column, 33 + row, 0x1B, 0x5B, 0x4D, 35, 33 + column, 33 + row].map {
+            String(format: "%02x", $0)
+        }
+        try app.tmux.run(["send-keys", "-t", app.tmux.target, "-H"] + bytes)
+    }
+
+    @Test func clicks_select_open_and_walk_back_by_the_breadcrumb() async throws {
+        let app = try Launch("--people 20", columns: 80, rows: 24)
+        defer { app.close() }
+        try await app.expect("the people") { $0.contains("Customer since") && $0.contains("1 of 20") }
+        // The fourth person is on screen row 5 (breadcrumb, header, then rows)
+        try click(app, row: 5, column: 4)
+        try await app.expect("the fourth selected") { $0.contains("4 of 20") }
+        try click(app, row: 5, column: 4)
+        try click(app, row: 5, column: 4)
+        try await app.expect("the fourth person's cars") { $0.contains("People › ") && $0.contains("Cars") }
+        try click(app, row: 0, column: 2)
+        try await app.expect("the people again") { $0.contains("Customer since") && !$0.contains("›") }
+        try app.tmux.sendKeys("q")
+        try await app.expect("a clean exit") { $0.contains("EXIT=0") }
+    }
 }

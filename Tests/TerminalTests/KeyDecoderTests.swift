@@ -54,6 +54,7 @@ import Testing
     @Test func wheel_buttons_become_wheel_keys() {
         #expect(key(.mouse(buttonState: 0x0001_0000)) == .mouseWheelUp)  // BUTTON4_PRESSED
         #expect(key(.mouse(buttonState: 0x0020_0000)) == .mouseWheelDown)  // BUTTON5_PRESSED
-        #expect(key(.mouse(buttonState: 0x2)) == .unknown)  // BUTTON1_PRESSED
+        #expect(key(.mouse(buttonState: 0x2, row: 3, column: 7)) == .click(row: 3, column: 7))  // BUTTON1_PRESSED
+        #expect(key(.mouse(buttonState: 0x1)) == .unknown)  // BUTTON1_RELEASED
     }
 }

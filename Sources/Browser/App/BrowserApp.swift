@@ -34,6 +34,8 @@ public final class BrowserApp {
     let palette: CommandPalette
     /// What the last command said (shown on the status line until the next key).
     var commandMessage: String?
+    /// The last click's row and time, for double clicks.
+    var lastClick: (row: Int, at: ContinuousClock.Instant)?
 
     public init(terminal: any TerminalDriver, environment: BrowserEnvironment, root: any ScreenController) {
         self.terminal = terminal
@@ -81,6 +83,10 @@ public final class BrowserApp {
                 continue
             }
             commandMessage = nil
+            if case .click(let row, let column) = key, !palette.isOpen {
+                click(row: row, column: column)
+                continue
+            }
             if palette.isOpen {
                 needsDisplay = true
                 if case .run(let line) = palette.handle(key), !run(line) { return false }
@@ -197,6 +203,26 @@ public final class BrowserApp {
         spinnerTimer?.cancel()
         spinnerTimer = nil
         activityVisible = false
+    }
+
+    /// A click: on the breadcrumb, back to that level; in the screen's area, the screen's (select, open on a
+    /// double click).
+    func click(row: Int, column: Int) {
+        let now = ContinuousClock.now
+        let double = lastClick.map { $0.row == row && now - $0.at < .milliseconds(400) } ?? false
+        lastClick = double ? nil : (row, now)
+        let size = terminal.size
+        if row == 0 {
+            if let level = Chrome.breadcrumbLevel(
+                atColumn: column, crumbs: stack.breadcrumb, kind: stack.top.kindTitle, width: size.columns),
+                level < stack.controllers.count - 1
+            {
+                stack.pop(toLevel: level)
+            }
+        } else if row < size.rows - 1, Self.contentArea(size) != nil {
+            stack.perform(stack.top.click(row: row - 1, column: column, double: double))
+        }
+        setNeedsDisplay()
     }
 
     /// Runs a command line from the palette; false when it asked to quit.

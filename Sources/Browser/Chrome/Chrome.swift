@@ -14,19 +14,40 @@ enum Chrome {
         let style = CellStyle([.bold], role: .title)
         buffer.fill(row: 0, style: style)
         let kindWidth = min(DisplayWidth.width(of: kind), max(0, width / 3))
-        let available = max(0, width - kindWidth - 2)
-        var parts = crumbs.map(TextSanitizer.sanitize)
-        var text = parts.joined(separator: " › ")
-        while DisplayWidth.width(of: text) > available, parts.count > 1 {
-            parts.removeFirst()
-            text = "… › " + parts.joined(separator: " › ")
-        }
-        buffer.put(text, row: 0, column: 0, width: available, style: style)
+        let (text, _) = breadcrumbText(crumbs, kind: kind, width: width)
+        buffer.put(text, row: 0, column: 0, width: max(0, width - kindWidth - 2), style: style)
         if kindWidth > 0 {
             buffer.put(
                 kind, row: 0, column: width - kindWidth, width: kindWidth, alignment: .trailing,
                 style: CellStyle(role: .title))
         }
+    }
+
+    /// The breadcrumb's text at `width` and how many crumbs were cut from the left (`… › ` stands for them).
+    static func breadcrumbText(_ crumbs: [String], kind: String, width: Int) -> (String, dropped: Int) {
+        let kindWidth = min(DisplayWidth.width(of: kind), max(0, width / 3))
+        let available = max(0, width - kindWidth - 2)
+        var parts = crumbs.map(TextSanitizer.sanitize)
+        var text = parts.joined(separator: " › ")
+        var dropped = 0
+        while DisplayWidth.width(of: text) > available, parts.count > 1 {
+            parts.removeFirst()
+            dropped += 1
+            text = "… › " + parts.joined(separator: " › ")
+        }
+        return (text, dropped)
+    }
+
+    /// The level (0: the root screen) of the crumb drawn at `column`; nil between crumbs or past them.
+    static func breadcrumbLevel(atColumn column: Int, crumbs: [String], kind: String, width: Int) -> Int? {
+        let (_, dropped) = breadcrumbText(crumbs, kind: kind, width: width)
+        var start = dropped > 0 ? 4 : 0
+        for level in dropped..<crumbs.count {
+            let end = start + DisplayWidth.width(of: TextSanitizer.sanitize(crumbs[level]))
+            if column >= start, column < end { return level }
+            start = end + 3
+        }
+        return nil
     }
 
     /// `● online  ⠹ 2 requests │ 12 of 200 · 3 s old │ ? help`, or the last error in words, or the request

@@ -48,6 +48,21 @@ public final class NavigationStack {
         environment.setNeedsDisplay()
     }
 
+    /// Does what a screen asked (a click's answer); false only for nothing.
+    func perform(_ action: ScreenAction) {
+        switch action {
+        case .push(let controller): push(controller)
+        case .pushAll(let controllers): controllers.forEach(push)
+        case .pop: pop()
+        case .handled, .ignored: break
+        }
+    }
+
+    /// Pops until the screen at `level` (0: the root) is on top.
+    func pop(toLevel level: Int) {
+        while controllers.count - 1 > max(0, level) { pop() }
+    }
+
     /// Handles one key. Returns false when the user asked to quit.
     public func handle(_ key: Key) -> Bool {
         switch top.handle(key) {

@@ -30,6 +30,9 @@ public protocol ScreenController: AnyObject {
 
     /// Handles a key; ``ScreenAction/ignored`` lets the stack apply its global keys.
     func handle(_ key: Key) -> ScreenAction
+    /// A click at `row` of the screen's area (0 is its first row) and `column`; `double` for the second click on
+    /// the same row in quick succession.
+    func click(row: Int, column: Int, double: Bool) -> ScreenAction
     /// The content area the next frame gives this screen: `rows` lines of `columns` cells (page sizes, wrapping).
     func layout(rows: Int, columns: Int)
     /// Brings what the next frame shows up to date: reads the cache where the visible rows left what was read,
@@ -50,6 +53,7 @@ extension ScreenController {
     public func layout(rows: Int, columns: Int) {}
     public func update() {}
     public func refresh() {}
+    public func click(row: Int, column: Int, double: Bool) -> ScreenAction { .ignored }
 }
 
 /// What a key press asks of the navigation stack.

@@ -65,6 +65,15 @@ extension EntityListController {
         }
     }
 
+    /// A click on a row selects it; a double click opens it (as Enter). The first line is the header.
+    public func click(row: Int, column: Int, double: Bool) -> ScreenAction {
+        let position = cursor.top + row - 1
+        guard row >= 1, position < rowCount, confirmingDelete == nil, !filter.isEditing else { return .ignored }
+        select(position: position)
+        // A double click is Enter: open the row, or pick it in a list of candidates.
+        return double ? handle(.enter) : .handled
+    }
+
     /// Puts the cursor on the row at `position` (a chart moving its highlighted record).
     func select(position: Int) {
         cursor.move(by: position - cursor.selected)

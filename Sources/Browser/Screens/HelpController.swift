@@ -42,7 +42,7 @@ public final class HelpController: ScreenController {
         ("i", "request log: what was fetched, how fast"),
         ("?", "this help"),
         ("q  Ctrl-C", "quit"),
-        ("mouse wheel", "scroll"),
+        ("mouse", "click selects, double-click opens, breadcrumb click goes back, wheel scrolls"),
     ]
 
     init(environment: BrowserEnvironment) {
