@@ -11,10 +11,11 @@ struct CarDealer: AsyncParsableCommand {
 
     static let configuration = CommandConfiguration(
         commandName: "cardealer",
-        abstract: "Browse OData v2 services (people → cars → maintenance) in the terminal.",
+        abstract: "Browse OData v2 and v4 services (people, their cars, each car's maintenance) in the terminal.",
         discussion: """
             With no subcommand, starts the built-in CarDealer service on 127.0.0.1 and opens the browser on it.
-            Keys: ↑/↓ move, Enter opens, Esc goes back, / filters, i shows the request log, ? help, q quits.
+            Keys: arrows or j/k move, Enter opens, Esc goes back, / filters, : runs a command, c charts, \
+            i shows the request log, ? help, q quits.
             Credentials for `browse` come from CARDEALER_BEARER_TOKEN or CARDEALER_USER/CARDEALER_PASSWORD, else
             from ~/.config/cardealer/credentials (or CARDEALER_CREDENTIALS), which must have mode 0600.
             Behind a proxy: http_proxy, https_proxy, all_proxy and no_proxy, read as curl reads them.
