@@ -1,32 +1,89 @@
 import CNcurses
 
-/// Maps each ``ColorRole`` to an ncurses colour pair and attributes for one ``ColorCapability``.
+/// Maps each ``ColorRole`` to an ncurses colour pair and attributes for one ``ColorCapability`` and ``Theme``.
+///
+/// Every theme reads on light and dark backgrounds alike: a role drawn on the terminal's own background has a
+/// contrast of at least 3:1 against both white and black (WCAG's figure for large text, and what a one-colour
+/// role beside normal text needs), and a role with a background of its own at least 4.5:1 against it (tested,
+/// for the 256-colour palette).
 ///
 /// Pair number = role raw value (``ColorRole/normal`` uses pair 0, the terminal's defaults).
 /// Under ``ColorCapability/monochrome`` roles become attributes (selection and status reverse,
 /// titles bold, muted dim) so a `NO_COLOR` terminal still shows what is selected.
 struct ColorPalette {
+    /// What the terminal can show, narrowed to monochrome by the monochrome theme.
     let capability: ColorCapability
+    let theme: Theme
+
+    init(capability: ColorCapability, theme: Theme = .dark) {
+        self.capability = theme == .monochrome ? .monochrome : capability
+        self.theme = theme
+    }
 
     /// (foreground, background) for a role; -1 is the terminal's default.
     func colors(for role: ColorRole) -> (Int16, Int16) {
-        switch capability {
-        case .monochrome:
+        switch (theme, capability) {
+        case (_, .monochrome), (.monochrome, _):
             return (-1, -1)
-        case .palette256:
+        case (.light, .palette256):
             switch role {
             case .normal: return (-1, -1)
-            case .title: return (75, -1)
-            case .header: return (110, -1)
+            case .title: return (25, -1)
+            case .header: return (25, -1)
+            case .selection: return (16, 153)
+            case .status: return (16, 252)
+            case .muted: return (242, -1)
+            case .accent: return (130, -1)
+            case .error: return (160, -1)
+            case .warning: return (130, -1)
+            case .success: return (28, -1)
+            }
+        case (.highContrast, .palette256):
+            switch role {
+            case .normal: return (-1, -1)
+            case .title, .header: return (33, -1)
+            case .selection: return (16, 226)
+            case .status: return (231, 16)
+            case .muted: return (244, -1)
+            case .accent: return (202, -1)
+            case .error: return (196, -1)
+            case .warning: return (202, -1)
+            case .success: return (28, -1)
+            }
+        case (.light, .ansi16):
+            switch role {
+            case .normal, .muted: return (-1, -1)
+            case .title, .header: return (Int16(COLOR_BLUE), -1)
+            case .selection: return (Int16(COLOR_BLACK), Int16(COLOR_CYAN))
+            case .status: return (Int16(COLOR_WHITE), Int16(COLOR_BLACK))
+            case .accent, .warning: return (Int16(COLOR_MAGENTA), -1)
+            case .error: return (Int16(COLOR_RED), -1)
+            case .success: return (Int16(COLOR_GREEN), -1)
+            }
+        case (.highContrast, .ansi16):
+            switch role {
+            case .normal, .muted: return (-1, -1)
+            case .title, .header: return (Int16(COLOR_BLUE), -1)
+            case .selection: return (Int16(COLOR_BLACK), Int16(COLOR_YELLOW))
+            case .status: return (Int16(COLOR_WHITE), Int16(COLOR_BLACK))
+            case .accent, .warning: return (Int16(COLOR_MAGENTA), -1)
+            case .error: return (Int16(COLOR_RED), -1)
+            case .success: return (Int16(COLOR_GREEN), -1)
+            }
+        case (.dark, .palette256):
+            switch role {
+            case .normal: return (-1, -1)
+            case .title: return (68, -1)
+            case .header: return (67, -1)
             case .selection: return (255, 24)
             case .status: return (252, 236)
             case .muted: return (245, -1)
-            case .accent: return (214, -1)
-            case .error: return (203, -1)
-            case .warning: return (220, -1)
-            case .success: return (114, -1)
+            case .accent: return (136, -1)
+            case .error: return (167, -1)
+            case .warning: return (166, -1)
+            case .success: return (29, -1)
             }
-        case .ansi16:
+        case (.dark, .ansi16):
             switch role {
             case .normal: return (-1, -1)
             case .title: return (Int16(COLOR_CYAN), -1)
@@ -58,6 +115,8 @@ struct ColorPalette {
         if style.attributes.contains(.reverse) { attrs |= cd_a_reverse() }
         if style.attributes.contains(.dim) { attrs |= cd_a_dim() }
         if style.attributes.contains(.underline) { attrs |= cd_a_underline() }
+        // High contrast keeps the roles' weight even with colours: titles, selection and errors bold.
+        if theme == .highContrast, [.title, .selection, .error, .header].contains(style.role) { attrs |= cd_a_bold() }
         guard capability == .monochrome else { return (attrs, Int16(style.role.rawValue)) }
         switch style.role {
         case .selection, .status: attrs |= cd_a_reverse()

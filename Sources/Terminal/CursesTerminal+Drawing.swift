@@ -18,6 +18,13 @@ extension CursesTerminal {
         lastPresented = frame
     }
 
+    /// A new colour scheme: the pairs are defined again and the next frame is drawn whole.
+    public func setTheme(_ theme: Theme) {
+        palette = ColorPalette(capability: colorCapability, theme: theme)
+        palette.install()
+        lastPresented = nil
+    }
+
     /// OSC 52 on the terminal's output, after what ncurses has sent (it moves no cursor and draws nothing).
     @discardableResult
     public func copyToClipboard(_ text: String) -> Bool {

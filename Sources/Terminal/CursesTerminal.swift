@@ -30,6 +30,8 @@ public final class CursesTerminal: TerminalDriver {
         public var mouseWheel = true
         /// Use colours when the terminal has them and `NO_COLOR` is not set.
         public var colors = true
+        /// The colour scheme.
+        public var theme: Theme = .dark
 
         /// The defaults.
         public init() {}
@@ -46,7 +48,7 @@ public final class CursesTerminal: TerminalDriver {
     let inputFile: UnsafeMutablePointer<FILE>
     let outputFile: UnsafeMutablePointer<FILE>
     let ownsTTY: Bool
-    let palette: ColorPalette
+    var palette: ColorPalette
     var lastPresented: ScreenBuffer?
     var glibcAgreement: [[wchar_t]: Bool] = [:]
     var isRestored = false
@@ -88,7 +90,7 @@ public final class CursesTerminal: TerminalDriver {
         self.canShowBraille = Self.brailleShows(term: type)
         Self.configureInput(options: options)
         self.colorCapability = Self.configureColors(enabled: options.colors)
-        self.palette = ColorPalette(capability: colorCapability)
+        self.palette = ColorPalette(capability: colorCapability, theme: options.theme)
         palette.install()
         cts_install_resize_handler()
         cts_install_termination_handlers()

@@ -6,6 +6,9 @@
 public final class HeadlessTerminal: TerminalDriver {
     /// What ``TerminalDriver/canShowBraille`` answers (tests of the ASCII chart set it false).
     public var canShowBraille = true
+    /// The last theme set (``setTheme(_:)``).
+    public private(set) var theme: Theme = .dark
+    public func setTheme(_ theme: Theme) { self.theme = theme }
     /// The current size; change it with ``resize(to:)``.
     public private(set) var size: TerminalSize
     /// The colour capability screens see.

@@ -30,6 +30,19 @@ public struct TerminalSize: Hashable, Sendable, CustomStringConvertible {
 }
 
 /// How many colours the terminal can show, after `NO_COLOR` is taken into account.
+/// A colour scheme. Each reads on both light and dark backgrounds: text keeps the terminal's own foreground and
+/// background, and every coloured role has a contrast that holds on either (see ``ColorPalette``).
+public enum Theme: String, CaseIterable, Sendable {
+    /// The default: muted blues and ambers, tuned for dark backgrounds.
+    case dark
+    /// Darker hues for light backgrounds.
+    case light
+    /// Black on yellow selection, white-on-black status, saturated roles.
+    case highContrast = "high-contrast"
+    /// Attributes only (bold, reverse, dim), as under `NO_COLOR`.
+    case monochrome
+}
+
 public enum ColorCapability: Hashable, Sendable {
     /// No colour: roles are shown with attributes only (reverse, bold, dim).
     case monochrome
@@ -94,6 +107,8 @@ public protocol TerminalDriver: AnyObject {
     /// on; a terminal may refuse it silently). False when nothing could be sent.
     @discardableResult
     func copyToClipboard(_ text: String) -> Bool
+    /// Switches the colour scheme and redraws everything on the next frame.
+    func setTheme(_ theme: Theme)
     /// Whether braille cells (U+2800…) can be shown: false for a locale that is not UTF-8 and for terminals whose
     /// fonts lack them (vt100, the Linux console).
     var canShowBraille: Bool { get }
@@ -101,4 +116,5 @@ public protocol TerminalDriver: AnyObject {
 
 extension TerminalDriver {
     public var canShowBraille: Bool { true }
+    public func setTheme(_ theme: Theme) {}
 }

@@ -2,6 +2,7 @@ import ArgumentParser
 import Browser
 import Foundation
 import Session
+import Terminal
 
 /// `cardealer browse URL`: any OData v2 service.
 struct BrowseCommand: AsyncParsableCommand {
@@ -39,7 +40,8 @@ struct BrowseCommand: AsyncParsableCommand {
         let settings = try BrowserSession.settings(
             serviceRoot: url, identity: nil, options: browserOptions, profile: displayProfile)
         try await BrowserSession.run(
-            settings, trace: browserOptions.trace, open: browserOptions.open, mouse: !browserOptions.noMouse)
+            settings, trace: browserOptions.trace, open: browserOptions.open, mouse: !browserOptions.noMouse,
+            theme: browserOptions.theme)
     }
 }
 
@@ -69,6 +71,8 @@ struct BrowserOptions: ParsableArguments {
             "Open straight on this screen, with the stack behind it (Esc walks back): Person(7), Person(7)/PersonCar.",
             valueName: "PATH"))
     var open: String?
+    @Option(help: "Colours: dark, light, high-contrast or monochrome (NO_COLOR always means monochrome).")
+    var theme: Theme = .dark
     @Flag(help: "Leave the mouse to the terminal (its own selection and copy) instead of clicks and the wheel.")
     var noMouse = false
 
@@ -82,3 +86,5 @@ struct BrowserOptions: ParsableArguments {
         guard maxEntities >= 1 else { throw ValidationError("--max-entities must be at least 1.") }
     }
 }
+
+extension Theme: ExpressibleByArgument {}

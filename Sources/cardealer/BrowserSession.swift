@@ -33,16 +33,15 @@ enum BrowserSession {
 
     /// Runs the session until the user quits (returns) or a signal ends it (throws its exit status).
     static func run(
-        _ settings: SessionSettings, trace tracePath: String?, open: String? = nil, mouse: Bool = true
-    )
-        async throws
-    {
+        _ settings: SessionSettings, trace tracePath: String?, open: String? = nil, mouse: Bool = true,
+        theme: Theme = .dark
+    ) async throws {
         var settings = settings
         let trace = try tracePath.map { try TraceLog(path: $0) }
         if let trace { settings.wrapTransport = { TracingTransport(base: $0, log: trace) } }
         // The terminal opens at once: a cold start waiting on a slow `$metadata` says so, and `q` quits.
         let screen = try await MainActor.run {
-            try StartupScreen.open(serviceRoot: settings.serviceRoot, mouse: mouse)
+            try StartupScreen.open(serviceRoot: settings.serviceRoot, mouse: mouse, theme: theme)
         }
         let session: BrowsingSession
         do {

@@ -46,7 +46,8 @@ struct DemoCommand: AsyncParsableCommand {
             options: browserOptions, profile: DisplayProfile.carDealer
         )
         try await BrowserSession.run(
-            settings, trace: browserOptions.trace, open: browserOptions.open, mouse: !browserOptions.noMouse)
+            settings, trace: browserOptions.trace, open: browserOptions.open, mouse: !browserOptions.noMouse,
+            theme: browserOptions.theme)
     }
 
     /// `$XDG_DATA_HOME/cardealer` or `~/.local/share/cardealer`.

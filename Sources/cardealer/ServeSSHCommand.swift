@@ -251,6 +251,7 @@ struct SSHSessionCommand: AsyncParsableCommand {
             serviceRoot: serviceRoot, identity: nil, options: browserOptions,
             profile: builtIn ? DisplayProfile.carDealer : nil)
         try await BrowserSession.run(
-            settings, trace: browserOptions.trace, open: browserOptions.open, mouse: !browserOptions.noMouse)
+            settings, trace: browserOptions.trace, open: browserOptions.open, mouse: !browserOptions.noMouse,
+            theme: browserOptions.theme)
     }
 }

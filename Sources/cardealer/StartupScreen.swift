@@ -27,11 +27,12 @@ final class StartupScreen {
     }
 
     /// Opens the terminal, starts its events and draws the waiting frame once a second until ``hand(_:)``.
-    static func open(serviceRoot: String, mouse: Bool = true) throws -> StartupScreen {
+    static func open(serviceRoot: String, mouse: Bool = true, theme: Theme = .dark) throws -> StartupScreen {
         let terminal: CursesTerminal
         do {
             var options = CursesTerminal.Options()
             options.mouseWheel = mouse
+            options.theme = theme
             terminal = try CursesTerminal(options: options)
         } catch {
             throw SessionError("Cannot open the terminal: \(error)")

@@ -112,3 +112,20 @@ extension ScreenSnapshotTests {
         #expect(app.stack.controllers.count == 1)
     }
 }
+
+@MainActor
+extension ScreenSnapshotTests {
+    @Test func theme_switches_the_colours_and_names_the_choices() throws {
+        let (app, terminal, _) = try seededApp(size: TerminalSize(columns: 100, rows: 12))
+        _ = command(app, "theme hi", then: .tab)
+        #expect(terminal.lastFrame.last?.hasPrefix(":theme high-contrast") == true)
+        _ = app.handle([.key(.enter)])
+        #expect(terminal.theme == .highContrast)
+        #expect(terminal.lastFrame.last?.contains("Theme: high-contrast") == true)
+        _ = command(app, "theme neon")
+        #expect(terminal.theme == .highContrast)
+        #expect(
+            terminal.lastFrame.last?.contains("No theme “neon”: dark, light, high-contrast, monochrome.") == true,
+            "\(terminal.lastFrame.last ?? "")")
+    }
+}

@@ -66,4 +66,29 @@ struct PaletteInTmuxTests {
         try app.tmux.sendKeys("q")
         try await app.expect("a clean exit") { $0.contains("EXIT=0") }
     }
+
+    @Test(
+        arguments: [("", "38;5;68"), ("--theme light", "38;5;25"), ("--theme monochrome", nil)] as [(String, String?)])
+    func the_theme_reaches_the_terminal(options: String, titleColour: String?) async throws {
+        let binary = try #require(BuiltProducts.executable("cardealer"))
+        let directory = try BuiltProducts.temporaryDirectory("cardealer-theme")
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let tmux = try TmuxSession(columns: 80, rows: 24)
+        defer { tmux.kill() }
+        // A 256-colour terminal, whatever the test runner's environment says about colour
+        try tmux.typeLine(
+            "env -u NO_COLOR TERM=xterm-256color XDG_CACHE_HOME=\(directory)/cache XDG_DATA_HOME=\(directory)/data "
+                + "XDG_STATE_HOME=\(directory)/state \(binary) --people 20 \(options); echo EXIT=$?")
+        #expect(try await tmux.waitFor { $0.contains("Customer since") && $0.contains("1 of 20") }.matched)
+        // The breadcrumb's title colour, as tmux received it (256-colour SGR)
+        let styled = try tmux.run("capture-pane", "-e", "-p", "-t", tmux.target)
+        let firstLine = String(styled.split(separator: "\n").first ?? "")
+        if let titleColour {
+            #expect(firstLine.contains(titleColour), "\(firstLine.debugDescription)")
+        } else {
+            #expect(!styled.contains("38;5;"), "monochrome drew a colour: \(firstLine.debugDescription)")
+        }
+        try tmux.sendKeys("q")
+        #expect(try await tmux.waitFor { $0.contains("EXIT=0") }.matched)
+    }
 }

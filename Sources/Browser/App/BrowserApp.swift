@@ -253,6 +253,14 @@ public final class BrowserApp {
             let path = stack.breadcrumb.joined(separator: " › ")
             let copied = environment.clipboard(path)
             commandMessage = "Here: \(path)" + (copied ? " (copied)" : "")
+        case .theme(let name):
+            if let theme = Theme(rawValue: name.lowercased()) {
+                terminal.setTheme(theme)
+                commandMessage = "Theme: \(theme.rawValue)"
+            } else {
+                commandMessage =
+                    "No theme “\(name)”: " + Theme.allCases.map(\.rawValue).joined(separator: ", ") + "."
+            }
         case .unknown(let text):
             commandMessage = "Not a command: “\(text)”. Press : then Tab to see them, or ? for help."
         }

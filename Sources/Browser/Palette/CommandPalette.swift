@@ -21,6 +21,7 @@ final class CommandPalette {
         Command(name: "filter", arguments: "TEXT", summary: "filter this list (no text clears it)"),
         Command(name: "chart", arguments: "[Y by X]", summary: "chart this list, or a number over a date you name"),
         Command(name: "where", summary: "show and copy the path of this screen"),
+        Command(name: "theme", arguments: "NAME", summary: "dark, light, high-contrast or monochrome"),
         Command(name: "sort", summary: "sort by the next column", key: .char("s")),
         Command(name: "right", summary: "scroll the columns right", key: .char(">")),
         Command(name: "left", summary: "scroll the columns left", key: .char("<")),
@@ -113,6 +114,10 @@ final class CommandPalette {
     /// What the line could become: command names, then entity set names (for the first word, or after `open`).
     var completions: [String] {
         let parts = text.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: false)
+        if parts.count == 2, parts[0] == "theme" {
+            let prefix = parts[1].lowercased()
+            return Theme.allCases.map(\.rawValue).filter { $0.hasPrefix(prefix) }.map { "theme " + $0 }
+        }
         if parts.count == 2 {
             guard parts[0] == "open" else { return [] }
             let prefix = parts[1].lowercased()
@@ -146,6 +151,7 @@ final class CommandPalette {
         case filter(String)
         case chart(y: String, x: String)
         case `where`
+        case theme(String)
         case unknown(String)
     }
 
@@ -159,6 +165,7 @@ final class CommandPalette {
             return entitySets.first { $0.lowercased() == rest.lowercased() }.map(Parsed.open) ?? .unknown(line)
         case "filter": return .filter(rest)
         case "where": return .where
+        case "theme": return .theme(rest)
         case "chart" where !rest.isEmpty:
             let words = rest.split(separator: " ").map(String.init)
             guard words.count == 3, words[1] == "by" else { return .unknown(line) }
