@@ -9,8 +9,12 @@ import Testing
 /// same values, hostile text kept byte for byte in a file and made harmless on a terminal; against the built-in
 /// service and mock-sap.
 @Suite(.serialized) struct ExportTests {
-    /// Runs the built binary to its end with a private cache; (status, standard output, standard error).
-    static func export(_ arguments: [String], directory: String) throws -> (Int32, String, String) {
+    /// Runs the built binary to its end with a private cache, on a thread of its own; (status, output, error).
+    static func export(_ arguments: [String], directory: String) async throws -> (Int32, String, String) {
+        try await offThePool { try exportBlocking(arguments, directory: directory) }
+    }
+
+    static func exportBlocking(_ arguments: [String], directory: String) throws -> (Int32, String, String) {
         let binary = try #require(BuiltProducts.executable("cardealer"), "cardealer is not built (swift build first)")
         let process = Process()
         process.executableURL = URL(fileURLWithPath: binary)
@@ -79,10 +83,10 @@ import Testing
             DemoServerConfiguration(people: 30, dataPath: directory + "/demo.sqlite", pageSize: 7, hostile: hostile))
         let csvPath = directory + "/people.csv"
         let jsonPath = directory + "/people.json"
-        let csv = try Self.export([server.baseURL, "Person", "--output", csvPath], directory: directory)
+        let csv = try await Self.export([server.baseURL, "Person", "--output", csvPath], directory: directory)
         #expect(csv.0 == 0, "\(csv)")
         #expect(csv.2.contains("30 Person entities in 5 pages"), "\(csv.2)")
-        let json = try Self.export(
+        let json = try await Self.export(
             [server.version4URL, "Person", "--format", "json", "--output", jsonPath], directory: directory)
         #expect(json.0 == 0, "\(json)")
         await server.stop()
@@ -111,18 +115,18 @@ import Testing
         let server = try await DemoServer.start(
             DemoServerConfiguration(people: 30, dataPath: directory + "/demo.sqlite", pageSize: 5))
         // Bob's two ownerships, through a navigation path
-        let owned = try Self.export([server.baseURL, "Person(1)/PersonCar"], directory: directory)
+        let owned = try await Self.export([server.baseURL, "Person(1)/PersonCar"], directory: directory)
         #expect(Self.parseCSV(owned.1).count == 3, "\(owned)")
         // Costly repairs only: every cost over 1000
-        let costly = try Self.export(
+        let costly = try await Self.export(
             [server.baseURL, "Maintenance", "--filter", "cost gt 1000", "--format", "json"], directory: directory)
         let objects = try #require(try JSONSerialization.jsonObject(with: Data(costly.1.utf8)) as? [[String: Any]])
         #expect(!objects.isEmpty)
         #expect(objects.allSatisfy { (($0["cost"] as? NSNumber)?.doubleValue ?? 0) > 1000 }, "\(costly.1.prefix(500))")
         // No such set, no such navigation: a sentence and a failure status
-        let noSet = try Self.export([server.baseURL, "Nope"], directory: directory)
+        let noSet = try await Self.export([server.baseURL, "Nope"], directory: directory)
         #expect(noSet.0 != 0 && noSet.2.contains("no entity set 'Nope'; it has Person, Car"), "\(noSet)")
-        let noNavigation = try Self.export([server.baseURL, "Person(1)/Wheels"], directory: directory)
+        let noNavigation = try await Self.export([server.baseURL, "Person(1)/Wheels"], directory: directory)
         #expect(noNavigation.0 != 0 && noNavigation.2.contains("Person has no navigation 'Wheels'"), "\(noNavigation)")
         await server.stop()
     }
@@ -153,7 +157,7 @@ struct IndependentExportTests {
         let root = try #require(mockSAPRoot)
         let directory = try BuiltProducts.temporaryDirectory("cardealer-export")
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        let exported = try ExportTests.export([root, "BusinessPartnerSet"], directory: directory)
+        let exported = try await ExportTests.export([root, "BusinessPartnerSet"], directory: directory)
         #expect(exported.0 == 0, "\(exported.2)")
         let records = ExportTests.parseCSV(exported.1)
         let header = try #require(records.first)

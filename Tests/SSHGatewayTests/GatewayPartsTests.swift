@@ -1,3 +1,4 @@
+import CarDealerTestSupport
 import Crypto
 import Foundation
 import NIOSSH
@@ -5,8 +6,15 @@ import Testing
 
 @testable import SSHGateway
 
-/// Runs a program to its end: (exit status, standard output, standard error).
+/// Runs a program to its end on a thread of its own (see ``offThePool(_:)``): (exit status, output, error).
 func runProgram(
+    _ arguments: [String], environment: [String: String]? = nil, timeout: Duration = .seconds(60)
+) async throws -> (status: Int32, output: String, error: String) {
+    try await offThePool { try runProgramBlocking(arguments, environment: environment, timeout: timeout) }
+}
+
+/// Runs a program to its end, blocking the calling thread: (exit status, standard output, standard error).
+func runProgramBlocking(
     _ arguments: [String], environment: [String: String]? = nil, timeout: Duration = .seconds(60)
 ) throws -> (status: Int32, output: String, error: String) {
     let directory = NSTemporaryDirectory() + "gateway-run-\(getpid())-\(UInt64.random(in: 0...UInt64.max))"
@@ -82,28 +90,28 @@ let sshKeygen = ["/usr/bin/ssh-keygen", "/usr/local/bin/ssh-keygen"].first {
     }
 
     @Test(.enabled(if: sshKeygen != nil, "ssh-keygen is not installed"))
-    func openssh_reads_our_key_file_and_we_read_its() throws {
+    func openssh_reads_our_key_file_and_we_read_its() async throws {
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
         // ssh-keygen reads the file we write, and sees the same public key and fingerprint
         let ours = directory + "/ours"
         let (key, _) = try HostKeyFile.loadOrCreate(at: ours)
-        let publicLine = try runProgram([sshKeygen!, "-y", "-f", ours])
+        let publicLine = try await runProgram([sshKeygen!, "-y", "-f", ours])
         #expect(publicLine.status == 0, "\(publicLine.error)")
         #expect(publicLine.output.hasPrefix(key.publicKeyLine + " "), "\(publicLine.output) vs \(key.publicKeyLine)")
-        let fingerprint = try runProgram([sshKeygen!, "-l", "-f", ours])
+        let fingerprint = try await runProgram([sshKeygen!, "-l", "-f", ours])
         #expect(fingerprint.output.contains(key.fingerprint), "\(fingerprint.output) vs \(key.fingerprint)")
 
         // and we read one ssh-keygen made
         let theirs = directory + "/theirs"
-        #expect(try runProgram([sshKeygen!, "-q", "-t", "ed25519", "-N", "", "-f", theirs]).status == 0)
+        #expect(try await runProgram([sshKeygen!, "-q", "-t", "ed25519", "-N", "", "-f", theirs]).status == 0)
         let loaded = try HostKeyFile.load(from: theirs)
-        let expected = try runProgram([sshKeygen!, "-l", "-f", theirs]).output
+        let expected = try await runProgram([sshKeygen!, "-l", "-f", theirs]).output
         #expect(expected.contains(loaded.fingerprint), "\(expected) vs \(loaded.fingerprint)")
     }
 
     @Test(.enabled(if: sshKeygen != nil, "ssh-keygen is not installed"))
-    func unusable_host_keys_are_refused_with_a_sentence() throws {
+    func unusable_host_keys_are_refused_with_a_sentence() async throws {
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
         // Readable by others
@@ -118,7 +126,8 @@ let sshKeygen = ["/usr/bin/ssh-keygen", "/usr/local/bin/ssh-keygen"].first {
         }
         // Encrypted
         let locked = directory + "/locked"
-        #expect(try runProgram([sshKeygen!, "-q", "-t", "ed25519", "-N", "a passphrase", "-f", locked]).status == 0)
+        #expect(
+            try await runProgram([sshKeygen!, "-q", "-t", "ed25519", "-N", "a passphrase", "-f", locked]).status == 0)
         do {
             _ = try HostKeyFile.load(from: locked)
             Issue.record("an encrypted key was accepted")
@@ -127,7 +136,7 @@ let sshKeygen = ["/usr/bin/ssh-keygen", "/usr/local/bin/ssh-keygen"].first {
         }
         // Not Ed25519
         let ecdsa = directory + "/ecdsa"
-        #expect(try runProgram([sshKeygen!, "-q", "-t", "ecdsa", "-N", "", "-f", ecdsa]).status == 0)
+        #expect(try await runProgram([sshKeygen!, "-q", "-t", "ecdsa", "-N", "", "-f", ecdsa]).status == 0)
         do {
             _ = try HostKeyFile.load(from: ecdsa)
             Issue.record("an ECDSA host key was accepted")

@@ -11,6 +11,15 @@ final class ServedGateway: @unchecked Sendable {
     let port: Int
     let output: String
 
+    /// Starts one on a thread of its own (its start is waited for by polling a file).
+    static func start(
+        _ arguments: [String], directory: String? = nil, environment: [String: String] = [:]
+    )
+        async throws -> ServedGateway
+    {
+        try await offThePool { try ServedGateway(arguments, directory: directory, environment: environment) }
+    }
+
     init(_ arguments: [String], directory: String? = nil, environment: [String: String] = [:]) throws {
         let binary = try #require(BuiltProducts.executable("cardealer"), "cardealer is not built (swift build first)")
         let directory = try directory ?? BuiltProducts.temporaryDirectory("cardealer-ssh")
@@ -139,7 +148,7 @@ struct ServeSSHTests {
     }
 
     @Test func a_session_browses_the_demo_drills_resizes_and_quits_cleanly() async throws {
-        let gateway = try ServedGateway([])
+        let gateway = try await ServedGateway.start([])
         defer {
             gateway.stop()
             gateway.removeDirectory()
@@ -172,7 +181,7 @@ struct ServeSSHTests {
     }
 
     @Test func two_sessions_at_once_do_not_see_each_other() async throws {
-        let gateway = try ServedGateway([])
+        let gateway = try await ServedGateway.start([])
         defer {
             gateway.stop()
             gateway.removeDirectory()
@@ -200,7 +209,7 @@ struct ServeSSHTests {
     }
 
     @Test func a_client_killed_mid_session_leaves_no_process_behind() async throws {
-        let gateway = try ServedGateway([])
+        let gateway = try await ServedGateway.start([])
         defer {
             gateway.stop()
             gateway.removeDirectory()
@@ -212,7 +221,7 @@ struct ServeSSHTests {
         #expect(browsers.count == 1)
         // SIGKILL the ssh client: the connection drops without a goodbye
         let shell = try tmux.display("#{pane_pid}")
-        let clients = try runProgram(["/usr/bin/pkill", "-KILL", "-P", shell, "ssh"])
+        let clients = try await runProgram(["/usr/bin/pkill", "-KILL", "-P", shell, "ssh"])
         #expect(clients.status == 0, "no ssh client under the pane's shell \(shell)")
         #expect(
             try await eventually { gateway.children.isEmpty },
@@ -222,25 +231,25 @@ struct ServeSSHTests {
     }
 
     @Test func commands_subsystems_forwarding_and_sessions_without_a_terminal_are_refused() async throws {
-        let gateway = try ServedGateway([])
+        let gateway = try await ServedGateway.start([])
         defer {
             gateway.stop()
             gateway.removeDirectory()
         }
-        let command = try runProgram(gateway.ssh([]) + ["cat", "/etc/passwd"])
+        let command = try await runProgram(gateway.ssh([]) + ["cat", "/etc/passwd"])
         #expect(command.status == 1)
         #expect(command.error.contains("runs no commands"), "\(command.error)")
         #expect(!command.output.contains("root:"))
 
-        let subsystem = try runProgram(gateway.ssh(["-s"]) + ["sftp"])
+        let subsystem = try await runProgram(gateway.ssh(["-s"]) + ["sftp"])
         #expect(subsystem.status != 0 && subsystem.output.isEmpty, "\(subsystem)")
 
-        let local = try runProgram(gateway.ssh(["-W", "127.0.0.1:\(gateway.port)"]))
+        let local = try await runProgram(gateway.ssh(["-W", "127.0.0.1:\(gateway.port)"]))
         #expect(local.status != 0, "\(local)")
-        let remote = try runProgram(gateway.ssh(["-N", "-o", "ExitOnForwardFailure=yes", "-R", "0:127.0.0.1:9"]))
+        let remote = try await runProgram(gateway.ssh(["-N", "-o", "ExitOnForwardFailure=yes", "-R", "0:127.0.0.1:9"]))
         #expect(remote.status != 0 && remote.error.contains("forwarding failed"), "\(remote)")
 
-        let noTerminal = try runProgram(gateway.ssh(["-T"]))
+        let noTerminal = try await runProgram(gateway.ssh(["-T"]))
         #expect(noTerminal.status == 1)
         #expect(noTerminal.error.contains("needs a terminal: connect with ssh -t"), "\(noTerminal.error)")
 
@@ -254,7 +263,7 @@ struct ServeSSHTests {
     }
 
     @Test func the_session_cap_turns_the_next_one_away_with_a_sentence() async throws {
-        let gateway = try ServedGateway(["--max-sessions", "1"])
+        let gateway = try await ServedGateway.start(["--max-sessions", "1"])
         defer {
             gateway.stop()
             gateway.removeDirectory()
@@ -262,7 +271,7 @@ struct ServeSSHTests {
         let tmux = try connect(gateway)
         defer { tmux.kill() }
         try await expect(tmux, "the people list") { $0.contains("Customer since") && $0.contains("1 of 20") }
-        let turnedAway = try runProgram(gateway.ssh(["-tt"]))
+        let turnedAway = try await runProgram(gateway.ssh(["-tt"]))
         #expect(turnedAway.status == 1)
         #expect(
             (turnedAway.output + turnedAway.error).contains("The demo is full: all 1 sessions are taken"),
@@ -278,13 +287,13 @@ struct ServeSSHTests {
     }
 
     @Test func password_auth_lets_the_right_password_in_and_logs_a_wrong_one_without_it() async throws {
-        let gateway = try ServedGateway(
+        let gateway = try await ServedGateway.start(
             ["--auth", "password"], environment: ["CARDEALER_SSH_PASSWORD": "correct horse"])
         defer {
             gateway.stop()
             gateway.removeDirectory()
         }
-        func attempt(_ password: String) throws -> (status: Int32, output: String, error: String) {
+        func attempt(_ password: String) async throws -> (status: Int32, output: String, error: String) {
             let askpass = gateway.directory + "/askpass-\(UInt32.random(in: 0...UInt32.max))"
             try "#!/bin/sh\nprintf '%s\\n' '\(password)'\n".write(toFile: askpass, atomically: true, encoding: .utf8)
             chmod(askpass, 0o700)
@@ -292,22 +301,22 @@ struct ServeSSHTests {
             environment["SSH_ASKPASS"] = askpass
             environment["SSH_ASKPASS_REQUIRE"] = "force"
             environment["DISPLAY"] = ":0"
-            return try runProgram(
+            return try await runProgram(
                 gateway.ssh([
                     "-T", "-o", "PubkeyAuthentication=no", "-o", "PreferredAuthentications=password",
                     "-o", "NumberOfPasswordPrompts=1",
                 ]), environment: environment)
         }
-        let right = try attempt("correct horse")
+        let right = try await attempt("correct horse")
         // In, and told to use -t (the session asked for no terminal)
         #expect(right.status == 1 && right.error.contains("ssh -t"), "\(right)")
-        let wrong = try attempt("wrong pony")
+        let wrong = try await attempt("wrong pony")
         #expect(wrong.status == 255 && wrong.error.contains("Permission denied"), "\(wrong)")
         #expect(gateway.log.contains("failed password login as demo"), "\(gateway.log)")
         #expect(!gateway.log.contains("wrong pony") && !gateway.log.contains("correct horse"))
 
         // Without the variable, --auth password refuses to start
-        let unset = try runProgram(
+        let unset = try await runProgram(
             [try #require(BuiltProducts.executable("cardealer")), "serve-ssh", "--port", "0", "--auth", "password"],
             environment: ["HOME": gateway.directory, "PATH": "/usr/bin:/bin"])
         #expect(unset.status != 0 && unset.error.contains("CARDEALER_SSH_PASSWORD"), "\(unset)")
@@ -318,40 +327,41 @@ struct ServeSSHTests {
         let directory = try BuiltProducts.temporaryDirectory("cardealer-ssh-keys")
         for name in ["allowed", "stranger"] {
             #expect(
-                try runProgram([sshKeygen!, "-q", "-t", "ed25519", "-N", "", "-f", directory + "/" + name]).status == 0)
+                try await runProgram([sshKeygen!, "-q", "-t", "ed25519", "-N", "", "-f", directory + "/" + name]).status
+                    == 0)
         }
         try FileManager.default.copyItem(atPath: directory + "/allowed.pub", toPath: directory + "/authorized_keys")
-        let gateway = try ServedGateway(
+        let gateway = try await ServedGateway.start(
             ["--auth", "keys", "--authorized-keys", directory + "/authorized_keys"], directory: directory)
         defer {
             gateway.stop()
             gateway.removeDirectory()
         }
-        func attempt(_ key: String) throws -> (status: Int32, output: String, error: String) {
-            try runProgram(
+        func attempt(_ key: String) async throws -> (status: Int32, output: String, error: String) {
+            try await runProgram(
                 gateway.ssh([
                     "-T", "-o", "IdentitiesOnly=yes", "-o", "PasswordAuthentication=no", "-o", "BatchMode=yes",
                     "-i", directory + "/" + key,
                 ]))
         }
-        let allowed = try attempt("allowed")
+        let allowed = try await attempt("allowed")
         #expect(allowed.status == 1 && allowed.error.contains("ssh -t"), "\(allowed)")
-        let stranger = try attempt("stranger")
+        let stranger = try await attempt("stranger")
         #expect(stranger.status == 255 && stranger.error.contains("Permission denied"), "\(stranger)")
         #expect(gateway.log.contains("failed key login as demo"), "\(gateway.log)")
     }
 
     @Test func auth_none_logs_anyone_in_on_loopback_and_another_address_must_choose() async throws {
-        let gateway = try ServedGateway([])
+        let gateway = try await ServedGateway.start([])
         defer {
             gateway.stop()
             gateway.removeDirectory()
         }
         #expect(gateway.output.contains("Auth: none"))
-        let anyone = try runProgram(gateway.ssh(["-T", "-o", "BatchMode=yes"], user: "somebody"))
+        let anyone = try await runProgram(gateway.ssh(["-T", "-o", "BatchMode=yes"], user: "somebody"))
         #expect(anyone.status == 1 && anyone.error.contains("ssh -t -p \(gateway.port) somebody@HOST"), "\(anyone)")
 
-        let exposed = try runProgram(
+        let exposed = try await runProgram(
             [try #require(BuiltProducts.executable("cardealer")), "serve-ssh", "--host", "0.0.0.0", "--port", "0"],
             environment: ["HOME": gateway.directory, "PATH": "/usr/bin:/bin"])
         #expect(exposed.status != 0 && exposed.error.contains("choose --auth"), "\(exposed)")
@@ -359,38 +369,40 @@ struct ServeSSHTests {
 
     @Test(.enabled(if: sshKeygen != nil, "ssh-keygen is not installed"))
     func a_restart_keeps_the_host_key() async throws {
-        let first = try ServedGateway([])
+        let first = try await ServedGateway.start([])
         let keyPath = first.directory + "/data/cardealer/ssh_host_ed25519_key"
         defer { first.removeDirectory() }
-        let scanned = try runProgram(["/usr/bin/ssh-keyscan", "-p", "\(first.port)", "-t", "ed25519", "127.0.0.1"])
+        let scanned = try await runProgram([
+            "/usr/bin/ssh-keyscan", "-p", "\(first.port)", "-t", "ed25519", "127.0.0.1",
+        ])
         #expect(first.output.contains("generated now"))
         first.stop()
         let attributes = try FileManager.default.attributesOfItem(atPath: keyPath)
         #expect((attributes[.posixPermissions] as? Int) == 0o600)
 
-        let second = try ServedGateway([], directory: first.directory)
+        let second = try await ServedGateway.start([], directory: first.directory)
         defer { second.stop() }
-        let again = try runProgram(["/usr/bin/ssh-keyscan", "-p", "\(second.port)", "-t", "ed25519", "127.0.0.1"])
+        let again = try await runProgram(["/usr/bin/ssh-keyscan", "-p", "\(second.port)", "-t", "ed25519", "127.0.0.1"])
         #expect(!second.output.contains("generated now"))
         let key = { (text: String) in
             text.split(separator: "\n").first { $0.contains("ssh-ed25519") }?.split(separator: " ").last
         }
         #expect(key(scanned.output) != nil && key(scanned.output) == key(again.output), "\(scanned) / \(again)")
         // and it is the one the server printed and ssh-keygen reads from the file
-        let fingerprint = try runProgram([sshKeygen!, "-l", "-f", keyPath]).output
+        let fingerprint = try await runProgram([sshKeygen!, "-l", "-f", keyPath]).output
         let printed = second.output.split(separator: " ").first { $0.hasPrefix("SHA256:") }
         #expect(printed != nil && fingerprint.contains(String(printed!)), "\(fingerprint) / \(second.output)")
     }
 
     @Test func the_memory_cap_applies_to_every_sessions_process() async throws {
         // Given a cap far below what the browser needs to load (its VmPeak is a few hundred MiB)
-        let gateway = try ServedGateway(["--memory-mib", "64"])
+        let gateway = try await ServedGateway.start(["--memory-mib", "64"])
         defer {
             gateway.stop()
             gateway.removeDirectory()
         }
         // The session's process cannot map itself, ends at once, and the client gets its exit status
-        let capped = try runProgram(gateway.ssh(["-tt"]), timeout: .seconds(30))
+        let capped = try await runProgram(gateway.ssh(["-tt"]), timeout: .seconds(30))
         #expect(capped.status != 0 && capped.status != 255, "\(capped)")
         #expect(try await eventually { gateway.log.contains("session 1 ended (exited, status") }, "\(gateway.log)")
         #expect(try await eventually { gateway.children.isEmpty })
@@ -401,7 +413,7 @@ struct ServeSSHTests {
             ("--idle-minutes", "Session ended after 3 seconds without a keypress."),
             ("--max-session-minutes", "Session ended: a session may last 3 seconds."),
         ] {
-            let gateway = try ServedGateway([option, "0.05"])
+            let gateway = try await ServedGateway.start([option, "0.05"])
             defer {
                 gateway.stop()
                 gateway.removeDirectory()
