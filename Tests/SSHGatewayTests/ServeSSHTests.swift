@@ -434,4 +434,58 @@ struct ServeSSHTests {
             #expect(try await eventually { gateway.children.isEmpty })
         }
     }
+
+    @Test func service_points_every_session_at_another_service() async throws {
+        // A service elsewhere: the built-in one served by a process of its own
+        let directory = try BuiltProducts.temporaryDirectory("cardealer-ssh-service")
+        let binary = try #require(BuiltProducts.executable("cardealer"))
+        let served = try await offThePool {
+            try ServedProcessLine(
+                binary, ["serve", "--port", "0", "--people", "12"],
+                environment: ["HOME": directory, "XDG_DATA_HOME": directory + "/data", "PATH": "/usr/bin:/bin"])
+        }
+        defer { served.stop() }
+        let root = try #require(served.line.split(separator: " ").dropFirst().first.map(String.init))
+        let gateway = try await ServedGateway.start(["--service", root], directory: directory)
+        defer {
+            gateway.stop()
+            gateway.removeDirectory()
+        }
+        #expect(gateway.output.contains("Sessions browse \(root)"), "\(gateway.output)")
+        let tmux = try connect(gateway)
+        defer { tmux.kill() }
+        // No profile for a service it does not know: the list of entity sets, then People by drilling
+        try await expect(tmux, "the service's entity sets") {
+            $0.contains("Person") && $0.contains("Maintenance") && $0.contains("● online")
+        }
+        try tmux.sendKeys("q")
+        try await expect(tmux, "a clean exit") { $0.contains("EXIT=0") }
+    }
+}
+
+/// A child process whose first standard-output line starting `Serving ` is kept (blocking; run off the pool).
+final class ServedProcessLine: @unchecked Sendable {
+    let process = Process()
+    let line: String
+
+    init(_ binary: String, _ arguments: [String], environment: [String: String]) throws {
+        process.executableURL = URL(fileURLWithPath: binary)
+        process.arguments = arguments
+        process.environment = environment
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        var text = ""
+        while !text.contains("\n") {
+            let chunk = output.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            text += String(decoding: chunk, as: UTF8.self)
+        }
+        line = String(text.split(separator: "\n").first ?? "")
+    }
+
+    func stop() {
+        if process.isRunning { process.terminate() }
+    }
 }
