@@ -1,5 +1,6 @@
 import Dispatch
 import EntityCache
+import Foundation
 import ODataCore
 
 /// Reading and observing the cache.
@@ -21,7 +22,9 @@ extension EntityListController {
         case .list, .entity:
             loadWindow()
         case .related(let parent, let path):
-            allRows = Self.readRelated(environment.cache, parent: parent, path: path).map(relatedOrder.sorted)
+            let read = Self.readRelated(environment.cache, parent: parent, path: path)
+            allRows = read.map { relatedOrder.sorted($0.rows) }
+            relatedFetchedAt = read?.fetchedAt
             applyFilterLocally()
             observation = observeRelated(parent: parent, path: path)
             // A relation whose fetch failed stays unknown: the failure is said in the list, not "loading…".
@@ -71,20 +74,24 @@ extension EntityListController {
     }
 
     func observeRelated(parent: EntityKey, path: [String]) -> CacheObservation {
-        let deliver: ([ListRow]?) -> Void = { [weak self] rows in
+        let deliver: ([ListRow]?, Date?) -> Void = { [weak self] rows, fetchedAt in
             guard let self else { return }
             self.allRows = rows.map(self.relatedOrder.sorted)
+            self.relatedFetchedAt = fetchedAt
             self.applyFilterLocally()
             self.environment.setNeedsDisplay()
         }
         if path.count == 1 {
             return environment.cache.observeRelated(parent, navigation: path[0]) { related in
-                deliver(related.elements.map { $0.enumerated().map { ListRow(position: $0, shown: $1, link: nil) } })
+                deliver(
+                    related.elements.map { $0.enumerated().map { ListRow(position: $0, shown: $1, link: nil) } },
+                    related.fetchedAt)
             }
         }
         return environment.cache.observeRelated(parent, path: path) { related in
             deliver(
-                related.elements.map { $0.enumerated().map { ListRow(position: $0, shown: $1.target, link: $1.link) } })
+                related.elements.map { $0.enumerated().map { ListRow(position: $0, shown: $1.target, link: $1.link) } },
+                related.fetchedAt)
         }
     }
 
@@ -94,13 +101,21 @@ extension EntityListController {
         userOrder ?? ProfileOrder(environment.setProfile(shownSet ?? "").orderBy ?? [])
     }
 
-    static func readRelated(_ cache: CacheDatabase, parent: EntityKey, path: [String]) -> [ListRow]? {
+    static func readRelated(
+        _ cache: CacheDatabase, parent: EntityKey, path: [String]
+    ) -> (
+        rows: [ListRow], fetchedAt: Date
+    )? {
         if path.count == 1 {
-            let related = try? cache.related(parent, navigation: path[0])
-            return related?.elements.map { $0.enumerated().map { ListRow(position: $0, shown: $1, link: nil) } }
+            guard let related = try? cache.related(parent, navigation: path[0]), let at = related.fetchedAt,
+                let elements = related.elements
+            else { return nil }
+            return (elements.enumerated().map { ListRow(position: $0, shown: $1, link: nil) }, at)
         }
-        let related = try? cache.related(parent, path: path)
-        return related?.elements.map { $0.enumerated().map { ListRow(position: $0, shown: $1.target, link: $1.link) } }
+        guard let related = try? cache.related(parent, path: path), let at = related.fetchedAt,
+            let elements = related.elements
+        else { return nil }
+        return (elements.enumerated().map { ListRow(position: $0, shown: $1.target, link: $1.link) }, at)
     }
 
     /// Tells the fetcher which rows are on screen (when they or the content changed, or when forced).

@@ -175,6 +175,8 @@ extension EntityListController {
         if rowCount == 0, failure != nil {
             // The reason is in the list area, whole.
             parts.append("failed · r to retry")
+        } else if case .related = source, let fetchedAt = relatedFetchedAt {
+            if let age = environment.age(of: fetchedAt) { parts.append(age) }
         } else if let state = window?.state {
             if !state.isComplete, state.totalCount == nil { parts.append("more to fetch") }
             if let age = environment.age(of: state.fetchedAt) { parts.append(age) }

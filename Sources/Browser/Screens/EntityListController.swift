@@ -1,5 +1,6 @@
 import Dispatch
 import EntityCache
+import Foundation
 import ODataCore
 import ScreenSeam
 import Terminal
@@ -35,6 +36,8 @@ public final class EntityListController: ScreenController, FilterableScreen {
     var observation: CacheObservation?
     /// Why a related list's fetch failed (the fetcher's record for `parent/navigation`), and its observation.
     var relatedFailure: String?
+    /// When the related list shown was fetched (its data age on the status line).
+    var relatedFetchedAt: Date?
     var failureObservation: CacheObservation?
     var restWork: DispatchWorkItem?
     /// The row the fetcher was last told the cursor rests on (cache key of its anchor).

@@ -7,6 +7,12 @@ public enum Related<Element: Sendable & Hashable>: Sendable, Hashable {
     /// Fetched at `fetchedAt`; an empty array means the relation is really empty.
     case known([Element], fetchedAt: Date)
 
+    /// When it was fetched, when known.
+    public var fetchedAt: Date? {
+        if case .known(_, let at) = self { return at }
+        return nil
+    }
+
     /// The elements when known, else nil.
     public var elements: [Element]? {
         if case .known(let elements, _) = self { return elements }
