@@ -32,6 +32,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
         // The SSH protocol for `cardealer serve-ssh`.
         .package(url: "https://github.com/apple/swift-nio-ssh", from: "0.15.1"),
+        // config.toml (toml++ underneath): errors with line and column.
+        .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
     ],
     targets: [
         // Pure OData v2 protocol core: $metadata, URLs, keys, verbose JSON, the transport protocol. No I/O.
@@ -104,6 +106,7 @@ let package = Package(
             dependencies: [
                 "ODataCore", "EntityCache", "ODataHTTP", "Session", "Terminal", "Browser", "DemoServer", "SSHGateway",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "TOMLKit", package: "TOMLKit"),
             ]
         ),
         // A tiny program that draws hostile text; driven inside tmux by TerminalTests.

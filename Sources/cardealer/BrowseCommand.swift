@@ -11,12 +11,19 @@ struct BrowseCommand: AsyncParsableCommand {
         abstract: "Browse any OData v2 or v4 service by its service root URL."
     )
 
-    @Argument(help: "The service root, e.g. http://127.0.0.1:8080/CarDealer.svc/") var url: String
+    @Argument(help: "The service root, e.g. http://127.0.0.1:8080/CarDealer.svc/ (default: service in config.toml)")
+    var url: String?
     @Option(help: "A display profile (JSON) naming titles, columns and link entities to hop through.")
     var profile: String?
     @OptionGroup var browserOptions: BrowserOptions
 
     mutating func run() async throws {
+        let config = try await BrowserOptions.loadConfig()
+        guard let url = url ?? config.service else {
+            throw ValidationError(
+                "Give the service root URL, or set service in \(ConfigFile.path()) (cardealer config default shows how)."
+            )
+        }
         guard let parsed = URL(string: url), let scheme = parsed.scheme,
             ["http", "https"].contains(scheme.lowercased()),
             parsed.host != nil
@@ -29,7 +36,7 @@ struct BrowseCommand: AsyncParsableCommand {
             )
         }
         var displayProfile: DisplayProfile? = nil
-        if let profile {
+        if let profile = profile ?? config.profile {
             do {
                 displayProfile = try DisplayProfile.load(from: Data(contentsOf: URL(fileURLWithPath: profile)))
             } catch {
@@ -38,10 +45,8 @@ struct BrowseCommand: AsyncParsableCommand {
         }
         // No identity: the cache is the service's, also when the URL names one of its entity sets.
         let settings = try BrowserSession.settings(
-            serviceRoot: url, identity: nil, options: browserOptions, profile: displayProfile)
-        try await BrowserSession.run(
-            settings, trace: browserOptions.trace, open: browserOptions.open, mouse: !browserOptions.noMouse,
-            theme: browserOptions.theme)
+            serviceRoot: url, identity: nil, options: browserOptions, profile: displayProfile, config: config)
+        try await BrowserSession.run(settings, options: browserOptions, config: config)
     }
 }
 
@@ -72,9 +77,14 @@ struct BrowserOptions: ParsableArguments {
             valueName: "PATH"))
     var open: String?
     @Option(help: "Colours: dark, light, high-contrast or monochrome (NO_COLOR always means monochrome).")
-    var theme: Theme = .dark
+    var theme: Theme?
     @Flag(help: "Leave the mouse to the terminal (its own selection and copy) instead of clicks and the wheel.")
     var noMouse = false
+
+    /// The config file, checked (a bad one stops the command with its line and reason).
+    static func loadConfig() async throws -> ConfigFile {
+        try await MainActor.run { try ConfigFile.load(path: ConfigFile.path()) }
+    }
 
     mutating func validate() throws {
         guard timeout > 0, timeout <= 3600, requestTimeout > 0, requestTimeout <= 3600 else {

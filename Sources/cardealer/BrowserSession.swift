@@ -12,7 +12,8 @@ import Terminal
 enum BrowserSession {
     /// Settings from the command line's browsing options, with the credentials of the environment.
     static func settings(
-        serviceRoot: String, identity: String?, options: BrowserOptions, profile: DisplayProfile?
+        serviceRoot: String, identity: String?, options: BrowserOptions, profile: DisplayProfile?,
+        config: ConfigFile = ConfigFile()
     ) throws -> SessionSettings {
         let credentials: Credentials
         do {
@@ -27,14 +28,23 @@ enum BrowserSession {
         settings.requestTimeout = options.requestTimeout
         settings.maxResponseBytes = options.maxResponseMiB << 20
         settings.maxEntities = options.maxEntities
-        settings.prefetch = !options.noPrefetch
+        settings.prefetch = !options.noPrefetch && config.prefetch != false
+        if let pageSize = config.pageSize { settings.tune = { $0.pageSize = pageSize } }
         return settings
     }
 
     /// Runs the session until the user quits (returns) or a signal ends it (throws its exit status).
+    /// Runs the session with the options and config file's choices (options win).
+    static func run(_ settings: SessionSettings, options: BrowserOptions, config: ConfigFile) async throws {
+        let keymap = await MainActor.run { config.keymap }
+        try await run(
+            settings, trace: options.trace, open: options.open, mouse: !options.noMouse && config.mouse != false,
+            theme: options.theme ?? config.theme ?? .dark, keymap: keymap)
+    }
+
     static func run(
         _ settings: SessionSettings, trace tracePath: String?, open: String? = nil, mouse: Bool = true,
-        theme: Theme = .dark
+        theme: Theme = .dark, keymap: [Key: Key] = [:]
     ) async throws {
         var settings = settings
         let trace = try tracePath.map { try TraceLog(path: $0) }
@@ -65,7 +75,9 @@ enum BrowserSession {
         let opening = link
         let status = await withCheckedContinuation { (ended: CheckedContinuation<Int32, Never>) in
             Task { @MainActor in
-                browse(session, on: screen, trace: trace, link: opening) { ended.resume(returning: $0) }
+                browse(session, on: screen, trace: trace, link: opening, keymap: keymap) {
+                    ended.resume(returning: $0)
+                }
             }
         }
         if status != 0 { throw ExitCode(status) }
@@ -75,7 +87,7 @@ enum BrowserSession {
     @MainActor
     static func browse(
         _ session: BrowsingSession, on screen: StartupScreen, trace: TraceLog?, link: DeepLink? = nil,
-        end: @escaping (Int32) -> Void
+        keymap: [Key: Key] = [:], end: @escaping (Int32) -> Void
     ) {
         SessionLog.write("browsing \(session.root) (cache \(session.cache.path ?? "in memory"))")
         if let proxy = session.proxy { SessionLog.write("through the proxy \(proxy)") }
@@ -85,6 +97,7 @@ enum BrowserSession {
             terminal: terminal, environment: environment, root: session.makeRootController(in: environment))
         if let trace { app.trace(to: trace) }
         if let link { app.open(link) }
+        app.bind(keymap)
         var ended = false
         func finish(_ status: Int32, _ reason: String) {
             guard !ended else { return }

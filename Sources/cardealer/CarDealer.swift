@@ -23,7 +23,7 @@ struct CarDealer: AsyncParsableCommand {
         version: version,
         subcommands: [
             DemoCommand.self, BrowseCommand.self, ServeCommand.self, ServeSSHCommand.self, ExportCommand.self,
-            CacheCommand.self,
+            CacheCommand.self, ConfigCommand.self,
             SSHSessionCommand.self,
         ],
         defaultSubcommand: DemoCommand.self

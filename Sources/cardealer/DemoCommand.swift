@@ -23,6 +23,7 @@ struct DemoCommand: AsyncParsableCommand {
 
     mutating func run() async throws {
         let (latencyMilliseconds, jitter) = try ServeCommand.parseLatency(latency)
+        let config = try await BrowserOptions.loadConfig()
         guard people > 0 else { throw ValidationError("--people must be at least 1.") }
         guard (0...1).contains(failRate) else { throw ValidationError("--fail-rate must be between 0 and 1.") }
         guard odataVersion == 2 || odataVersion == 4 else { throw ValidationError("--odata-version is 2 or 4.") }
@@ -43,11 +44,9 @@ struct DemoCommand: AsyncParsableCommand {
         let settings = try BrowserSession.settings(
             serviceRoot: odataVersion == 4 ? server.version4URL : server.baseURL,
             identity: CacheIdentity.demo(people: people, hostile: hostile) + (odataVersion == 4 ? "-v4" : ""),
-            options: browserOptions, profile: DisplayProfile.carDealer
+            options: browserOptions, profile: DisplayProfile.carDealer, config: config
         )
-        try await BrowserSession.run(
-            settings, trace: browserOptions.trace, open: browserOptions.open, mouse: !browserOptions.noMouse,
-            theme: browserOptions.theme)
+        try await BrowserSession.run(settings, options: browserOptions, config: config)
     }
 
     /// `$XDG_DATA_HOME/cardealer` or `~/.local/share/cardealer`.

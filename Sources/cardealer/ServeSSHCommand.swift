@@ -249,9 +249,7 @@ struct SSHSessionCommand: AsyncParsableCommand {
     mutating func run() async throws {
         let settings = try BrowserSession.settings(
             serviceRoot: serviceRoot, identity: nil, options: browserOptions,
-            profile: builtIn ? DisplayProfile.carDealer : nil)
-        try await BrowserSession.run(
-            settings, trace: browserOptions.trace, open: browserOptions.open, mouse: !browserOptions.noMouse,
-            theme: browserOptions.theme)
+            profile: builtIn ? DisplayProfile.carDealer : nil, config: ConfigFile())
+        try await BrowserSession.run(settings, options: browserOptions, config: ConfigFile())
     }
 }

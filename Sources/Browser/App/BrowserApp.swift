@@ -34,6 +34,8 @@ public final class BrowserApp {
     let palette: CommandPalette
     /// What the last command said (shown on the status line until the next key).
     var commandMessage: String?
+    /// Keys bound by a config file to stand for other keys (see ``bind(_:)``).
+    var keymap: [Key: Key] = [:]
     /// The last click's row and time, for double clicks.
     var lastClick: (row: Int, at: ContinuousClock.Instant)?
 
@@ -77,7 +79,8 @@ public final class BrowserApp {
             if !keys.isEmpty { onKeys(keys) }
         }
         for event in events {
-            guard case .key(let key) = event else { continue }
+            guard case .key(var key) = event else { continue }
+            if !keymap.isEmpty, !isTypingText, let bound = keymap[key] { key = bound }
             if key == .resize {
                 needsDisplay = true
                 continue

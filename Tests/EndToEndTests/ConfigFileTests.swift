@@ -1,0 +1,87 @@
+import CarDealerTestSupport
+import Foundation
+import Testing
+
+/// `config.toml` (issue 15): refused at start with its line and reason, checked by `cardealer config check`, and
+/// obeyed: a theme, a key bound to an action.
+@Suite(.serialized) struct ConfigFileTests {
+    /// `cardealer ARGUMENTS` with `XDG_CONFIG_HOME` in `directory`, to its end: (status, output + error).
+    static func run(_ arguments: [String], directory: String) async throws -> (Int32, String) {
+        let binary = try #require(BuiltProducts.executable("cardealer"))
+        return try await offThePool {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: binary)
+            process.arguments = arguments
+            process.environment = [
+                "HOME": directory, "PATH": "/usr/bin:/bin", "XDG_CONFIG_HOME": directory + "/config",
+                "XDG_CACHE_HOME": directory + "/cache", "XDG_DATA_HOME": directory + "/data",
+            ]
+            let output = Pipe()
+            process.standardOutput = output
+            process.standardError = output
+            try process.run()
+            let data = output.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+        }
+    }
+
+    func write(_ text: String, in directory: String) throws {
+        try FileManager.default.createDirectory(
+            atPath: directory + "/config/cardealer", withIntermediateDirectories: true)
+        try text.write(toFile: directory + "/config/cardealer/config.toml", atomically: true, encoding: .utf8)
+    }
+
+    @Test func a_bad_file_is_refused_with_its_line_and_reason() async throws {
+        let directory = try BuiltProducts.temporaryDirectory("cardealer-config")
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let path = directory + "/config/cardealer/config.toml"
+        let cases: [(String, String)] = [
+            ("theme = \"light\"\nmouse = = 1\n", "\(path):2:"),
+            ("theme = \"neon\"\n", "\(path):1: no theme 'neon'; the themes are dark, light"),
+            ("# mine\ncolour = \"red\"\n", "\(path):2: unknown setting 'colour'"),
+            ("mouse = \"yes\"\n", "\(path):1: 'mouse' must be true or false."),
+            ("page-size = 0\n", "'page-size' must be a whole number from 1 to 1000."),
+            ("[keys]\nexplode = \"x\"\n", "\(path):2: no action 'explode' to bind"),
+            ("[keys]\nquit = \"xyz\"\n", "'quit' must be one character"),
+            ("service = \"ftp://host/\"\n", "'service' must be an http(s) service root"),
+        ]
+        for (text, expected) in cases {
+            try write(text, in: directory)
+            let checked = try await Self.run(["config", "check"], directory: directory)
+            #expect(checked.0 == 1 && checked.1.contains(expected), "\(text.debugDescription): \(checked)")
+            // Browsing refuses to start on it, with the same words, and no terminal taken
+            let started = try await Self.run(["--people", "5"], directory: directory)
+            #expect(started.0 != 0 && started.1.contains(expected), "\(text.debugDescription): \(started)")
+        }
+        // What `config default` prints is itself a good file
+        let defaults = try await Self.run(["config", "default"], directory: directory)
+        try write(defaults.1, in: directory)
+        let checked = try await Self.run(["config", "check"], directory: directory)
+        #expect(checked.0 == 0 && checked.1.contains("is good"), "\(checked)")
+        #expect(
+            try await Self.run(["config", "path"], directory: directory).1.trimmingCharacters(in: .newlines) == path)
+    }
+
+    @Test(.enabled(if: TmuxSession.executable != nil, "tmux is not installed"))
+    func a_theme_and_a_key_from_the_file_are_obeyed() async throws {
+        let directory = try BuiltProducts.temporaryDirectory("cardealer-config")
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        try write("theme = \"light\"\n[keys]\nquit = \"Q\"\n", in: directory)
+        let binary = try #require(BuiltProducts.executable("cardealer"))
+        let tmux = try TmuxSession(columns: 80, rows: 24)
+        defer { tmux.kill() }
+        try tmux.typeLine(
+            "env -u NO_COLOR TERM=xterm-256color HOME=\(directory) XDG_CONFIG_HOME=\(directory)/config "
+                + "XDG_CACHE_HOME=\(directory)/cache XDG_DATA_HOME=\(directory)/data XDG_STATE_HOME=\(directory)/state "
+                + "\(binary) --people 20; echo EXIT=$?")
+        #expect(try await tmux.waitFor { $0.contains("Customer since") && $0.contains("1 of 20") }.matched)
+        let styled = try tmux.run("capture-pane", "-e", "-p", "-t", tmux.target)
+        #expect(styled.split(separator: "\n").first?.contains("38;5;25") == true, "the light theme's title colour")
+        // Q quits, as the file binds it; typed into a filter it is only a letter
+        try tmux.sendKeys("/", "Q")
+        #expect(try await tmux.waitFor { $0.contains("/Q") }.matched)
+        try tmux.sendKeys("Escape", "Escape", "Q")
+        #expect(try await tmux.waitFor { $0.contains("EXIT=0") }.matched)
+    }
+}
