@@ -107,6 +107,7 @@ let package = Package(
                 "ODataCore", "EntityCache", "ODataHTTP", "Session", "Terminal", "Browser", "DemoServer", "SSHGateway",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "TOMLKit", package: "TOMLKit"),
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         // A tiny program that draws hostile text; driven inside tmux by TerminalTests.

@@ -18,6 +18,7 @@ struct BrowseCommand: AsyncParsableCommand {
     @OptionGroup var browserOptions: BrowserOptions
 
     mutating func run() async throws {
+        SessionLog.level = browserOptions.logLevel
         let config = try await BrowserOptions.loadConfig()
         guard let url = url ?? config.service else {
             throw ValidationError(
@@ -76,6 +77,8 @@ struct BrowserOptions: ParsableArguments {
             "Open straight on this screen, with the stack behind it (Esc walks back): Person(7), Person(7)/PersonCar.",
             valueName: "PATH"))
     var open: String?
+    @Option(help: "How much goes to the log file: error, warning, info or debug.") var logLevel: SessionLog.Level =
+        .info
     @Option(help: "Colours: dark, light, high-contrast or monochrome (NO_COLOR always means monochrome).")
     var theme: Theme?
     @Flag(help: "Leave the mouse to the terminal (its own selection and copy) instead of clicks and the wheel.")

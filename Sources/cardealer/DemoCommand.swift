@@ -2,6 +2,7 @@ import ArgumentParser
 import Browser
 import DemoServer
 import Foundation
+import Logging
 import Session
 
 /// `cardealer [demo]`: the built-in CarDealer service in-process, and the browser on it.
@@ -23,6 +24,7 @@ struct DemoCommand: AsyncParsableCommand {
 
     mutating func run() async throws {
         let (latencyMilliseconds, jitter) = try ServeCommand.parseLatency(latency)
+        SessionLog.level = browserOptions.logLevel
         let config = try await BrowserOptions.loadConfig()
         guard people > 0 else { throw ValidationError("--people must be at least 1.") }
         guard (0...1).contains(failRate) else { throw ValidationError("--fail-rate must be between 0 and 1.") }
@@ -38,7 +40,9 @@ struct DemoCommand: AsyncParsableCommand {
             latencyMilliseconds: latencyMilliseconds, latencyJitterMilliseconds: jitter, failRate: failRate,
             hostile: hostile
         )
-        let server = try await DemoServer.start(configuration)
+        // The in-process service logs into the session log (at --log-level), never onto the screen.
+        let server = try await DemoServer.start(
+            configuration, logger: Logger(label: "demo-server") { SessionLogHandler(label: $0) })
         // The demo's port changes every run; its cache is keyed by what it is, not where it listens (and each
         // dialect is a cache of its own).
         let settings = try BrowserSession.settings(

@@ -1,4 +1,6 @@
+import ArgumentParser
 import Foundation
+import Logging
 
 #if canImport(Glibc)
 import Glibc
@@ -9,6 +11,18 @@ import Glibc
 /// While the browser owns the terminal, standard error is redirected here too, so that nothing a
 /// library prints (runtime warnings) can reach the screen. Credentials are never written.
 enum SessionLog {
+    /// How much goes to the log (`--log-level`): each level includes those above it.
+    enum Level: String, CaseIterable, Comparable, Sendable {
+        case error, warning, info, debug
+
+        static func < (lhs: Level, rhs: Level) -> Bool {
+            allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!
+        }
+    }
+
+    /// The level chosen for this run (set once, before anything is logged).
+    nonisolated(unsafe) static var level: Level = .info
+
     /// The log file's path.
     static func path(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
         let base: String
@@ -38,6 +52,22 @@ enum SessionLog {
         return redirected
     }
 
+    /// Appends one line straight to the log file (not standard error), for what may log before the terminal is
+    /// taken or from another thread: the in-process demo server.
+    static func append(_ message: String, level: Level) {
+        guard level <= Self.level else { return }
+        let file = path()
+        try? FileManager.default.createDirectory(
+            atPath: (file as NSString).deletingLastPathComponent, withIntermediateDirectories: true,
+            attributes: [.posixPermissions: 0o700])
+        let descriptor = open(file, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { return }
+        defer { close(descriptor) }
+        let stamp = ISO8601DateFormatter().string(from: Date())
+        let line = "\(stamp) [\(getpid())] \(level == .info ? "" : level.rawValue + ": ")\(message)\n"
+        _ = line.withCString { Glibc.write(descriptor, $0, strlen($0)) }
+    }
+
     /// The terminal's standard error while the log stands in for it; -1 when not captured.
     nonisolated(unsafe) private static var savedStandardError: Int32 = -1
 
@@ -50,11 +80,39 @@ enum SessionLog {
         savedStandardError = -1
     }
 
-    /// Appends one timestamped line (to standard error, which is the log while the UI runs).
-    static func write(_ message: String) {
+    /// Appends one timestamped line (to standard error, which is the log while the UI runs), unless `level` is
+    /// finer than the run's.
+    static func write(_ message: String, level: Level = .info) {
+        guard level <= Self.level else { return }
         let stamp = ISO8601DateFormatter().string(from: Date())
-        let line = "\(stamp) [\(getpid())] \(message)\n"
+        let line = "\(stamp) [\(getpid())] \(level == .info ? "" : level.rawValue + ": ")\(message)\n"
         // write(2) on the descriptor: unbuffered, and no shared FILE* to guard.
         _ = line.withCString { Glibc.write(STDERR_FILENO, $0, strlen($0)) }
     }
 }
+
+/// swift-log into the session log: the in-process demo server's logs go where the browser's do, at the run's level,
+/// never to the screen.
+struct SessionLogHandler: LogHandler {
+    let label: String
+    var metadata: Logger.Metadata = [:]
+    var logLevel: Logger.Level = .trace
+
+    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+        get { metadata[key] }
+        set { metadata[key] = newValue }
+    }
+
+    func log(event: LogEvent) {
+        let level: SessionLog.Level =
+            switch event.level {
+            case .trace, .debug: .debug
+            case .info, .notice: .info
+            case .warning: .warning
+            case .error, .critical: .error
+            }
+        SessionLog.append("\(label): \(event.message)", level: level)
+    }
+}
+
+extension SessionLog.Level: ExpressibleByArgument {}

@@ -85,3 +85,34 @@ import Testing
         #expect(try await tmux.waitFor { $0.contains("EXIT=0") }.matched)
     }
 }
+
+/// `--log-level` (issue 15): the browser's and the in-process demo server's logs in the state directory, as much
+/// as asked for, never on the screen.
+@Suite(.serialized, .enabled(if: TmuxSession.executable != nil, "tmux is not installed"))
+struct LogLevelTests {
+    func session(_ level: String) async throws -> (log: String, screen: String) {
+        let binary = try #require(BuiltProducts.executable("cardealer"))
+        let directory = try BuiltProducts.temporaryDirectory("cardealer-log")
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let tmux = try TmuxSession(columns: 80, rows: 24)
+        defer { tmux.kill() }
+        try tmux.typeLine(
+            "clear; XDG_CACHE_HOME=\(directory)/cache XDG_DATA_HOME=\(directory)/data XDG_STATE_HOME=\(directory)/state "
+                + "\(binary) --people 20 --log-level \(level); echo EXIT=$?")
+        #expect(try await tmux.waitFor { $0.contains("Customer since") && $0.contains("1 of 20") }.matched)
+        try tmux.sendKeys("q")
+        let end = try await tmux.waitFor { $0.contains("EXIT=0") }
+        let log = (try? String(contentsOfFile: directory + "/state/cardealer/cardealer.log", encoding: .utf8)) ?? ""
+        return (log, end.screen)
+    }
+
+    @Test func debug_has_the_demo_servers_lines_and_error_keeps_the_log_quiet() async throws {
+        let debug = try await session("debug")
+        #expect(debug.log.contains("demo-server: Server started and listening on 127.0.0.1:"), "\(debug.log)")
+        #expect(debug.log.contains("debug: demo-server:"))
+        #expect(debug.log.contains("browsing http://127.0.0.1:"))
+        #expect(!debug.screen.contains("demo-server"), "a log line reached the screen: \(debug.screen)")
+        let quiet = try await session("error")
+        #expect(!quiet.log.contains("browsing") && !quiet.log.contains("demo-server"), "\(quiet.log)")
+    }
+}
