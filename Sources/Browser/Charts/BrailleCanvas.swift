@@ -6,6 +6,8 @@ struct BrailleCanvas {
     /// Dots per cell: (2, 4) for braille, (1, 1) for ASCII.
     let dotsPerCell: (columns: Int, rows: Int)
     private(set) var bits: [UInt8]
+    /// Cells holding a real sample (not only the line between samples).
+    private(set) var sampleCells: Set<Int> = []
 
     init(columns: Int, rows: Int, dotsPerCell: (columns: Int, rows: Int) = (2, 4)) {
         self.columns = max(0, columns)
@@ -27,6 +29,17 @@ struct BrailleCanvas {
         bits[(y / down) * columns + x / across] |= Self.dotBits[x % across][y % down]
     }
 
+    /// Marks a real sample: a 2×2 knot of dots in braille (the line passes through it), its cell in ASCII.
+    mutating func mark(_ point: ChartPoint) {
+        guard point.x.isFinite, point.y.isFinite else { return }
+        let (x, y) = (Int(point.x.rounded()), Int(point.y.rounded()))
+        guard x >= 0, y >= 0, x < dotWidth, y < dotHeight else { return }
+        if dotsPerCell.columns > 1 {
+            for dx in 0...1 { for dy in -1...0 { set(x: x - x % 2 + dx, y: y + dy) } }
+        }
+        sampleCells.insert((y / dotsPerCell.rows) * columns + x / dotsPerCell.columns)
+    }
+
     /// A straight line of dots between two points in dot coordinates (non-finite ends draw nothing).
     mutating func line(from a: ChartPoint, to b: ChartPoint) {
         guard a.x.isFinite, a.y.isFinite, b.x.isFinite, b.y.isFinite else { return }
@@ -45,7 +58,7 @@ struct BrailleCanvas {
     func character(column: Int, row: Int, ascii: Bool = false) -> Character? {
         let value = bits[row * columns + column]
         guard value != 0 else { return nil }
-        if ascii { return "*" }
+        if ascii { return sampleCells.contains(row * columns + column) ? "o" : "*" }
         guard let scalar = Unicode.Scalar(0x2800 + UInt32(value)) else { return nil }
         return Character(scalar)
     }

@@ -259,6 +259,8 @@ final class ChartController: ScreenController {
             draw(line, on: &canvas)
         } else {
             draw(points, on: &canvas)
+            // The real samples stay visible on the smoothed line (a knot each), when there is room for them.
+            if points.count <= plotColumns / 2 { points.forEach { canvas.mark($0) } }
         }
 
         let top = rows.lowerBound
