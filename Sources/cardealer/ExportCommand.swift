@@ -167,7 +167,7 @@ struct ExportWriter {
 
     func begin() {
         switch format {
-        case .csv: sink.write(columns.map(Self.csvField).joined(separator: ",") + "\r\n")
+        case .csv: sink.write(CSV.record(columns))
         case .json: sink.write("[")
         }
     }
@@ -176,10 +176,10 @@ struct ExportWriter {
         switch format {
         case .csv:
             let fields = columns.map { name in
-                let text = Self.text(entity[name])
-                return Self.csvField(sanitise ? TextSanitizer.sanitize(text) : text)
+                let text = CSV.text(entity[name])
+                return sanitise ? TextSanitizer.sanitize(text) : text
             }
-            sink.write(fields.joined(separator: ",") + "\r\n")
+            sink.write(CSV.record(fields))
         case .json:
             let properties = columns.compactMap { name in entity.properties.first { $0.name == name } }
             let object = PlainJSON.object(properties)
@@ -191,28 +191,5 @@ struct ExportWriter {
     func end() {
         if format == .json { sink.write(rows == 0 ? "]\n" : "\n]\n") }
         sink.flush()
-    }
-
-    /// A value as CSV text: a string as it is, null as nothing, anything else in its JSON form unquoted.
-    static func text(_ value: ODataValue?) -> String {
-        guard let value else { return "" }
-        switch value {
-        case .null: return ""
-        case .string(let text): return text
-        default:
-            let json = PlainJSON.value(value)
-            guard json.hasPrefix("\""), json.hasSuffix("\""), json.count >= 2 else { return json }
-            // A JSON string (a date, a Guid, an Int64): the text inside, unescaped.
-            let data = Data(("[" + json + "]").utf8)
-            return ((try? JSONSerialization.jsonObject(with: data)) as? [String])?.first ?? json
-        }
-    }
-
-    /// RFC 4180: quoted when it holds a comma, a quote, CR or LF (quotes doubled).
-    static func csvField(_ text: String) -> String {
-        guard text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\r" || $0 == "\n" || $0 == "\r\n" }) else {
-            return text
-        }
-        return "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
     }
 }

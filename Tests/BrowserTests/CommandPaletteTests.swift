@@ -129,3 +129,26 @@ extension ScreenSnapshotTests {
             "\(terminal.lastFrame.last ?? "")")
     }
 }
+
+@MainActor
+extension ScreenSnapshotTests {
+    @Test func export_writes_the_list_on_screen_when_it_is_all_cached() throws {
+        let (app, terminal) = try chartedApp(TerminalSize(columns: 120, rows: 24))
+        _ = app.handle([.key(.escape)])  // the Explorer's eight services, all cached
+        let directory = NSTemporaryDirectory() + "palette-export-\(UInt32.random(in: 0...UInt32.max))"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        _ = command(app, "export \(directory)/services.csv")
+        #expect(terminal.lastFrame.last?.contains("Wrote 8 Maintenance to") == true, "\(terminal.lastFrame.last ?? "")")
+        let csv = try String(contentsOfFile: directory + "/services.csv", encoding: .utf8)
+        let lines = csv.split(separator: "\r\n")
+        #expect(lines.count == 9 && lines[0].hasPrefix("maintenanceID,"), "\(csv)")
+        #expect(csv.contains("Service 8"))
+        _ = command(app, "export \(directory)/services.json")
+        let json = try JSONSerialization.jsonObject(
+            with: Data(contentsOf: URL(fileURLWithPath: directory + "/services.json")))
+        #expect((json as? [[String: Any]])?.count == 8)
+        _ = command(app, "export \(directory)/services.txt")
+        #expect(terminal.lastFrame.last?.contains("Name the file .csv or .json") == true)
+    }
+}

@@ -256,6 +256,12 @@ public final class BrowserApp {
             let path = stack.breadcrumb.joined(separator: " › ")
             let copied = environment.clipboard(path)
             commandMessage = "Here: \(path)" + (copied ? " (copied)" : "")
+        case .export(let path):
+            guard let list = stack.top as? EntityListController else {
+                commandMessage = "Only a list can be exported: open one first."
+                break
+            }
+            commandMessage = list.export(to: path)
         case .theme(let name):
             if let theme = Theme(rawValue: name.lowercased()) {
                 terminal.setTheme(theme)

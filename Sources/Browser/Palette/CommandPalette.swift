@@ -21,6 +21,7 @@ final class CommandPalette {
         Command(name: "filter", arguments: "TEXT", summary: "filter this list (no text clears it)"),
         Command(name: "chart", arguments: "[Y by X]", summary: "chart this list, or a number over a date you name"),
         Command(name: "where", summary: "show and copy the path of this screen"),
+        Command(name: "export", arguments: "FILE", summary: "write this list to FILE.csv or FILE.json"),
         Command(name: "theme", arguments: "NAME", summary: "dark, light, high-contrast or monochrome"),
         Command(name: "sort", summary: "sort by the next column", key: .char("s")),
         Command(name: "right", summary: "scroll the columns right", key: .char(">")),
@@ -152,6 +153,7 @@ final class CommandPalette {
         case chart(y: String, x: String)
         case `where`
         case theme(String)
+        case export(String)
         case unknown(String)
     }
 
@@ -166,6 +168,7 @@ final class CommandPalette {
         case "filter": return .filter(rest)
         case "where": return .where
         case "theme": return .theme(rest)
+        case "export" where !rest.isEmpty: return .export(rest)
         case "chart" where !rest.isEmpty:
             let words = rest.split(separator: " ").map(String.init)
             guard words.count == 3, words[1] == "by" else { return .unknown(line) }
