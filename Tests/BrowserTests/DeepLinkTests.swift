@@ -48,6 +48,25 @@ extension ScreenSnapshotTests {
     }
 }
 
+@MainActor
+extension ScreenSnapshotTests {
+    @Test func a_crumb_names_its_entity_once_it_is_cached_and_follows_a_rename() throws {
+        let (app, terminal, cache) = try seededApp(size: TerminalSize(columns: 80, rows: 12))
+        // A deep link to a person the cache has not seen: the key stands in for the name
+        app.open(try resolve("Person(42)/PersonCar").get())
+        app.presentIfNeeded()
+        #expect(terminal.lastFrame[0].hasPrefix("People › Person(42)"), "\(terminal.lastFrame[0])")
+        // Once the person arrives, the crumb is their name
+        try seedPeople(cache, people: [(42, "Ada", "Lovelace", [])])
+        _ = app.handle([.key(.resize)])
+        #expect(terminal.lastFrame[0].hasPrefix("People › Lovelace, Ada"), "\(terminal.lastFrame[0])")
+        // And a rename shows there too
+        try seedPeople(cache, people: [(42, "Ada", "King", [])])
+        _ = app.handle([.key(.resize)])
+        #expect(terminal.lastFrame[0].hasPrefix("People › King, Ada"), "\(terminal.lastFrame[0])")
+    }
+}
+
 extension Result {
     var failure: Failure? {
         if case .failure(let error) = self { return error }

@@ -80,7 +80,7 @@ public struct DeepLink: Sendable, Equatable {
             case .related(let parent, let path, let title):
                 return EntityListController(
                     environment: environment, source: .related(parent: parent, path: path), breadcrumb: label(parent),
-                    kindTitle: title)
+                    kindTitle: title, crumbEntity: parent)
             case .detail(let key):
                 return EntityDetailController(environment: environment, key: key, breadcrumb: label(key))
             }

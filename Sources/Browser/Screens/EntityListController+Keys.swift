@@ -203,7 +203,7 @@ extension EntityListController {
             guard let drill = environment.setProfile(candidate.entitySet).drill else { continue }
             return EntityListController(
                 environment: environment, source: .related(parent: candidate.key, path: drill.path), breadcrumb: label,
-                kindTitle: drill.title ?? drill.path.last ?? ""
+                kindTitle: drill.title ?? drill.path.last ?? "", crumbEntity: shown.key
             )
         }
         return detail()

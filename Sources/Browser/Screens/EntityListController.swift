@@ -15,7 +15,18 @@ import Terminal
 @MainActor
 public final class EntityListController: ScreenController, FilterableScreen {
     public let screenID: ScreenID
-    public let breadcrumb: String
+    /// The crumb given when the screen was made.
+    let givenBreadcrumb: String
+    /// The entity the crumb names (the row drilled from, or a deep link's parent): its label is read again from
+    /// the cache, so a rename, or an entity that arrives after a cold deep link, shows.
+    let crumbEntity: EntityKey?
+
+    public var breadcrumb: String {
+        guard let crumbEntity, let entity = (try? environment.cache.entity(crumbEntity)) ?? nil else {
+            return givenBreadcrumb
+        }
+        return environment.label(of: entity)
+    }
     public let kindTitle: String
     let environment: BrowserEnvironment
     /// Where the rows come from: a stored list or a relation (never `.entity`).
@@ -58,10 +69,14 @@ public final class EntityListController: ScreenController, FilterableScreen {
     /// The width of the last layout (for `>`, which scrolls only while columns are cut).
     var laidOutWidth = 80
 
-    public init(environment: BrowserEnvironment, source: ScreenContent, breadcrumb: String, kindTitle: String) {
+    public init(
+        environment: BrowserEnvironment, source: ScreenContent, breadcrumb: String, kindTitle: String,
+        crumbEntity: EntityKey? = nil
+    ) {
         self.environment = environment
         self.source = source
-        self.breadcrumb = breadcrumb
+        self.givenBreadcrumb = breadcrumb
+        self.crumbEntity = crumbEntity
         self.kindTitle = kindTitle
         self.screenID = environment.nextScreenID()
         // A guess until the first frame says how many rows fit, so the first read covers a screenful.
