@@ -20,32 +20,9 @@ func runProgramBlocking(
     let directory = NSTemporaryDirectory() + "gateway-run-\(getpid())-\(UInt64.random(in: 0...UInt64.max))"
     try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(atPath: directory) }
-    var actions = posix_spawn_file_actions_t()
-    posix_spawn_file_actions_init(&actions)
-    defer { posix_spawn_file_actions_destroy(&actions) }
-    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-    posix_spawn_file_actions_addopen(&actions, 1, directory + "/out", O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-    posix_spawn_file_actions_addopen(&actions, 2, directory + "/err", O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-    // The test runner blocks signals; the program must not inherit that.
-    var attributes = posix_spawnattr_t()
-    posix_spawnattr_init(&attributes)
-    defer { posix_spawnattr_destroy(&attributes) }
-    var noSignals = sigset_t()
-    var allSignals = sigset_t()
-    sigemptyset(&noSignals)
-    sigfillset(&allSignals)
-    posix_spawnattr_setsigmask(&attributes, &noSignals)
-    posix_spawnattr_setsigdefault(&attributes, &allSignals)
-    posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-    let argv = arguments.map { strdup($0) } + [nil]
-    defer { argv.forEach { free($0) } }
-    let environmentLines =
-        (environment ?? ProcessInfo.processInfo.environment).map { strdup("\($0.key)=\($0.value)") }
-        + [nil]
-    defer { environmentLines.forEach { free($0) } }
-    var pid: pid_t = 0
-    let spawned = posix_spawnp(&pid, argv[0]!, &actions, &attributes, argv, environmentLines)
-    guard spawned == 0 else { throw POSIXError(POSIXErrorCode(rawValue: spawned) ?? .EIO) }
+    let pid = try spawnWithDefaultSignals(
+        arguments, environment: environment ?? ProcessInfo.processInfo.environment, output: directory + "/out",
+        error: directory + "/err", searchPath: true)
     var status: Int32 = 0
     let deadline = ContinuousClock.now + timeout
     while waitpid(pid, &status, WNOHANG) == 0 {

@@ -30,31 +30,9 @@ final class ServedGateway: @unchecked Sendable {
         ]
         variables.merge(environment) { $1 }
         let outputPath = directory + "/serve-\(UInt32.random(in: 0...UInt32.max)).out"
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, outputPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        posix_spawn_file_actions_addopen(&actions, 2, outputPath + ".err", O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var noSignals = sigset_t()
-        var allSignals = sigset_t()
-        sigemptyset(&noSignals)
-        sigfillset(&allSignals)
-        posix_spawnattr_setsigmask(&attributes, &noSignals)
-        posix_spawnattr_setsigdefault(&attributes, &allSignals)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-        let argv =
-            ([binary, "serve-ssh", "--port", "0", "--people", "20", "--quiet"] + arguments).map { strdup($0) }
-            + [nil]
-        defer { argv.forEach { free($0) } }
-        let envp = variables.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer { envp.forEach { free($0) } }
-        var pid: pid_t = 0
-        let spawned = posix_spawn(&pid, binary, &actions, &attributes, argv, envp)
-        guard spawned == 0 else { throw POSIXError(POSIXErrorCode(rawValue: spawned) ?? .EIO) }
+        let pid = try spawnWithDefaultSignals(
+            [binary, "serve-ssh", "--port", "0", "--people", "20", "--quiet"] + arguments, environment: variables,
+            output: outputPath, error: outputPath + ".err")
         self.pid = pid
         // The first line names the port; the fourth comes last.
         let deadline = ContinuousClock.now + .seconds(60)
