@@ -28,6 +28,7 @@ extension EntityListController {
         // A header line, the rows, and the filter line when there is one.
         cursor.setPageSize(rows - 1 - (showsFilterLine ? 1 : 0))
         laidOutWidth = columns
+        refreshBreadcrumb()
     }
 
     public func render(into buffer: inout ScreenBuffer, rows: Range<Int>) {

@@ -15,17 +15,17 @@ import Terminal
 @MainActor
 public final class EntityListController: ScreenController, FilterableScreen {
     public let screenID: ScreenID
-    /// The crumb given when the screen was made.
-    let givenBreadcrumb: String
     /// The entity the crumb names (the row drilled from, or a deep link's parent): its label is read again from
-    /// the cache, so a rename, or an entity that arrives after a cold deep link, shows.
+    /// the cache when the screen is laid out (once per frame of its own, not for every crumb of every frame), so a
+    /// rename, or an entity that arrives after a cold deep link, shows.
     let crumbEntity: EntityKey?
+    /// The crumb as last read.
+    public private(set) var breadcrumb: String
 
-    public var breadcrumb: String {
-        guard let crumbEntity, let entity = (try? environment.cache.entity(crumbEntity)) ?? nil else {
-            return givenBreadcrumb
-        }
-        return environment.label(of: entity)
+    /// Reads the crumb's entity again (from ``layout(rows:columns:)``).
+    func refreshBreadcrumb() {
+        guard let crumbEntity, let entity = (try? environment.cache.entity(crumbEntity)) ?? nil else { return }
+        breadcrumb = environment.label(of: entity)
     }
     public let kindTitle: String
     let environment: BrowserEnvironment
@@ -75,7 +75,7 @@ public final class EntityListController: ScreenController, FilterableScreen {
     ) {
         self.environment = environment
         self.source = source
-        self.givenBreadcrumb = breadcrumb
+        self.breadcrumb = breadcrumb
         self.crumbEntity = crumbEntity
         self.kindTitle = kindTitle
         self.screenID = environment.nextScreenID()
