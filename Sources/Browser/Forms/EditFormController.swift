@@ -139,6 +139,8 @@ public final class EditFormController: ScreenController {
     /// Whether anything was typed.
     var isModified: Bool { fields.contains { $0.text != FieldInput.text(of: $0.original) } }
 
+    public var takesText: Bool { true }
+
     public var statusSummary: String {
         "Enter saves · Esc cancels · Tab moves"
     }

@@ -22,6 +22,8 @@ public protocol ScreenController: AnyObject {
     var kindTitle: String { get }
     /// A short summary for the status line: `12 of 200 · 3 s old`.
     var statusSummary: String { get }
+    /// Whether keys go into text on this screen now (a filter being typed, a form): then no key is rebound.
+    var takesText: Bool { get }
 
     func willAppear()
     func didAppear()
@@ -53,6 +55,7 @@ extension ScreenController {
     public func layout(rows: Int, columns: Int) {}
     public func update() {}
     public func refresh() {}
+    public var takesText: Bool { false }
     public func click(row: Int, column: Int, double: Bool) -> ScreenAction { .ignored }
 }
 

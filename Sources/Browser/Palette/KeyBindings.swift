@@ -34,6 +34,6 @@ extension BrowserApp {
 
     /// Whether the keys go into text now.
     var isTypingText: Bool {
-        palette.isOpen || (stack.top as? FilterableScreen)?.filter.isEditing == true || stack.top is EditFormController
+        palette.isOpen || stack.top.takesText
     }
 }

@@ -167,6 +167,8 @@ extension EntityListController {
         return widths
     }
 
+    public var takesText: Bool { filter.isEditing }
+
     public var statusSummary: String {
         var parts: [String] = []
         if let notice { parts.append(notice) }

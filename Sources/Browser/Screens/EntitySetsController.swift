@@ -9,6 +9,8 @@ public final class EntitySetsController: ScreenController, FilterableScreen {
     public let screenID: ScreenID
     public let breadcrumb: String
     public let kindTitle = "Entity sets"
+    public var takesText: Bool { filter.isEditing }
+
     public var statusSummary: String {
         filter.isActive ? "\(shown.count) of \(sets.count) entity sets" : "\(sets.count) entity sets"
     }
