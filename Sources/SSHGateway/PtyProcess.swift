@@ -29,8 +29,7 @@ final class PtyProcess: @unchecked Sendable {
     private init(pid: pid_t, descriptor: Int32, frameQuiet: Duration) {
         self.pid = pid
         self.descriptor = descriptor
-        self.frameQuiet = Int32(
-            clamping: frameQuiet.components.seconds * 1000 + frameQuiet.components.attoseconds / 1_000_000_000_000_000)
+        self.frameQuiet = Int32(clamping: frameQuiet.nanoseconds / 1_000_000)
     }
 
     /// Starts `command` on a new pty of the given size.
@@ -165,8 +164,7 @@ final class PtyProcess: @unchecked Sendable {
     /// SIGHUP (the browser restores the terminal and exits), then SIGKILL after `grace` if it is still there.
     func hangUp(grace: Duration) {
         signal(SIGHUP)
-        let nanoseconds = grace.components.seconds * 1_000_000_000 + grace.components.attoseconds / 1_000_000_000
-        DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(Int(nanoseconds))) { [self] in
+        DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(Int(grace.nanoseconds))) { [self] in
             signal(SIGKILL)
         }
     }

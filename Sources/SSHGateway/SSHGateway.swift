@@ -218,8 +218,7 @@ final class GatewayAuthDelegate: NIOSSHServerUserAuthenticationDelegate {
         guard attempted else { return responsePromise.succeed(.failure) }
         let method = if case .password = request.request { "password" } else { "key" }
         log.write("\(connection.address): failed \(method) login as \(user.isEmpty ? "?" : user)")
-        let delay = TimeAmount.nanoseconds(
-            failureDelay.components.seconds * 1_000_000_000 + failureDelay.components.attoseconds / 1_000_000_000)
+        let delay = TimeAmount.nanoseconds(failureDelay.nanoseconds)
         responsePromise.futureResult.eventLoop.scheduleTask(in: delay) { responsePromise.succeed(.failure) }
     }
 

@@ -264,6 +264,9 @@ final class SessionHandler: ChannelDuplexHandler {
 }
 
 extension Duration {
+    /// The whole nanoseconds, for the APIs that count in them (Dispatch, NIO, poll's milliseconds).
+    var nanoseconds: Int64 { components.seconds * 1_000_000_000 + components.attoseconds / 1_000_000_000 }
+
     /// "15 minutes", "90 seconds".
     var minutesText: String {
         let seconds = components.seconds
