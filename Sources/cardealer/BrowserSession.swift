@@ -44,7 +44,7 @@ enum BrowserSession {
 
     static func run(
         _ settings: SessionSettings, trace tracePath: String?, open: String? = nil, mouse: Bool = true,
-        theme: Theme = .dark, keymap: [Key: Key] = [:]
+        theme: Theme = .dark, keymap: Keymap = Keymap()
     ) async throws {
         var settings = settings
         let trace = try tracePath.map { try TraceLog(path: $0) }
@@ -87,7 +87,7 @@ enum BrowserSession {
     @MainActor
     static func browse(
         _ session: BrowsingSession, on screen: StartupScreen, trace: TraceLog?, link: DeepLink? = nil,
-        keymap: [Key: Key] = [:], end: @escaping (Int32) -> Void
+        keymap: Keymap = Keymap(), end: @escaping (Int32) -> Void
     ) {
         SessionLog.write("browsing \(session.root) (cache \(session.cache.path ?? "in memory"))")
         if let proxy = session.proxy { SessionLog.write("through the proxy \(proxy)") }

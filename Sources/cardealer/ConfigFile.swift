@@ -15,8 +15,10 @@ struct ConfigFile: Equatable {
     var pageSize: Int?
     var service: String?
     var profile: String?
-    /// Action name → the key bound to it.
-    var keys: [String: String] = [:]
+    /// Action name → the keys bound to it.
+    var keys: [String: [String]] = [:]
+    /// Default keys that do nothing (`unbind = ["q"]` under `[keys]`), unless bound to an action here.
+    var unbind: [String] = []
 
     /// `$XDG_CONFIG_HOME/cardealer/config.toml`, or `~/.config/cardealer/config.toml`; `CARDEALER_CONFIG` wins.
     static func path(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
@@ -109,30 +111,38 @@ struct ConfigFile: Equatable {
             }
             let actions = KeyBindings.defaults
             for action in keys.keys {
-                guard actions[action] != nil else {
+                guard action == "unbind" || actions[action] != nil else {
                     throw ConfigError(
                         "\(line(of: action)): no action '\(action)' to bind; the actions are "
-                            + actions.keys.sorted().joined(separator: ", ") + ".")
+                            + actions.keys.sorted().joined(separator: ", ") + " (and unbind).")
                 }
-                guard let name = keys[action]?.tomlValue.string, KeyBindings.key(named: name) != nil else {
+                // One key or a list of them.
+                let value = keys[action]
+                let names = value?.tomlValue.string.map { [$0] } ?? value?.array?.compactMap { $0.tomlValue.string }
+                guard let names, names.count == (value?.array?.count ?? 1),
+                    names.allSatisfy({ KeyBindings.key(named: $0) != nil })
+                else {
                     throw ConfigError(
-                        "\(line(of: action)): '\(action)' must be one character (\"x\") or \"ctrl-LETTER\".")
+                        "\(line(of: action)): '\(action)' must be a key or a list of keys: one character (\"x\"), "
+                            + "\"ctrl-LETTER\", \"f1\"…\"f12\", or a named key (\"down\", \"pagedown\", \"enter\", \"esc\", "
+                            + "\"space\", \"tab\"…).")
                 }
-                config.keys[action] = name
+                if action == "unbind" { config.unbind = names } else { config.keys[action] = names }
             }
         }
         return config
     }
 
-    /// Bound key → the default key of its action, for ``BrowserApp/bind(_:)``.
+    /// Bound keys → the default key of their action, and the unbound defaults, for ``BrowserApp/bind(_:)``.
     @MainActor
-    var keymap: [Key: Key] {
+    var keymap: Keymap {
         let defaults = KeyBindings.defaults
-        var map: [Key: Key] = [:]
-        for (action, name) in keys {
-            guard let key = KeyBindings.key(named: name), let target = defaults[action], key != target else { continue }
-            map[key] = target
+        var map = Keymap()
+        for (action, names) in keys {
+            guard let target = defaults[action] else { continue }
+            for key in names.compactMap(KeyBindings.key(named:)) where key != target { map.bound[key] = target }
         }
+        map.unbound = Set(unbind.compactMap(KeyBindings.key(named:)))
         return map
     }
 
@@ -157,7 +167,9 @@ struct ConfigFile: Equatable {
         # service = "https://host/sap/opu/odata/sap/API_BUSINESS_PARTNER/"
         # profile = "/path/to/profile.json"
 
-        # Keys: action = "key" (one character, or "ctrl-LETTER"). The action's own key keeps working.
+        # Keys: action = "key" or ["key", "key"]: one character, "ctrl-LETTER", "f1"…"f12", or a named key
+        # ("up", "down", "pagedown", "home", "enter", "esc", "space", "tab"…). The action's own key keeps working
+        # unless it is unbound: unbind = ["q"] makes q do nothing (a key bound to an action here still does that).
         [keys]
         # quit = "q"
         # help = "?"
@@ -168,6 +180,15 @@ struct ConfigFile: Equatable {
         # outbox = "o"
         # log = "i"
         # refresh = "r"
+        # down = ["down", "n"]
+        # up = "up"
+        # page-down = "pagedown"
+        # page-up = "pageup"
+        # top = "home"
+        # bottom = "end"
+        # open = "enter"
+        # back = "esc"
+        # unbind = []
 
         """
 }

@@ -152,3 +152,28 @@ extension ScreenSnapshotTests {
         #expect(terminal.lastFrame.last?.contains("Name the file .csv or .json") == true)
     }
 }
+
+/// `[keys]` in the config file (issue 15): keys added to an action, movement keys bound, default keys unbound.
+@MainActor
+extension ScreenSnapshotTests {
+    @Test func bound_keys_move_and_act_and_unbound_keys_do_nothing() throws {
+        let (app, terminal, _) = try seededApp()
+        #expect(KeyBindings.key(named: "pagedown") == .pageDown && KeyBindings.key(named: "F5") == .function(5))
+        #expect(KeyBindings.key(named: "space") == .char(" ") && KeyBindings.key(named: "ctrl-q") == .ctrl("q"))
+        #expect(KeyBindings.key(named: "downward") == nil && KeyBindings.key(named: "") == nil)
+        app.bind(Keymap(bound: [.char("n"): .down, .char("x"): .char("q")], unbound: [.char("q"), .char("j")]))
+        func status() -> String { terminal.lastFrame.last ?? "" }
+        #expect(status().contains("1 of "), "\(status())")
+        // n moves down as the arrow does; j, unbound, does nothing; q, unbound, does not quit
+        #expect(app.handle([.key(.char("n"))]))
+        #expect(status().contains("2 of "), "\(status())")
+        #expect(app.handle([.key(.char("j")), .key(.char("q"))]))
+        #expect(status().contains("2 of "), "\(status())")
+        // Typed into the filter, bound and unbound keys are letters
+        #expect(app.handle([.key(.char("/")), .key(.char("q")), .key(.char("n"))]))
+        #expect(terminal.lastFrame.contains { $0.hasPrefix("/qn") }, "\(terminal.lastFrame)")
+        _ = app.handle([.key(.escape), .key(.escape)])
+        // x quits, standing for q
+        #expect(!app.handle([.key(.char("x"))]))
+    }
+}

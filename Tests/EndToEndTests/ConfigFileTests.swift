@@ -43,7 +43,9 @@ import Testing
             ("mouse = \"yes\"\n", "\(path):1: 'mouse' must be true or false."),
             ("page-size = 0\n", "'page-size' must be a whole number from 1 to 1000."),
             ("[keys]\nexplode = \"x\"\n", "\(path):2: no action 'explode' to bind"),
-            ("[keys]\nquit = \"xyz\"\n", "'quit' must be one character"),
+            ("[keys]\nquit = \"xyz\"\n", "'quit' must be a key or a list of keys"),
+            ("[keys]\ndown = [\"j\", 3]\n", "\(path):2: 'down' must be a key or a list of keys"),
+            ("[keys]\nunbind = \"nothing\"\n", "'unbind' must be a key or a list of keys"),
             ("service = \"ftp://host/\"\n", "'service' must be an http(s) service root"),
         ]
         for (text, expected) in cases {
@@ -67,7 +69,8 @@ import Testing
     func a_theme_and_a_key_from_the_file_are_obeyed() async throws {
         let directory = try BuiltProducts.temporaryDirectory("cardealer-config")
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        try write("theme = \"light\"\n[keys]\nquit = \"Q\"\n", in: directory)
+        try write(
+            "theme = \"light\"\n[keys]\nquit = \"Q\"\ndown = [\"down\", \"n\"]\nunbind = [\"q\"]\n", in: directory)
         let binary = try #require(BuiltProducts.executable("cardealer"))
         let tmux = try TmuxSession(columns: 80, rows: 24)
         defer { tmux.kill() }
@@ -78,6 +81,10 @@ import Testing
         #expect(try await tmux.waitFor { $0.contains("Customer since") && $0.contains("1 of 20") }.matched)
         let styled = try tmux.run("capture-pane", "-e", "-p", "-t", tmux.target)
         #expect(styled.split(separator: "\n").first?.contains("38;5;25") == true, "the light theme's title colour")
+        // n moves down as the file binds it; q, unbound, does not quit
+        try tmux.sendKeys("n", "q", "n")
+        #expect(try await tmux.waitFor { $0.contains("3 of 20") }.matched)
+        #expect(!(try tmux.capture().contains("EXIT=")))
         // Q quits, as the file binds it; typed into a filter it is only a letter
         try tmux.sendKeys("/", "Q")
         #expect(try await tmux.waitFor { $0.contains("/Q") }.matched)

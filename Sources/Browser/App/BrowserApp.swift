@@ -35,7 +35,7 @@ public final class BrowserApp {
     /// What the last command said (shown on the status line until the next key).
     var commandMessage: String?
     /// Keys bound by a config file to stand for other keys (see ``bind(_:)``).
-    var keymap: [Key: Key] = [:]
+    var keymap = Keymap()
     /// The last click's row and time, for double clicks.
     var lastClick: (row: Int, at: ContinuousClock.Instant)?
 
@@ -80,7 +80,10 @@ public final class BrowserApp {
         }
         for event in events {
             guard case .key(var key) = event else { continue }
-            if !keymap.isEmpty, !isTypingText, let bound = keymap[key] { key = bound }
+            if !keymap.isEmpty, !isTypingText {
+                guard let translated = keymap.translate(key) else { continue }
+                key = translated
+            }
             if key == .resize {
                 needsDisplay = true
                 continue
