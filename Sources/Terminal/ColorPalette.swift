@@ -20,11 +20,39 @@ struct ColorPalette {
         self.theme = theme
     }
 
-    /// (foreground, background) for a role; -1 is the terminal's default.
+    /// (foreground, background) for a role as ncurses takes them: palette numbers, or under
+    /// ``ColorCapability/directColor`` the 256-colour theme's colours as 0xRRGGBB; -1 is the terminal's default.
+    func installedColors(for role: ColorRole) -> (Int32, Int32) {
+        guard capability == .directColor else {
+            let (fg, bg) = colors(for: role)
+            return (Int32(fg), Int32(bg))
+        }
+        let (fg, bg) = colors(for: role)
+        return (Self.rgb(ofPaletteColor: fg), Self.rgb(ofPaletteColor: bg))
+    }
+
+    /// The red, green and blue (0xRRGGBB) xterm gives a 256-colour palette number; -1 stays the default.
+    /// Numbers below 16 are the terminal's own ANSI colours and are sent as they are (a direct-colour
+    /// terminfo entry keeps 0–7 as ANSI colours).
+    static func rgb(ofPaletteColor color: Int16) -> Int32 {
+        guard color >= 16 else { return Int32(color) }
+        if color >= 232 {
+            let level = Int32(8 + 10 * (Int(color) - 232))
+            return level << 16 | level << 8 | level
+        }
+        let levels: [Int32] = [0, 95, 135, 175, 215, 255]
+        let index = Int(color) - 16
+        return levels[index / 36] << 16 | levels[index / 6 % 6] << 8 | levels[index % 6]
+    }
+
+    /// (foreground, background) for a role in the palette; -1 is the terminal's default.
     func colors(for role: ColorRole) -> (Int16, Int16) {
         switch (theme, capability) {
         case (_, .monochrome), (.monochrome, _):
             return (-1, -1)
+        case (_, .directColor):
+            // The 256-colour theme, sent as red, green and blue by ``installedColors(for:)``.
+            return ColorPalette(capability: .palette256, theme: theme).colors(for: role)
         case (.light, .palette256):
             switch role {
             case .normal: return (-1, -1)
@@ -103,8 +131,8 @@ struct ColorPalette {
     func install() {
         guard capability != .monochrome else { return }
         for role in ColorRole.allCases where role != .normal {
-            let (fg, bg) = colors(for: role)
-            init_pair(Int16(role.rawValue), fg, bg)
+            let (fg, bg) = installedColors(for: role)
+            init_extended_pair(Int32(role.rawValue), fg, bg)
         }
     }
 

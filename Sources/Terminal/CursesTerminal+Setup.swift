@@ -90,6 +90,9 @@ extension CursesTerminal {
         guard start_color() == OK else { return .monochrome }
         use_default_colors()
         let count = cd_colors()
+        // A direct-colour entry (`xterm-direct`) says so with the RGB flag and 2^24 colours; a colour number
+        // is then a 0xRRGGBB value, so palette numbers would come out as near-black blues.
+        if count >= 0x100_0000 || tigetflag("RGB") > 0 { return .directColor }
         if count >= 256 { return .palette256 }
         if count >= 8 { return .ansi16 }
         return .monochrome

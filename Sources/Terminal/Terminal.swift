@@ -50,6 +50,9 @@ public enum ColorCapability: Hashable, Sendable {
     case ansi16
     /// The xterm 256-colour palette.
     case palette256
+    /// 24-bit colour, as a direct-colour terminfo entry (`xterm-direct`, `RGB` flag) gives it: colours are sent
+    /// as red, green and blue, so a theme looks the same whatever the terminal's own palette is.
+    case directColor
 }
 
 /// Something that happened on the terminal, delivered in batches by the event loop.

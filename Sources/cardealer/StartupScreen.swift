@@ -45,6 +45,15 @@ final class StartupScreen {
                 "TERM=\(requested.isEmpty ? "(unset)" : requested) is not known to terminfo; drawing as "
                     + terminal.terminalType)
         }
+        // Which colours, and why not more: COLORTERM announces 24-bit colour, but ncurses sends what terminfo says.
+        let announced = ProcessInfo.processInfo.environment["COLORTERM"] ?? ""
+        var colours = "colours: \(terminal.colorCapability) (terminfo \(terminal.terminalType))"
+        if ["truecolor", "24bit"].contains(announced), terminal.colorCapability == .palette256 {
+            colours +=
+                "; COLORTERM=\(announced), but this terminfo entry has 256 colours, which the themes are "
+                + "made of (TERM=xterm-direct sends them as 24-bit)"
+        }
+        SessionLog.write(colours)
         let screen = StartupScreen(terminal: terminal, serviceRoot: serviceRoot)
         current = screen
         terminal.start { [weak screen] events in screen?.deliver(events) }

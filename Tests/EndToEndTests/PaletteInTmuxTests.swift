@@ -91,4 +91,43 @@ struct PaletteInTmuxTests {
         try tmux.sendKeys("q")
         #expect(try await tmux.waitFor { $0.contains("EXIT=0") }.matched)
     }
+
+    /// A direct-colour terminal (terminfo with the RGB flag, as `xterm-direct`) gets the theme as 24-bit colour,
+    /// not palette numbers it would read as near-black RGB values.
+    @Test func a_direct_colour_terminal_gets_red_green_and_blue() async throws {
+        let binary = try #require(BuiltProducts.executable("cardealer"))
+        let directory = try BuiltProducts.temporaryDirectory("cardealer-direct")
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        // xterm-direct is in Debian's ncurses-term; an entry of our own keeps the test to what ncurses-bin has
+        let source = directory + "/direct.ti"
+        try """
+        cardealer-direct|xterm with direct colour,
+        \tcolors#0x1000000, pairs#0x10000, RGB,
+        \tsetaf=\\E[%?%p1%{8}%<%t3%p1%d%e38;2;%p1%{65536}%/%d;%p1%{256}%/%{255}%&%d;%p1%{255}%&%d%;m,
+        \tsetab=\\E[%?%p1%{8}%<%t4%p1%d%e48;2;%p1%{65536}%/%d;%p1%{256}%/%{255}%&%d;%p1%{255}%&%d%;m,
+        \tuse=xterm-256color,
+
+        """.write(toFile: source, atomically: true, encoding: .utf8)
+        let status = try await offThePool {
+            let tic = try Process.run(
+                URL(fileURLWithPath: "/usr/bin/tic"), arguments: ["-x", "-o", directory + "/terminfo", source])
+            tic.waitUntilExit()
+            return tic.terminationStatus
+        }
+        try #require(status == 0, "tic could not compile the direct-colour entry")
+        let tmux = try TmuxSession(columns: 80, rows: 24)
+        defer { tmux.kill() }
+        try tmux.typeLine(
+            "env -u NO_COLOR TERMINFO=\(directory)/terminfo TERM=cardealer-direct XDG_CACHE_HOME=\(directory)/cache "
+                + "XDG_DATA_HOME=\(directory)/data XDG_STATE_HOME=\(directory)/state \(binary) --people 20; echo EXIT=$?"
+        )
+        #expect(try await tmux.waitFor { $0.contains("Customer since") && $0.contains("1 of 20") }.matched)
+        let styled = try tmux.run("capture-pane", "-e", "-p", "-t", tmux.target)
+        let firstLine = String(styled.split(separator: "\n").first ?? "")
+        // The dark theme's title, palette colour 68, as xterm's red, green and blue for it
+        #expect(firstLine.contains("38;2;95;135;215"), "\(firstLine.debugDescription)")
+        #expect(!styled.contains("38;5;"), "a palette number reached a direct-colour terminal")
+        try tmux.sendKeys("q")
+        #expect(try await tmux.waitFor { $0.contains("EXIT=0") }.matched)
+    }
 }

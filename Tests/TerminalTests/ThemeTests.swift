@@ -66,3 +66,18 @@ import Testing
         #expect(ColorPalette(capability: .monochrome, theme: .highContrast).capability == .monochrome)
     }
 }
+
+/// Direct colour (issue 15): a 24-bit terminal is sent the theme's colours as xterm shows them, not palette numbers.
+@Suite struct DirectColorTests {
+    @Test func palette_numbers_become_xterms_red_green_and_blue() {
+        for index in Int16(16)...255 {
+            let (r, g, b) = ThemeTests.rgb(index)
+            #expect(ColorPalette.rgb(ofPaletteColor: index) == Int32(r) << 16 | Int32(g) << 8 | Int32(b), "\(index)")
+        }
+        // The terminal's own ANSI colours and its defaults are left to it
+        #expect(ColorPalette.rgb(ofPaletteColor: -1) == -1 && ColorPalette.rgb(ofPaletteColor: 4) == 4)
+        let direct = ColorPalette(capability: .directColor, theme: .light)
+        #expect(direct.installedColors(for: .title) == (0x005F_AF, -1))
+        #expect(ColorPalette(capability: .directColor, theme: .monochrome).capability == .monochrome)
+    }
+}
