@@ -62,6 +62,8 @@ public final class HTTPClientTransport: ODataTransport {
     public let proxy: ProxyServer?
     /// The service's cookies.
     let cookies = CookieJar()
+    /// Where body bytes are counted as they arrive; nil for nowhere.
+    let counter: TransferCounter?
     /// The service root (where a CSRF token is fetched); nil for a transport made for any URL.
     let serviceRoot: String?
     /// The CSRF token writes carry, once asked for (SAP Gateway's protection; never logged or stored).
@@ -80,10 +82,13 @@ public final class HTTPClientTransport: ODataTransport {
     ///   - credentials: what to authenticate with (``Credentials/load(environment:)``: environment or private file).
     ///   - maxBodyBytes: the largest body accepted, counted after decompression.
     ///   - proxy: the HTTP proxy every request goes through; none by default.
+    ///   - counter: counts body bytes as they arrive; none by default.
     public init(
         serviceOrigin: String? = nil, timeout: TimeInterval = defaultTimeout, requestTimeout: TimeInterval? = nil,
-        credentials: Credentials = Credentials(), maxBodyBytes: Int = defaultMaxBodyBytes, proxy: ProxyServer? = nil
+        credentials: Credentials = Credentials(), maxBodyBytes: Int = defaultMaxBodyBytes, proxy: ProxyServer? = nil,
+        counter: TransferCounter? = nil
     ) {
+        self.counter = counter
         self.timeout = timeout
         self.requestTimeout = requestTimeout ?? timeout * 3
         self.maxBodyBytes = maxBodyBytes
@@ -109,13 +114,14 @@ public final class HTTPClientTransport: ODataTransport {
     public convenience init(
         serviceRoot: String, environment: [String: String] = ProcessInfo.processInfo.environment,
         timeout: TimeInterval = defaultTimeout, requestTimeout: TimeInterval? = nil,
-        credentials: Credentials = Credentials(), maxBodyBytes: Int = defaultMaxBodyBytes
+        credentials: Credentials = Credentials(), maxBodyBytes: Int = defaultMaxBodyBytes,
+        counter: TransferCounter? = nil
     ) throws(ProxySettings.ConfigurationError) {
         var proxy: ProxyServer?
         if let url = Self.webURL(serviceRoot) { proxy = try ProxySettings(environment: environment).proxy(for: url) }
         self.init(
             serviceOrigin: serviceRoot, timeout: timeout, requestTimeout: requestTimeout, credentials: credentials,
-            maxBodyBytes: maxBodyBytes, proxy: proxy
+            maxBodyBytes: maxBodyBytes, proxy: proxy, counter: counter
         )
     }
 
@@ -265,6 +271,7 @@ public final class HTTPClientTransport: ODataTransport {
             for try await chunk in answer.body {
                 guard body.count + chunk.readableBytes <= maxBodyBytes else { throw Failure.bodyTooLarge }
                 body.append(contentsOf: chunk.readableBytesView)
+                counter?.add(chunk.readableBytes)
                 guard NIODeadline.now() < deadline else { throw HTTPClientError.deadlineExceeded }
             }
         } catch let error as HTTPClientError where error == .remoteConnectionClosed {

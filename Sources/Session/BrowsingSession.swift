@@ -30,6 +30,8 @@ public struct SessionSettings: Sendable {
     public var allowsWrites = true
     /// Where the proxy variables are read.
     public var environment: [String: String] = ProcessInfo.processInfo.environment
+    /// Counts the body bytes that arrive (the start-up screen's "… arrived"); nil for none.
+    public var counter: TransferCounter?
     /// Wraps the HTTP transport (the executable's `--trace`).
     public var wrapTransport: (@Sendable (any ODataTransport) -> any ODataTransport)?
     /// Last word on the fetcher's tunables (tests shorten retries).
@@ -88,7 +90,7 @@ public final class BrowsingSession: Sendable {
             http = try HTTPClientTransport(
                 serviceRoot: root, environment: settings.environment, timeout: settings.timeout,
                 requestTimeout: settings.requestTimeout, credentials: settings.credentials,
-                maxBodyBytes: settings.maxResponseBytes
+                maxBodyBytes: settings.maxResponseBytes, counter: settings.counter
             )
         } catch {
             throw SessionError(error.description)

@@ -49,9 +49,12 @@ enum BrowserSession {
         var settings = settings
         let trace = try tracePath.map { try TraceLog(path: $0) }
         if let trace { settings.wrapTransport = { TracingTransport(base: $0, log: trace) } }
-        // The terminal opens at once: a cold start waiting on a slow `$metadata` says so, and `q` quits.
+        // The terminal opens at once: a cold start waiting on a slow `$metadata` says so, and how much has
+        // arrived, and `q` quits.
+        let counter = TransferCounter()
+        settings.counter = counter
         let screen = try await MainActor.run {
-            try StartupScreen.open(serviceRoot: settings.serviceRoot, mouse: mouse, theme: theme)
+            try StartupScreen.open(serviceRoot: settings.serviceRoot, counter: counter, mouse: mouse, theme: theme)
         }
         let session: BrowsingSession
         do {

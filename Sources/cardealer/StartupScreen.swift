@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import ODataHTTP
 import Session
 import Terminal
 
@@ -17,17 +18,22 @@ final class StartupScreen {
 
     let terminal: CursesTerminal
     private let serviceRoot: String
+    /// Body bytes arrived so far, for the waiting frame.
+    private let counter: TransferCounter?
     private let started = ContinuousClock.now
     private var handler: (([TerminalEvent]) -> Void)?
     private var timer: DispatchSourceTimer?
 
-    private init(terminal: CursesTerminal, serviceRoot: String) {
+    private init(terminal: CursesTerminal, serviceRoot: String, counter: TransferCounter?) {
         self.terminal = terminal
         self.serviceRoot = serviceRoot
+        self.counter = counter
     }
 
     /// Opens the terminal, starts its events and draws the waiting frame once a second until ``hand(_:)``.
-    static func open(serviceRoot: String, mouse: Bool = true, theme: Theme = .dark) throws -> StartupScreen {
+    static func open(
+        serviceRoot: String, counter: TransferCounter? = nil, mouse: Bool = true, theme: Theme = .dark
+    ) throws -> StartupScreen {
         let terminal: CursesTerminal
         do {
             var options = CursesTerminal.Options()
@@ -54,11 +60,11 @@ final class StartupScreen {
                 + "made of (TERM=xterm-direct sends them as 24-bit)"
         }
         SessionLog.write(colours)
-        let screen = StartupScreen(terminal: terminal, serviceRoot: serviceRoot)
+        let screen = StartupScreen(terminal: terminal, serviceRoot: serviceRoot, counter: counter)
         current = screen
         terminal.start { [weak screen] events in screen?.deliver(events) }
         let timer = DispatchSource.makeTimerSource(queue: .main)
-        timer.schedule(deadline: .now() + .milliseconds(300), repeating: .seconds(1))
+        timer.schedule(deadline: .now() + .milliseconds(300), repeating: .milliseconds(250))
         timer.setEventHandler { [weak screen] in MainActor.assumeIsolated { screen?.draw() } }
         timer.resume()
         screen.timer = timer
@@ -107,10 +113,13 @@ final class StartupScreen {
         guard size.rows > 0, size.columns > 0, handler == nil else { return }
         let waited = (ContinuousClock.now - started).components.seconds
         var buffer = ScreenBuffer(size: size)
+        let arrived = counter?.total ?? 0
         let lines = [
             "Loading the service's $metadata…",
             TextSanitizer.sanitize(serviceRoot),
-            waited >= 3 ? "No answer yet after \(waited) s." : "",
+            arrived > 0
+                ? "\(Self.amount(arrived)) arrived\(waited >= 1 ? " in \(waited) s" : "")"
+                : (waited >= 3 ? "No answer yet after \(waited) s." : ""),
             "q quits",
         ]
         let top = max(0, (size.rows - lines.count) / 2)
@@ -119,5 +128,13 @@ final class StartupScreen {
             buffer.put(line, row: top + index, column: 0, width: size.columns, alignment: .center, style: style)
         }
         terminal.present(buffer)
+    }
+
+    /// Bytes as a person reads them: 512 B, 12 KB, 3.4 MB.
+    static func amount(_ bytes: Int) -> String {
+        if bytes < 1000 { return "\(bytes) B" }
+        if bytes < 1_000_000 { return "\(bytes / 1000) KB" }
+        let tenths = bytes / 100_000
+        return "\(tenths / 10).\(tenths % 10) MB"
     }
 }

@@ -58,4 +58,59 @@ struct SilentServiceStartTests {
         #expect(try browser.tmux.display("#{alternate_on}") == "0")
         #expect(try await browser.ttySettings() == before)
     }
+
+    /// A server that answers at once and then sends the body 2,000 bytes every 200 ms (a slow link).
+    final class TricklingServer: @unchecked Sendable {
+        let listener: Int32
+        let port: Int
+
+        init() throws {
+            (listener, port) = try LoopbackListener.open()
+            let listener = self.listener
+            Thread.detachNewThread {
+                while let client = LoopbackListener.accept(listener) {
+                    Thread.detachNewThread {
+                        var buffer = [UInt8](repeating: 0, count: 4096)
+                        _ = recv(client, &buffer, buffer.count, 0)
+                        let head = Array(
+                            "HTTP/1.1 200 OK\r\nContent-Type: application/xml\r\nContent-Length: 1000000\r\n\r\n".utf8)
+                        let chunk = Array(("<!--" + String(repeating: "-", count: 1992) + "-->").utf8)
+                        guard send(client, head, head.count, Int32(MSG_NOSIGNAL)) == head.count else {
+                            close(client)
+                            return
+                        }
+                        for _ in 0..<150 {
+                            guard send(client, chunk, chunk.count, Int32(MSG_NOSIGNAL)) == chunk.count else { break }
+                            usleep(200_000)
+                        }
+                        close(client)
+                    }
+                }
+            }
+        }
+
+        deinit {
+            shutdown(listener, Int32(SHUT_RDWR))
+            close(listener)
+        }
+    }
+
+    @Test func a_slow_metadata_at_start_says_how_much_has_arrived() async throws {
+        let server = try TricklingServer()
+        let browser = try CardealerProcess()
+        defer { browser.kill() }
+        try browser.launch(["browse", "http://127.0.0.1:\(server.port)/svc/"])
+        // The count goes up while the document arrives
+        let first = try await browser.tmux.waitFor(timeout: .seconds(10)) { $0.contains(" KB arrived") }
+        #expect(first.matched, "never said how much arrived:\n\(first.screen)")
+        func kilobytes(_ screen: String) -> Int? {
+            guard let range = screen.range(of: #"(\d+) KB arrived"#, options: .regularExpression) else { return nil }
+            return Int(screen[range].split(separator: " ")[0])
+        }
+        let earlier = try #require(kilobytes(first.screen))
+        let later = try await browser.tmux.waitFor(timeout: .seconds(10)) { (kilobytes($0) ?? 0) > earlier }
+        #expect(later.matched, "the count stayed at \(earlier) KB:\n\(later.screen)")
+        try browser.tmux.sendKeys("q")
+        #expect(try await browser.exitStatus(timeout: .seconds(5)) == 0)
+    }
 }
