@@ -265,6 +265,12 @@ public final class BrowserApp {
                 break
             }
             commandMessage = list.export(to: path)
+        case .hide(let name):
+            let list = stack.top as? EntityListController
+            commandMessage = list?.hideColumn(named: name) ?? "Columns are a list's: open one first."
+        case .show(let name):
+            let list = stack.top as? EntityListController
+            commandMessage = list?.showColumns(named: name) ?? "Columns are a list's: open one first."
         case .theme(let name):
             if let theme = Theme(rawValue: name.lowercased()) {
                 terminal.setTheme(theme)

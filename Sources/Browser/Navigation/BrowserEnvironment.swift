@@ -21,6 +21,8 @@ public final class BrowserEnvironment {
     public var now: () -> Date
     /// Where the user is: times of the user's own events (requests) are shown in it.
     public var timeZone: TimeZone
+    /// Columns the user hid (`-`, `:hide`), by entity set, for every list of that set in this session.
+    var hiddenColumns: [String: Set<String>] = [:]
     /// Set by ``BrowserApp``: something changed, draw a frame soon.
     var redrawHandler: () -> Void = {}
     private var lastScreenID = 0

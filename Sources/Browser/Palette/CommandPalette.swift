@@ -26,6 +26,9 @@ final class CommandPalette {
         Command(name: "sort", summary: "sort by the next column", key: .char("s")),
         Command(name: "right", summary: "scroll the columns right", key: .char(">")),
         Command(name: "left", summary: "scroll the columns left", key: .char("<")),
+        Command(
+            name: "hide", arguments: "[COLUMN]", summary: "hide a column (no name: the first shown)", key: .char("-")),
+        Command(name: "show", arguments: "[COLUMN]", summary: "show a hidden column (no name: all)", key: .char("+")),
         Command(name: "refresh", summary: "refresh this screen from the service", key: .char("r")),
         Command(name: "details", summary: "details of the selected row", key: .char("d")),
         Command(name: "add", summary: "add a new entity to this list", key: .char("a")),
@@ -154,6 +157,8 @@ final class CommandPalette {
         case `where`
         case theme(String)
         case export(String)
+        case hide(String)
+        case show(String)
         case unknown(String)
     }
 
@@ -169,6 +174,8 @@ final class CommandPalette {
         case "where": return .where
         case "theme": return .theme(rest)
         case "export" where !rest.isEmpty: return .export(rest)
+        case "hide" where !rest.isEmpty: return .hide(rest)
+        case "show" where !rest.isEmpty: return .show(rest)
         case "chart" where !rest.isEmpty:
             let words = rest.split(separator: " ").map(String.init)
             guard words.count == 3, words[1] == "by" else { return .unknown(line) }

@@ -43,6 +43,14 @@ extension EntityListController {
         case .char(">"), .char("<"):
             scrollColumns(by: key == .char(">") ? 1 : -1, width: laidOutWidth)
             return .handled
+        case .char("-"):
+            notice = hideColumn()
+            environment.setNeedsDisplay()
+            return .handled
+        case .char("+"):
+            notice = showColumns()
+            environment.setNeedsDisplay()
+            return .handled
         case .char("c"):
             if let chart = ChartController(environment: environment, list: self) { return .push(chart) }
             // On a car: the chart of what Enter opens (its maintenance), with that list under it for Esc.

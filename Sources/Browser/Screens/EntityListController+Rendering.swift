@@ -3,16 +3,6 @@ import Terminal
 
 /// Drawing the list and summarising it for the status line.
 extension EntityListController {
-    /// Columns of the shown set: the profile's, or one column with the row label.
-    var columns: [DisplayProfile.Column] {
-        let profile = environment.setProfile(shownSet ?? "")
-        if let columns = profile.columns, !columns.isEmpty { return columns }
-        return [
-            DisplayProfile.Column(
-                title: profile.title ?? shownSet ?? "", value: profile.row ?? "", width: 0, align: nil)
-        ]
-    }
-
     /// All the text a row shows, for the local filter.
     func rowText(_ row: ListRow) -> String {
         guard let shown = row.shown else { return "" }
@@ -35,6 +25,7 @@ extension EntityListController {
         guard rows.count >= 2 else { return }
         let filterRow = showsFilterLine ? rows.upperBound - 1 : nil
         let listRows = (rows.lowerBound + 1)..<(filterRow ?? rows.upperBound)
+        noteWidthsSeen()
         let shown = shownColumns
         let widths = columnWidths(shown, total: buffer.size.columns - SelectionGutter.width)
         var column = SelectionGutter.width
@@ -129,42 +120,6 @@ extension EntityListController {
                     alignment: spec.align == "right" ? .trailing : .leading,
                     style: pending ? CellStyle(role: .warning) : .plain) + 1
         }
-    }
-
-    /// The columns from ``columnOffset`` on.
-    var shownColumns: [DisplayProfile.Column] { Array(columns.dropFirst(min(columnOffset, max(0, columns.count - 1)))) }
-
-    /// Whether a column is cut or left out on the right at this width (so `>` has somewhere to go).
-    func hasColumnsToTheRight(width: Int) -> Bool {
-        let shown = shownColumns
-        let widths = columnWidths(shown, total: width - SelectionGutter.width)
-        return zip(shown, widths).contains { spec, width in width < max(1, spec.width ?? 8) }
-    }
-
-    /// `>` / `<`: the next or previous column first; nothing past the last one that fits.
-    func scrollColumns(by step: Int, width: Int) {
-        if step > 0, !hasColumnsToTheRight(width: width) { return }
-        columnOffset = min(max(0, columnOffset + step), max(0, columns.count - 1))
-        environment.setNeedsDisplay()
-    }
-
-    /// Fixed widths as the profile says; a width of 0 (or missing) shares what is left.
-    func columnWidths(_ specs: [DisplayProfile.Column], total: Int) -> [Int] {
-        let gaps = max(0, specs.count - 1)
-        let fixed = specs.reduce(0) { $0 + max(0, $1.width ?? 0) }
-        let flexible = specs.filter { ($0.width ?? 0) <= 0 }.count
-        let remaining = max(0, total - gaps - fixed)
-        var widths = specs.map { spec -> Int in
-            if let width = spec.width, width > 0 { return width }
-            return flexible > 0 ? max(8, remaining / flexible) : 0
-        }
-        // When the terminal is narrower than the columns, cut from the right.
-        var available = total
-        for index in widths.indices {
-            widths[index] = max(0, min(widths[index], available))
-            available -= widths[index] + 1
-        }
-        return widths
     }
 
     public var takesText: Bool { filter.isEditing }

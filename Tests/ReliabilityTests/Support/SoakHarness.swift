@@ -157,6 +157,8 @@ struct CacheFile {
     init(path: String) throws {
         var configuration = Configuration()
         configuration.readonly = true
+        // The browser may be checkpointing its log (or opening the file) at that moment: wait as it would.
+        configuration.busyMode = .timeout(10)
         queue = try DatabaseQueue(path: path, configuration: configuration)
     }
 

@@ -1,0 +1,177 @@
+import EntityCache
+import ODataCore
+import Terminal
+
+/// The columns of a list: the profile's, or without one every property `$metadata` gives, as wide as the data
+/// seen; hidden and shown again by the user; scrolled sideways when the terminal is narrower than the table.
+extension EntityListController {
+    /// The widest a column without a profile grows to as values are seen (the label's, and the others').
+    static let widestLabel = 40
+    static let widestColumn = 28
+
+    /// Every column of the shown set, hidden or not.
+    var allColumns: [DisplayProfile.Column] {
+        let profile = environment.setProfile(shownSet ?? "")
+        if let columns = profile.columns, !columns.isEmpty { return columns }
+        if derivedColumns == nil {
+            derivedColumns = Self.columns(from: profile, set: shownSet, model: environment.model)
+        }
+        return (derivedColumns ?? []).map { column in
+            var column = column
+            column.width = seenWidths[column.title] ?? Self.headerWidth(column.title)
+            return column
+        }
+    }
+
+    /// The columns shown (sideways scrolling aside): all but those the user hid, and never none.
+    var columns: [DisplayProfile.Column] {
+        let all = allColumns
+        let hidden = environment.hiddenColumns[shownSet ?? ""] ?? []
+        guard !hidden.isEmpty else { return all }
+        let shown = all.filter { !hidden.contains($0.title) }
+        return shown.isEmpty ? Array(all.prefix(1)) : shown
+    }
+
+    /// Without a profile: the row label first, then each property it does not show, as `$metadata` orders them
+    /// (binary values and streams left to the detail screen).
+    static func columns(
+        from profile: DisplayProfile.SetProfile, set: String?, model: ServiceModel
+    ) -> [DisplayProfile.Column] {
+        let label = profile.row ?? ""
+        var columns = [DisplayProfile.Column(title: profile.title ?? set ?? "", value: label, width: 0, align: nil)]
+        guard let set, let type = model.entityType(ofSet: set) else { return columns }
+        let inLabel = Set(ValueFormatter.fields(of: label))
+        for property in model.properties(of: type) where !inLabel.contains(property.name) {
+            switch property.type {
+            case .primitive(.binary), .primitive(.stream), .collection, .named, .unknown: continue
+            case .primitive(let type):
+                let numeric: Set<EdmPrimitiveType> = [
+                    .byte, .sByte, .int16, .int32, .int64, .decimal, .double, .single,
+                ]
+                columns.append(
+                    DisplayProfile.Column(
+                        title: property.name, value: "{\(property.name)}", width: 0,
+                        align: numeric.contains(type) ? "right" : nil))
+            }
+        }
+        return columns
+    }
+
+    /// Without a profile, each column grows to the widest value drawn in it so far (up to a limit), so that a
+    /// table of short codes does not spread over the screen and a long name is not cut to a fixed width.
+    func noteWidthsSeen() {
+        let profile = environment.setProfile(shownSet ?? "")
+        guard profile.columns?.isEmpty ?? true else { return }
+        if derivedColumns == nil { _ = allColumns }
+        guard let derived = derivedColumns else { return }
+        for position in cursor.visible {
+            guard let shown = row(at: position)?.shown else { continue }
+            for (index, column) in derived.enumerated() {
+                let text = ValueFormatter.fill(column.value) { name in
+                    shown.properties.first { $0.name == name }?.value
+                }
+                let widest = index == 0 ? Self.widestLabel : Self.widestColumn
+                let width = min(widest, max(Self.headerWidth(column.title), DisplayWidth.width(of: text)))
+                if width > seenWidths[column.title] ?? 0 { seenWidths[column.title] = width }
+            }
+        }
+    }
+
+    /// A title and room for the sort mark (` ▲`).
+    static func headerWidth(_ title: String) -> Int { DisplayWidth.width(of: title) + 2 }
+
+    /// The columns from ``columnOffset`` on.
+    var shownColumns: [DisplayProfile.Column] { Array(columns.dropFirst(min(columnOffset, max(0, columns.count - 1)))) }
+
+    /// Whether a column is cut or left out on the right at this width (so `>` has somewhere to go).
+    func hasColumnsToTheRight(width: Int) -> Bool {
+        let shown = shownColumns
+        let widths = columnWidths(shown, total: width - SelectionGutter.width)
+        return zip(shown, widths).contains { spec, width in width < max(1, spec.width ?? 8) }
+    }
+
+    /// `>` / `<`: the next or previous column first; nothing past the last one that fits.
+    func scrollColumns(by step: Int, width: Int) {
+        if step > 0, !hasColumnsToTheRight(width: width) { return }
+        columnOffset = min(max(0, columnOffset + step), max(0, columns.count - 1))
+        environment.setNeedsDisplay()
+    }
+
+    /// Fixed widths as the profile says; a width of 0 (or missing) shares what is left.
+    func columnWidths(_ specs: [DisplayProfile.Column], total: Int) -> [Int] {
+        let gaps = max(0, specs.count - 1)
+        let fixed = specs.reduce(0) { $0 + max(0, $1.width ?? 0) }
+        let flexible = specs.filter { ($0.width ?? 0) <= 0 }.count
+        let remaining = max(0, total - gaps - fixed)
+        var widths = specs.map { spec -> Int in
+            if let width = spec.width, width > 0 { return width }
+            return flexible > 0 ? max(8, remaining / flexible) : 0
+        }
+        // When the terminal is narrower than the columns, cut from the right.
+        var available = total
+        for index in widths.indices {
+            widths[index] = max(0, min(widths[index], available))
+            available -= widths[index] + 1
+        }
+        return widths
+    }
+
+    /// `-` (or `:hide NAME`): hides a column in every list of this set for the rest of the session; without a
+    /// name, the first column shown (`<` and `>` choose it). The last column shown stays.
+    func hideColumn(named name: String? = nil) -> String {
+        let shown = columns
+        let target: DisplayProfile.Column?
+        if let name {
+            target = shown.first { $0.title.lowercased() == name.lowercased() }
+        } else {
+            target = shown.indices.contains(columnOffset) ? shown[columnOffset] : nil
+        }
+        guard let target else {
+            return "No column “\(name ?? "")” shown here: "
+                + shown.map(\.title).joined(separator: ", ") + "."
+        }
+        guard shown.count > 1 else { return "“\(target.title)” is the only column left." }
+        let sorted = userSort.map { shown[$0.column].title }
+        environment.hiddenColumns[shownSet ?? "", default: []].insert(target.title)
+        resortAfterColumnsChanged(sorted: sorted)
+        return "Hid “\(target.title)” · + shows the hidden columns again"
+    }
+
+    /// `+` (or `:show`, `:show NAME`): shows hidden columns again, all of them or the one named.
+    func showColumns(named name: String? = nil) -> String {
+        let set = shownSet ?? ""
+        let hidden = environment.hiddenColumns[set] ?? []
+        guard !hidden.isEmpty else { return "No column is hidden." }
+        let sorted = userSort.map { columns[$0.column].title }
+        if let name {
+            guard let match = hidden.first(where: { $0.lowercased() == name.lowercased() }) else {
+                return "“\(name)” is not hidden; hidden: " + hidden.sorted().joined(separator: ", ") + "."
+            }
+            environment.hiddenColumns[set]?.remove(match)
+            resortAfterColumnsChanged(sorted: sorted)
+            return "Showing “\(match)” again"
+        }
+        environment.hiddenColumns[set] = nil
+        resortAfterColumnsChanged(sorted: sorted)
+        return "Showing every column again"
+    }
+
+    /// Keeps the sort on the column it was on (by title), or drops it when that column was hidden.
+    private func resortAfterColumnsChanged(sorted title: String?) {
+        let now = columns
+        columnOffset = min(columnOffset, max(0, now.count - 1))
+        if let title, let sort = userSort {
+            if let index = now.firstIndex(where: { $0.title == title }) {
+                userSort = (index, sort.descending)
+            } else {
+                userSort = nil
+                cursor.moveToStart()
+                switch source {
+                case .list: arrangeList(reread: true)
+                default: reload()
+                }
+            }
+        }
+        environment.setNeedsDisplay()
+    }
+}

@@ -1,0 +1,102 @@
+import CarDealerTestSupport
+import EntityCache
+import Foundation
+import ODataCore
+import ScreenSeam
+import Terminal
+import Testing
+
+@testable import Browser
+
+/// Columns (issue 15): without a profile every property is a column as wide as its data; columns hide and show.
+@MainActor
+@Suite struct ColumnTests {
+    /// The CarDealer cache with three people, browsed without a profile.
+    func app(columns: Int = 120) throws -> (BrowserApp, HeadlessTerminal) {
+        let cache = try temporaryCache()
+        try seedPeople(
+            cache,
+            people: [
+                (1, "Ann", "Smith", []), (2, "Bartholomew", "Featherstonehaugh-Wolfeschlegel", []),
+                (3, "Cy", "Ng", []),
+            ])
+        let people = ListRequest(entitySet: "Person")
+        try cache.write { session in
+            try session.writeListPage(
+                people.key, offset: 0, entityKeys: ["Person(1)", "Person(2)", "Person(3)"], totalCount: 3,
+                nextLink: nil, isLastPage: true, at: Date())
+        }
+        let environment = BrowserEnvironment(
+            cache: cache, intents: RecordingIntents(), model: try CarDealerModel.model,
+            profile: DisplayProfile(root: nil, sets: [:]))
+        let terminal = HeadlessTerminal(size: TerminalSize(columns: columns, rows: 10))
+        let app = BrowserApp(
+            terminal: terminal, environment: environment,
+            root: EntityListController(environment: environment, entitySet: "Person"))
+        app.presentIfNeeded()
+        return (app, terminal)
+    }
+
+    /// The header's column titles, in order.
+    func titles(_ terminal: HeadlessTerminal) -> [String] {
+        terminal.lastFrame[1].split(separator: " ").map(String.init).filter { !["▲", "▼", "‹", "›"].contains($0) }
+    }
+
+    @Test func without_a_profile_every_property_is_a_column_as_wide_as_its_values() throws {
+        let (_, terminal) = try app()
+        let header = terminal.lastFrame[1]
+        let properties = try CarDealerModel.model.properties(
+            of: #require(CarDealerModel.model.entityType(ofSet: "Person"))
+        ).map(\.name)
+        // The label first, then each property the label does not show
+        #expect(titles(terminal).first == "Person")
+        for name in properties where !["firstName", "lastName"].contains(name) {
+            #expect(header.contains(name), "\(name) missing from \(header)")
+        }
+        // The label column is as wide as the longest name drawn, up to its limit; the next column starts after it
+        let longest = min(EntityListController.widestLabel, "Bartholomew Featherstonehaugh-Wolfeschlegel".count)
+        let second = try #require(properties.first { !["firstName", "lastName"].contains($0) })
+        // (a number: right-aligned in a column as wide as its title and the sort mark's room)
+        let secondEnd = try #require(header.range(of: second)).upperBound
+        #expect(
+            header.distance(from: header.startIndex, to: secondEnd)
+                == SelectionGutter.width + longest + 1 + EntityListController.headerWidth(second), "\(header)")
+        #expect(terminal.lastFrame[3].contains("Bartholomew Featherstonehaugh-W"), "\(terminal.lastFrame[3])")
+    }
+
+    @Test func minus_hides_the_first_shown_column_plus_and_show_bring_them_back() throws {
+        let (app, terminal) = try app(columns: 60)
+        let before = titles(terminal)
+        try #require(before.count >= 3)
+        // > makes the second column the first shown; - hides it, in every list of the set
+        _ = app.handle([.key(.char(">")), .key(.char("-"))])
+        #expect(!titles(terminal).contains(before[1]), "\(titles(terminal))")
+        #expect(terminal.lastFrame.last?.contains("Hid “\(before[1])”") == true, "\(terminal.lastFrame.last ?? "")")
+        // :hide by name, any case; an unknown name is answered with the names there are
+        _ = app.handle([.key(.char(":"))] + "hide \(before[2].uppercased())".map { .key(.char($0)) } + [.key(.enter)])
+        #expect(!terminal.lastFrame[1].contains(before[2]))
+        _ = app.handle([.key(.char(":"))] + "hide nothing".map { .key(.char($0)) } + [.key(.enter)])
+        #expect(terminal.lastFrame.last?.contains("No column “nothing”") == true)
+        // :show NAME brings one back; + brings back the rest
+        _ = app.handle([.key(.char(":"))] + "show \(before[1])".map { .key(.char($0)) } + [.key(.enter)])
+        #expect(terminal.lastFrame[1].contains(before[1]) && !terminal.lastFrame[1].contains(before[2]))
+        _ = app.handle([.key(.char("+"))])
+        #expect(terminal.lastFrame[1].contains(before[2]))
+        #expect(terminal.lastFrame.last?.contains("Showing every column again") == true)
+    }
+
+    @Test func the_last_column_stays_and_the_sort_follows_its_column() throws {
+        let (app, terminal) = try app()
+        let before = titles(terminal)
+        // Sorted by the second column (s: first ascending, descending, then the second)
+        _ = app.handle([.key(.char("s")), .key(.char("s")), .key(.char("s"))])
+        #expect(terminal.lastFrame[1].contains("\(before[1]) ▲"), "\(terminal.lastFrame[1])")
+        // Hiding the first column keeps the sort on the one it was on
+        _ = app.handle([.key(.char("-"))])
+        #expect(terminal.lastFrame[1].contains("\(before[1]) ▲"), "\(terminal.lastFrame[1])")
+        // Hiding every column leaves one
+        _ = app.handle(Array(repeating: .key(.char("-")), count: before.count + 2))
+        #expect(titles(terminal).count == 1)
+        #expect(terminal.lastFrame.last?.contains("is the only column left") == true)
+    }
+}
