@@ -150,6 +150,44 @@ import Testing
     }
 }
 
+/// `:export` in the browser of a list mostly not cached (issue 15): the rest fetched with a progress line, then the
+/// same rows as `cardealer export` writes.
+@Suite(.serialized, .enabled(if: TmuxSession.executable != nil, "tmux is not installed"))
+struct PaletteExportTests {
+    @Test func the_whole_list_is_fetched_and_written_as_the_service_has_it() async throws {
+        let directory = try BuiltProducts.temporaryDirectory("cardealer-palette-export")
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let server = try await DemoServer.start(
+            DemoServerConfiguration(people: 700, dataPath: directory + "/demo.sqlite", pageSize: 25))
+        let binary = try #require(BuiltProducts.executable("cardealer"))
+        let tmux = try TmuxSession(columns: 100, rows: 24)
+        defer { tmux.kill() }
+        try tmux.typeLine(
+            "XDG_CACHE_HOME=\(directory)/cache XDG_DATA_HOME=\(directory)/data XDG_STATE_HOME=\(directory)/state "
+                + "\(binary) browse \(server.baseURL)Person; echo EXIT=$?")
+        #expect(try await tmux.waitFor { $0.contains("1 of 700") && !$0.contains("loading…") }.matched)
+        try tmux.sendKeys(":")
+        try tmux.run("send-keys", "-t", tmux.target, "-l", "export \(directory)/people.csv")
+        try tmux.sendKeys("Enter")
+        let written = try await tmux.waitFor(timeout: .seconds(60)) { $0.contains("Wrote 700 Person") }
+        #expect(written.matched, "\(written.screen)")
+        try tmux.sendKeys("q")
+        #expect(try await tmux.waitFor { $0.contains("EXIT=0") }.matched)
+        // The same records as the command-line export asks of the service, header and all
+        let fromBrowser = Self.sorted(
+            ExportTests.parseCSV(try String(contentsOfFile: directory + "/people.csv", encoding: .utf8)))
+        let exported = try await ExportTests.export([server.baseURL, "Person"], directory: directory)
+        await server.stop()
+        let fromService = Self.sorted(ExportTests.parseCSV(exported.1))
+        #expect(fromBrowser.count == 701 && fromBrowser == fromService)
+    }
+
+    /// The header, then the records by their first field.
+    static func sorted(_ records: [[String]]) -> [[String]] {
+        Array(records.prefix(1)) + records.dropFirst().sorted { ($0.first ?? "") < ($1.first ?? "") }
+    }
+}
+
 /// The same command against mock-sap, a v2 server we did not write.
 @Suite(.enabled(if: mockSAPRoot != nil, "CARDEALER_MOCKSAP_ROOT is not set (see .ci/checks)"))
 struct IndependentExportTests {

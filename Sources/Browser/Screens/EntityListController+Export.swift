@@ -4,38 +4,68 @@ import ODataCore
 
 /// `:export FILE.csv|FILE.json`: the list on screen (filtered as it is), from the cache.
 extension EntityListController {
-    /// Writes every row when every row is cached; otherwise says how many are and what writes them all.
-    func export(to rawPath: String) -> String {
-        let path = (rawPath as NSString).expandingTildeInPath
-        let format = (path as NSString).pathExtension.lowercased()
-        guard format == "csv" || format == "json" else { return "Name the file .csv or .json: \(rawPath)" }
+    /// Writes every row when every row is cached; otherwise, for a stored list, fetches the rest first (the
+    /// filter line shows how far it is, Esc cancels). Returns what to say now (nil: the filter line says it).
+    func export(to rawPath: String) -> String? {
+        guard let file = ExportFile(rawPath) else { return "Name the file .csv or .json: \(rawPath)" }
         guard let set = shownSet, let type = environment.model.entityType(ofSet: set) else {
             return "This screen has no entities to export."
         }
-        var entities: [CachedEntity] = []
-        entities.reserveCapacity(rowCount)
-        for position in 0..<rowCount {
-            guard let entity = row(at: position)?.shown else {
-                let cached = (0..<rowCount).filter { row(at: $0)?.shown != nil }.count
-                return "Only \(cached) of \(rowCount) rows are cached yet: scroll through them first, or run "
-                    + "cardealer export URL \(set) for every row."
-            }
-            entities.append(entity)
-        }
+        guard isKnown else { return "This list has not loaded yet." }
+        let cachedWhole = (0..<rowCount).allSatisfy { row(at: $0)?.shown != nil }
+        guard cachedWhole else { return startExport(file, set: set) }
         let columns = environment.model.properties(of: type).map(\.name)
-        var text: String
-        if format == "csv" {
-            text = CSV.record(columns)
-            for entity in entities { text += CSV.record(columns.map { CSV.text(entity[$0]) }) }
+        var writer = file.writer(columns: columns)
+        for position in 0..<rowCount {
+            if let entity = row(at: position)?.shown { writer.add(entity, columns: columns) }
+        }
+        guard let written = writer.finish(to: file.path) else { return "Could not write \(rawPath)." }
+        return "Wrote \(written) \(set) to \(rawPath)"
+    }
+
+    /// A stored list's rows are fetched to the end before the file is written.
+    private func startExport(_ file: ExportFile, set: String) -> String? {
+        guard case .list = source, allRows == nil, let request = activeRequest else {
+            return "Not every row of this list is cached yet; try again when it has loaded."
+        }
+        exporting?.stop()
+        let export = ListExport(environment: environment, request: request, set: set, file: file) {
+            [weak self] in self?.environment.setNeedsDisplay()
+        }
+        exporting = export
+        export.start { [weak self] message in
+            guard let self else { return }
+            self.exporting = nil
+            self.notice = message
+            self.environment.setNeedsDisplay()
+        }
+        return nil
+    }
+
+    /// Esc while exporting: nothing is written. (Popping the list ends the export with it: its observation goes.)
+    func cancelExport() {
+        guard let export = exporting else { return }
+        export.stop()
+        exporting = nil
+        notice = "Export cancelled; nothing written to \(export.file.rawPath)"
+        environment.setNeedsDisplay()
+    }
+
+    /// The filter line while exporting: a bar, the rows in, and how to stop.
+    var exportProgress: String? {
+        guard let export = exporting else { return nil }
+        let total = export.total
+        var line = "Exporting "
+        if let total, total > 0 {
+            let width = 20
+            let filled = min(width, export.cached * width / total)
+            line += "\(export.cached) of \(total) rows ["
+            line += String(repeating: "█", count: filled) + String(repeating: "░", count: width - filled) + "]"
         } else {
-            let objects = entities.map { entity in
-                PlainJSON.object(columns.compactMap { name in entity.properties.first { $0.name == name } })
-            }
-            text = objects.isEmpty ? "[]\n" : "[\n" + objects.joined(separator: ",\n") + "\n]\n"
+            line += "\(export.cached) rows"
         }
-        guard FileManager.default.createFile(atPath: path, contents: Data(text.utf8)) else {
-            return "Could not write \(rawPath)."
-        }
-        return "Wrote \(entities.count) \(set) to \(rawPath)"
+        if let error = export.state?.lastError { line += " · \(error)" }
+        line += " · Esc cancels · to \(export.file.rawPath)"
+        return line
     }
 }

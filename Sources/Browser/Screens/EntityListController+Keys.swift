@@ -13,6 +13,10 @@ extension EntityListController {
             environment.setNeedsDisplay()
             return .handled
         }
+        if exporting != nil, key == .escape, !filter.isEditing {
+            cancelExport()
+            return .handled
+        }
         if let action = handleFilterKey(key) { return action }
         if let onPick, key == .enter {
             guard let shown = row(at: cursor.selected)?.shown else { return .handled }

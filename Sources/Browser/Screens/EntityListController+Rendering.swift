@@ -12,7 +12,7 @@ extension EntityListController {
     }
 
     /// Whether the bottom line of the content area holds the filter.
-    var showsFilterLine: Bool { filter.isEditing || filter.isActive || confirmingDelete != nil }
+    var showsFilterLine: Bool { filter.isEditing || filter.isActive || confirmingDelete != nil || exporting != nil }
 
     public func layout(rows: Int, columns: Int) {
         // A header line, the rows, and the filter line when there is one.
@@ -70,6 +70,9 @@ extension EntityListController {
             buffer.put(
                 "Delete “\(pending.name)”? y deletes it, any other key keeps it", row: filterRow, column: 0,
                 width: buffer.size.columns, style: CellStyle([.bold], role: .warning))
+        } else if let filterRow, let progress = exportProgress, !filter.isEditing {
+            buffer.fill(row: filterRow)
+            buffer.put(progress, row: filterRow, column: 0, width: buffer.size.columns, style: CellStyle(role: .accent))
         } else if let filterRow {
             let style = CellStyle(role: filter.isEditing ? .accent : .muted)
             buffer.fill(row: filterRow)
