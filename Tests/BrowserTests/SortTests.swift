@@ -37,6 +37,25 @@ extension ScreenSnapshotTests {
         #expect(names(terminal) == ["Ærøskøbing-Łódź, Zoë", "O'Neil, Renée", "Samson, Bob"])
     }
 
+    @Test func colon_sort_takes_a_column_by_title_or_property_and_a_direction() throws {
+        let (app, terminal, _) = try seededApp(size: TerminalSize(columns: 80, rows: 8))
+        func sort(_ text: String) {
+            _ = app.handle([.key(.char(":"))] + "sort \(text)".map { .key(.char($0)) } + [.key(.enter)])
+        }
+        sort("name desc")
+        #expect(terminal.lastFrame[1].contains("Name ▼"))
+        #expect(names(terminal) == ["Ærøskøbing-Łódź, Zoë", "Samson, Bob", "O'Neil, Renée"])
+        // A property the column shows names it too
+        sort("firstName")
+        #expect(terminal.lastFrame[1].contains("Name ▲"))
+        sort("Customer since desc")
+        #expect(terminal.lastFrame[1].contains("Customer sin ▼"))
+        sort("wheels")
+        #expect(terminal.lastFrame.last?.contains("No column “wheels” here: Name, Customer since") == true)
+        sort("name sideways")
+        #expect(terminal.lastFrame.last?.contains("Not a command") == true)
+    }
+
     @Test func a_sorted_list_keeps_its_filter_and_the_filter_its_sort() throws {
         let (app, terminal, _) = try seededApp(size: TerminalSize(columns: 80, rows: 8))
         _ = app.handle([.key(.char("s")), .key(.char("s"))])  // Name ▼

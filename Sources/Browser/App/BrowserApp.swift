@@ -265,6 +265,10 @@ public final class BrowserApp {
                 break
             }
             commandMessage = list.export(to: path)
+        case .sort(let column, let descending):
+            let list = stack.top as? EntityListController
+            commandMessage =
+                list?.sort(byColumn: column, descending: descending) ?? "Only a list sorts: open one first."
         case .hide(let name):
             let list = stack.top as? EntityListController
             commandMessage = list?.hideColumn(named: name) ?? "Columns are a list's: open one first."

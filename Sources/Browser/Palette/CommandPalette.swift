@@ -23,7 +23,9 @@ final class CommandPalette {
         Command(name: "where", summary: "show and copy the path of this screen"),
         Command(name: "export", arguments: "FILE", summary: "write this list to FILE.csv or FILE.json"),
         Command(name: "theme", arguments: "NAME", summary: "dark, light, high-contrast or monochrome"),
-        Command(name: "sort", summary: "sort by the next column", key: .char("s")),
+        Command(
+            name: "sort", arguments: "[COLUMN [desc]]", summary: "sort by a column (no name: the next one)",
+            key: .char("s")),
         Command(name: "right", summary: "scroll the columns right", key: .char(">")),
         Command(name: "left", summary: "scroll the columns left", key: .char("<")),
         Command(
@@ -159,6 +161,7 @@ final class CommandPalette {
         case export(String)
         case hide(String)
         case show(String)
+        case sort(column: String, descending: Bool)
         case unknown(String)
     }
 
@@ -175,6 +178,11 @@ final class CommandPalette {
         case "theme": return .theme(rest)
         case "export" where !rest.isEmpty: return .export(rest)
         case "hide" where !rest.isEmpty: return .hide(rest)
+        case "sort" where !rest.isEmpty:
+            var words = rest.split(separator: " ").map(String.init)
+            let direction = words.count > 1 ? words.removeLast().lowercased() : "asc"
+            guard ["asc", "desc"].contains(direction) else { return .unknown(line) }
+            return .sort(column: words.joined(separator: " "), descending: direction == "desc")
         case "show" where !rest.isEmpty: return .show(rest)
         case "chart" where !rest.isEmpty:
             let words = rest.split(separator: " ").map(String.init)

@@ -127,6 +127,27 @@ extension EntityListController {
         environment.setNeedsDisplay()
     }
 
+    /// `:sort COLUMN [desc]`: that column (by its title, or a property it shows), in that direction; nil when it
+    /// sorted, else why not.
+    func sort(byColumn name: String, descending: Bool) -> String? {
+        let lowered = name.lowercased()
+        let shown = columns
+        let index =
+            shown.firstIndex { $0.title.lowercased() == lowered }
+            ?? shown.firstIndex { ValueFormatter.fields(of: $0.value).contains { $0.lowercased() == lowered } }
+        guard let index else {
+            return "No column “\(name)” here: " + shown.map(\.title).joined(separator: ", ") + "."
+        }
+        userSort = (index, descending)
+        cursor.moveToStart()
+        switch source {
+        case .list: arrangeList(reread: true)
+        default: reload()
+        }
+        environment.setNeedsDisplay()
+        return nil
+    }
+
     /// The order the user chose: the fields of the sorted column's template, in its direction.
     var userOrder: ProfileOrder? {
         guard let sort = userSort, sort.column < columns.count else { return nil }
