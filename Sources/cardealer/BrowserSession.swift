@@ -78,7 +78,7 @@ enum BrowserSession {
         let opening = link
         let status = await withCheckedContinuation { (ended: CheckedContinuation<Int32, Never>) in
             Task { @MainActor in
-                browse(session, on: screen, trace: trace, link: opening, keymap: keymap) {
+                browse(session, on: screen, trace: trace, link: opening, keymap: keymap, counter: counter) {
                     ended.resume(returning: $0)
                 }
             }
@@ -90,11 +90,12 @@ enum BrowserSession {
     @MainActor
     static func browse(
         _ session: BrowsingSession, on screen: StartupScreen, trace: TraceLog?, link: DeepLink? = nil,
-        keymap: Keymap = Keymap(), end: @escaping (Int32) -> Void
+        keymap: Keymap = Keymap(), counter: TransferCounter? = nil, end: @escaping (Int32) -> Void
     ) {
         SessionLog.write("browsing \(session.root) (cache \(session.cache.path ?? "in memory"))")
         if let proxy = session.proxy { SessionLog.write("through the proxy \(proxy)") }
         let environment = session.makeEnvironment()
+        if let counter { environment.bytesArrived = { counter.total } }
         let terminal = screen.terminal
         let app = BrowserApp(
             terminal: terminal, environment: environment, root: session.makeRootController(in: environment))

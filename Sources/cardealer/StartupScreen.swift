@@ -1,3 +1,4 @@
+import Browser
 import Dispatch
 import Foundation
 import ODataHTTP
@@ -118,7 +119,7 @@ final class StartupScreen {
             "Loading the service's $metadata…",
             TextSanitizer.sanitize(serviceRoot),
             arrived > 0
-                ? "\(Self.amount(arrived)) arrived\(waited >= 1 ? " in \(waited) s" : "")"
+                ? "\(ByteCountText.format(arrived)) arrived\(waited >= 1 ? " in \(waited) s" : "")"
                 : (waited >= 3 ? "No answer yet after \(waited) s." : ""),
             "q quits",
         ]
@@ -128,13 +129,5 @@ final class StartupScreen {
             buffer.put(line, row: top + index, column: 0, width: size.columns, alignment: .center, style: style)
         }
         terminal.present(buffer)
-    }
-
-    /// Bytes as a person reads them: 512 B, 12 KB, 3.4 MB.
-    static func amount(_ bytes: Int) -> String {
-        if bytes < 1000 { return "\(bytes) B" }
-        if bytes < 1_000_000 { return "\(bytes / 1000) KB" }
-        let tenths = bytes / 100_000
-        return "\(tenths / 10).\(tenths % 10) MB"
     }
 }

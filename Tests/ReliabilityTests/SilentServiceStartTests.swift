@@ -103,9 +103,9 @@ struct SilentServiceStartTests {
         // The count goes up while the document arrives
         let first = try await browser.tmux.waitFor(timeout: .seconds(10)) { $0.contains(" KB arrived") }
         #expect(first.matched, "never said how much arrived:\n\(first.screen)")
-        func kilobytes(_ screen: String) -> Int? {
-            guard let range = screen.range(of: #"(\d+) KB arrived"#, options: .regularExpression) else { return nil }
-            return Int(screen[range].split(separator: " ")[0])
+        func kilobytes(_ screen: String) -> Double? {
+            guard let range = screen.range(of: #"[0-9.]+ KB arrived"#, options: .regularExpression) else { return nil }
+            return Double(screen[range].split(separator: " ")[0])
         }
         let earlier = try #require(kilobytes(first.screen))
         let later = try await browser.tmux.waitFor(timeout: .seconds(10)) { (kilobytes($0) ?? 0) > earlier }

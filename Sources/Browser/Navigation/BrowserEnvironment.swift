@@ -21,6 +21,9 @@ public final class BrowserEnvironment {
     public var now: () -> Date
     /// Where the user is: times of the user's own events (requests) are shown in it.
     public var timeZone: TimeZone
+    /// Body bytes received by this session so far (a "loading…" line says how many arrived since); nil when
+    /// not counted.
+    public var bytesArrived: () -> Int? = { nil }
     /// Columns the user hid (`-`, `:hide`), by entity set, for every list of that set in this session.
     var hiddenColumns: [String: Set<String>] = [:]
     /// Set by ``BrowserApp``: something changed, draw a frame soon.

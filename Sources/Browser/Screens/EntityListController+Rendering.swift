@@ -54,7 +54,7 @@ extension EntityListController {
         if rowCount == 0, let failure = failure {
             drawFailure(failure, in: listRows, into: &buffer)
         } else if !isKnown {
-            buffer.put("loading…", row: listRows.lowerBound, column: 1, style: CellStyle(role: .muted))
+            buffer.put(loadingText, row: listRows.lowerBound, column: 1, style: CellStyle(role: .muted))
         } else if rowCount == 0 {
             let message = filter.isActive ? "nothing matches “\(filter.text)”" : "(none)"
             buffer.put(message, row: listRows.lowerBound, column: 1, style: CellStyle(role: .muted))
@@ -79,6 +79,14 @@ extension EntityListController {
             let end = buffer.put("/" + filter.text, row: filterRow, column: 0, style: style)
             if filter.isEditing { buffer.put("▏", row: filterRow, column: end, style: style) }
         }
+    }
+
+    /// "loading…", and while the first rows are on their way, how much has arrived since they were asked for.
+    var loadingText: String {
+        guard let now = environment.bytesArrived() else { return "loading…" }
+        let since = now - (loadingBaseline ?? now)
+        if loadingBaseline == nil { loadingBaseline = now }
+        return since > 0 ? "loading… \(ByteCountText.format(since)) arrived" : "loading…"
     }
 
     /// Why the list could not be fetched, as the fetcher recorded it; nil while none failed.

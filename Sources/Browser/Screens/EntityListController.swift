@@ -68,6 +68,8 @@ public final class EntityListController: ScreenController, FilterableScreen {
     var columnOffset = 0
     /// The width of the last layout (for `>`, which scrolls only while columns are cut).
     var laidOutWidth = 80
+    /// The session's byte count when this list was first drawn loading (for "loading… 12.0 KB arrived").
+    var loadingBaseline: Int?
     /// `:export` fetching the rows not cached yet (shown on the filter line; Esc cancels).
     var exporting: ListExport?
     /// Without a profile: the columns `$metadata` gives, worked out once.

@@ -113,8 +113,8 @@ public final class RequestLogController: ScreenController {
 }
 
 /// `532 B`, `12.4 KB`, `3.1 MB`.
-enum ByteCountText {
-    static func format(_ bytes: Int) -> String {
+public enum ByteCountText {
+    public static func format(_ bytes: Int) -> String {
         switch bytes {
         case ..<1024: return "\(bytes) B"
         case ..<(1024 * 1024): return String(format: "%.1f KB", Double(bytes) / 1024)
