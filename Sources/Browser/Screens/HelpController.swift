@@ -38,6 +38,7 @@ public final class HelpController: ScreenController {
         ("/", "filter (Enter keeps it, Esc clears it)"),
         ("s", "sort by the next column, ▲ then ▼"),
         ("< >", "scroll columns sideways when they do not fit (‹ › in the header)"),
+        ("- +", "hide the first column shown / show hidden columns"),
         ("r", "refresh this screen from the service"),
         ("i", "request log: what was fetched, how fast"),
         ("?", "this help"),
