@@ -156,7 +156,7 @@ let package = Package(
         .testTarget(
             name: "SSHGatewayTests",
             dependencies: [
-                "SSHGateway", "CarDealerTestSupport", .product(name: "NIOSSH", package: "swift-nio-ssh"),
+                "SSHGateway", "Terminal", "CarDealerTestSupport", .product(name: "NIOSSH", package: "swift-nio-ssh"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),

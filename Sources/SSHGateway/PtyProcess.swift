@@ -10,6 +10,8 @@ import Glibc
 /// A thread per process reads the pty and hands the output on in **frames**: once output starts, it keeps
 /// reading until the program has been quiet for a few milliseconds (ncurses writes one screen update in many
 /// small writes, one per colour change), so that a screen update leaves as one SSH data message, one packet.
+/// A program that marks the end of each frame (the browser under `CARDEALER_FRAME_MARK`, see `FrameMark` in the
+/// Terminal target) has it sent at the mark, without waiting for the quiet time; the marks are removed.
 /// The thread waits for each frame to be written before it reads on, so a slow client slows only its own
 /// browser (whose writes to the pty block), never the server or other sessions.
 final class PtyProcess: @unchecked Sendable {
@@ -22,19 +24,23 @@ final class PtyProcess: @unchecked Sendable {
 
     /// Quiet time that ends a frame (0: every read is sent as it is), and the longest one frame may be held back.
     private let frameQuiet: Int32
-    static let frameLongest: Duration = .milliseconds(15)
+    private let frameLongest: Duration
+    /// The bytes that end a frame (the same as `Terminal.FrameMark.bytes`, checked by a test).
+    static let frameMark: [UInt8] = [0x1B, 0x5F, 0x63, 0x64, 0x66, 0x1B, 0x5C]
     /// Input held for a browser that is not reading; beyond it, keystrokes are dropped (and logged by the caller).
     static let pendingInputLimit = 64 * 1024
 
-    private init(pid: pid_t, descriptor: Int32, frameQuiet: Duration) {
+    private init(pid: pid_t, descriptor: Int32, frameQuiet: Duration, frameLongest: Duration) {
         self.pid = pid
         self.descriptor = descriptor
+        self.frameLongest = frameLongest
         self.frameQuiet = Int32(clamping: frameQuiet.nanoseconds / 1_000_000)
     }
 
     /// Starts `command` on a new pty of the given size.
     static func spawn(
-        _ command: SessionCommand, columns: Int, rows: Int, memoryLimitBytes: UInt64, frameQuiet: Duration
+        _ command: SessionCommand, columns: Int, rows: Int, memoryLimitBytes: UInt64, frameQuiet: Duration,
+        frameLongest: Duration = .milliseconds(15)
     ) throws -> PtyProcess {
         let arguments = [command.name] + command.arguments
         let environment = command.environment.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
@@ -49,7 +55,7 @@ final class PtyProcess: @unchecked Sendable {
         guard pid > 0 else {
             throw HostKeyError("Could not start \(command.path): \(String(cString: strerror(errno))).")
         }
-        return PtyProcess(pid: pid, descriptor: descriptor, frameQuiet: frameQuiet)
+        return PtyProcess(pid: pid, descriptor: descriptor, frameQuiet: frameQuiet, frameLongest: frameLongest)
     }
 
     /// Runs the reading thread: `output` gets each frame and must call its completion once the frame is written
@@ -86,6 +92,8 @@ final class PtyProcess: @unchecked Sendable {
                 let count = read(descriptor, &buffer, buffer.count)
                 if count > 0 {
                     frame.append(contentsOf: buffer[0..<count])
+                    // The program said the frame is whole: send it now.
+                    if Self.removeMarks(from: &frame) { break }
                 } else if count < 0 && (errno == EAGAIN || errno == EINTR) {
                     // Nothing more for now: wait a moment for the rest of the screen update.
                 } else {
@@ -93,7 +101,7 @@ final class PtyProcess: @unchecked Sendable {
                     ended = true
                     break
                 }
-                guard frameQuiet > 0, frame.count < 64 * 1024, ContinuousClock.now - started < Self.frameLongest
+                guard frameQuiet > 0, frame.count < 64 * 1024, ContinuousClock.now - started < frameLongest
                 else { break }
                 var more = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
                 if poll(&more, 1, frameQuiet) <= 0 { break }
@@ -106,6 +114,30 @@ final class PtyProcess: @unchecked Sendable {
                 _ = written.wait(timeout: .now() + 60)
             }
         }
+    }
+
+    /// Takes every frame mark out of `frame`; true when the frame ended with one (nothing after it yet).
+    static func removeMarks(from frame: inout [UInt8]) -> Bool {
+        let mark = frameMark
+        guard frame.count >= mark.count, frame.contains(mark[0]) else { return false }
+        let endsWithMark = frame.suffix(mark.count).elementsEqual(mark)
+        var kept: [UInt8] = []
+        kept.reserveCapacity(frame.count)
+        var index = 0
+        var found = false
+        while index < frame.count {
+            if frame[index] == mark[0], index + mark.count <= frame.count,
+                frame[index..<(index + mark.count)].elementsEqual(mark)
+            {
+                index += mark.count
+                found = true
+                continue
+            }
+            kept.append(frame[index])
+            index += 1
+        }
+        if found { frame = kept }
+        return endsWithMark
     }
 
     /// Waits for the process to end, then reaps it; the descriptor is closed after.

@@ -10,12 +10,21 @@ extension CursesTerminal {
         guard !isRestored, !isSuspended else { return }
         let previous = lastPresented.flatMap { $0.size == frame.size ? $0 : nil }
         if previous == nil { cd_erase() }  // first frame or resize only: never per frame
-        for span in frame.changedSpans(since: previous) {
+        let spans = frame.changedSpans(since: previous)
+        for span in spans {
             draw(span, of: frame)
         }
         cd_attr_set(cd_a_normal(), 0)
         cd_refresh()
         lastPresented = frame
+        if marksFrames, previous == nil || !spans.isEmpty { markFrameEnd() }
+    }
+
+    /// ``FrameMark`` after what ncurses has sent for the frame.
+    private func markFrameEnd() {
+        fflush(outputFile)
+        _ = FrameMark.bytes.withUnsafeBufferPointer { fwrite($0.baseAddress, 1, $0.count, outputFile) }
+        fflush(outputFile)
     }
 
     /// A new colour scheme: the pairs are defined again and the next frame is drawn whole.

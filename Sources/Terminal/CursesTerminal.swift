@@ -48,6 +48,8 @@ public final class CursesTerminal: TerminalDriver {
     let inputFile: UnsafeMutablePointer<FILE>
     let outputFile: UnsafeMutablePointer<FILE>
     let ownsTTY: Bool
+    /// Whether each frame's end is marked on the output (``FrameMark``).
+    let marksFrames: Bool
     var palette: ColorPalette
     var lastPresented: ScreenBuffer?
     var glibcAgreement: [[wchar_t]: Bool] = [:]
@@ -86,6 +88,7 @@ public final class CursesTerminal: TerminalDriver {
         self.inputFile = files.input
         self.outputFile = files.output
         self.ownsTTY = files.ownsTTY
+        self.marksFrames = Self.environment(FrameMark.environmentName) != nil
         self.terminalType = type
         self.canShowBraille = Self.brailleShows(term: type)
         Self.configureInput(options: options)

@@ -3,6 +3,7 @@ import Browser
 import DemoServer
 import Foundation
 import SSHGateway
+import Terminal
 
 #if canImport(Glibc)
 import Glibc
@@ -57,7 +58,8 @@ struct ServeSSHCommand: AsyncParsableCommand {
     var memoryMiB = 2048
     @Option(
         help: ArgumentHelp(
-            "Quiet on a session's terminal that ends a frame (one SSH message); 0 sends every write as it comes.",
+            "Quiet on a session's terminal that ends a frame (one SSH message) when the browser has not marked its end; "
+                + "0 sends every write as it comes.",
             valueName: "MS"))
     var frameQuietMs = 2
     @Option(help: ArgumentHelp("The log (default: the state directory's cardealer/serve-ssh.log).", valueName: "FILE"))
@@ -152,7 +154,8 @@ struct ServeSSHCommand: AsyncParsableCommand {
 
         let opening = open
         var configuration = GatewayConfiguration(hostKey: key) { request in
-            try Self.sessionCommand(request, serviceRoot: serviceRoot, builtIn: builtIn, open: opening)
+            try Self.sessionCommand(
+                request, serviceRoot: serviceRoot, builtIn: builtIn, open: opening, marksFrames: frameQuietMs > 0)
         }
         configuration.host = host
         configuration.port = port
@@ -202,7 +205,7 @@ struct ServeSSHCommand: AsyncParsableCommand {
     /// The browser for one session: this executable's hidden `ssh-session` command, with a fresh home, cache and
     /// state directory of its own and none of the server's environment (no credentials, no proxies).
     static func sessionCommand(
-        _ request: SessionRequest, serviceRoot: String, builtIn: Bool, open: String? = nil
+        _ request: SessionRequest, serviceRoot: String, builtIn: Bool, open: String? = nil, marksFrames: Bool = true
     ) throws -> SessionCommand {
         var template = Array((NSTemporaryDirectory() + "/cardealer-ssh-\(request.number)-XXXXXX").utf8CString)
         guard let made = mkdtemp(&template) else {
@@ -221,6 +224,8 @@ struct ServeSSHCommand: AsyncParsableCommand {
         // glibc gives every thread an arena of 64 MiB address space; two keep the address-space cap meaningful.
         environment["MALLOC_ARENA_MAX"] = "2"
         environment["CARDEALER_SSH_USER"] = request.user
+        // Frames end at the browser's mark, not after a quiet time (none when every read is sent as it is).
+        environment[FrameMark.environmentName] = marksFrames ? "1" : nil
         var arguments = ["ssh-session", serviceRoot, "--cache-directory", directory + "/cache"]
         if builtIn { arguments.append("--built-in") }
         if let open { arguments += ["--open", open] }
