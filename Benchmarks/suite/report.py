@@ -251,14 +251,18 @@ def render(results):
                             ("10 idle seconds", "idle")):
             rows.append([label, step(ssh["frames"], name), step(ssh["raw"], name) if "raw" in ssh else "not measured"])
         out += ["## 8. SSH (`cardealer serve-ssh`, paramiko client on 127.0.0.1, 80×24, built-in demo, 200 people)", "",
-                table(["step", "frames (%s ms of quiet ends one)" % ssh.get("frame_quiet_ms", 2), "every read sent as it comes (`--frame-quiet-ms 0`)"], rows), ""]
+                table(["step", "frames (the browser's mark ends one; else %s ms of quiet)" % ssh.get("frame_quiet_ms", 2), "every read sent as it comes (`--frame-quiet-ms 0`)"], rows), ""]
         c = ssh.get("concurrent")
         if c:
             raw = ssh.get("concurrent_raw")
+            quiet = ssh.get("concurrent_quiet")
             out += [table(["%d sessions at once, each pressing j/k every 100 ms for 10 s" % c["sessions"], "measured"], [
-                ["keypress → first data back (%s presses), frames" % fmt(c["presses"]),
+                ["keypress → first data back (%s presses), frames ended by the browser's mark" % fmt(c["presses"]),
                  "p50 %s ms, p99 %s ms; %d not answered within 100 ms" % (fmt(c["p50_ms"], 2), fmt(c["p99_ms"], 2), c["unanswered_within_100ms"])],
             ] + ([
+                ["the same, frames ended only by %s ms of quiet (`--no-frame-mark`)" % ssh.get("frame_quiet_ms", 2),
+                 "p50 %s ms, p99 %s ms; %d not answered within 100 ms" % (fmt(quiet["p50_ms"], 2), fmt(quiet["p99_ms"], 2), quiet["unanswered_within_100ms"])],
+            ] if quiet else []) + ([
                 ["the same, every read sent as it comes",
                  "p50 %s ms, p99 %s ms; %d not answered within 100 ms" % (fmt(raw["p50_ms"], 2), fmt(raw["p99_ms"], 2), raw["unanswered_within_100ms"])],
             ] if raw else []) + [

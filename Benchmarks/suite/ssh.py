@@ -60,13 +60,13 @@ paramiko.Transport._channel_handler_table[paramiko.common.MSG_CHANNEL_DATA] = _s
 
 
 class Gateway:
-    def __init__(self, base, frame_quiet_ms, max_sessions=64):
+    def __init__(self, base, frame_quiet_ms, max_sessions=64, marks=True):
         env = dict(os.environ, HOME=base, XDG_DATA_HOME=os.path.join(base, "data"),
                    XDG_STATE_HOME=os.path.join(base, "state"), TMPDIR=base)
         self.out = os.path.join(base, "serve-ssh-%d.out" % frame_quiet_ms)
         self.process = subprocess.Popen(
             [BIN, "serve-ssh", "--port", "0", "--people", "200", "--quiet", "--frame-quiet-ms", str(frame_quiet_ms),
-             "--max-sessions", str(max_sessions), "--connections-per-minute", "1000"],
+             "--max-sessions", str(max_sessions), "--connections-per-minute", "1000"] + ([] if marks else ["--no-frame-mark"]),
             stdout=open(self.out, "w"), stderr=subprocess.STDOUT, env=env)
         self.port = None
         end = time.monotonic() + 120
@@ -262,14 +262,16 @@ def section():
     results = {}
     frame_quiet = int(os.environ.get("BENCH_SSH_FRAME_QUIET_MS", "2"))
     results["frame_quiet_ms"] = frame_quiet
-    for name, quiet in (("frames", frame_quiet), ("raw", 0)):
+    for name, quiet, marks in (("frames", frame_quiet, True), ("quiet", frame_quiet, False), ("raw", 0, False)):
         base = fresh_dir("ssh", name)
-        gateway = Gateway(base, quiet)
+        gateway = Gateway(base, quiet, marks=marks)
         try:
-            log("ssh: one session, %s (--frame-quiet-ms %d)" % (name, quiet))
-            results[name] = one_session(gateway.port)
+            if name != "quiet":
+                log("ssh: one session, %s (--frame-quiet-ms %d)" % (name, quiet))
+                results[name] = one_session(gateway.port)
             log("ssh: %d sessions at once, %s" % (CONCURRENT, name))
-            results["concurrent" if name == "frames" else "concurrent_raw"] = concurrent(gateway.port, gateway, CONCURRENT)
+            results["concurrent" if name == "frames" else "concurrent_" + name] = concurrent(
+                gateway.port, gateway, CONCURRENT)
         finally:
             gateway.stop()
     return results

@@ -62,6 +62,8 @@ struct ServeSSHCommand: AsyncParsableCommand {
                 + "0 sends every write as it comes.",
             valueName: "MS"))
     var frameQuietMs = 2
+    /// The benchmark's baseline: frames end only after the quiet time, as before the browser marked them.
+    @Flag(help: .hidden) var noFrameMark = false
     @Option(help: ArgumentHelp("The log (default: the state directory's cardealer/serve-ssh.log).", valueName: "FILE"))
     var log: String?
     @Flag(help: "Write the log only to its file, not to standard error too.") var quiet = false
@@ -155,7 +157,8 @@ struct ServeSSHCommand: AsyncParsableCommand {
         let opening = open
         var configuration = GatewayConfiguration(hostKey: key) { request in
             try Self.sessionCommand(
-                request, serviceRoot: serviceRoot, builtIn: builtIn, open: opening, marksFrames: frameQuietMs > 0)
+                request, serviceRoot: serviceRoot, builtIn: builtIn, open: opening,
+                marksFrames: frameQuietMs > 0 && !noFrameMark)
         }
         configuration.host = host
         configuration.port = port
