@@ -4,6 +4,13 @@ import Testing
 
 let sshClient = ["/usr/bin/ssh", "/usr/local/bin/ssh"].first { FileManager.default.isExecutableFile(atPath: $0) }
 
+/// The machine's architecture (`uname -m`).
+let machine: String = {
+    var name = utsname()
+    uname(&name)
+    return withUnsafeBytes(of: name.machine) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+}()
+
 /// `cardealer serve-ssh` on 127.0.0.1 in a private directory, started with posix_spawn (standard output to a file).
 final class ServedGateway: @unchecked Sendable {
     let pid: pid_t
@@ -206,6 +213,61 @@ struct ServeSSHTests {
             "the session's process (\(browsers)) is still there: \(gateway.children)")
         #expect(try await eventually { gateway.log.contains("ended (the client left") }, "\(gateway.log)")
         for pid in browsers { #expect(kill(pid, 0) != 0, "process \(pid) is still alive") }
+    }
+
+    /// Whether one of a process's threads is blocked in the system call numbered `call` (`/proc/…/syscall`).
+    static func isBlocked(_ pid: pid_t, in call: String) -> Bool {
+        let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? []
+        return tasks.contains { task in
+            let text = try? String(contentsOfFile: "/proc/\(pid)/task/\(task)/syscall", encoding: .utf8)
+            return text?.split(separator: " ").first.map(String.init) == call
+        }
+    }
+
+    /// A client that stops reading (its output into a pipe nobody reads) while its browser keeps drawing: the
+    /// SSH window fills, the gateway stops reading that session's pty and its browser blocks writing to it; the
+    /// gateway and another session go on as if nothing happened, and the stuck one still ends cleanly.
+    @Test(.enabled(if: ["x86_64", "aarch64"].contains(machine), "the write system call's number is not known here"))
+    func a_client_that_stops_reading_holds_up_only_its_own_session() async throws {
+        let gateway = try await ServedGateway.start([])
+        defer {
+            gateway.stop()
+            gateway.removeDirectory()
+        }
+        let stuck = try TmuxSession(columns: 200, rows: 60)
+        defer { stuck.kill() }
+        try stuck.typeLine(gateway.sshLine(["-t"]) + " | sleep 600")
+        #expect(try await eventually(seconds: 30) { gateway.children.count == 1 })
+        let browser = try #require(gateway.children.first)
+        // Help and back, over and over (a moment apart, so that each is a frame): whole screens nobody reads
+        let write = machine == "x86_64" ? "1" : "64"
+        var presses = 0
+        while !Self.isBlocked(browser, in: write), presses < 3000 {
+            try stuck.sendKeys("?")
+            try await Task.sleep(for: .milliseconds(3))
+            try stuck.sendKeys("h")
+            try await Task.sleep(for: .milliseconds(3))
+            presses += 1
+        }
+        // (blocked for good: still in write a moment later)
+        try await Task.sleep(for: .milliseconds(500))
+        #expect(Self.isBlocked(browser, in: write), "the browser never blocked writing (\(presses) presses)")
+        // Another session is served as usual meanwhile
+        let other = try connect(gateway)
+        defer { other.kill() }
+        try await expect(other, "the people list beside a stuck session") {
+            $0.contains("Customer since") && $0.contains("1 of 20")
+        }
+        try other.sendKeys("Enter")
+        try await expect(other, "a person's cars") { $0.contains("People › ") && $0.contains("Cars") }
+        try other.sendKeys("q")
+        try await expect(other, "the other client's end") { $0.contains("EXIT=0") }
+        // The stuck client goes: its browser goes too, blocked write and all
+        try stuck.sendKeys("C-c")
+        let shell = try stuck.display("#{pane_pid}")
+        _ = try await runProgram(["/usr/bin/pkill", "-KILL", "-P", shell, "ssh"])
+        #expect(try await eventually { gateway.children.isEmpty }, "left behind: \(gateway.children)")
+        #expect(kill(browser, 0) != 0)
     }
 
     @Test func commands_subsystems_forwarding_and_sessions_without_a_terminal_are_refused() async throws {
