@@ -79,6 +79,55 @@ import Testing
         }
     }
 
+    /// Issue 17: rows far down a long list are asked from its end in the reverse order (a first page's cost, not an
+    /// `OFFSET` past every row), and land where forward paging puts them.
+    @Test(arguments: ODataDialect.allCases)
+    func the_end_of_a_long_list_is_asked_from_the_end_and_lands_in_place(dialect: ODataDialect) async throws {
+        try await withServer(latency: 0) { server, path in
+            var configuration = SyncEngine.Configuration(serviceRoot: root(server, dialect))
+            configuration.pageSize = 10
+            configuration.tailThreshold = 20
+            configuration.prefetch = false
+            let transport = HTTPClientTransport(timeout: 10)
+            let opened = try await MetadataLoader.open(root: root(server, dialect), transport: transport) { _ in path }
+            let engine = SyncEngine(
+                configuration: configuration, cache: opened.cache, transport: transport, model: opened.model)
+            let ordered = ListRequest(
+                entitySet: "Person", orderBy: [.init("lastName"), .init("firstName"), .init("personID")])
+            // Given the first page (which says there are 120)
+            engine.screenDidShow(.list(ordered), visible: 0..<10, screen: ScreenID(1))
+            await engine.waitUntilIdle()
+            // When the screen jumps to the last rows, and to rows 40–49 (nearer the start: asked as they are)
+            engine.screenDidShow(.list(ordered), visible: 105..<120, screen: ScreenID(1))
+            await engine.waitUntilIdle()
+            engine.screenDidShow(.list(ordered), visible: 40..<50, screen: ScreenID(1))
+            await engine.waitUntilIdle()
+            // Then the last rows were asked in the reverse order, with no $skip past the start's rows
+            let urls = try engine.cache.requestLog().map(\.url)
+            let tails = urls.filter { $0.contains("desc") }
+            #expect(tails.count == 2, "\(urls)")
+            #expect(!urls.contains { $0.contains("skip=100") || $0.contains("skip=110") }, "\(urls)")
+            #expect(urls.contains { $0.contains("skip=40") && !$0.contains("desc") }, "\(urls)")
+            // And they sit where forward paging puts them (an engine that never asks from the end, cache of its own)
+            let cached = try engine.cache.listWindow(ordered.key, range: 100..<120).rows.map { $0.entity?.key }
+            configuration.tailThreshold = .max
+            let forwardOpened = try await MetadataLoader.open(root: root(server, dialect), transport: transport) { _ in
+                path + "-forward"
+            }
+            let forward = SyncEngine(
+                configuration: configuration, cache: forwardOpened.cache, transport: transport,
+                model: forwardOpened.model)
+            forward.screenDidShow(.list(ordered), visible: 0..<10, screen: ScreenID(1))
+            await forward.waitUntilIdle()
+            forward.screenDidShow(.list(ordered), visible: 100..<120, screen: ScreenID(1))
+            await forward.waitUntilIdle()
+            #expect(try !forward.cache.requestLog().contains { $0.url.contains("desc") })
+            let expected = try forward.cache.listWindow(ordered.key, range: 100..<120).rows.map { $0.entity?.key }
+            #expect(!cached.contains(nil) && cached == expected, "\(cached) against \(expected)")
+            #expect(try engine.cache.listState(ordered.key)?.totalCount == 120)
+        }
+    }
+
     @Test(arguments: ODataDialect.allCases) func identical_concurrent_requests_reach_the_server_once(
         dialect: ODataDialect
     ) async throws {

@@ -172,6 +172,10 @@ struct JobRunner: Sendable {
             switch target {
             case .listPage(let key, _, let offset, _):
                 try session.touchList(key, range: offset..<(offset + pageSize), at: date)
+            case .listTail:
+                // Its positions depend on the length the answer carries; a 304 carries none. The next look
+                // asks again.
+                break
             case .entity(let key, let expanded):
                 try session.touchEntity(key: key, at: date)
                 for navigation in Set(expanded.compactMap { $0.split(separator: "/").first.map(String.init) }) {

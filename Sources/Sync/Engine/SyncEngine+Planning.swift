@@ -56,8 +56,12 @@ extension SyncEngine {
             let status = try? cache.listRangeStatus(key, range: start..<pageEnd)
             if let missing = status?.firstMissing {
                 windowIsCached = false
-                plans.append(
-                    pagePlan(request, set: set, expand: expand, offset: missing, end: start + size, state: state))
+                if let tail = tailPlan(request, set: set, expand: expand, offset: missing, end: pageEnd, state: state) {
+                    plans.append(tail)
+                } else {
+                    plans.append(
+                        pagePlan(request, set: set, expand: expand, offset: missing, end: start + size, state: state))
+                }
             } else if force || !isFresh(status?.oldestFetch) {
                 plans.append(pagePlan(request, set: set, expand: expand, offset: start, end: start + size, state: nil))
             }
@@ -105,6 +109,42 @@ extension SyncEngine {
             target: .listPage(request.key, entitySet: set, offset: offset, requestedTop: end - offset),
             priority: .visible
         )
+    }
+
+    /// Rows `offset..<end` far down a long list, asked from its end in the reverse order (``FetchTarget/listTail``)
+    /// when that skips fewer rows than `$skip` from the start would, by a page or more, and the start would skip at
+    /// least the configuration's `tailThreshold`: a service pays for every skipped row (an SQL `OFFSET`), so End on a million rows
+    /// costs what the first page does. Only for a known length and an order that names every key property.
+    func tailPlan(
+        _ request: ListRequest, set: String, expand: [String], offset: Int, end: Int, state: ListState?
+    ) -> FetchPlan? {
+        guard let total = state?.totalCount, end <= total, end > offset, offset >= configuration.tailThreshold else {
+            return nil
+        }
+        let skipFromEnd = total - end
+        guard skipFromEnd + configuration.pageSize <= offset, Self.isTotalOrder(request, set: set, model: model)
+        else { return nil }
+        var options = request.options
+        options.orderBy = options.orderBy.map { QueryOptions.OrderItem($0.property, descending: !$0.descending) }
+        options.expand = expand
+        options.top = end - offset
+        options.skip = skipFromEnd > 0 ? skipFromEnd : nil
+        options.skipToken = nil
+        options.inlineCount = true
+        return FetchPlan(
+            url: builder.url(request.path, options),
+            target: .listTail(request.key, entitySet: set, skipFromEnd: skipFromEnd, plannedTotal: total),
+            priority: .visible
+        )
+    }
+
+    /// Whether the list's order is a total one: it names every key property of the set, so two rows never tie and
+    /// the reverse order is the list backwards.
+    static func isTotalOrder(_ request: ListRequest, set: String, model: ServiceModel?) -> Bool {
+        guard !request.options.orderBy.isEmpty, let model, let type = model.entityType(ofSet: set) else { return false }
+        let ordered = Set(request.options.orderBy.map(\.property))
+        let keys = model.keyProperties(of: type)
+        return !keys.isEmpty && keys.allSatisfy(ordered.contains)
     }
 
     /// The `$top` value in a link's query, if any (`$top=30` or `%24top=30`).

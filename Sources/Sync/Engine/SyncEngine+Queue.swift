@@ -139,10 +139,10 @@ extension SyncEngine {
         let parkedNow = parked[url] != nil
         _ = try? cache.write { session in
             try session.appendRequestLog(log)
-            if case .listPage(let key, _, _, _)? = target, report.outcome == .failed, !parkedNow {
+            if let key = target?.listKey, report.outcome == .failed, !parkedNow {
                 try session.setListError(key, message: report.error?.description)
             }
-            if case .listPage(let key, _, _, _)? = target, let notice = report.notice {
+            if let key = target?.listKey, let notice = report.notice {
                 try session.setListError(key, message: notice.description)
             }
             if let subjects = target?.errorSubjects, !subjects.isEmpty {
@@ -158,7 +158,7 @@ extension SyncEngine {
         if let job = entry?.job, !report.deferred.isEmpty { fetchDeferred(report.deferred, for: job) }
         let result = FetchResult(outcome: report.outcome, status: report.status, error: report.error?.description)
         for waiter in resultWaiters.removeValue(forKey: url) ?? [] { waiter.resume(returning: result) }
-        if report.outcome == .fetched, case .listPage(let key, _, _, _)? = target { replanScreens(showing: key) }
+        if report.outcome == .fetched, let key = target?.listKey { replanScreens(showing: key) }
         dispatch()
     }
 

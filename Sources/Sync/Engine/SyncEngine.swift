@@ -26,6 +26,8 @@ public actor SyncEngine {
         public var pageSize = 50
         /// Fetch the next page when the window's end is this close to the cached end.
         public var prefetchMargin = 25
+        /// Rows a page would skip from the start before it is asked for from the end instead (``FetchTarget/listTail``).
+        public var tailThreshold = 1000
         /// Seconds for which fetched data is not fetched again.
         public var freshness: Double = 300
         public var retry = RetryPolicy()

@@ -7,6 +7,12 @@ public enum FetchTarget: Sendable, Hashable {
     /// A page of a stored list starting at `offset`. `requestedTop` is the `$top`
     /// sent (nil when following a server `__next`), so a short page ends the list.
     case listPage(ListKey, entitySet: String, offset: Int, requestedTop: Int?)
+    /// Rows near the end of a stored list, asked in the reverse order from the end: `$skip` of `skipFromEnd`, `$top`
+    /// of the count wanted, the list's length with them (`plannedTotal` is the length the plan assumed, used only
+    /// when the service sends none). A far page costs the service what a first page does instead of an `OFFSET`
+    /// past every row before it. Only for an order that names every key property (a total order, so the reverse
+    /// is exactly the list backwards).
+    case listTail(ListKey, entitySet: String, skipFromEnd: Int, plannedTotal: Int)
     /// One entity, with the navigations its request expanded (first segments are
     /// the relations a 304 confirms).
     case entity(EntityKey, expanded: [String])
@@ -16,9 +22,17 @@ public enum FetchTarget: Sendable, Hashable {
     /// The entity set to assume for entities without `__metadata`.
     var entitySetHint: String? {
         switch self {
-        case .listPage(_, let set, _, _): set
+        case .listPage(_, let set, _, _), .listTail(_, let set, _, _): set
         case .entity(let key, _): key.entitySet
         case .relation(_, _, let set): set
+        }
+    }
+
+    /// The stored list this fetch fills, if any.
+    var listKey: ListKey? {
+        switch self {
+        case .listPage(let key, _, _, _), .listTail(let key, _, _, _): key
+        case .entity, .relation: nil
         }
     }
 
@@ -26,7 +40,7 @@ public enum FetchTarget: Sendable, Hashable {
     /// request expanded, or the relation (`Person(1)`, `Person(1)/PersonCar`). Lists keep their own error.
     var errorSubjects: [String] {
         switch self {
-        case .listPage: return []
+        case .listPage, .listTail: return []
         case .entity(let key, let expanded):
             let navigations = Set(expanded.compactMap { $0.split(separator: "/").first.map(String.init) })
             return [key.canonical] + navigations.sorted().map { key.canonical + "/" + $0 }

@@ -65,6 +65,19 @@ public struct Normaliser: Sendable {
                 nextLink: collection.nextLink, isLastPage: collection.nextLink == nil && short && !countSaysMore,
                 at: date, requestedAt: requestedAt
             )
+        case (.listTail(let key, _, let skipFromEnd, let plannedTotal), .collection(let collection)):
+            // The rows came last first: the first is at (length - 1 - skip). The length is the one this answer
+            // carries, so rows land where the list has them now even if it changed since the plan.
+            let keys = try collection.entities.compactMap {
+                try write($0, partial: partial, at: date, requestedAt: requestedAt, session: session, summary: &summary)
+            }
+            let total = collection.count.map { Int($0) } ?? plannedTotal
+            let end = total - skipFromEnd
+            let start = end - keys.count
+            guard start >= 0, end <= total else { break }
+            try session.writeListPage(
+                key, offset: start, entityKeys: keys.reversed(), totalCount: total, nextLink: nil, isLastPage: false,
+                at: date, requestedAt: requestedAt)
         case (.entity(_, let expanded), .entity(let entity)):
             let requested = expanded.map { $0.split(separator: "/").map(String.init) }
             _ = try write(
