@@ -181,6 +181,7 @@ let package = Package(
                 "DemoServer", "ODataCore", hummingbird, .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
         // Faults, crashes, hostile data, signals and exposure: the reliability suite (issue 7).

@@ -38,6 +38,8 @@ public struct DataStore: Sendable {
                 if cachedPeople(at: path, wanted: people, variant: variant) == nil {
                     try generate(people: wanted, hostile: hostile, at: path)
                     generated = true
+                } else {
+                    try addMissingIndexes(at: path)
                 }
             }
         }
@@ -52,6 +54,21 @@ public struct DataStore: Sendable {
         let pool = try generationLock.withLock { try DatabasePool(path: path, configuration: configuration) }
         let count = try pool.read { db in try Int.fetchOne(db, sql: "SELECT people FROM demo_meta") } ?? wanted
         return DataStore(reader: pool, path: path, people: count, generated: generated)
+    }
+
+    /// A file written before an index was added gets it (once: a few seconds on a million people).
+    static func addMissingIndexes(at path: String) throws {
+        var configuration = Configuration()
+        configuration.busyMode = .timeout(10)
+        let queue = try DatabaseQueue(path: path, configuration: configuration)
+        try queue.write { db in
+            let before = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM sqlite_master WHERE type = 'index'")
+            for statement in ServiceSchema.carDealer.indexStatements { try db.execute(sql: statement) }
+            // The planner weighs indexes by the statistics the generator gathered: a new one needs its own.
+            let after = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM sqlite_master WHERE type = 'index'")
+            if after != before { try db.execute(sql: "ANALYZE") }
+        }
+        try queue.close()
     }
 
     /// `$filter`'s `tolower`: SQLite's own `lower` folds ASCII only, so `Åström` would stay as it is.

@@ -12,7 +12,8 @@ extension ServiceSchema {
                     PropertySchema("lastName", .string, maxLength: 50), PropertySchema("ssn", .string, maxLength: 9),
                     PropertySchema("createDate", .dateTime),
                 ],
-                concurrencyProperty: "createDate", indexed: ["lastName", "firstName", "createDate"]
+                concurrencyProperty: "createDate",
+                indexed: ["lastName", "firstName", "createDate", "lastName,firstName"]
             ),
             EntitySetSchema(
                 name: "Car", key: "carID",

@@ -25,10 +25,12 @@ extension ServiceSchema {
     public var indexStatements: [String] {
         var statements: [String] = []
         for set in entitySets {
-            for column in foreignKeys(of: set.name) + set.indexed {
+            for spec in foreignKeys(of: set.name) + set.indexed {
+                // `a,b` is one index on both (an order by a, b, key walks it without sorting ties of a).
+                let columns = spec.split(separator: ",").map(String.init)
                 statements.append(
-                    "CREATE INDEX IF NOT EXISTS \(quoted("ix_\(set.name)_\(column)")) ON \(quoted(set.name))"
-                        + "(\(quoted(column)))"
+                    "CREATE INDEX IF NOT EXISTS \(quoted("ix_\(set.name)_\(columns.joined(separator: "_"))")) ON "
+                        + "\(quoted(set.name))(\(columns.map(quoted).joined(separator: ", ")))"
                 )
             }
         }

@@ -70,7 +70,7 @@ public struct EntitySetSchema: Sendable {
     public var properties: [PropertySchema]
     /// The property whose value is the weak ETag (`ConcurrencyMode="Fixed"`).
     public var concurrencyProperty: String
-    /// Columns with a SQL index: fast `$orderby` and keyset paging.
+    /// Columns with a SQL index: fast `$orderby` and keyset paging; `a,b` indexes both together.
     public var indexed: [String]
 
     public init(name: String, key: String, properties: [PropertySchema], concurrencyProperty: String, indexed: [String])
