@@ -56,17 +56,22 @@ public struct DataStore: Sendable {
         return DataStore(reader: pool, path: path, people: count, generated: generated)
     }
 
-    /// A file written before an index was added gets it (once: a few seconds on a million people).
+    /// A file written before an index was added gets it, and fresh statistics (once: seconds on a million people).
     static func addMissingIndexes(at path: String) throws {
         var configuration = Configuration()
         configuration.busyMode = .timeout(10)
+        configuration.prepareDatabase { db in db.add(function: Self.unicodeLower) }
         let queue = try DatabaseQueue(path: path, configuration: configuration)
         try queue.write { db in
-            let before = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM sqlite_master WHERE type = 'index'")
+            let count = "SELECT COUNT(*) FROM sqlite_master WHERE type IN ('index', 'table')"
+            let before = try Int.fetchOne(db, sql: count)
             for statement in ServiceSchema.carDealer.indexStatements { try db.execute(sql: statement) }
+            for set in ServiceSchema.carDealer.entitySets where !set.searchable.isEmpty {
+                guard try !db.tableExists(set.searchTable) else { continue }
+                for statement in set.searchStatements { try db.execute(sql: statement) }
+            }
             // The planner weighs indexes by the statistics the generator gathered: a new one needs its own.
-            let after = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM sqlite_master WHERE type = 'index'")
-            if after != before { try db.execute(sql: "ANALYZE") }
+            if try Int.fetchOne(db, sql: count) != before { try db.execute(sql: "ANALYZE") }
         }
         try queue.close()
     }
@@ -129,6 +134,7 @@ public struct DataStore: Sendable {
         var configuration = Configuration()
         configuration.prepareDatabase { db in
             try db.execute(sql: "PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF")
+            db.add(function: Self.unicodeLower)
         }
         do {
             guard
@@ -140,6 +146,9 @@ public struct DataStore: Sendable {
                 for statement in schema.createStatements { try db.execute(sql: statement) }
                 _ = try DataGenerator(people: people, hostile: hostile).generate(into: db)
                 for statement in schema.indexStatements { try db.execute(sql: statement) }
+                for set in schema.entitySets {
+                    for statement in set.searchStatements { try db.execute(sql: statement) }
+                }
                 try db.execute(
                     sql:
                         "CREATE TABLE demo_meta (version INTEGER NOT NULL, people INTEGER NOT NULL, variant TEXT NOT NULL)"

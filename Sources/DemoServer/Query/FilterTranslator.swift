@@ -50,8 +50,34 @@ struct FilterTranslator {
         case .binary(let op, let lhs, let rhs):
             return try binary(op, try translate(lhs), try translate(rhs))
         case .call(let name, let arguments):
-            return try call(name, try arguments.map { (argument) throws(ServiceError) in try translate(argument) })
+            let translated = try call(
+                name, try arguments.map { (argument) throws(ServiceError) in try translate(argument) })
+            // A substring of a searchable column is looked up in its index first; the test itself still decides.
+            guard let lookup = searchLookup(name, arguments) else { return translated }
+            return Typed(fragment: .build("($0 AND $1)", lookup, translated.fragment), type: .boolean)
         }
+    }
+
+    /// `substringof('abc', tolower(column))` or `contains(tolower(column), 'abc')` on a searchable column, with
+    /// three characters or more (what a trigram index can answer): the keys its FTS5 index gives for that text.
+    /// The index holds `odata_tolower` of the column, as `tolower` compares, so it finds every row the test
+    /// accepts; nil for anything else.
+    func searchLookup(_ name: String, _ arguments: [FilterExpression]) -> SQLFragment? {
+        guard arguments.count == 2 else { return nil }
+        let (text, subject): (FilterExpression, FilterExpression)
+        switch name {
+        case "substringof": (text, subject) = (arguments[0], arguments[1])
+        case "contains": (text, subject) = (arguments[1], arguments[0])
+        default: return nil
+        }
+        guard case .literal(.string(let value)) = text, value.unicodeScalars.count >= 3,
+            case .call("tolower", let inner) = subject, inner.count == 1, case .property(let column) = inner[0],
+            set.searchable.contains(column)
+        else { return nil }
+        let phrase = "{\(column)} : \"" + value.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+        let table = quoted(set.searchTable)
+        return SQLFragment(
+            "(\(quoted(set.key)) IN (SELECT rowid FROM \(table) WHERE \(table) MATCH ?))", [phrase.databaseValue])
     }
 
     func literal(_ value: ODataValue) throws(ServiceError) -> Typed {

@@ -13,7 +13,8 @@ extension ServiceSchema {
                     PropertySchema("createDate", .dateTime),
                 ],
                 concurrencyProperty: "createDate",
-                indexed: ["lastName", "firstName", "createDate", "lastName,firstName"]
+                indexed: ["lastName", "firstName", "createDate", "lastName,firstName"],
+                searchable: ["lastName", "firstName"]
             ),
             EntitySetSchema(
                 name: "Car", key: "carID",

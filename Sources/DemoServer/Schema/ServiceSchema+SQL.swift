@@ -38,6 +38,32 @@ extension ServiceSchema {
     }
 }
 
+extension EntitySetSchema {
+    /// The substring index of ``searchable``, filled from the table, and the triggers that keep it so: a contentless
+    /// FTS5 table of trigrams (case-sensitive, over `odata_tolower` of each column, exactly what `tolower` in a
+    /// `$filter` compares). Empty when nothing is searchable. Needs `odata_tolower` on the connection, as every
+    /// later write to the table does (the triggers call it).
+    var searchStatements: [String] {
+        guard !searchable.isEmpty else { return [] }
+        let table = quoted(searchTable)
+        let columns = searchable.map(quoted).joined(separator: ", ")
+        func lowered(_ row: String) -> String {
+            searchable.map { "odata_tolower(\(row)\(quoted($0)))" }.joined(separator: ", ")
+        }
+        let key = quoted(self.key)
+        let insert = "INSERT INTO \(table)(rowid, \(columns)) VALUES (new.\(key), \(lowered("new.")));"
+        let delete =
+            "INSERT INTO \(table)(\(table), rowid, \(columns)) VALUES ('delete', old.\(key), \(lowered("old.")));"
+        return [
+            "CREATE VIRTUAL TABLE \(table) USING fts5(\(columns), content='', tokenize='trigram case_sensitive 1')",
+            "INSERT INTO \(table)(rowid, \(columns)) SELECT \(key), \(lowered("")) FROM \(quoted(name))",
+            "CREATE TRIGGER \(quoted(searchTable + "_insert")) AFTER INSERT ON \(quoted(name)) BEGIN \(insert) END",
+            "CREATE TRIGGER \(quoted(searchTable + "_delete")) AFTER DELETE ON \(quoted(name)) BEGIN \(delete) END",
+            "CREATE TRIGGER \(quoted(searchTable + "_update")) AFTER UPDATE ON \(quoted(name)) BEGIN \(delete) \(insert) END",
+        ]
+    }
+}
+
 /// An SQL identifier in double quotes. Only names from the schema reach SQL this way, never request text.
 func quoted(_ identifier: String) -> String {
     "\"" + identifier.replacingOccurrences(of: "\"", with: "\"\"") + "\""

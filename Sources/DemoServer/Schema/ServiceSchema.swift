@@ -72,15 +72,25 @@ public struct EntitySetSchema: Sendable {
     public var concurrencyProperty: String
     /// Columns with a SQL index: fast `$orderby` and keyset paging; `a,b` indexes both together.
     public var indexed: [String]
+    /// String columns with a substring index (SQLite FTS5, trigrams of the lower-cased text): `$filter`'s
+    /// `substringof('abc', tolower(column))` (v4: `contains(tolower(column), 'abc')`) looks rows up instead of
+    /// reading every row.
+    public var searchable: [String]
 
-    public init(name: String, key: String, properties: [PropertySchema], concurrencyProperty: String, indexed: [String])
-    {
+    public init(
+        name: String, key: String, properties: [PropertySchema], concurrencyProperty: String, indexed: [String],
+        searchable: [String] = []
+    ) {
         self.name = name
         self.key = key
         self.properties = properties
         self.concurrencyProperty = concurrencyProperty
         self.indexed = indexed
+        self.searchable = searchable
     }
+
+    /// The FTS5 table of ``searchable``.
+    var searchTable: String { name + "_search" }
 
     /// The property called `name`.
     public func property(_ name: String) -> PropertySchema? { properties.first { $0.name == name } }
