@@ -168,14 +168,18 @@ extension EntityListController {
             loadWindow()
             return
         }
-        if reread {
+        let state = try? environment.cache.listState(base.key)
+        // Rows held for a short filter of a list not wholly cached give way to the service's answer.
+        if reread || (allRows != nil && !(state?.isComplete ?? false) && !filtersCachedRowsOnly) {
             allRows = nil
             matches = nil
         }
-        if allRows == nil, let state = try? environment.cache.listState(base.key), state.isComplete,
-            state.displayCount <= 5000
-        {
+        if allRows == nil, let state, state.isComplete, state.displayCount <= 5000 {
             holdWholeList(base.key, count: state.displayCount)
+        } else if allRows == nil, filtersCachedRowsOnly, let state {
+            // One or two letters match most of a long list, and the next keystroke supersedes the question:
+            // the rows already here answer at once; the service is asked from three letters on.
+            holdWholeList(base.key, count: min(state.displayCount, 5000))
         }
         if allRows != nil {
             applyFilterLocally()
@@ -193,6 +197,18 @@ extension EntityListController {
         matches = nil
         activeRequest = request
         loadWindow()
+    }
+
+    /// Letters a filter needs before a list not wholly cached asks the service (below, the cached rows answer).
+    static let serverFilterMinimum = 3
+
+    /// Whether the filter is too short to ask the service and the list is not wholly cached: only the rows in the
+    /// cache are searched (the status line says so).
+    var filtersCachedRowsOnly: Bool {
+        guard case .list(let base) = source, filter.isActive, filter.text.count < Self.serverFilterMinimum else {
+            return false
+        }
+        return !((try? environment.cache.listState(base.key))?.isComplete ?? false)
     }
 
     /// Reads every row of a complete stored list to filter here, and keeps them current: a row changed, added

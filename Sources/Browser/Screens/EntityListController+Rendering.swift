@@ -151,7 +151,11 @@ extension EntityListController {
             if let age = environment.age(of: state.fetchedAt) { parts.append(age) }
             if let error = state.lastError { parts.append(error) }
         }
-        if filter.isActive { parts.append("filter “\(filter.text)”") }
+        if filter.isActive {
+            parts.append(
+                "filter “\(filter.text)”"
+                    + (filtersCachedRowsOnly ? " in the rows cached; 3 letters ask the service" : ""))
+        }
         return parts.joined(separator: " · ")
     }
 }
