@@ -44,6 +44,19 @@ public struct ODataResponder: HTTPResponder {
     }
 
     public func respond(to request: Request, context: Context) async throws -> Response {
+        var response = try await respondOnce(to: request, context: context)
+        // A filtered read ends its connection (see `answer`): the client is told, so it never reuses it.
+        if Self.readsUntilClientGoes(request) { response.headers[.connection] = "close" }
+        return response
+    }
+
+    /// A `GET` with a `$filter`: read so that the client going away stops the read.
+    static func readsUntilClientGoes(_ request: Request) -> Bool {
+        guard request.method == .get, let query = request.uri.query?.lowercased() else { return false }
+        return query.contains("$filter=") || query.contains("%24filter=")
+    }
+
+    private func respondOnce(to request: Request, context: Context) async throws -> Response {
         do {
             let method = request.method.rawValue.uppercased()
             let loseAnswer = try await faults.apply(
@@ -122,7 +135,19 @@ public struct ODataResponder: HTTPResponder {
         guard let resourcePath = ResourcePath.parse(relative: unescaped) else {
             throw ServiceError.badRequest("The resource path '\(PercentEncoding.decode(relative))' is malformed.")
         }
-        let result = try await engine.execute(resourcePath, options)
+        let result: QueryResult
+        if options.filter != nil, Self.readsUntilClientGoes(request) {
+            // A filter can read much of a big table, and a client typing one supersedes it at the next keystroke
+            // and drops the request: the read stops when the client goes (SQLite is interrupted). Hummingbird then
+            // closes the connection after the answer (the answer says `Connection: close`), so only filtered reads
+            // pay for that.
+            let engine = self.engine
+            result = try await request.body.consumeWithCancellationOnInboundClose { _ in
+                try await engine.execute(resourcePath, options)
+            }
+        } else {
+            result = try await engine.execute(resourcePath, options)
+        }
         let select = PathTree(paths: options.select)
         switch result {
         case .entity(let node):

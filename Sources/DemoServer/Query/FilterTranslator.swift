@@ -52,16 +52,17 @@ struct FilterTranslator {
         case .call(let name, let arguments):
             let translated = try call(
                 name, try arguments.map { (argument) throws(ServiceError) in try translate(argument) })
-            // A substring of a searchable column is looked up in its index first; the test itself still decides.
+            // A substring of a searchable column is looked up in its index instead of tested row by row.
             guard let lookup = searchLookup(name, arguments) else { return translated }
-            return Typed(fragment: .build("($0 AND $1)", lookup, translated.fragment), type: .boolean)
+            return Typed(fragment: lookup, type: .boolean)
         }
     }
 
     /// `substringof('abc', tolower(column))` or `contains(tolower(column), 'abc')` on a searchable column, with
     /// three characters or more (what a trigram index can answer): the keys its FTS5 index gives for that text.
-    /// The index holds `odata_tolower` of the column, as `tolower` compares, so it finds every row the test
-    /// accepts; nil for anything else.
+    /// The index holds `odata_tolower` of the column, as `tolower` compares, and a trigram phrase of the text is
+    /// exactly a substring of it: the keys are the rows the test would accept (tested against the scan on hostile
+    /// and non-Latin names). Nil for anything else.
     func searchLookup(_ name: String, _ arguments: [FilterExpression]) -> SQLFragment? {
         guard arguments.count == 2 else { return nil }
         let (text, subject): (FilterExpression, FilterExpression)
