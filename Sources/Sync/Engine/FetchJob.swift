@@ -56,6 +56,8 @@ struct JobReport: Sendable {
     var headers: String?
     /// Expansions the server left `__deferred`, to fetch by their own URL.
     var deferred: [Normaliser.DeferredNavigation] = []
+    /// A page asked from a list's end brought no rows (``Normaliser/Summary/tailGaveNoRows``).
+    var tailGaveNoRows = false
 
     /// Whether the failure means the service could not be reached at all.
     var isUnreachable: Bool { outcome == .failed && error?.kind == .transport }

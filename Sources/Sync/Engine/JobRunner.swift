@@ -127,6 +127,7 @@ struct JobRunner: Sendable {
         report.outcome = .fetched
         report.error = nil
         report.deferred = summary.deferred
+        report.tailGaveNoRows = summary.tailGaveNoRows
         if let stopped = summary.pagingStopped ?? notice {
             report.notice = ODataError(kind: .refused, message: stopped, url: job.url)
         }

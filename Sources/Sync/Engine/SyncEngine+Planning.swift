@@ -118,9 +118,13 @@ extension SyncEngine {
     func tailPlan(
         _ request: ListRequest, set: String, expand: [String], offset: Int, end: Int, state: ListState?
     ) -> FetchPlan? {
-        guard let total = state?.totalCount, end <= total, end > offset, offset >= configuration.tailThreshold else {
-            return nil
-        }
+        guard let total = state?.totalCount, end <= total, end > offset, offset >= configuration.tailThreshold,
+            !forwardOnly.contains(request.key)
+        else { return nil }
+        // Up to the last row missing in the page: a service that answers fewer rows than asked (its own page
+        // size) still fills new positions each time, never the same ones again.
+        let rows = (try? cache.listWindow(request.key, range: offset..<end))?.rows ?? []
+        let end = (rows.lastIndex { $0.entity == nil }).map { offset + $0 + 1 } ?? end
         let skipFromEnd = total - end
         guard skipFromEnd + configuration.pageSize <= offset, Self.isTotalOrder(request, set: set, model: model)
         else { return nil }

@@ -158,6 +158,7 @@ extension SyncEngine {
         if let job = entry?.job, !report.deferred.isEmpty { fetchDeferred(report.deferred, for: job) }
         let result = FetchResult(outcome: report.outcome, status: report.status, error: report.error?.description)
         for waiter in resultWaiters.removeValue(forKey: url) ?? [] { waiter.resume(returning: result) }
+        if report.tailGaveNoRows, let key = target?.listKey { forwardOnly.insert(key) }
         if report.outcome == .fetched, let key = target?.listKey { replanScreens(showing: key) }
         dispatch()
     }

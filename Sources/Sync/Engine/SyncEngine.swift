@@ -67,6 +67,8 @@ public actor SyncEngine {
     var queue: [FetchJob] = []
     var running: [String: (job: FetchJob, task: Task<Void, Never>)] = [:]
     var parked: [String: FetchJob] = [:]
+    /// Lists whose rows asked for from the end came back none: paged forward only from then on.
+    var forwardOnly: Set<ListKey> = []
     var screens: [ScreenID: ScreenState] = [:]
     var resultWaiters: [String: [CheckedContinuation<FetchResult, Never>]] = [:]
     var idleWaiters: [CheckedContinuation<Void, Never>] = []

@@ -25,6 +25,9 @@ public struct Normaliser: Sendable {
         public var deferred: [DeferredNavigation] = []
         /// Why paging stopped early, in words: a next page that repeats rows already listed.
         public var pagingStopped: String?
+        /// Rows asked for from a list's end came back none: the service does not page that way (or the list
+        /// shrank to nothing there), so that list is paged forward from now on.
+        public var tailGaveNoRows = false
     }
 
     /// A navigation of an entity that an `$expand` asked for and the server did not expand.
@@ -70,6 +73,10 @@ public struct Normaliser: Sendable {
             // carries, so rows land where the list has them now even if it changed since the plan.
             let keys = try collection.entities.compactMap {
                 try write($0, partial: partial, at: date, requestedAt: requestedAt, session: session, summary: &summary)
+            }
+            guard !keys.isEmpty else {
+                summary.tailGaveNoRows = true
+                break
             }
             let total = collection.count.map { Int($0) } ?? plannedTotal
             let end = total - skipFromEnd

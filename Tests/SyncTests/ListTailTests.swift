@@ -1,0 +1,78 @@
+import CarDealerTestSupport
+import EntityCache
+import Foundation
+import ODataCore
+import ScreenSeam
+import Testing
+
+@testable import Sync
+
+/// Issue 17: rows far down a list asked from its end converge whatever the service does with the request: fewer
+/// rows than asked (a page size of its own) fill new positions each time, and none at all sends that list back
+/// to paging forward. Never the same request over and over.
+@Suite struct ListTailTests {
+    static let root = SyncEngineTests.root
+    let ordered = ListRequest(entitySet: "Person", orderBy: [.init("lastName"), .init("firstName"), .init("personID")])
+
+    /// People by id, in the order given, with the list's length.
+    static func people(_ ids: [Int], count: Int) -> String {
+        let rows = ids.map {
+            #"{"__metadata":{"uri":"\#(root)Person(\#($0))"},"personID":\#($0),"lastName":"L\#($0)"}"#
+        }
+        return #"{"d":{"results":[\#(rows.joined(separator: ","))],"__count":"\#(count)"}}"#
+    }
+
+    /// A service of 100 people (position p holds Person(p + 1)); asked in reverse it answers `reverseRows` at most.
+    static func service(reverseRows: Int) -> FakeTransport {
+        FakeTransport { request, _ in
+            func number(_ name: String) -> Int? {
+                request.url.range(of: name + "=").map { Int(request.url[$0.upperBound...].prefix { $0.isNumber })! }
+            }
+            let skip = number("$skip") ?? 0
+            let top = number("$top") ?? 100
+            if request.url.contains("desc") {
+                let ids = Array(stride(from: 100 - skip, to: max(0, 100 - skip - min(top, reverseRows)), by: -1))
+                return json(people(ids, count: 100))
+            }
+            return json(people(Array((skip + 1)...min(100, skip + top)), count: 100))
+        }
+    }
+
+    func engine(_ transport: FakeTransport) throws -> SyncEngine {
+        var configuration = SyncEngine.Configuration(serviceRoot: Self.root)
+        configuration.pageSize = 10
+        configuration.tailThreshold = 20
+        configuration.prefetch = false
+        return SyncEngine(
+            configuration: configuration, cache: try CacheDatabase(), transport: transport,
+            model: CarDealerModel.model, clock: ManualClock(autoAdvance: true), random: { 0.5 })
+    }
+
+    /// Shows the first rows, then the last ten; the positions 90..<100 and the requests sent.
+    func jumpToTheEnd(_ transport: FakeTransport) async throws -> ([EntityKey?], [String]) {
+        let engine = try engine(transport)
+        engine.screenDidShow(.list(ordered), visible: 0..<10, screen: ScreenID(1))
+        await engine.waitUntilIdle()
+        engine.screenDidShow(.list(ordered), visible: 90..<100, screen: ScreenID(1))
+        await engine.waitUntilIdle()
+        let rows = try engine.cache.listWindow(ordered.key, range: 90..<100).rows.map { $0.entity?.key }
+        return (rows, await transport.requests.map(\.url))
+    }
+
+    var lastTen: [EntityKey?] { (91...100).map { EntityKey(entitySet: "Person", value: .int(Int64($0))) } }
+
+    @Test func a_service_that_answers_fewer_rows_still_fills_the_end_in_place() async throws {
+        let (rows, urls) = try await jumpToTheEnd(Self.service(reverseRows: 4))
+        #expect(rows == lastTen, "\(rows)")
+        // Three answers of 4, 4 and 2 rows from the end, each further along: no request twice
+        let tails = urls.filter { $0.contains("desc") }
+        #expect(tails.count == 3 && Set(tails).count == 3, "\(tails)")
+    }
+
+    @Test func a_service_that_answers_none_is_paged_forward_instead() async throws {
+        let (rows, urls) = try await jumpToTheEnd(Self.service(reverseRows: 0))
+        #expect(rows == lastTen, "\(rows)")
+        #expect(urls.filter { $0.contains("desc") }.count == 1, "\(urls)")
+        #expect(urls.contains { $0.contains("$skip=90") }, "\(urls)")
+    }
+}
