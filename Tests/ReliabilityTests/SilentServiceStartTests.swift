@@ -9,19 +9,18 @@ import Glibc
 /// Issue 18: a `$metadata` that never comes left a blank terminal for 30 s in which `q` did nothing.
 @Suite(.serialized, .enabled(if: CardealerProcess.isAvailable, "needs tmux and a built cardealer"))
 struct SilentServiceStartTests {
-    /// A server on 127.0.0.1 that accepts connections and reads requests but never answers.
-    final class SilentServer: @unchecked Sendable {
+    /// A server on 127.0.0.1 that runs `serve` on a thread of its own for each connection (and closes it after).
+    final class LoopbackServer: @unchecked Sendable {
         let listener: Int32
         let port: Int
 
-        init() throws {
+        init(_ serve: @escaping @Sendable (Int32) -> Void) throws {
             (listener, port) = try LoopbackListener.open()
             let listener = self.listener
             Thread.detachNewThread {
                 while let client = LoopbackListener.accept(listener) {
                     Thread.detachNewThread {
-                        var buffer = [UInt8](repeating: 0, count: 4096)
-                        while recv(client, &buffer, buffer.count, 0) > 0 {}
+                        serve(client)
                         close(client)
                     }
                 }
@@ -32,11 +31,35 @@ struct SilentServiceStartTests {
             shutdown(listener, Int32(SHUT_RDWR))
             close(listener)
         }
+
+        /// Accepts connections and reads requests but never answers.
+        static func silent() throws -> LoopbackServer {
+            try LoopbackServer { client in
+                var buffer = [UInt8](repeating: 0, count: 4096)
+                while recv(client, &buffer, buffer.count, 0) > 0 {}
+            }
+        }
+
+        /// Answers at once, then sends the body 2,000 bytes every 200 ms (a slow link).
+        static func trickling() throws -> LoopbackServer {
+            try LoopbackServer { client in
+                var buffer = [UInt8](repeating: 0, count: 4096)
+                _ = recv(client, &buffer, buffer.count, 0)
+                let head = Array(
+                    "HTTP/1.1 200 OK\r\nContent-Type: application/xml\r\nContent-Length: 1000000\r\n\r\n".utf8)
+                let chunk = Array(("<!--" + String(repeating: "-", count: 1992) + "-->").utf8)
+                guard send(client, head, head.count, Int32(MSG_NOSIGNAL)) == head.count else { return }
+                for _ in 0..<150 {
+                    guard send(client, chunk, chunk.count, Int32(MSG_NOSIGNAL)) == chunk.count else { return }
+                    usleep(200_000)
+                }
+            }
+        }
     }
 
     @Test func a_silent_metadata_at_start_shows_what_it_waits_for_and_q_quits_at_once() async throws {
         // Given a service that never answers, and no cache of it yet
-        let server = try SilentServer()
+        let server = try LoopbackServer.silent()
         let browser = try CardealerProcess()
         defer { browser.kill() }
         let before = try await browser.ttySettings()
@@ -59,44 +82,8 @@ struct SilentServiceStartTests {
         #expect(try await browser.ttySettings() == before)
     }
 
-    /// A server that answers at once and then sends the body 2,000 bytes every 200 ms (a slow link).
-    final class TricklingServer: @unchecked Sendable {
-        let listener: Int32
-        let port: Int
-
-        init() throws {
-            (listener, port) = try LoopbackListener.open()
-            let listener = self.listener
-            Thread.detachNewThread {
-                while let client = LoopbackListener.accept(listener) {
-                    Thread.detachNewThread {
-                        var buffer = [UInt8](repeating: 0, count: 4096)
-                        _ = recv(client, &buffer, buffer.count, 0)
-                        let head = Array(
-                            "HTTP/1.1 200 OK\r\nContent-Type: application/xml\r\nContent-Length: 1000000\r\n\r\n".utf8)
-                        let chunk = Array(("<!--" + String(repeating: "-", count: 1992) + "-->").utf8)
-                        guard send(client, head, head.count, Int32(MSG_NOSIGNAL)) == head.count else {
-                            close(client)
-                            return
-                        }
-                        for _ in 0..<150 {
-                            guard send(client, chunk, chunk.count, Int32(MSG_NOSIGNAL)) == chunk.count else { break }
-                            usleep(200_000)
-                        }
-                        close(client)
-                    }
-                }
-            }
-        }
-
-        deinit {
-            shutdown(listener, Int32(SHUT_RDWR))
-            close(listener)
-        }
-    }
-
     @Test func a_slow_metadata_at_start_says_how_much_has_arrived() async throws {
-        let server = try TricklingServer()
+        let server = try LoopbackServer.trickling()
         let browser = try CardealerProcess()
         defer { browser.kill() }
         try browser.launch(["browse", "http://127.0.0.1:\(server.port)/svc/"])
