@@ -11,8 +11,8 @@ import Testing
 /// Issue 17: on a list not wholly cached, one or two letters filter the rows already cached at once, without a
 /// request that the next keystroke would supersede; from three letters on the service is asked with `$filter`.
 extension ListExportTests {
-    @Test func a_short_filter_searches_the_cached_rows_and_three_letters_ask_the_service() throws {
-        let (app, terminal, _, intents) = try app()
+    @Test func a_short_filter_searches_the_cached_rows_and_three_letters_ask_the_service() async throws {
+        let (app, terminal, cache, intents) = try app()
         func filtered() -> [ScreenContent] {
             intents.shown.map(\.0).filter {
                 if case .list(let request) = $0 { request.options.filter != nil } else { false }
@@ -24,11 +24,25 @@ extension ListExportTests {
         #expect(frame.contains("Last2, First2") && !frame.contains("Last1, First1"), "\(frame)")
         #expect(terminal.lastFrame.last?.contains("in the rows cached") == true, "\(terminal.lastFrame.last ?? "")")
         #expect(filtered().isEmpty, "\(filtered())")
-        // A third letter asks the service
-        _ = app.handle([.key(.backspace), .key(.backspace), .key(.char("s")), .key(.char("t")), .key(.char("8"))])
+        // A third letter asks the service, and the cached rows that match show while it answers
+        _ = app.handle([.key(.backspace), .key(.backspace), .key(.char("s")), .key(.char("t")), .key(.char("2"))])
         let asked = try #require(filtered().last)
         guard case .list(let request) = asked else { return }
-        #expect(request.options.filter?.contains("st8") == true, "\(request.options.filter ?? "")")
+        #expect(request.options.filter?.contains("st2") == true, "\(request.options.filter ?? "")")
         #expect(terminal.lastFrame.last?.contains("in the rows cached") == false)
+        #expect(terminal.lastFrame.joined(separator: "\n").contains("Last2, First2"), "\(terminal.lastFrame)")
+        #expect(
+            terminal.lastFrame.last?.contains("1 cached match · asking the service") == true,
+            "\(terminal.lastFrame.last ?? "")")
+        // When the service answers (Last2, and Last7 which the list had not reached), its answer replaces them
+        try await cache.write { session in
+            try session.writeListPage(
+                request.key, offset: 0, entityKeys: ["Person(2)", "Person(7)"], totalCount: 2, nextLink: nil,
+                isLastPage: true, at: Date())
+        }
+        #expect(
+            try await eventually { terminal.lastFrame.joined(separator: "\n").contains("Last7, First7") },
+            "\(terminal.lastFrame)")
+        #expect(terminal.lastFrame.last?.contains("asking the service") == false)
     }
 }

@@ -161,6 +161,7 @@ extension EntityListController {
     /// asked with `$filter` and `$orderby` (a list of its own in the cache).
     func arrangeList(reread: Bool) {
         guard case .list(let base) = source else { return }
+        provisional = nil
         guard filter.isActive || userSort != nil else {
             allRows = nil
             matches = nil
@@ -196,7 +197,22 @@ extension EntityListController {
         }
         matches = nil
         activeRequest = request
+        provisional = cachedMatches(of: base)
         loadWindow()
+    }
+
+    /// The rows of `base` already cached (its first few thousand positions) that match the filter, in the list's
+    /// order: shown at once while the service answers the filter, then replaced by its answer.
+    func cachedMatches(of base: ListRequest) -> [ListRow]? {
+        guard filter.isActive, let state = try? environment.cache.listState(base.key), state.fetchedCount > 0 else {
+            return nil
+        }
+        let range = 0..<min(state.displayCount, 2000)
+        guard let window = try? environment.cache.listWindow(base.key, range: range) else { return nil }
+        let rows = window.rows.compactMap { row in
+            row.entity.map { ListRow(position: row.position, shown: $0, link: nil) }
+        }.filter { filter.matches(rowText($0)) }
+        return rows.enumerated().map { ListRow(position: $0.offset, shown: $0.element.shown, link: nil) }
     }
 
     /// Letters a filter needs before a list not wholly cached asks the service (below, the cached rows answer).

@@ -151,6 +151,9 @@ extension EntityListController {
             if let age = environment.age(of: state.fetchedAt) { parts.append(age) }
             if let error = state.lastError { parts.append(error) }
         }
+        if let provisional = shownProvisional {
+            parts.append("\(provisional.count) cached match\(provisional.count == 1 ? "" : "es") · asking the service")
+        }
         if filter.isActive {
             parts.append(
                 "filter “\(filter.text)”"

@@ -70,6 +70,8 @@ public final class EntityListController: ScreenController, FilterableScreen {
     var laidOutWidth = 80
     /// The session's byte count when this list was first drawn loading (for "loading… 12.0 KB arrived").
     var loadingBaseline: Int?
+    /// While the service is asked for a filter, the rows already cached that match it (``shownProvisional``).
+    var provisional: [ListRow]?
     /// `:export` fetching the rows not cached yet (shown on the filter line; Esc cancels).
     var exporting: ListExport?
     /// Without a profile: the columns `$metadata` gives, worked out once.
@@ -147,13 +149,18 @@ public final class EntityListController: ScreenController, FilterableScreen {
     var rowCount: Int {
         if let matches { return matches.count }
         if let allRows { return allRows.count }
+        if let provisional = shownProvisional { return provisional.count }
         return window?.state?.displayCount ?? 0
     }
+
+    /// The cached matches shown while the service's answer to a filter is on its way; nil once it is here.
+    var shownProvisional: [ListRow]? { window?.state == nil ? provisional : nil }
 
     /// The row at a display position.
     func row(at position: Int) -> ListRow? {
         if let matches, let allRows { return position < matches.count ? allRows[matches[position]] : nil }
         if let allRows { return position < allRows.count ? allRows[position] : nil }
+        if let provisional = shownProvisional { return position < provisional.count ? provisional[position] : nil }
         guard let window, window.range.contains(position) else { return ListRow(position: position) }
         let index = position - window.range.lowerBound
         guard index < window.rows.count else { return ListRow(position: position) }
@@ -163,7 +170,7 @@ public final class EntityListController: ScreenController, FilterableScreen {
     /// Whether the data behind the screen has arrived at all.
     var isKnown: Bool {
         switch source {
-        case .list: window?.state != nil || allRows != nil
+        case .list: window?.state != nil || allRows != nil || shownProvisional != nil
         case .related, .entity: allRows != nil
         }
     }
