@@ -72,13 +72,15 @@ let package = Package(
         .target(
             name: "DemoServer",
             dependencies: [
-                "ODataCore", grdb, hummingbird,
+                "ODataCore", "CZlib", grdb, hummingbird,
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ]
         ),
         // A pseudo-terminal and a child process on it (openpty, fork, login_tty, exec), for the SSH gateway.
         .target(name: "CPtySupport", linkerSettings: [.linkedLibrary("util")]),
+        // gzip for the built-in service's answers (the system's zlib).
+        .target(name: "CZlib", linkerSettings: [.linkedLibrary("z")]),
         // `cardealer serve-ssh`: an SSH server whose every session is the browser in its own process on its own pty.
         .target(
             name: "SSHGateway",
@@ -178,7 +180,8 @@ let package = Package(
         .testTarget(
             name: "DemoServerTests",
             dependencies: [
-                "DemoServer", "ODataCore", hummingbird, .product(name: "HummingbirdTesting", package: "hummingbird"),
+                "DemoServer", "ODataCore", "ODataHTTP", hummingbird,
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "GRDB", package: "GRDB.swift"),

@@ -15,7 +15,8 @@ Definitions (every time is in-process, CLOCK_MONOTONIC, from the trace):
   (the stack is one deeper) with no `loading…` row.
 * time to content: from the Enter to the first frame on the new screen with no `loading…` row.
 * requests / bytes: every request the browser sent from start to quit (`$metadata` included);
-  bytes are response bodies as the transport received them.
+  bytes are response bodies as they crossed the wire (gzip from the built-in service), decoded bytes
+  as the transport handed them on.
 """
 import os
 import random
@@ -136,7 +137,8 @@ def summarise(trace, steps, latency_ms, mode):
         "cached_key_to_frame_p99_ms": percentile(cached_key_to_frame, 0.99),
         "cached_keys": len(cached_key_to_frame), "cached_key_to_frame_ms": cached_key_to_frame,
         "time_to_content_mean_ms": mean(contents), "time_to_content_p50_ms": percentile(contents, 0.5),
-        "requests": len(ends), "bytes": sum(e["bytes"] for e in ends),
+        "requests": len(ends), "bytes": sum(e.get("wire", e["bytes"]) for e in ends),
+        "decoded_bytes": sum(e["bytes"] for e in ends),
         "duration_s": events[-1]["t"] - events[0]["t"] if events else None,
     }
 

@@ -143,20 +143,23 @@ def render(results):
     if nav:
         out += ["## 1. Navigation (200 steps, built-in service, 200 people, 80×24)", "",
                 table(["latency", "mode", "drill-downs", "no network wait", "key→frame p50 / p99",
-                       "cached key→frame p99", "time to content mean / p50", "requests", "bytes", "run"],
+                       "cached key→frame p99", "time to content mean / p50", "requests", "bytes on the wire (decoded)", "run"],
                       [["%d ms" % r["latency_ms"], r["mode"], r["drills"], fmt(r["no_wait_share"] and r["no_wait_share"] * 100, 1, " %"),
                         "%s / %s ms" % (fmt(r["key_to_frame_p50_ms"], 2), fmt(r["key_to_frame_p99_ms"], 2)),
                         fmt(r["cached_key_to_frame_p99_ms"], 2, " ms"),
                         "%s / %s ms" % (fmt(r["time_to_content_mean_ms"], 2), fmt(r["time_to_content_p50_ms"], 2)),
-                        r["requests"], fmt(r["bytes"]), fmt(r["duration_s"], 0, " s")] for r in nav]), "",
+                        r["requests"], "%s (%s)" % (fmt(r["bytes"]), fmt(r.get("decoded_bytes", r["bytes"]))),
+                        fmt(r["duration_s"], 0, " s")] for r in nav]), "",
                 "Ratios, fetch-on-navigate against prefetching at the same latency:", "",
                 table(["latency", "time to content (mean) ÷", "requests (prefetch ÷ fetch-on-navigate)",
-                       "bytes (prefetch ÷ fetch-on-navigate)"],
+                       "bytes on the wire (prefetch ÷ fetch-on-navigate)", "decoded bytes (the same)"],
                       [["%d ms" % l,
                         fmt(ratio(nav_run(results, l, "no-prefetch")["time_to_content_mean_ms"],
                                   nav_run(results, l, "prefetch")["time_to_content_mean_ms"]), 1, "×"),
                         fmt(ratio(nav_run(results, l, "prefetch")["requests"], nav_run(results, l, "no-prefetch")["requests"]), 2, "×"),
-                        fmt(ratio(nav_run(results, l, "prefetch")["bytes"], nav_run(results, l, "no-prefetch")["bytes"]), 2, "×")]
+                        fmt(ratio(nav_run(results, l, "prefetch")["bytes"], nav_run(results, l, "no-prefetch")["bytes"]), 2, "×"),
+                        fmt(ratio(nav_run(results, l, "prefetch").get("decoded_bytes"),
+                                  nav_run(results, l, "no-prefetch").get("decoded_bytes")), 2, "×")]
                        for l in sorted({r["latency_ms"] for r in nav})
                        if nav_run(results, l, "prefetch") and nav_run(results, l, "no-prefetch")]), ""]
     scale = results.get("scale")

@@ -1,3 +1,4 @@
+import CZlib
 import HTTPTypes
 import Hummingbird
 import ODataCore
@@ -29,9 +30,45 @@ extension ODataResponder {
             return Response(status: .notModified, headers: headers)
         }
         headers[.contentType] = contentType
+        // A client that accepts gzip gets it for anything worth compressing (verbose JSON shrinks about 8×).
+        headers[.vary] = "Accept-Encoding"
+        var body = body
+        if body.count >= Self.compressFrom, Self.acceptsGzip(request.headers[.acceptEncoding]),
+            let compressed = Self.gzip(body)
+        {
+            body = compressed
+            headers[.contentEncoding] = "gzip"
+        }
         headers[.contentLength] = String(body.count)
         if request.method == .head { return Response(status: .ok, headers: headers) }
         return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: body)))
+    }
+
+    /// Bodies smaller than this go as they are (a gzip header and trailer cost 18 bytes).
+    static let compressFrom = 512
+
+    /// Whether an `Accept-Encoding` names gzip (or `*`) with a weight above zero.
+    static func acceptsGzip(_ header: String?) -> Bool {
+        guard let header else { return false }
+        return header.split(separator: ",").contains { item in
+            let parts = item.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+            guard let coding = parts.first, coding == "gzip" || coding == "*" else { return false }
+            let weight = parts.dropFirst().first { $0.hasPrefix("q=") }.flatMap { Double($0.dropFirst(2)) } ?? 1
+            return weight > 0
+        }
+    }
+
+    /// `body` gzipped at zlib's default level, or nil if zlib failed.
+    static func gzip(_ body: [UInt8]) -> [UInt8]? {
+        var output = [UInt8](repeating: 0, count: czlib_bound(body.count))
+        let written = body.withUnsafeBufferPointer { input in
+            output.withUnsafeMutableBufferPointer { out in
+                czlib_gzip(input.baseAddress, input.count, out.baseAddress, out.count, 6)
+            }
+        }
+        guard written > 0 else { return nil }
+        output.removeSubrange(written...)
+        return output
     }
 
     /// Whether an `If-None-Match` list (`*`, or ETags separated by commas) names `etag`.

@@ -3,8 +3,9 @@ import ODataCore
 
 /// An ``ODataTransport`` decorator that writes `request_start` / `request_end` lines to a ``TraceLog``.
 ///
-/// `bytes` is the response body as the transport returned it (after any gzip decoding); `ms` the
-/// wall time of the whole request. A request that throws ends with `status` 0 and `error`.
+/// `bytes` is the response body as the transport returned it (after any gzip decoding), `wire` the body as it
+/// crossed the network (the `Content-Length` of an encoded answer; else `bytes`); `ms` the wall time of the
+/// whole request. A request that throws ends with `status` 0 and `error`.
 struct TracingTransport: ODataTransport {
     let base: any ODataTransport
     let log: TraceLog
@@ -20,7 +21,7 @@ struct TracingTransport: ODataTransport {
                 "request_end",
                 [
                     "id": id, "url": request.url, "status": response.status, "bytes": response.body.count,
-                    "ms": (ended - started) * 1000,
+                    "wire": Self.wireBytes(response), "ms": (ended - started) * 1000,
                 ], at: ended)
             return response
         } catch {
@@ -28,10 +29,18 @@ struct TracingTransport: ODataTransport {
             log.record(
                 "request_end",
                 [
-                    "id": id, "url": request.url, "status": 0, "bytes": 0, "ms": (ended - started) * 1000,
+                    "id": id, "url": request.url, "status": 0, "bytes": 0, "wire": 0, "ms": (ended - started) * 1000,
                     "error": error is CancellationError ? "cancelled" : String(describing: error),
                 ], at: ended)
             throw error
         }
+    }
+
+    /// The body's size as sent: the `Content-Length` of a gzip or deflate answer (the transport decoded it).
+    static func wireBytes(_ response: TransportResponse) -> Int {
+        guard response.headers["content-encoding"] != nil,
+            let length = response.headers["content-length"].flatMap(Int.init)
+        else { return response.body.count }
+        return length
     }
 }
