@@ -162,6 +162,7 @@ extension EntityListController {
     func arrangeList(reread: Bool) {
         guard case .list(let base) = source else { return }
         provisional = nil
+        searchesCachedRowsOnly = false
         guard filter.isActive || userSort != nil else {
             allRows = nil
             matches = nil
@@ -170,14 +171,17 @@ extension EntityListController {
             return
         }
         let state = try? environment.cache.listState(base.key)
+        searchesCachedRowsOnly =
+            filter.isActive && filter.text.count < Self.serverFilterMinimum
+            && !(state?.isComplete ?? false)
         // Rows held for a short filter of a list not wholly cached give way to the service's answer.
-        if reread || (allRows != nil && !(state?.isComplete ?? false) && !filtersCachedRowsOnly) {
+        if reread || (allRows != nil && !(state?.isComplete ?? false) && !searchesCachedRowsOnly) {
             allRows = nil
             matches = nil
         }
         if allRows == nil, let state, state.isComplete, state.displayCount <= 5000 {
             holdWholeList(base.key, count: state.displayCount)
-        } else if allRows == nil, filtersCachedRowsOnly, let state {
+        } else if allRows == nil, searchesCachedRowsOnly, let state {
             // One or two letters match most of a long list, and the next keystroke supersedes the question:
             // the rows already here answer at once; the service is asked from three letters on.
             holdWholeList(base.key, count: min(state.displayCount, 5000))
@@ -197,35 +201,25 @@ extension EntityListController {
         }
         matches = nil
         activeRequest = request
-        provisional = cachedMatches(of: base)
+        provisional = state.flatMap { cachedMatches(of: base, state: $0) }
         loadWindow()
     }
 
     /// The rows of `base` already cached (its first few thousand positions) that match the filter, in the list's
     /// order: shown at once while the service answers the filter, then replaced by its answer.
-    func cachedMatches(of base: ListRequest) -> [ListRow]? {
-        guard filter.isActive, let state = try? environment.cache.listState(base.key), state.fetchedCount > 0 else {
-            return nil
-        }
+    func cachedMatches(of base: ListRequest, state: ListState) -> [ListRow]? {
+        guard filter.isActive, state.fetchedCount > 0 else { return nil }
         let range = 0..<min(state.displayCount, 2000)
         guard let window = try? environment.cache.listWindow(base.key, range: range) else { return nil }
+        let columns = self.columns
         let rows = window.rows.compactMap { row in
             row.entity.map { ListRow(position: row.position, shown: $0, link: nil) }
-        }.filter { filter.matches(rowText($0)) }
+        }.filter { filter.matches(rowText($0, columns: columns)) }
         return rows.enumerated().map { ListRow(position: $0.offset, shown: $0.element.shown, link: nil) }
     }
 
     /// Letters a filter needs before a list not wholly cached asks the service (below, the cached rows answer).
     static let serverFilterMinimum = 3
-
-    /// Whether the filter is too short to ask the service and the list is not wholly cached: only the rows in the
-    /// cache are searched (the status line says so).
-    var filtersCachedRowsOnly: Bool {
-        guard case .list(let base) = source, filter.isActive, filter.text.count < Self.serverFilterMinimum else {
-            return false
-        }
-        return !((try? environment.cache.listState(base.key))?.isComplete ?? false)
-    }
 
     /// Reads every row of a complete stored list to filter here, and keeps them current: a row changed, added
     /// or deleted while the filter is on shows as it does without one.
@@ -255,7 +249,8 @@ extension EntityListController {
             cursor.setCount(rowCount)
             return
         }
-        matches = allRows.indices.filter { filter.matches(rowText(allRows[$0])) }
+        let columns = self.columns
+        matches = allRows.indices.filter { filter.matches(rowText(allRows[$0], columns: columns)) }
         cursor.setCount(rowCount)
     }
 

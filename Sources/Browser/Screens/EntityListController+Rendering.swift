@@ -3,8 +3,8 @@ import Terminal
 
 /// Drawing the list and summarising it for the status line.
 extension EntityListController {
-    /// All the text a row shows, for the local filter.
-    func rowText(_ row: ListRow) -> String {
+    /// All the text a row shows in `columns` (worked out once for all the rows filtered), for the local filter.
+    func rowText(_ row: ListRow, columns: [DisplayProfile.Column]) -> String {
         guard let shown = row.shown else { return "" }
         return columns.map { column in
             ValueFormatter.fill(column.value) { name in shown.properties.first { $0.name == name }?.value }
@@ -157,7 +157,7 @@ extension EntityListController {
         if filter.isActive {
             parts.append(
                 "filter “\(filter.text)”"
-                    + (filtersCachedRowsOnly ? " in the rows cached; 3 letters ask the service" : ""))
+                    + (searchesCachedRowsOnly ? " in the rows cached; 3 letters ask the service" : ""))
         }
         return parts.joined(separator: " · ")
     }

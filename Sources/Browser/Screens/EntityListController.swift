@@ -70,6 +70,9 @@ public final class EntityListController: ScreenController, FilterableScreen {
     var laidOutWidth = 80
     /// The session's byte count when this list was first drawn loading (for "loading… 12.0 KB arrived").
     var loadingBaseline: Int?
+    /// The filter is too short to ask the service and the list is not wholly cached: only the rows in the cache are
+    /// searched (the status line says so). Set by `arrangeList`, from the list state it reads.
+    var searchesCachedRowsOnly = false
     /// While the service is asked for a filter, the rows already cached that match it (``shownProvisional``).
     var provisional: [ListRow]?
     /// `:export` fetching the rows not cached yet (shown on the filter line; Esc cancels).
