@@ -98,14 +98,8 @@ extension SyncEngine {
                 priority: .visible
             )
         }
-        var options = request.options
-        options.expand = expand
-        options.top = end - offset
-        options.skip = offset > 0 ? offset : nil
-        options.skipToken = nil
-        options.inlineCount = true
         return FetchPlan(
-            url: builder.url(request.path, options),
+            url: pageURL(request, expand: expand, top: end - offset, skip: offset, reversed: false),
             target: .listPage(request.key, entitySet: set, offset: offset, requestedTop: end - offset),
             priority: .visible
         )
@@ -113,33 +107,39 @@ extension SyncEngine {
 
     /// Rows `offset..<end` far down a long list, asked from its end in the reverse order (``FetchTarget/listTail``)
     /// when that skips fewer rows than `$skip` from the start would, by a page or more, and the start would skip at
-    /// least the configuration's `tailThreshold`: a service pays for every skipped row (an SQL `OFFSET`), so End on a million rows
-    /// costs what the first page does. Only for a known length and an order that names every key property.
+    /// least the configuration's `tailThreshold`: a service pays for every skipped row (an SQL `OFFSET`), so End on
+    /// a million rows costs what the first page does. Only for a known length and an order that names every key property.
     func tailPlan(
         _ request: ListRequest, set: String, expand: [String], offset: Int, end: Int, state: ListState?
     ) -> FetchPlan? {
         guard let total = state?.totalCount, end <= total, end > offset, offset >= configuration.tailThreshold,
-            !forwardOnly.contains(request.key)
+            total - end + configuration.pageSize <= offset, !forwardOnly.contains(request.key),
+            Self.isTotalOrder(request, set: set, model: model)
         else { return nil }
         // Up to the last row missing in the page: a service that answers fewer rows than asked (its own page
         // size) still fills new positions each time, never the same ones again.
         let rows = (try? cache.listWindow(request.key, range: offset..<end))?.rows ?? []
         let end = (rows.lastIndex { $0.entity == nil }).map { offset + $0 + 1 } ?? end
         let skipFromEnd = total - end
-        guard skipFromEnd + configuration.pageSize <= offset, Self.isTotalOrder(request, set: set, model: model)
-        else { return nil }
-        var options = request.options
-        options.orderBy = options.orderBy.map { QueryOptions.OrderItem($0.property, descending: !$0.descending) }
-        options.expand = expand
-        options.top = end - offset
-        options.skip = skipFromEnd > 0 ? skipFromEnd : nil
-        options.skipToken = nil
-        options.inlineCount = true
         return FetchPlan(
-            url: builder.url(request.path, options),
+            url: pageURL(request, expand: expand, top: end - offset, skip: skipFromEnd, reversed: true),
             target: .listTail(request.key, entitySet: set, skipFromEnd: skipFromEnd, plannedTotal: total),
             priority: .visible
         )
+    }
+
+    /// A page of `request`: `top` rows after `skip`, with its length, in the list's order or the reverse of it.
+    func pageURL(_ request: ListRequest, expand: [String], top: Int, skip: Int, reversed: Bool) -> String {
+        var options = request.options
+        if reversed {
+            options.orderBy = options.orderBy.map { QueryOptions.OrderItem($0.property, descending: !$0.descending) }
+        }
+        options.expand = expand
+        options.top = top
+        options.skip = skip > 0 ? skip : nil
+        options.skipToken = nil
+        options.inlineCount = true
+        return builder.url(request.path, options)
     }
 
     /// Whether the list's order is a total one: it names every key property of the set, so two rows never tie and
