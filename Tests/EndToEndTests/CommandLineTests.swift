@@ -6,6 +6,13 @@ import Testing
 @Suite struct CommandLineTests {
     /// Runs `cardealer arguments…` in `directory` with `environment` (plus PATH and HOME) to its end; its output.
     static func run(_ arguments: [String], in directory: String, environment: [String: String] = [:]) throws -> String {
+        try runWithStatus(arguments, in: directory, environment: environment).output
+    }
+
+    /// The same, with the exit status; blocks the calling thread (from async code, through ``offThePool(_:)``).
+    static func runWithStatus(
+        _ arguments: [String], in directory: String, environment: [String: String] = [:]
+    ) throws -> (status: Int32, output: String) {
         let binary = try #require(BuiltProducts.executable("cardealer"), "cardealer is not built (swift build first)")
         let process = Process()
         process.executableURL = URL(fileURLWithPath: binary)
@@ -18,7 +25,7 @@ import Testing
         try process.run()
         let data = output.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        return String(decoding: data, as: UTF8.self)
+        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
     }
 
     @Test func a_relative_cache_directory_is_taken_from_the_working_directory_by_every_command() throws {

@@ -7,22 +7,13 @@ import Testing
 @Suite(.serialized) struct ConfigFileTests {
     /// `cardealer ARGUMENTS` with `XDG_CONFIG_HOME` in `directory`, to its end: (status, output + error).
     static func run(_ arguments: [String], directory: String) async throws -> (Int32, String) {
-        let binary = try #require(BuiltProducts.executable("cardealer"))
-        return try await offThePool {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: binary)
-            process.arguments = arguments
-            process.environment = [
-                "HOME": directory, "PATH": "/usr/bin:/bin", "XDG_CONFIG_HOME": directory + "/config",
-                "XDG_CACHE_HOME": directory + "/cache", "XDG_DATA_HOME": directory + "/data",
-            ]
-            let output = Pipe()
-            process.standardOutput = output
-            process.standardError = output
-            try process.run()
-            let data = output.fileHandleForReading.readDataToEndOfFile()
-            process.waitUntilExit()
-            return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+        try await offThePool {
+            try CommandLineTests.runWithStatus(
+                arguments, in: directory,
+                environment: [
+                    "XDG_CONFIG_HOME": directory + "/config", "XDG_CACHE_HOME": directory + "/cache",
+                    "XDG_DATA_HOME": directory + "/data",
+                ])
         }
     }
 
