@@ -41,6 +41,50 @@ import Testing
         #expect(entity.fetchedAt == date.addingTimeInterval(5))
     }
 
+    @Test func a_cut_copy_keeps_an_entity_whole_only_when_it_is_the_same_version() throws {
+        let cache = try CacheDatabase()
+        func upsert(_ fields: [(String, String)], etag: String?, partial: Bool) throws {
+            try cache.write { session in
+                try session.upsertEntity(
+                    key: "Person(1)", entitySet: "Person", type: nil,
+                    properties: fields.map { ODataProperty(name: $0.0, value: .string($0.1)) }, etag: etag,
+                    at: date, partial: partial)
+            }
+        }
+        func entity() throws -> CachedEntity { try #require(try cache.entity(person)) }
+        // A first copy cut by $select is not the whole entity
+        try upsert([("lastName", "Samson")], etag: "W/\"1\"", partial: true)
+        #expect(try entity().isComplete == false)
+        // A whole copy is
+        try upsert([("firstName", "Bob"), ("lastName", "Samson"), ("ssn", "5")], etag: "W/\"1\"", partial: false)
+        #expect(try entity().isComplete)
+        // A cut copy of the same version merges and leaves it whole
+        try upsert([("lastName", "Samson")], etag: "W/\"1\"", partial: true)
+        #expect(try entity().isComplete)
+        // A cut copy of a new version: the fields it left out may have changed, so not whole, and nothing erased
+        try upsert([("lastName", "Sampson")], etag: "W/\"2\"", partial: true)
+        var merged = try entity()
+        #expect(!merged.isComplete)
+        #expect(merged["ssn"] == .string("5") && merged["lastName"] == .string("Sampson") && merged.etag == "W/\"2\"")
+        // Even the same version again does not make it whole; a whole copy does
+        try upsert([("lastName", "Sampson")], etag: "W/\"2\"", partial: true)
+        #expect(try entity().isComplete == false)
+        try upsert([("firstName", "Bob"), ("lastName", "Sampson"), ("ssn", "6")], etag: "W/\"2\"", partial: false)
+        merged = try entity()
+        #expect(merged.isComplete && merged["ssn"] == .string("6"))
+        // A cut copy from a service without ETags cannot say it is the same version
+        try upsert([("lastName", "Sampson")], etag: nil, partial: true)
+        #expect(try entity().isComplete == false)
+        // The list window reads the same mark
+        try cache.write { session in
+            try session.writeListPage(
+                ListKey(canonical: "Person"), offset: 0, entityKeys: [person], totalCount: 1, nextLink: nil,
+                isLastPage: true, at: date)
+        }
+        let window = try cache.listWindow(ListKey(canonical: "Person"), range: 0..<1)
+        #expect(window.rows.first?.entity?.isComplete == false)
+    }
+
     @Test func an_unfetched_relation_is_unknown_and_an_empty_one_is_known_and_empty() throws {
         // Given a cache where Person(1)'s cars were fetched empty and Person(2)'s never
         let cache = try CacheDatabase()

@@ -190,6 +190,11 @@ enum CacheSchema {
                     ) WITHOUT ROWID;
                     """)
         }
+        migrator.registerMigration("v9: an entity known only in part") { db in
+            // A `$select` answer brings some of an entity's fields: `complete` is 0 until a whole copy arrives
+            // (``CacheWriteSession/upsertEntity(key:entitySet:type:properties:etag:at:partial:requestedAt:)``).
+            try db.execute(sql: "ALTER TABLE entity ADD COLUMN complete BOOLEAN NOT NULL DEFAULT 1")
+        }
         return migrator
     }
 }

@@ -13,7 +13,7 @@ import ODataCore
 /// 1,000,000-row list reads 50 `listRow` entries by `(listId, position)` and 50
 /// entities by key, whatever the position.
 enum CacheQueries {
-    static let entityColumns = "key, entitySet, type, properties, etag, fetchedAt, pending"
+    static let entityColumns = "key, entitySet, type, properties, etag, fetchedAt, pending, complete"
 
     static func entity(
         _ db: Database, key: String, bound: PropertyCodec.DisplayBound? = .screen
@@ -23,7 +23,7 @@ enum CacheQueries {
         return try entity(from: row, offset: 0, bound: bound)
     }
 
-    /// Decodes an entity from seven consecutive columns (``entityColumns``) starting at `offset`; under a `bound`,
+    /// Decodes an entity from eight consecutive columns (``entityColumns``) starting at `offset`; under a `bound`,
     /// long values are cut (and named in ``CachedEntity/cutProperties``). Nil for a stored key that is not
     /// canonical (a damaged row), which reads as not cached.
     static func entity(from row: Row, offset: Int, bound: PropertyCodec.DisplayBound? = .screen) throws -> CachedEntity?
@@ -38,7 +38,8 @@ enum CacheQueries {
         return CachedEntity(
             key: key, entitySet: row[offset + 1], type: row[offset + 2],
             properties: properties, etag: row[offset + 4],
-            fetchedAt: Date(timeIntervalSince1970: row[offset + 5]), cutProperties: cut, pendingWrites: row[offset + 6]
+            fetchedAt: Date(timeIntervalSince1970: row[offset + 5]), cutProperties: cut, pendingWrites: row[offset + 6],
+            isComplete: row[offset + 7]
         )
     }
 
@@ -66,7 +67,7 @@ enum CacheQueries {
             return ListWindow(range: range, rows: [], state: nil)
         }
         let sql = """
-            SELECT r.position, e.key, e.entitySet, e.type, e.properties, e.etag, e.fetchedAt, e.pending
+            SELECT r.position, e.key, e.entitySet, e.type, e.properties, e.etag, e.fetchedAt, e.pending, e.complete
             FROM listRow r LEFT JOIN entity e ON e.key = r.entityKey
             WHERE r.listId = ? AND r.position >= ? AND r.position < ? ORDER BY r.position
             """

@@ -20,11 +20,17 @@ public struct CachedEntity: Sendable, Hashable {
     public var cutProperties: [String]
     /// Writes made here to this entity that the service has not settled yet: its values show them already.
     public var pendingWrites: Int
+    /// Whether the properties are the whole entity as the service last sent it. False for an entity known only from
+    /// `$select` answers (a list's prefetch of the next screen asks only for what that screen shows), or whose
+    /// version changed in one (the fields that answer left out may be stale): a detail screen, a form or an
+    /// export fetches it whole first.
+    public var isComplete: Bool
 
     public init(
         key: EntityKey, entitySet: String, type: String?, properties: [ODataProperty], etag: String?, fetchedAt: Date,
-        cutProperties: [String] = [], pendingWrites: Int = 0
+        cutProperties: [String] = [], pendingWrites: Int = 0, isComplete: Bool = true
     ) {
+        self.isComplete = isComplete
         self.pendingWrites = pendingWrites
         self.key = key
         self.entitySet = entitySet

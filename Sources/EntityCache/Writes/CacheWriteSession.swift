@@ -20,7 +20,9 @@ public struct CacheWriteSession {
     ///
     /// When `partial` (a `$select` response) the incoming properties merge into the
     /// known ones: known fields keep their place, new values replace old, fields the
-    /// response left out are never erased, and a missing etag keeps the stored one.
+    /// response left out are never erased, and a missing etag keeps the stored one. The entity stays complete
+    /// (``CachedEntity/isComplete``) only when it was and both copies carry the same ETag: a new version means the
+    /// fields left out may have changed too. A first partial copy is not complete.
     /// Otherwise the incoming properties replace the stored ones. An entity with writes made here that the
     /// service has not settled keeps its values and ETag (the optimistic copy stays on screen); only its
     /// fetched-at moves. So does one whose write the service settled after `requestedAt`, when the request that
@@ -33,8 +35,10 @@ public struct CacheWriteSession {
         var properties = properties
         var etag = etag
         var type = type
+        var complete = !partial
         if partial, let existing = try CacheQueries.entity(db, key: key, bound: nil) {
             properties = Self.merge(existing.properties, with: properties)
+            complete = existing.isComplete && etag != nil && etag == existing.etag
             etag = etag ?? existing.etag
             type = type ?? existing.type
         }
@@ -46,6 +50,7 @@ public struct CacheWriteSession {
             bind.text(5, etag)
             bind.double(6, date.timeIntervalSince1970)
             bind.double(7, requestedAt?.timeIntervalSince1970 ?? .greatestFiniteMagnitude)
+            bind.int(8, complete ? 1 : 0)
         }
     }
 

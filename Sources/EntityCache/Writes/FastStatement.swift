@@ -23,10 +23,13 @@ final class WriteStatements {
             switch self {
             case .upsertEntity:
                 """
-                INSERT INTO entity (key, entitySet, type, properties, etag, fetchedAt) VALUES (?, ?, ?, ?, ?, ?)
+                INSERT INTO entity (key, entitySet, type, properties, etag, fetchedAt, complete)
+                VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?8)
                 ON CONFLICT (key) DO UPDATE SET entitySet = excluded.entitySet, type = coalesce(excluded.type, type),
                     properties = CASE WHEN pending = 0 AND (settledAt IS NULL OR settledAt <= ?7)
                         THEN excluded.properties ELSE properties END,
+                    complete = CASE WHEN pending = 0 AND (settledAt IS NULL OR settledAt <= ?7)
+                        THEN excluded.complete ELSE complete END,
                     etag = CASE WHEN pending = 0 AND (settledAt IS NULL OR settledAt <= ?7)
                         THEN excluded.etag ELSE etag END,
                     fetchedAt = excluded.fetchedAt
