@@ -161,7 +161,7 @@ struct PayloadWriter {
         json.string(uri)
         json.key("type")
         json.string(schema.namespace + "." + set.name)
-        if selectsAll || select.names.contains(set.concurrencyProperty), let etag = etag(node) {
+        if let etag = etag(node) {  // whatever `$select` names: it is the entity's version
             json.key("etag")
             json.string(etag)
         }
@@ -213,7 +213,7 @@ struct PayloadWriter {
             json.key("@odata.context")
             json.string(context)
         }
-        if selectsAll || select.names.contains(set.concurrencyProperty), let etag = etag(node) {
+        if let etag = etag(node) {  // whatever `$select` names: it is the entity's version
             json.key("@odata.etag")
             json.string(etag)
         }

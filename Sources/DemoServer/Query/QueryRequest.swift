@@ -7,6 +7,8 @@ struct QueryRequest: Sendable {
     /// The `$expand` text as sent, kept for next links (v4 nests it).
     var expandText: String?
     var select: [String] = []
+    /// `$select`s inside v4 expansions, as v2 paths (`A/x`; `A/*` for an expansion that names none).
+    private var expandSelect: [String] = []
     var filter: FilterExpression?
     /// The `$filter` text as sent, kept for `__next` links.
     var filterText: String?
@@ -39,13 +41,17 @@ struct QueryRequest: Sendable {
             try apply(name, value)
         }
         if skipToken != nil, skip != nil { skip = nil }
+        // v4 selects inside an expansion: as v2's paths, beside the top level's (every property when it names none).
+        if expandSelect.contains(where: { !$0.hasSuffix("/*") }) {
+            select = (select.isEmpty ? ["*"] : select) + expandSelect
+        }
     }
 
     private mutating func apply(_ name: String, _ value: String) throws(ServiceError) {
         switch name {
         case "$expand":
             expandText = value
-            expand = dialect == .v4 ? try Self.nestedExpandPaths(value) : Self.list(value)
+            expand = dialect == .v4 ? try Self.nestedExpandPaths(value, select: &expandSelect) : Self.list(value)
         case "$select": select = Self.list(value)
         case "$filter":
             filter = try FilterParser.parse(value)
@@ -90,9 +96,12 @@ struct QueryRequest: Sendable {
         }
     }
 
-    /// v4's `A($expand=B($expand=C)),D` as the paths `A`, `A/B`, `A/B/C`, `D`. Options other than `$expand`
-    /// inside the parentheses are refused (501), as are unbalanced ones (400).
-    static func nestedExpandPaths(_ text: String, prefix: String = "") throws(ServiceError) -> [String] {
+    /// v4's `A($expand=B($expand=C)),D` as the paths `A`, `A/B`, `A/B/C`, `D`; a `$select` inside the parentheses
+    /// (`A($select=x,y)`) adds `A/x`, `A/y` to `select`, an expansion without one `A/*`. Other options inside the
+    /// parentheses are refused (501), as are unbalanced ones (400).
+    static func nestedExpandPaths(
+        _ text: String, prefix: String = "", select: inout [String]
+    ) throws(ServiceError) -> [String] {
         var items: [Substring] = []
         var depth = 0
         var start = text.startIndex
@@ -116,22 +125,50 @@ struct QueryRequest: Sendable {
             guard !trimmed.isEmpty else { continue }
             guard let open = trimmed.firstIndex(of: "(") else {
                 paths.append(prefix + trimmed)
+                select.append(prefix + trimmed + "/*")
                 continue
             }
             let name = prefix + trimmed[..<open].trimmingCharacters(in: " ")
             paths.append(name)
             guard trimmed.hasSuffix(")") else { throw .badRequest("$expand '\(text)' is malformed.") }
             let inner = trimmed[trimmed.index(after: open)..<trimmed.index(before: trimmed.endIndex)]
-            for option in inner.split(separator: ";") where !option.trimmingCharacters(in: " ").isEmpty {
+            var selected = false
+            for option in Self.topLevelOptions(inner) where !option.trimmingCharacters(in: " ").isEmpty {
                 let parts = option.split(separator: "=", maxSplits: 1)
-                guard parts.count == 2, parts[0].trimmingCharacters(in: " ") == "$expand" else {
+                let optionName = parts[0].trimmingCharacters(in: " ")
+                guard parts.count == 2, optionName == "$expand" || optionName == "$select" else {
                     throw .notImplemented(
-                        "$expand options other than a nested $expand are not supported here: '\(option)'.")
+                        "$expand options other than a nested $expand or $select are not supported here: '\(option)'.")
                 }
-                paths += try nestedExpandPaths(String(parts[1]), prefix: name + "/")
+                if optionName == "$select" {
+                    selected = true
+                    select += list(String(parts[1])).map { name + "/" + $0 }
+                } else {
+                    paths += try nestedExpandPaths(String(parts[1]), prefix: name + "/", select: &select)
+                }
             }
+            if !selected { select.append(name + "/*") }
         }
         return paths
+    }
+
+    /// The `;`-separated options inside an expansion's parentheses, those of nested expansions kept whole.
+    static func topLevelOptions(_ text: Substring) -> [Substring] {
+        var options: [Substring] = []
+        var depth = 0
+        var start = text.startIndex
+        for index in text.indices {
+            switch text[index] {
+            case "(": depth += 1
+            case ")": depth -= 1
+            case ";" where depth == 0:
+                options.append(text[start..<index])
+                start = text.index(after: index)
+            default: break
+            }
+        }
+        options.append(text[start...])
+        return options
     }
 
     /// Comma-separated items, trimmed, empty items dropped.
