@@ -37,6 +37,8 @@ public struct ODataURLBuilder: Sendable {
                 if !firstLevel.contains(name) { firstLevel.append(name) }
             }
             options.expand = firstLevel
+            // Such a service refuses options inside an expansion: its entities come whole.
+            options.select = options.select.filter { !$0.contains("/") }
         }
         let query = options.queryText(for: dialect)
         return serviceRoot + path.urlText(keyTypes: keyTypes, dialect: dialect) + (query.isEmpty ? "" : "?" + query)

@@ -55,10 +55,15 @@ public struct QueryOptions: Sendable, Hashable {
         func add(_ name: String, _ value: String) {
             items.append(name + "=" + PercentEncoding.encodeQueryValue(value))
         }
-        if !expand.isEmpty {
-            add("$expand", dialect == .v4 ? Self.nestedExpand(expand) : expand.joined(separator: ","))
+        if dialect == .v4 {
+            // v4 selects inside each expansion (`A($select=x;$expand=B)`); the top level keeps the rest.
+            if !expand.isEmpty { add("$expand", Self.nestedExpand(expand, select: select)) }
+            let top = select.filter { !$0.contains("/") }
+            if !top.isEmpty, !top.contains("*") { add("$select", top.joined(separator: ",")) }
+        } else {
+            if !expand.isEmpty { add("$expand", expand.joined(separator: ",")) }
+            if !select.isEmpty { add("$select", select.joined(separator: ",")) }
         }
-        if !select.isEmpty { add("$select", select.joined(separator: ",")) }
         if let filter { add("$filter", filter) }
         if !orderBy.isEmpty {
             add("$orderby", orderBy.map { $0.property + ($0.descending ? " desc" : "") }.joined(separator: ","))
@@ -75,11 +80,13 @@ public struct QueryOptions: Sendable, Hashable {
     }
 
     /// v2's expand paths (`PersonCar`, `PersonCar/Car`) as v4's nested form (`PersonCar($expand=Car)`), first
-    /// appearance order kept.
-    static func nestedExpand(_ paths: [String]) -> String {
+    /// appearance order kept. v2 `$select` paths below an expansion (`PersonCar/Car/make`) go inside it
+    /// (`Car($select=make)`); `A/*` selects nothing narrower than the whole.
+    static func nestedExpand(_ paths: [String], select: [String] = []) -> String {
         final class Node {
             var names: [String] = []
             var children: [String: Node] = [:]
+            var select: [String] = []
         }
         let root = Node()
         for path in paths {
@@ -95,10 +102,20 @@ public struct QueryOptions: Sendable, Hashable {
                 }
             }
         }
+        for path in select {
+            var names = path.split(separator: "/").map(String.init)
+            guard names.count > 1, let field = names.popLast(), field != "*" else { continue }
+            var node: Node? = root
+            for name in names { node = node?.children[name] }
+            node?.select.append(field)
+        }
         func text(_ node: Node) -> String {
             node.names.map { name in
                 let child = node.children[name]!
-                return child.names.isEmpty ? name : name + "($expand=" + text(child) + ")"
+                var options: [String] = []
+                if !child.select.isEmpty { options.append("$select=" + child.select.joined(separator: ",")) }
+                if !child.names.isEmpty { options.append("$expand=" + text(child)) }
+                return options.isEmpty ? name : name + "(" + options.joined(separator: ";") + ")"
             }.joined(separator: ",")
         }
         return text(root)

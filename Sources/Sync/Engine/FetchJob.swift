@@ -28,6 +28,9 @@ struct FetchJob: Sendable {
     var sequence: Int
     /// A `$select` response: merge, do not replace.
     let partial: Bool
+    /// Entity sets the answer brings cut to a `$select` (the rest of it comes whole), each with the properties a
+    /// whole entity of it carries.
+    var partialSets: [String: Set<String>] = [:]
 
     var isWanted: Bool { pinned || !owners.isEmpty }
 }

@@ -119,7 +119,8 @@ struct JobRunner: Sendable {
         let etag = response.etag ?? Self.entityETag(payload, target: job.target)
         let summary = try await cache.write { session in
             let summary = try normaliser.write(
-                payload, for: job.target, partial: job.partial, at: date, requestedAt: requestedAt, into: session)
+                payload, for: job.target, partial: job.partial, partialSets: job.partialSets, at: date,
+                requestedAt: requestedAt, into: session)
             try session.setValidator(url: job.url, etag: etag, at: date)
             return summary
         }

@@ -56,7 +56,11 @@ extension SyncEngine: SyncIntents {
             let old = state.predicted
             state.predicted = urls
             screens[screen] = state
-            for plan in plans { enqueue(url: plan.url, target: plan.target, priority: .prediction, owner: screen) }
+            for plan in plans {
+                enqueue(
+                    url: plan.url, target: plan.target, priority: .prediction, owner: screen,
+                    partialSets: plan.partialSets)
+            }
             release(old.subtracting(urls), from: screen)
         case .close(let screen):
             guard let state = screens.removeValue(forKey: screen) else { return }
@@ -107,7 +111,9 @@ extension SyncEngine: SyncIntents {
         screens[screen] = state
         // Queue first, then release: the engine never looks idle in between.
         for plan in plans {
-            enqueue(url: plan.url, target: plan.target, priority: plan.priority, owner: screen, force: force)
+            enqueue(
+                url: plan.url, target: plan.target, priority: plan.priority, owner: screen,
+                partialSets: plan.partialSets, force: force)
         }
         release(old.subtracting(urls), from: screen)
     }

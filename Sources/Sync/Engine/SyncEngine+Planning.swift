@@ -8,6 +8,8 @@ struct FetchPlan: Sendable {
     var url: String
     var target: FetchTarget
     var priority: FetchPriority
+    /// Entity sets the answer brings cut to a `$select` (merged into the cache, not replacing).
+    var partialSets: Set<String> = []
 }
 
 extension SyncEngine {
@@ -25,17 +27,28 @@ extension SyncEngine {
                 ? policy?.relatedExpansions(parentSet: parent.entitySet, path: path) ?? shownOnly : shownOnly
             return [entityPlan(parent, expand: expand, priority: .visible)]
         case .entity(let key):
-            if !force, isFresh((try? cache.entity(key))??.fetchedAt) { return [] }
+            // A copy cut to what a list shows (a prefetch's `$select`) is not enough here.
+            if !force, let entity = (try? cache.entity(key)) ?? nil, entity.isComplete, isFresh(entity.fetchedAt) {
+                return []
+            }
             let expand = configuration.prefetch ? policy?.nextScreenExpansions(forSet: key.entitySet) ?? [] : []
             return [entityPlan(key, expand: expand, priority: .visible)]
         }
     }
 
-    func entityPlan(_ key: EntityKey, expand: [String], priority: FetchPriority) -> FetchPlan {
+    func entityPlan(
+        _ key: EntityKey, expand: [String], priority: FetchPriority, selection: PrefetchPolicy.Selection = .init()
+    ) -> FetchPlan {
         FetchPlan(
-            url: builder.url(ResourcePath(key), QueryOptions(expand: expand)),
-            target: .entity(key, expanded: expand), priority: priority
+            url: builder.url(ResourcePath(key), QueryOptions(expand: expand, select: selection.paths)),
+            target: .entity(key, expanded: expand), priority: priority, partialSets: selection.partialSets
         )
+    }
+
+    /// The `$select` of a prefetch below an entity of `set` (none unless the configuration cuts prefetches).
+    func prefetchSelection(forSet set: String, expand: [String], wholeRoot: Bool) -> PrefetchPolicy.Selection {
+        guard configuration.selectPrefetch, !expand.isEmpty, let policy else { return .init() }
+        return policy.selection(forSet: set, expand: expand, wholeRoot: wholeRoot)
     }
 
     /// Pages covering `visible`, then the next page when the window nears the cached end.
@@ -98,10 +111,11 @@ extension SyncEngine {
                 priority: .visible
             )
         }
+        let selection = prefetchSelection(forSet: set, expand: expand, wholeRoot: true)
         return FetchPlan(
-            url: pageURL(request, expand: expand, top: end - offset, skip: offset, reversed: false),
+            url: pageURL(request, expand: expand, select: selection.paths, top: end - offset, skip: offset),
             target: .listPage(request.key, entitySet: set, offset: offset, requestedTop: end - offset),
-            priority: .visible
+            priority: .visible, partialSets: selection.partialSets
         )
     }
 
@@ -121,16 +135,21 @@ extension SyncEngine {
         let rows = (try? cache.listWindow(request.key, range: offset..<end))?.rows ?? []
         let end = (rows.lastIndex { $0.entity == nil }).map { offset + $0 + 1 } ?? end
         let skipFromEnd = total - end
+        let selection = prefetchSelection(forSet: set, expand: expand, wholeRoot: true)
         return FetchPlan(
-            url: pageURL(request, expand: expand, top: end - offset, skip: skipFromEnd, reversed: true),
+            url: pageURL(
+                request, expand: expand, select: selection.paths, top: end - offset, skip: skipFromEnd, reversed: true),
             target: .listTail(request.key, entitySet: set, skipFromEnd: skipFromEnd, plannedTotal: total),
-            priority: .visible
+            priority: .visible, partialSets: selection.partialSets
         )
     }
 
     /// A page of `request`: `top` rows after `skip`, with its length, in the list's order or the reverse of it.
-    func pageURL(_ request: ListRequest, expand: [String], top: Int, skip: Int, reversed: Bool) -> String {
+    func pageURL(
+        _ request: ListRequest, expand: [String], select: [String] = [], top: Int, skip: Int, reversed: Bool = false
+    ) -> String {
         var options = request.options
+        if !select.isEmpty, options.select.isEmpty { options.select = select }
         if reversed {
             options.orderBy = options.orderBy.map { QueryOptions.OrderItem($0.property, descending: !$0.descending) }
         }
@@ -175,7 +194,9 @@ extension SyncEngine {
         // Ask only for what is not fresh: the list page usually brought the next screen already.
         let stale = wanted.filter { !isPathFresh(from: key, path: $0.split(separator: "/").map(String.init)) }
         if stale.isEmpty, isFresh((try? cache.entity(key))??.fetchedAt) { return nil }
-        return entityPlan(key, expand: stale, priority: .prediction)
+        return entityPlan(
+            key, expand: stale, priority: .prediction,
+            selection: prefetchSelection(forSet: key.entitySet, expand: stale, wholeRoot: false))
     }
 
     /// Whether every relation along `path` from `root` is known and fresh (breadth-limited).

@@ -39,6 +39,9 @@ public actor SyncEngine {
         /// level after next where the cursor rests). Off, the fetcher only fetches what is on
         /// screen, when it is shown — the fetch-on-navigate baseline the benchmarks compare with.
         public var prefetch = true
+        /// Whether prefetches of the next screens ask only for what those screens show (`$select`, from the
+        /// profile's ``PrefetchHints/shown``); a detail screen then fetches the rest when opened.
+        public var selectPrefetch = true
         /// The most entities one answer may hold, nested ones included (``VerboseJSONDecoder/maxEntities``).
         public var maxEntitiesPerAnswer = VerboseJSONDecoder.defaultMaxEntities
 

@@ -6,7 +6,10 @@ import ODataCore
 ///
 /// * Every entity with a key (nested `$expand` included) becomes one `entity` upsert;
 ///   entities without a key cannot be referred to and are skipped.
-/// * A partial response (`$select`) merges into known fields and never erases them.
+/// * A partial response (`$select`) merges into known fields and never erases them: the whole response when
+///   `partial`, or the entities of `partialSets` in it (a page whose own rows are whole while its expansions
+///   were cut to what the next screen shows). `partialSets` maps each such set to the properties a whole entity
+///   of it carries: one that carries them all (a service that ignored the cut) is taken as whole.
 /// * An expanded to-many replaces that relation's positions; an expanded to-one is a
 ///   one-row relation; `null` clears it (known, empty); `__deferred` leaves it as it
 ///   was — unknown if never fetched, not empty.
@@ -39,9 +42,11 @@ public struct Normaliser: Sendable {
     /// Files `payload` for `target` at `date`.
     @discardableResult
     public func write(
-        _ payload: ODataPayload, for target: FetchTarget, partial: Bool, at date: Date, requestedAt: Date? = nil,
-        into session: CacheWriteSession
+        _ payload: ODataPayload, for target: FetchTarget, partial: Bool, partialSets: [String: Set<String>] = [:],
+        at date: Date,
+        requestedAt: Date? = nil, into session: CacheWriteSession
     ) throws -> Summary {
+        let partial = Shape(all: partial, sets: partialSets)
         var summary = Summary()
         switch (target, payload) {
         case (.listPage(let key, _, let offset, let top), .collection(let collection)):
@@ -117,19 +122,34 @@ public struct Normaliser: Sendable {
         return summary
     }
 
+    /// Which entities of a response are partial: all, or those of some entity sets.
+    struct Shape {
+        var all: Bool
+        var sets: [String: Set<String>]
+
+        func isPartial(_ entity: ODataEntity, in set: String) -> Bool {
+            if all { return true }
+            guard let whole = sets[set] else { return false }
+            var present = 0
+            for property in entity.properties where whole.contains(property.name) { present += 1 }
+            return present < whole.count
+        }
+    }
+
     /// Writes one entity and its expanded navigations; returns its key.
     ///
     /// `requested` are the `$expand` paths below this entity: a first segment the server left `__deferred` is
     /// noted in the summary (once per parent and navigation).
     func write(
-        _ entity: ODataEntity, partial: Bool, at date: Date, requestedAt: Date? = nil, session: CacheWriteSession,
+        _ entity: ODataEntity, partial: Shape, at date: Date, requestedAt: Date? = nil, session: CacheWriteSession,
         summary: inout Summary,
         requested: [[String]] = []
     ) throws -> EntityKey? {
         guard let key = entity.key else { return nil }
         try session.upsertEntity(
             key: key, entitySet: key.entitySet, type: entity.metadata.type, properties: entity.properties,
-            etag: entity.metadata.etag, at: date, partial: partial, requestedAt: requestedAt
+            etag: entity.metadata.etag, at: date, partial: partial.isPartial(entity, in: key.entitySet),
+            requestedAt: requestedAt
         )
         summary.entities += 1
         for link in entity.navigations {

@@ -82,6 +82,81 @@ public struct PrefetchPolicy: Sendable {
         return Array(result.prefix(maxExpansions))
     }
 
+    /// What an answer expanding `expand` below an entity of `set` needs to carry: `$select` paths (v2 spelling,
+    /// `PersonCar/Car/make`; empty when every entity comes whole) and the entity sets cut short in it, whose
+    /// entities the cache merges rather than replaces.
+    public struct Selection: Sendable, Hashable {
+        public var paths: [String]
+        public var partialSets: Set<String>
+
+        public init(paths: [String] = [], partialSets: Set<String> = []) {
+            self.paths = paths
+            self.partialSets = partialSets
+        }
+    }
+
+    /// The `$select` of a prefetch: each expanded entity cut to its keys and what its list screens show (the
+    /// profile's ``PrefetchHints/shown``), a link set the user hops through to its keys and label, any other set
+    /// whole (every property by name). The root entity whole when `wholeRoot` (a list's own rows), else cut the same way (the row
+    /// the cursor rests on, cached already). A set that also comes whole in the same answer is not cut.
+    public func selection(forSet set: String, expand: [String], wholeRoot: Bool) -> Selection {
+        // Each expanded path's prefixes, in order: "PersonCar", "PersonCar/Car", with their entity sets.
+        var prefixes: [(path: String, set: String, isLink: Bool)] = []
+        for path in expand {
+            let names = path.split(separator: "/").map(String.init)
+            var current = set
+            for (index, name) in names.enumerated() {
+                guard let navigation = model.resolveNavigation(name, fromSet: current) else { break }
+                let prefix = names[...index].joined(separator: "/")
+                // A link entity the screens hop through (`PersonCar` → `Car`): only its label is ever drawn.
+                let isLink = hop(from: navigation.targetSet, arrivedFrom: current) != nil
+                if let known = prefixes.firstIndex(where: { $0.path == prefix }) {
+                    prefixes[known].isLink = prefixes[known].isLink && isLink
+                } else {
+                    prefixes.append((prefix, navigation.targetSet, isLink))
+                }
+                current = navigation.targetSet
+            }
+        }
+        let rootCut = wholeRoot ? nil : cutFields(ofSet: set, isLink: false)
+        var whole: Set<String> = rootCut == nil ? [set] : []
+        var cuts: [String: [String]] = [:]
+        for prefix in prefixes {
+            if let fields = cutFields(ofSet: prefix.set, isLink: prefix.isLink) {
+                cuts[prefix.path] = fields
+            } else {
+                whole.insert(prefix.set)
+            }
+        }
+        var cutSets = Set(prefixes.filter { cuts[$0.path] != nil }.map(\.set))
+        if rootCut != nil { cutSets.insert(set) }
+        let partialSets = cutSets.subtracting(whole)
+        guard !partialSets.isEmpty else { return Selection() }
+        // Whole entities by name, not `*`: SAP Gateway refuses `*` beside paths.
+        var paths: [String] = []
+        if partialSets.contains(set), let rootCut { paths += rootCut } else { paths += allFields(ofSet: set) }
+        for prefix in prefixes {
+            let fields = partialSets.contains(prefix.set) ? cuts[prefix.path] ?? [] : allFields(ofSet: prefix.set)
+            paths += fields.map { prefix.path + "/" + $0 }
+        }
+        return Selection(paths: paths, partialSets: partialSets)
+    }
+
+    /// Every structural property `$metadata` declares for `set`.
+    func allFields(ofSet set: String) -> [String] {
+        model.entityType(ofSet: set).map { model.properties(of: $0).map(\.name) } ?? []
+    }
+
+    /// The keys and shown properties of `set` (only those `$metadata` declares); nil when it is fetched whole.
+    func cutFields(ofSet set: String, isLink: Bool) -> [String]? {
+        guard let type = model.entityType(ofSet: set) else { return nil }
+        guard let named = profile.shown[set] ?? (isLink ? profile.labels[set] : nil) else { return nil }
+        let declared = model.properties(of: type).map(\.name)
+        var fields = model.keyProperties(of: type)
+        for name in named where declared.contains(name) && !fields.contains(name) { fields.append(name) }
+        return fields.count < declared.count ? fields : nil
+    }
+
     /// The name of a to-many navigation of `set` leading back to `parentSet` (excluded from prefetch).
     func parentNavigationBack(_ set: String, _ parentSet: String) -> String {
         navigations(ofSet: set).first { $0.isCollection && $0.targetSet == parentSet }.map { $0.name + "/" } ?? "\u{0}"
