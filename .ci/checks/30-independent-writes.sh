@@ -3,7 +3,8 @@
 # weak ETags, MERGE — on loopback, changed through the built binary in tmux (EndToEndTests.IndependentServerWriteTests), and its OData v4
 # services' $metadata read into the model (EndToEndTests.IndependentVersion4MetadataTests) and one of them browsed
 # by the built binary: three levels, paging, a server filter, details (EndToEndTests.IndependentVersion4BrowseTests);
-# and `cardealer export` of a whole set, as many rows as the server counts (EndToEndTests.IndependentExportTests).
+# and `cardealer export` of a whole set, as many rows as the server counts (EndToEndTests.IndependentExportTests);
+# and prefetches cut by `$select` to what the next screens show (EndToEndTests.IndependentSelectTests).
 # Runs after `swift test` has built everything; bounded by `timeout`.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -33,9 +34,9 @@ timeout 300 swift test --skip-build --filter 'EndToEndTests.Independent' >.ci-in
 status=$?
 set -e
 tail -n 15 .ci-independent.log
-# Skipped tests would pass silently: all nine must have run (four v2 writes, one v4 $metadata, two v4 browsing, one v4
-# write, one export).
-if [ "$status" -eq 0 ] && ! grep -q "Test run with 9 tests" .ci-independent.log; then
+# Skipped tests would pass silently: all ten must have run (four v2 writes, one v4 $metadata, two v4 browsing, one v4
+# write, one export, one $select).
+if [ "$status" -eq 0 ] && ! grep -q "Test run with 10 tests" .ci-independent.log; then
     echo "independent-writes: the tests did not run"
     exit 1
 fi

@@ -26,6 +26,8 @@ public struct SessionSettings: Sendable {
     public var maxEntities = VerboseJSONDecoder.defaultMaxEntities
     /// Predict the next screens; off is the fetch-on-navigate baseline.
     public var prefetch = true
+    /// Prefetches ask only for what the next screens show (`$select`); off, for whole entities.
+    public var selectPrefetch = true
     /// Whether screens may change data (forms, the outbox); off, the browser only reads.
     public var allowsWrites = true
     /// Where the proxy variables are read.
@@ -115,8 +117,10 @@ public final class BrowsingSession: Sendable {
         if let set = opened.entitySet { profile.root = set }
 
         var configuration = SyncEngine.Configuration(serviceRoot: opened.root)
-        configuration.profile = PrefetchHints(drillPaths: profile.drillPaths)
+        configuration.profile = PrefetchHints(
+            drillPaths: profile.drillPaths, shown: profile.shownFields, labels: profile.labelFields)
         configuration.prefetch = settings.prefetch
+        configuration.selectPrefetch = settings.selectPrefetch
         configuration.maxEntitiesPerAnswer = settings.maxEntities
         configuration.retry.budget = settings.requestTimeout * 1.5
         settings.tune?(&configuration)

@@ -60,6 +60,8 @@ struct BrowserOptions: ParsableArguments {
     var trace: String?
     @Flag(help: "Fetch only what is on screen when it is shown, predicting nothing (a baseline to compare with).")
     var noPrefetch = false
+    /// Prefetches ask for whole entities, not only what the next screens show (to measure `$select`'s share).
+    @Flag(help: .hidden) var noSelect = false
     @Option(
         help: ArgumentHelp("Seconds to connect, and to wait for the next bytes of an answer.", valueName: "SECONDS"))
     var timeout: Double = 10

@@ -29,6 +29,7 @@ enum BrowserSession {
         settings.maxResponseBytes = options.maxResponseMiB << 20
         settings.maxEntities = options.maxEntities
         settings.prefetch = !options.noPrefetch && config.prefetch != false
+        settings.selectPrefetch = !options.noSelect
         if let pageSize = config.pageSize { settings.tune = { $0.pageSize = pageSize } }
         return settings
     }

@@ -1,4 +1,3 @@
-import Browser
 import CarDealerTestSupport
 import DemoServer
 import EntityCache
@@ -9,6 +8,8 @@ import Session
 import Sync
 import Terminal
 import Testing
+
+@testable import Browser
 
 /// The browser on the real stack — built-in service with 300 ms latency, AsyncHTTPClient transport,
 /// SyncEngine, a SQLite file — drawn on the headless terminal, so that "the next frame" is
@@ -64,6 +65,56 @@ import Testing
             $0.url.contains("Person(") && $0.url.contains("/PersonCar")
         }
         #expect(drillRequests.isEmpty, "drilling fetched: \(drillRequests.map(\.url))")
+        app.shutdown()
+        await server.stop()
+    }
+
+    @Test(arguments: ODataDialect.allCases)
+    func a_car_prefetched_in_part_opens_its_detail_whole_and_e_on_its_row_goes_there_first(
+        dialect: ODataDialect
+    ) async throws {
+        // Given the built-in service, and the browser showing People with the first person's cars prefetched
+        let directory = NSTemporaryDirectory() + "select-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let server = try await DemoServer.start(DemoServerConfiguration(dataPath: directory + "/demo.sqlite"))
+        var settings = SessionSettings(serviceRoot: dialect == .v4 ? server.version4URL : server.baseURL)
+        settings.profile = DisplayProfile.carDealer
+        settings.cacheFile = directory + "/cache.sqlite"
+        let session = try await BrowsingSession.start(settings)
+        let (cache, engine) = (session.cache, session.engine)
+        let environment = session.makeEnvironment()
+        let terminal = HeadlessTerminal(size: TerminalSize(columns: 80, rows: 24))
+        let app = BrowserApp(
+            terminal: terminal, environment: environment, root: session.makeRootController(in: environment))
+        app.presentIfNeeded()
+        await engine.waitUntilIdle()
+        #expect(try await eventually { terminal.lastFrame[2].contains(",") })
+        // The page asked for its cars cut to what the cars screen shows (make, model, year)
+        let page = try #require(try cache.requestLog(limit: 100).first { $0.url.contains("Person?") }?.url)
+        #expect(
+            page.contains("$select=") && page.contains("manufactureDate") && !page.contains("createStamp"), "\(page)")
+
+        // When the first person's cars open, and e is pressed on the first car
+        #expect(app.handle([.key(.enter)]))
+        let screen = try #require(app.stack.top as? EntityListController)
+        let carKey = try #require(screen.row(at: 0)?.shown?.key)
+        let cut = try #require(try cache.entity(carKey))
+        #expect(!cut.isComplete && cut["createStamp"] == nil, "\(cut.properties.map(\.name))")
+        #expect(app.handle([.key(.char("e"))]))
+
+        // Then its detail screen opened (not a form of a half-known record), says it fetches the rest, and
+        // shows every field once it has arrived; e there opens the form
+        #expect(app.stack.top is EntityDetailController, "\(type(of: app.stack.top))")
+        await engine.waitUntilIdle()
+        let whole = try await eventually {
+            let frame = terminal.lastFrame.joined(separator: "\n")
+            return frame.contains("createStamp") && !frame.contains("loading…")
+        }
+        #expect(whole, "\(terminal.lastFrame.joined(separator: "\n"))")
+        #expect(try cache.entity(carKey)?.isComplete == true)
+        #expect(app.handle([.key(.char("e"))]))
+        #expect(app.stack.top is EditFormController, "\(type(of: app.stack.top))")
         app.shutdown()
         await server.stop()
     }

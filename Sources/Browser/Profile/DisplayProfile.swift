@@ -66,6 +66,32 @@ public struct DisplayProfile: Sendable, Decodable {
         sets.keys.sorted().compactMap { sets[$0]?.drill?.path }
     }
 
+    /// Per set with columns, the properties its lists show: the row label, the columns, the order, the search
+    /// and the charts (`Sync.PrefetchHints.shown`; a prefetch of that set asks for these only). Sets without
+    /// columns show every property, so they are not named.
+    public var shownFields: [String: [String]] {
+        var result: [String: [String]] = [:]
+        for (name, set) in sets {
+            guard let columns = set.columns else { continue }
+            var fields: [String] = []
+            func add(_ names: [String]) {
+                for name in names where !fields.contains(name) { fields.append(name) }
+            }
+            add(set.row.map(ValueFormatter.fields(of:)) ?? [])
+            for column in columns { add(ValueFormatter.fields(of: column.value)) }
+            add((set.orderBy ?? []).compactMap { $0.split(separator: " ").first.map(String.init) })
+            add(set.search ?? [])
+            for chart in set.charts ?? [] { add([chart.x, chart.y]) }
+            result[name] = fields
+        }
+        return result
+    }
+
+    /// Per set, the properties of its row label (`Sync.PrefetchHints.labels`).
+    public var labelFields: [String: [String]] {
+        sets.compactMapValues { $0.row.map(ValueFormatter.fields(of:)) }
+    }
+
     /// Reads a profile from JSON.
     public static func load(from data: Data) throws -> DisplayProfile {
         try JSONDecoder().decode(DisplayProfile.self, from: data)

@@ -36,6 +36,13 @@ public final class EntityDetailController: ScreenController {
             let label = declared?.first { $0.name == property.name }?.label ?? property.name
             return (label, ValueFormatter.format(property.value), nil, property.name)
         }
+        // A copy cut to what a list shows: the fields it lacks are on their way (the fetcher asks for the whole).
+        if let entity, !entity.isComplete {
+            let present = Set(entity.properties.map(\.name))
+            for property in declared ?? [] where !present.contains(property.name) {
+                result.append((property.label ?? property.name, "loading…", nil, property.name))
+            }
+        }
         result += navigations.map { ($0, "›", $0, $0) }
         return result
     }
@@ -104,7 +111,8 @@ public final class EntityDetailController: ScreenController {
 
     /// The form that changes this entity, as cached now.
     func editForm(focusOn property: String?) -> EditFormController? {
-        guard let entity = (try? environment.cache.fullEntity(key)) ?? entity else { return nil }
+        // Not from a copy cut to what a list shows: its missing fields would read as empty.
+        guard let entity = (try? environment.cache.fullEntity(key)) ?? entity, entity.isComplete else { return nil }
         return EditFormController(environment: environment, entity: entity, breadcrumb: breadcrumb, focusOn: property)
     }
 
@@ -157,6 +165,8 @@ public final class EntityDetailController: ScreenController {
     }
 
     public var statusSummary: String {
-        [key.canonical, environment.age(of: entity?.fetchedAt)].compactMap { $0 }.joined(separator: " · ")
+        let partial = entity.map { $0.isComplete ? nil : "fetching the rest of this record" } ?? nil
+        return [key.canonical, partial ?? environment.age(of: entity?.fetchedAt)].compactMap { $0 }
+            .joined(separator: " · ")
     }
 }

@@ -328,6 +328,9 @@ extension EntityListController {
     func editForm() -> (any ScreenController)? {
         guard let shown = row(at: cursor.selected)?.shown else { return nil }
         let entity = (try? environment.cache.fullEntity(shown.key)) ?? shown
+        // A row prefetched with only what this list shows: its detail screen fetches the rest (saying so on its
+        // status line), and e there edits it whole.
+        guard entity.isComplete else { return detail() }
         return EditFormController(environment: environment, entity: entity, breadcrumb: environment.label(of: shown))
     }
 

@@ -91,6 +91,7 @@ final class ListExport {
         guard let type = environment.model.entityType(ofSet: set) else { return "No entity type for \(set)." }
         let columns = environment.model.properties(of: type).map(\.name)
         var writer = file.writer(columns: columns)
+        var partial = 0
         var start = 0
         while start < count {
             let range = start..<min(count, start + 1000)
@@ -100,11 +101,15 @@ final class ListExport {
             for row in window.rows {
                 guard let entity = row.entity else { return "A row left the cache while exporting; try again." }
                 writer.add(entity, columns: columns)
+                if !entity.isComplete { partial += 1 }
             }
             start = range.upperBound
         }
         guard let written = writer.finish(to: file.path) else { return "Could not write \(file.rawPath)." }
-        return "Wrote \(written) \(set) to \(file.rawPath)"
+        // Rows known only in part (a newer version arrived cut to what a list shows) are not passed off as whole.
+        let note =
+            partial == 0 ? "" : " (\(partial) known only in part: their other fields are empty; open them to fetch)"
+        return "Wrote \(written) \(set) to \(file.rawPath)" + note
     }
 }
 
