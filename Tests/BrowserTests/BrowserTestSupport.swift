@@ -14,17 +14,23 @@ final class RecordingIntents: SyncIntents, @unchecked Sendable {
     private let lock = NSLock()
     private var _shown: [(ScreenContent, Range<Int>, ScreenID)] = []
     private var _rested: [EntityKey] = []
+    private var _neighbours: [[EntityKey]] = []
     private var _closed: [ScreenID] = []
 
     var shown: [(ScreenContent, Range<Int>, ScreenID)] { lock.withLock { _shown } }
     var rested: [EntityKey] { lock.withLock { _rested } }
+    /// The neighbours told with each rest, in order.
+    var neighbours: [[EntityKey]] { lock.withLock { _neighbours } }
     var closed: [ScreenID] { lock.withLock { _closed } }
 
     func screenDidShow(_ content: ScreenContent, visible: Range<Int>, screen: ScreenID) {
         lock.withLock { _shown.append((content, visible, screen)) }
     }
     func cursorDidRest(on key: EntityKey, neighbours: [EntityKey], in screen: ScreenID) {
-        lock.withLock { _rested.append(key) }
+        lock.withLock {
+            _rested.append(key)
+            _neighbours.append(neighbours)
+        }
     }
     func screenDidClose(_ screen: ScreenID) { lock.withLock { _closed.append(screen) } }
     func refresh(screen: ScreenID) {}

@@ -81,3 +81,34 @@ extension DrillDownTests {
         #expect(told, "rested: \(intents.rested)")
     }
 }
+
+extension DrillDownTests {
+    @Test func a_resting_cursor_asks_ahead_in_the_direction_it_travels() async throws {
+        // Given a person's five cars on screen, the cursor on the first
+        let cache = try temporaryCache()
+        try seedPeople(
+            cache, people: [(1, "Bob", "Samson", (1...5).map { (link: $0, car: $0, make: "Ford", model: "M\($0)") })])
+        let intents = RecordingIntents()
+        let (app, _) = try makeApp(cache, intents: intents, size: TerminalSize(columns: 60, rows: 12))
+        app.presentIfNeeded()
+        let link = { (id: Int) in EntityKey(entitySet: "PersonCar", value: .int(Int64(id))) }
+        func rest() async throws -> (EntityKey?, [EntityKey]?) {
+            let before = intents.rested.count
+            #expect(try await eventually { intents.rested.count > before }, "no rest after \(intents.rested)")
+            return (intents.rested.last, intents.neighbours.last)
+        }
+        // The first rest asks for the row below (there is none above)
+        var (rested, neighbours) = try await rest()
+        #expect(rested == link(1) && neighbours == [link(2)], "\(String(describing: rested)) \(intents.neighbours)")
+
+        // When the cursor comes down two rows, then goes back up one
+        _ = app.handle([.key(.down), .key(.down)])
+        (rested, neighbours) = try await rest()
+
+        // Then coming down asks for the row below only, and going up for the row above only
+        #expect(rested == link(3) && neighbours == [link(4)], "\(intents.neighbours)")
+        _ = app.handle([.key(.up)])
+        (rested, neighbours) = try await rest()
+        #expect(rested == link(2) && neighbours == [link(1)], "\(intents.neighbours)")
+    }
+}

@@ -144,12 +144,22 @@ extension EntityListController {
         scheduleRest()
     }
 
+    /// The neighbours asked for too are the rows the cursor travels towards: the next row when it came down,
+    /// the previous one when it came up, both at its first rest (the row it left was asked for when it rested
+    /// there, or was passed over by a page's jump).
     func cursorRested() {
         restWork = nil
         guard let key = row(at: cursor.selected)?.anchor?.key else { return }
         restedOn = key
+        let offsets: [Int] =
+            switch restedAt.map({ cursor.selected - $0 }) {
+            case .some(let step) where step > 0: [1]
+            case .some(let step) where step < 0: [-1]
+            default: [-1, 1]
+            }
+        restedAt = cursor.selected
         var neighbours: [EntityKey] = []
-        for offset in [-1, 1] {
+        for offset in offsets {
             let position = cursor.selected + offset
             guard position >= 0, position < rowCount, let other = row(at: position)?.anchor else { continue }
             neighbours.append(other.key)

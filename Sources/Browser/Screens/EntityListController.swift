@@ -53,6 +53,8 @@ public final class EntityListController: ScreenController, FilterableScreen {
     var restWork: DispatchWorkItem?
     /// The row the fetcher was last told the cursor rests on (cache key of its anchor).
     var restedOn: EntityKey?
+    /// The position of the last rest, for the direction the cursor travels.
+    var restedAt: Int?
     var lastAnnounced: (content: ScreenContent, visible: Range<Int>)?
     /// The delete waiting for a yes, with the name it was asked by.
     var confirmingDelete: (deletion: EntityDeletion, name: String)?
