@@ -65,15 +65,18 @@ class Walker:
         return "j" if roll < 0.4 and not at_end else "Escape"
 
 
-def run(latency_ms, prefetch, people=200):
+# Modes: prefetching as shipped; prefetching whole entities (`--no-select`, the $select lever off);
+# fetch-on-navigate (`--no-prefetch`), the baseline.
+MODES = {"prefetch": [], "prefetch-whole": ["--no-select"], "no-prefetch": ["--no-prefetch"]}
+
+
+def run(latency_ms, mode, people=200):
     """One session; returns the figures of that run."""
-    mode = "prefetch" if prefetch else "no-prefetch"
     base = fresh_dir("nav", "%s-%d" % (mode, latency_ms))
     trace_path = os.path.join(base, "trace.jsonl")
     env = browser_env(os.path.join(base, "cache"), os.path.join(os.path.dirname(base), "data"), term="tmux-256color")
     argv = [BIN, "--people", str(people), "--latency", str(latency_ms), "--trace", trace_path]
-    if not prefetch:
-        argv.append("--no-prefetch")
+    argv += MODES[mode]
     overrides = {k: env[k] for k in ("XDG_CACHE_HOME", "XDG_DATA_HOME", "TERM", "LANG")}
     session = Tmux("nav", shell_command(argv, overrides))
     trace = Trace(trace_path)
@@ -147,8 +150,9 @@ def section():
     latencies = [int(v) for v in os.environ.get("BENCH_NAV_LATENCIES", "0,100,300").split(",")]
     results = []
     for latency in latencies:
-        for prefetch in (True, False):
-            log("navigation: %d ms, %s" % (latency, "prefetch" if prefetch else "no-prefetch"))
-            results.append(run(latency, prefetch))
+        modes = os.environ.get("BENCH_NAV_MODES", ",".join(MODES)).split(",")
+        for mode in modes:
+            log("navigation: %d ms, %s" % (latency, mode))
+            results.append(run(latency, mode))
             log("  %s" % results[-1])
     return results

@@ -152,14 +152,17 @@ def render(results):
                         fmt(r["duration_s"], 0, " s")] for r in nav]), "",
                 "Ratios, fetch-on-navigate against prefetching at the same latency:", "",
                 table(["latency", "time to content (mean) ÷", "requests (prefetch ÷ fetch-on-navigate)",
-                       "bytes on the wire (prefetch ÷ fetch-on-navigate)", "decoded bytes (the same)"],
+                       "bytes on the wire (prefetch ÷ fetch-on-navigate)", "decoded bytes (the same)",
+                       "wire bytes with `$select` off (prefetch-whole ÷ fetch-on-navigate)"],
                       [["%d ms" % l,
                         fmt(ratio(nav_run(results, l, "no-prefetch")["time_to_content_mean_ms"],
                                   nav_run(results, l, "prefetch")["time_to_content_mean_ms"]), 1, "×"),
                         fmt(ratio(nav_run(results, l, "prefetch")["requests"], nav_run(results, l, "no-prefetch")["requests"]), 2, "×"),
                         fmt(ratio(nav_run(results, l, "prefetch")["bytes"], nav_run(results, l, "no-prefetch")["bytes"]), 2, "×"),
                         fmt(ratio(nav_run(results, l, "prefetch").get("decoded_bytes"),
-                                  nav_run(results, l, "no-prefetch").get("decoded_bytes")), 2, "×")]
+                                  nav_run(results, l, "no-prefetch").get("decoded_bytes")), 2, "×"),
+                        fmt(ratio((nav_run(results, l, "prefetch-whole") or {}).get("bytes"),
+                                  nav_run(results, l, "no-prefetch")["bytes"]), 2, "×")]
                        for l in sorted({r["latency_ms"] for r in nav})
                        if nav_run(results, l, "prefetch") and nav_run(results, l, "no-prefetch")]), ""]
     scale = results.get("scale")
