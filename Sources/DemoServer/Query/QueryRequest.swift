@@ -42,7 +42,8 @@ struct QueryRequest: Sendable {
         }
         if skipToken != nil, skip != nil { skip = nil }
         // v4 selects inside an expansion: as v2's paths, beside the top level's (every property when it names none).
-        if expandSelect.contains(where: { !$0.hasSuffix("/*") }) {
+        // v4 expands whatever `$select` names (v2 returns only what it names).
+        if !select.isEmpty || expandSelect.contains(where: { !$0.hasSuffix("/*") }) {
             select = (select.isEmpty ? ["*"] : select) + expandSelect
         }
     }
