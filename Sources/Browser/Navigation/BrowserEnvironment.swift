@@ -112,7 +112,9 @@ extension BrowserEnvironment {
         if asJSON {
             let whole = (try? cache.fullEntity(entity.key)) ?? nil
             text = PlainJSON.object((whole ?? entity).properties)
-            what = "\(entity.key.canonical) as JSON"
+            // A copy cut to what a list shows is not the whole entity: say so rather than pass it off as one.
+            let part = (whole ?? entity).isComplete ? "" : " (only the fields fetched so far)"
+            what = "\(entity.key.canonical) as JSON" + part
         } else {
             text = label(of: entity)
             let shown = TextSanitizer.sanitize(text)

@@ -108,7 +108,8 @@ final class ListExport {
         guard let written = writer.finish(to: file.path) else { return "Could not write \(file.rawPath)." }
         // Rows known only in part (a newer version arrived cut to what a list shows) are not passed off as whole.
         let note =
-            partial == 0 ? "" : " (\(partial) known only in part: their other fields are empty; open them to fetch)"
+            partial == 0
+            ? "" : " (\(partial) known only in part: fields not yet fetched are empty or may be out of date)"
         return "Wrote \(written) \(set) to \(file.rawPath)" + note
     }
 }

@@ -56,9 +56,10 @@ extension CacheWriteSession {
         let properties = serverCopy ?? current?.properties ?? entry.changes
         let stillPending = max(0, (current?.pendingWrites ?? 1) - 1)
         try db.execute(sql: "DELETE FROM entity WHERE key = ?", arguments: [temporary.canonical])
+        // Whole only when the service sent its copy: what was typed leaves out what the service sets.
         try upsertEntity(
             key: serverKey, entitySet: entry.entitySet, type: type ?? current?.type, properties: properties,
-            etag: etag, at: date, partial: false)
+            etag: etag, at: date, partial: serverCopy == nil)
         try db.execute(
             sql: "UPDATE entity SET pending = ?, settledAt = ? WHERE key = ?",
             arguments: [stillPending, date.timeIntervalSince1970, serverKey.canonical])
