@@ -21,7 +21,9 @@ struct IndependentSelectTests {
         }}
         """#
 
-    @Test func a_page_brings_its_orders_cut_to_their_columns_and_an_orders_detail_brings_the_rest() async throws {
+    @Test func a_page_asks_its_orders_cut_orders_that_come_whole_are_whole_and_a_cut_partner_erases_nothing()
+        async throws
+    {
         let root = try #require(mockSAPRoot)
         let directory = NSTemporaryDirectory() + "independent-select-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)

@@ -1,7 +1,7 @@
 import Foundation
 import GRDB
 
-/// Something a write's answer taught about the service, kept in its cache so that a restart acts on it at once.
+/// Something an answer taught about the service, kept in its cache so that a restart acts on it at once.
 public enum ServiceFact: String, Sendable, CaseIterable {
     /// It answered with `Repeatability-Result`: it applies a request id once, so a create whose answer was lost
     /// may be sent again under its id.
@@ -10,6 +10,8 @@ public enum ServiceFact: String, Sendable, CaseIterable {
     case refusesMergeVerb
     /// A v4 service that answered 400 to an option inside `$expand` (`A($expand=B)`): it is asked one level only.
     case refusesNestedExpand
+    /// It refused a request that named `$select` (400, 414 or 501): prefetches ask for whole entities.
+    case refusesSelect
 }
 
 extension CacheDatabase {

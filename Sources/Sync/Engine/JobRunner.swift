@@ -22,6 +22,12 @@ struct JobRunner: Sendable {
     }
 
     /// The attempts of one job, without timing, within ``RetryPolicy/budget`` seconds of real time.
+    /// Whether `target` is an entity the cache holds only in part.
+    func isPartialEntity(_ target: FetchTarget) -> Bool {
+        guard case .entity(let key, _) = target, let entity = (try? cache.entity(key)) ?? nil else { return false }
+        return !entity.isComplete
+    }
+
     func attempt(_ job: FetchJob) async -> JobReport {
         var report = JobReport(outcome: .failed)
         let started = ContinuousClock.now
@@ -33,7 +39,10 @@ struct JobRunner: Sendable {
             guard !Task.isCancelled else { return cancelled(report) }
             report.attempts += 1
             var headers: [String: String] = [:]
-            if let etag = try? cache.validator(forURL: job.url) { headers["If-None-Match"] = etag }
+            // Not for a record known only in part: "not modified" would leave it so.
+            if let etag = try? cache.validator(forURL: job.url), !isPartialEntity(job.target) {
+                headers["If-None-Match"] = etag
+            }
             do {
                 let request = TransportRequest(
                     url: job.url, headers: headers, timeout: max(0.001, remaining()), dialect: decoder.dialect)

@@ -113,7 +113,7 @@ extension SyncEngine: SyncIntents {
         for plan in plans {
             enqueue(
                 url: plan.url, target: plan.target, priority: plan.priority, owner: screen,
-                partialSets: plan.partialSets, force: force)
+                partialSets: plan.partialSets, overridesAnswered: plan.overridesAnswered, force: force)
         }
         release(old.subtracting(urls), from: screen)
     }

@@ -10,6 +10,9 @@ struct FetchPlan: Sendable {
     var priority: FetchPriority
     /// Entity sets the answer brings cut to a `$select` (merged into the cache, not replacing).
     var partialSets: Set<String> = []
+    /// Asked even if the same URL was answered a moment ago: what it brought was cut since (a record known only
+    /// in part whose detail is on screen).
+    var overridesAnswered = false
 }
 
 extension SyncEngine {
@@ -20,7 +23,11 @@ extension SyncEngine {
         case .related(let parent, let path):
             guard let first = path.first else { return [] }
             let known = try? cache.relationKeys(parent, navigation: first)
-            if !force, let known, isFresh(known.fetchedAt) { return [] }
+            // Rows that are the relation's own entities (no hop) show every column: a copy cut for another screen
+            // (a link entity prefetched with its label only) is not enough.
+            if !force, let known, isFresh(known.fetchedAt), path.count > 1 || !hasPartialChildren(parent, first) {
+                return []
+            }
             let shownOnly = [path.joined(separator: "/")]
             let expand =
                 configuration.prefetch
@@ -32,8 +39,16 @@ extension SyncEngine {
                 return []
             }
             let expand = configuration.prefetch ? policy?.nextScreenExpansions(forSet: key.entitySet) ?? [] : []
-            return [entityPlan(key, expand: expand, priority: .visible)]
+            var plan = entityPlan(key, expand: expand, priority: .visible)
+            plan.overridesAnswered = (try? cache.entity(key))??.isComplete == false
+            return [plan]
         }
+    }
+
+    /// Whether some known entity of `parent`'s `navigation` is cached only in part.
+    func hasPartialChildren(_ parent: EntityKey, _ navigation: String) -> Bool {
+        guard case .known(let children, _)? = try? cache.related(parent, navigation: navigation) else { return false }
+        return children.contains { !$0.isComplete }
     }
 
     func entityPlan(
@@ -47,7 +62,7 @@ extension SyncEngine {
 
     /// The `$select` of a prefetch below an entity of `set` (none unless the configuration cuts prefetches).
     func prefetchSelection(forSet set: String, expand: [String], wholeRoot: Bool) -> PrefetchPolicy.Selection {
-        guard configuration.selectPrefetch, !expand.isEmpty, let policy else { return .init() }
+        guard configuration.selectPrefetch, !selectRefused, !expand.isEmpty, let policy else { return .init() }
         return policy.selection(forSet: set, expand: expand, wholeRoot: wholeRoot)
     }
 
@@ -103,12 +118,14 @@ extension SyncEngine {
     ) -> FetchPlan {
         if offset > 0, let state, state.nextPosition == offset, let link = try? cache.listNextLink(request.key) {
             // A link that carries what is left of our `$top` ends early by design: only a page
-            // shorter than that remainder ends the list.
+            // shorter than that remainder ends the list. It carries our `$select` too (servers copy the query), so
+            // its answer is cut the same way; an entity that comes whole anyway is taken as whole.
             return FetchPlan(
                 url: absolute(link),
                 target: .listPage(
                     request.key, entitySet: set, offset: offset, requestedTop: Self.topParameter(in: link)),
-                priority: .visible
+                priority: .visible,
+                partialSets: prefetchSelection(forSet: set, expand: expand, wholeRoot: true).partialSets
             )
         }
         let selection = prefetchSelection(forSet: set, expand: expand, wholeRoot: true)

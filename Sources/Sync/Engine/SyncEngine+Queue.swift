@@ -11,9 +11,11 @@ extension SyncEngine {
     /// always goes out.
     func enqueue(
         url: String, target: FetchTarget, priority: FetchPriority, owner: ScreenID?, partial: Bool = false,
-        partialSets: Set<String> = [], force: Bool = false
+        partialSets: Set<String> = [], overridesAnswered: Bool = false, force: Bool = false
     ) {
         if force || owner == nil {
+            holds[url] = nil
+        } else if overridesAnswered, holds[url]?.reason == .answered {
             holds[url] = nil
         } else if isHeldBack(url), queue.firstIndex(where: { $0.url == url }) == nil, running[url] == nil {
             return
@@ -119,6 +121,12 @@ extension SyncEngine {
 
     /// Records the end of a running job (or a probe) and starts the next ones.
     func finish(_ url: String, report: JobReport) {
+        if report.outcome == .failed, let status = report.status, [400, 414, 501].contains(status), !selectRefused,
+            let job = running[url]?.job, !job.partialSets.isEmpty
+        {
+            refusedSelect(url, job: job, report: report)
+            return
+        }
         if report.outcome == .failed, report.status == 400, builder.dialect == .v4,
             let flat = ODataURLBuilder.flatteningExpand(url), let job = running[url]?.job
         {
@@ -170,6 +178,29 @@ extension SyncEngine {
         for waiter in resultWaiters.removeValue(forKey: url) ?? [] { waiter.resume(returning: result) }
         if report.tailGaveNoRows, let key = target?.listKey { forwardOnly.insert(key) }
         if report.outcome == .fetched, let key = target?.listKey { replanScreens(showing: key) }
+        dispatch()
+    }
+
+    /// A service refused a request that named `$select` (its own page size of URL, a `$select` it does not take):
+    /// from now on (and after a restart) prefetches ask for whole entities, and the screens that wanted this one
+    /// ask again so. Tried before the v4 nested-`$expand` rule: the cut is the cheaper thing to give up.
+    func refusedSelect(_ url: String, job: FetchJob, report: JobReport) {
+        running[url] = nil
+        startedAt[url] = nil
+        selectRefused = true
+        let now = clock.now()
+        let log = RequestLogEntry(
+            url: url, status: report.status, bytes: report.bytes, duration: report.duration, outcome: report.outcome,
+            startedAt: now.addingTimeInterval(-report.duration), attempts: report.attempts,
+            error: (report.error?.description ?? "HTTP \(report.status ?? 0)") + " (asked again without $select)",
+            headers: report.headers)
+        _ = try? cache.write { session in
+            try session.appendRequestLog(log)
+            try session.learn(.refusesSelect)
+        }
+        let result = FetchResult(outcome: report.outcome, status: report.status, error: report.error?.description)
+        for waiter in resultWaiters.removeValue(forKey: url) ?? [] { waiter.resume(returning: result) }
+        replanAll()
         dispatch()
     }
 

@@ -103,6 +103,9 @@ public actor SyncEngine {
     /// A v4 service refused an option inside `$expand`: expansions go one level deep (kept in the cache,
     /// ``ServiceFact/refusesNestedExpand``).
     var flatExpand = false
+    /// The service refused a `$select`: prefetches ask for whole entities (kept in the cache,
+    /// ``ServiceFact/refusesSelect``).
+    var selectRefused = false
     nonisolated let intents: AsyncStream<Intent>.Continuation
 
     public init(
@@ -120,6 +123,7 @@ public actor SyncEngine {
         self.tunnelMerge = facts.contains(.refusesMergeVerb)
         let flatExpand = facts.contains(.refusesNestedExpand)
         self.flatExpand = flatExpand
+        self.selectRefused = facts.contains(.refusesSelect)
         self.builder =
             model.map { ODataURLBuilder(serviceRoot: configuration.serviceRoot, model: $0, nestsExpand: !flatExpand) }
             ?? ODataURLBuilder(serviceRoot: configuration.serviceRoot)

@@ -132,12 +132,21 @@ public struct PrefetchPolicy: Sendable {
         if rootCut != nil { cutSets.insert(set) }
         let partialSets = cutSets.subtracting(whole)
         guard !partialSets.isEmpty else { return Selection() }
-        // Whole entities by name, not `*`: SAP Gateway refuses `*` beside paths.
+        // v2: whole entities by name, not `*` (SAP Gateway refuses `*` beside paths). v4 selects per level, and a
+        // level that names nothing comes whole (`A/*` says so, and is not sent).
+        let v4 = model.dialect == .v4
         var paths: [String] = []
-        if partialSets.contains(set), let rootCut { paths += rootCut } else { paths += allFields(ofSet: set) }
+        if partialSets.contains(set), let rootCut {
+            paths += rootCut
+        } else if !v4 {
+            paths += allFields(ofSet: set)
+        }
         for prefix in prefixes {
-            let fields = partialSets.contains(prefix.set) ? cuts[prefix.path] ?? [] : allFields(ofSet: prefix.set)
-            paths += fields.map { prefix.path + "/" + $0 }
+            if partialSets.contains(prefix.set) {
+                paths += (cuts[prefix.path] ?? []).map { prefix.path + "/" + $0 }
+            } else {
+                paths += v4 ? [prefix.path + "/*"] : allFields(ofSet: prefix.set).map { prefix.path + "/" + $0 }
+            }
         }
         return Selection(paths: paths, partialSets: partialSets)
     }
