@@ -16,27 +16,46 @@ import Testing
 /// exactly the frame `BrowserApp.handle` presents. Once per dialect: the service's v2 root and its v4 root.
 @MainActor
 @Suite(.serialized) struct PrefetchedDrillDownTests {
+    /// The built-in service answering `latency` ms late, and the browser on it in `dialect` with the CarDealer
+    /// profile, drawn on a headless 80×24 terminal, People presented.
+    @MainActor struct Stack {
+        let directory = NSTemporaryDirectory() + "prefetch-\(UUID().uuidString)"
+        let server: RunningDemoServer
+        let session: BrowsingSession
+        let terminal = HeadlessTerminal(size: TerminalSize(columns: 80, rows: 24))
+        let app: BrowserApp
+
+        init(_ dialect: ODataDialect, latency: Int) async throws {
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            server = try await DemoServer.start(
+                DemoServerConfiguration(dataPath: directory + "/demo.sqlite", latencyMilliseconds: latency))
+            var settings = SessionSettings(serviceRoot: dialect == .v4 ? server.version4URL : server.baseURL)
+            settings.profile = DisplayProfile.carDealer
+            settings.cacheFile = directory + "/cache.sqlite"
+            session = try await BrowsingSession.start(settings)
+            let environment = session.makeEnvironment()
+            app = BrowserApp(
+                terminal: terminal, environment: environment, root: session.makeRootController(in: environment))
+            app.presentIfNeeded()
+        }
+
+        func stop() async {
+            app.shutdown()
+            await server.stop()
+        }
+
+        func removeFiles() { try? FileManager.default.removeItem(atPath: directory) }
+    }
+
     @Test(arguments: ODataDialect.allCases)
     func after_the_people_list_settles_every_visible_person_opens_with_cars_in_the_next_frame_and_no_request(
         dialect: ODataDialect
     ) async throws {
         // Given the built-in service answering 300 ms late, and the browser showing People
-        let directory = NSTemporaryDirectory() + "prefetch-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: directory) }
-        let server = try await DemoServer.start(
-            DemoServerConfiguration(dataPath: directory + "/demo.sqlite", latencyMilliseconds: 300))
-        var settings = SessionSettings(serviceRoot: dialect == .v4 ? server.version4URL : server.baseURL)
-        settings.profile = DisplayProfile.carDealer
-        settings.cacheFile = directory + "/cache.sqlite"
-        let session = try await BrowsingSession.start(settings)
-        #expect(session.model.dialect == dialect)
-        let (cache, engine) = (session.cache, session.engine)
-        let environment = session.makeEnvironment()
-        let terminal = HeadlessTerminal(size: TerminalSize(columns: 80, rows: 24))
-        let app = BrowserApp(
-            terminal: terminal, environment: environment, root: session.makeRootController(in: environment))
-        app.presentIfNeeded()
+        let stack = try await Stack(dialect, latency: 300)
+        defer { stack.removeFiles() }
+        let (cache, engine, terminal, app) = (stack.session.cache, stack.session.engine, stack.terminal, stack.app)
+        #expect(stack.session.model.dialect == dialect)
 
         // When the first page and its prefetches have settled
         await engine.waitUntilIdle()
@@ -65,8 +84,7 @@ import Testing
             $0.url.contains("Person(") && $0.url.contains("/PersonCar")
         }
         #expect(drillRequests.isEmpty, "drilling fetched: \(drillRequests.map(\.url))")
-        app.shutdown()
-        await server.stop()
+        await stack.stop()
     }
 
     @Test(arguments: ODataDialect.allCases)
@@ -74,20 +92,9 @@ import Testing
         dialect: ODataDialect
     ) async throws {
         // Given the built-in service, and the browser showing People with the first person's cars prefetched
-        let directory = NSTemporaryDirectory() + "select-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: directory) }
-        let server = try await DemoServer.start(DemoServerConfiguration(dataPath: directory + "/demo.sqlite"))
-        var settings = SessionSettings(serviceRoot: dialect == .v4 ? server.version4URL : server.baseURL)
-        settings.profile = DisplayProfile.carDealer
-        settings.cacheFile = directory + "/cache.sqlite"
-        let session = try await BrowsingSession.start(settings)
-        let (cache, engine) = (session.cache, session.engine)
-        let environment = session.makeEnvironment()
-        let terminal = HeadlessTerminal(size: TerminalSize(columns: 80, rows: 24))
-        let app = BrowserApp(
-            terminal: terminal, environment: environment, root: session.makeRootController(in: environment))
-        app.presentIfNeeded()
+        let stack = try await Stack(dialect, latency: 0)
+        defer { stack.removeFiles() }
+        let (cache, engine, terminal, app) = (stack.session.cache, stack.session.engine, stack.terminal, stack.app)
         await engine.waitUntilIdle()
         #expect(try await eventually { terminal.lastFrame[2].contains(",") })
         // The page asked for its cars cut to what the cars screen shows (make, model, year)
@@ -115,7 +122,6 @@ import Testing
         #expect(try cache.entity(carKey)?.isComplete == true)
         #expect(app.handle([.key(.char("e"))]))
         #expect(app.stack.top is EditFormController, "\(type(of: app.stack.top))")
-        app.shutdown()
-        await server.stop()
+        await stack.stop()
     }
 }

@@ -181,6 +181,19 @@ extension SyncEngine {
         dispatch()
     }
 
+    /// Logs a request the service refused, with what was done about it, and records what that taught.
+    func logRefusal(_ url: String, report: JobReport, note: String, learned fact: ServiceFact?) {
+        let now = clock.now()
+        let log = RequestLogEntry(
+            url: url, status: report.status, bytes: report.bytes, duration: report.duration, outcome: report.outcome,
+            startedAt: now.addingTimeInterval(-report.duration), attempts: report.attempts,
+            error: (report.error?.description ?? "HTTP \(report.status ?? 0)") + " (\(note))", headers: report.headers)
+        _ = try? cache.write { session in
+            try session.appendRequestLog(log)
+            if let fact { try session.learn(fact) }
+        }
+    }
+
     /// A service refused a request that named `$select` (its own page size of URL, a `$select` it does not take):
     /// from now on (and after a restart) prefetches ask for whole entities, and the screens that wanted this one
     /// ask again so. Tried before the v4 nested-`$expand` rule: the cut is the cheaper thing to give up.
@@ -188,16 +201,7 @@ extension SyncEngine {
         running[url] = nil
         startedAt[url] = nil
         selectRefused = true
-        let now = clock.now()
-        let log = RequestLogEntry(
-            url: url, status: report.status, bytes: report.bytes, duration: report.duration, outcome: report.outcome,
-            startedAt: now.addingTimeInterval(-report.duration), attempts: report.attempts,
-            error: (report.error?.description ?? "HTTP \(report.status ?? 0)") + " (asked again without $select)",
-            headers: report.headers)
-        _ = try? cache.write { session in
-            try session.appendRequestLog(log)
-            try session.learn(.refusesSelect)
-        }
+        logRefusal(url, report: report, note: "asked again without $select", learned: .refusesSelect)
         let result = FetchResult(outcome: report.outcome, status: report.status, error: report.error?.description)
         for waiter in resultWaiters.removeValue(forKey: url) ?? [] { waiter.resume(returning: result) }
         replanAll()
@@ -214,16 +218,9 @@ extension SyncEngine {
         if learned, let model {
             builder = ODataURLBuilder(serviceRoot: configuration.serviceRoot, model: model, nestsExpand: false)
         }
-        let now = clock.now()
-        let log = RequestLogEntry(
-            url: url, status: report.status, bytes: report.bytes, duration: report.duration, outcome: report.outcome,
-            startedAt: now.addingTimeInterval(-report.duration), attempts: report.attempts,
-            error: (report.error?.description ?? "HTTP 400") + " (asked again without nested $expand)",
-            headers: report.headers)
-        _ = try? cache.write { session in
-            try session.appendRequestLog(log)
-            if learned { try session.learn(.refusesNestedExpand) }
-        }
+        logRefusal(
+            url, report: report, note: "asked again without nested $expand",
+            learned: learned ? .refusesNestedExpand : nil)
         if let waiters = resultWaiters.removeValue(forKey: url) { resultWaiters[flat, default: []] += waiters }
         if job.pinned {
             enqueue(
