@@ -30,7 +30,12 @@ public enum DemoServer {
             configuration: ApplicationConfiguration(
                 address: .hostname(configuration.host, port: configuration.port), serverName: "CarDealer"
             ),
-            onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? 0) },
+            onServerRunning: { channel in
+                // The search index warms while the service serves (a filter soon after start need not wait on
+                // the disk).
+                Task.detached(priority: .utility) { await store.prewarmSearch() }
+                await onServerRunning(channel.localAddress?.port ?? 0)
+            },
             logger: logger
         )
     }
