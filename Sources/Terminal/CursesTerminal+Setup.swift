@@ -51,6 +51,26 @@ extension CursesTerminal {
         return (tty, tty, true)
     }
 
+    /// Takes the screen through `endwin` and back once, as a suspend and resume would. ncurses 6.4 (20221231)
+    /// flushes its output after every cursor move until then (`_nc_mvcur` flushes while the screen is still in
+    /// its initial state): a frame went out in one write(2) per move and colour change — 36 for a drill-down,
+    /// each its own packet over `ssh -t`. After it, doupdate writes a frame at once.
+    static func leaveInitialState() {
+        def_prog_mode()
+        endwin()
+        reset_prog_mode()
+        clearok(cd_stdscr(), true)
+        cd_refresh()
+        restoreKeypad()
+    }
+
+    /// Application cursor keys again, now: `endwin` turned them off, and ncurses would turn them on only at the
+    /// next read, after the terminal had already sent that key in the other mode (`ESC [ B` rather than
+    /// `ESC O B`), which terminfo does not name, so the first arrow pressed would read as three keys.
+    static func restoreKeypad() {
+        keypad(cd_stdscr(), true)
+    }
+
     /// `newterm` with `$TERM`, then `xterm-256color`, then `vt100`.
     ///
     /// `newterm` returns NULL (it does not exit) when terminfo lacks the entry.

@@ -95,6 +95,7 @@ public final class CursesTerminal: TerminalDriver {
         self.colorCapability = Self.configureColors(enabled: options.colors)
         self.palette = ColorPalette(capability: colorCapability, theme: options.theme)
         palette.install()
+        Self.leaveInitialState()
         cts_install_resize_handler()
         cts_install_termination_handlers()
         Self.isOpen = true
@@ -148,6 +149,7 @@ public final class CursesTerminal: TerminalDriver {
         lastPresented = nil
         clearok(cd_stdscr(), true)
         cd_refresh()
+        Self.restoreKeypad()
         inputSource?.resume()
     }
 

@@ -11,15 +11,18 @@ struct BrowserInTmuxTests {
         let tmux: TmuxSession
         let directory: String
 
-        /// Starts `cardealer ARGUMENTS` in a `columns`×`rows` pane, then prints its exit status.
-        init(_ arguments: String = "", columns: Int = 80, rows: Int = 24) throws {
+        /// Starts `cardealer ARGUMENTS` in a `columns`×`rows` pane, then prints its exit status; `wrapper` goes
+        /// before the binary (`strace …`), `environment` before that (`NAME=value `).
+        init(
+            _ arguments: String = "", columns: Int = 80, rows: Int = 24, wrapper: String = "", environment: String = ""
+        ) throws {
             let binary = try #require(
                 BuiltProducts.executable("cardealer"), "cardealer is not built (swift build first)")
             directory = try BuiltProducts.temporaryDirectory("cardealer-e2e")
             tmux = try TmuxSession(columns: columns, rows: rows)
             try tmux.typeLine(
-                "XDG_CACHE_HOME=\(directory)/cache XDG_DATA_HOME=\(directory)/data XDG_STATE_HOME=\(directory)/state "
-                    + "\(binary) \(arguments); echo EXIT=$?"
+                "\(environment)XDG_CACHE_HOME=\(directory)/cache XDG_DATA_HOME=\(directory)/data "
+                    + "XDG_STATE_HOME=\(directory)/state \(wrapper)\(binary) \(arguments); echo EXIT=$?"
             )
         }
 
