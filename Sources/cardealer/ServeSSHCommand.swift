@@ -139,6 +139,11 @@ struct ServeSSHCommand: AsyncParsableCommand {
             log ?? (SessionLog.path(environment: environment) as NSString).deletingLastPathComponent
             + "/serve-ssh.log"
         let gatewayLog = try GatewayLog(path: logPath, echoToStandardError: !quiet)
+        // Sessions of a server that was killed outright left their directories behind.
+        let stale = SessionDirectories.removeStale(in: NSTemporaryDirectory())
+        if !stale.isEmpty {
+            gatewayLog.write("removed \(stale.count) session directories left by a server that is gone")
+        }
 
         // The service every session browses.
         let serviceRoot: String
@@ -210,7 +215,9 @@ struct ServeSSHCommand: AsyncParsableCommand {
     static func sessionCommand(
         _ request: SessionRequest, serviceRoot: String, builtIn: Bool, open: String? = nil, marksFrames: Bool = true
     ) throws -> SessionCommand {
-        var template = Array((NSTemporaryDirectory() + "/cardealer-ssh-\(request.number)-XXXXXX").utf8CString)
+        var template = Array(
+            SessionDirectories.template(in: NSTemporaryDirectory(), server: getpid(), number: request.number)
+                .utf8CString)
         guard let made = mkdtemp(&template) else {
             throw ValidationError("Could not make a session directory: \(String(cString: strerror(errno))).")
         }

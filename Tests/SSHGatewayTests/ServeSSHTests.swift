@@ -215,6 +215,33 @@ struct ServeSSHTests {
         for pid in browsers { #expect(kill(pid, 0) != 0, "process \(pid) is still alive") }
     }
 
+    @Test func a_server_killed_outright_leaves_session_directories_that_the_next_one_removes() async throws {
+        // Given a session on a gateway, its private directory in the gateway's temporary directory
+        let first = try await ServedGateway.start([])
+        defer { first.removeDirectory() }
+        let tmux = try connect(first)
+        defer { tmux.kill() }
+        try await expect(tmux, "the people list") { $0.contains("Customer since") && $0.contains("1 of 20") }
+        let sessions = {
+            ((try? FileManager.default.contentsOfDirectory(atPath: first.directory)) ?? [])
+                .filter { $0.hasPrefix("cardealer-ssh-") }
+        }
+        let left = sessions()
+        #expect(left.count == 1 && left.first?.hasPrefix("cardealer-ssh-\(first.pid)-") == true, "\(left)")
+
+        // When that gateway is killed outright (no chance to clean up), and another starts on the same machine
+        kill(first.pid, SIGKILL)
+        var status: Int32 = 0
+        waitpid(first.pid, &status, 0)
+        #expect(sessions() == left)
+        let second = try await ServedGateway.start([], directory: first.directory)
+        defer { second.stop() }
+
+        // Then the dead server's session directory is gone, and the log says so
+        #expect(sessions().isEmpty, "\(sessions())")
+        #expect(try await eventually { second.log.contains("removed 1 session directories left by a server") })
+    }
+
     /// Whether one of a process's threads is blocked in the system call numbered `call` (`/proc/…/syscall`).
     static func isBlocked(_ pid: pid_t, in call: String) -> Bool {
         let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? []
