@@ -24,7 +24,12 @@ import Testing
 
     /// A service of 100 people (position p holds Person(p + 1)); asked in reverse it answers `reverseRows` at most.
     static func service(reverseRows: Int) -> FakeTransport {
-        FakeTransport { request, _ in
+        FakeTransport(handler: serviceHandler(reverseRows: reverseRows))
+    }
+
+    /// The answers of ``service(reverseRows:)``.
+    static func serviceHandler(reverseRows: Int) -> FakeTransport.Handler {
+        { request, _ in
             func number(_ name: String) -> Int? {
                 request.url.range(of: name + "=").map { Int(request.url[$0.upperBound...].prefix { $0.isNumber })! }
             }
@@ -74,5 +79,36 @@ import Testing
         #expect(rows == lastTen, "\(rows)")
         #expect(urls.filter { $0.contains("desc") }.count == 1, "\(urls)")
         #expect(urls.contains { $0.contains("$skip=90") }, "\(urls)")
+    }
+
+    @Test func a_not_modified_answer_for_rows_asked_from_the_end_confirms_those_rows() async throws {
+        // Given a service that versions its answers and says "not modified" to a matching validator
+        let transport = FakeTransport { request, _ in
+            if request.headers["If-None-Match"] == "W/\"tail\"" {
+                return TransportResponse(status: 304, headers: [:], body: [])
+            }
+            var answer = try Self.serviceHandler(reverseRows: 100)(request, 0)
+            if request.url.contains("desc") { answer.headers["etag"] = "W/\"tail\"" }
+            return answer
+        }
+        let engine = try engine(transport)
+        engine.screenDidShow(.list(ordered), visible: 0..<10, screen: ScreenID(1))
+        await engine.waitUntilIdle()
+        engine.screenDidShow(.list(ordered), visible: 90..<100, screen: ScreenID(1))
+        await engine.waitUntilIdle()
+        #expect(await transport.requests.last?.url.contains("desc") == true)
+        // And the last rows grown old in the cache
+        let old = Date(timeIntervalSince1970: 1_000)
+        try await engine.cache.write { try $0.touchList(ordered.key, range: 90..<100, at: old) }
+
+        // When the user refreshes and the service answers the rows from the end with 304
+        engine.refresh(screen: ScreenID(1))
+        await engine.waitUntilIdle()
+        let last = await transport.requests.last
+        #expect(last?.url.contains("desc") == true && last?.headers["If-None-Match"] == "W/\"tail\"")
+
+        // Then those rows count as confirmed now, not as old
+        let status = try engine.cache.listRangeStatus(ordered.key, range: 90..<100)
+        #expect(status.firstMissing == nil && status.oldestFetch == ManualClock().now(), "\(status)")
     }
 }

@@ -179,14 +179,13 @@ struct JobRunner: Sendable {
         let date = clock.now()
         let target = job.target
         let pageSize = job.target.pageLength
+        let tailRows = tailRange(job)
         try await cache.write { session in
             switch target {
             case .listPage(let key, _, let offset, _):
                 try session.touchList(key, range: offset..<(offset + pageSize), at: date)
-            case .listTail:
-                // Its positions depend on the length the answer carries; a 304 carries none. The next look
-                // asks again.
-                break
+            case .listTail(let key, _, _, _):
+                if let tailRows { try session.touchList(key, range: tailRows, at: date) }
             case .entity(let key, let expanded):
                 try session.touchEntity(key: key, at: date)
                 for navigation in Set(expanded.compactMap { $0.split(separator: "/").first.map(String.init) }) {
@@ -196,6 +195,20 @@ struct JobRunner: Sendable {
                 try session.touchRelation(parent: parent, navigation: navigation, at: date)
             }
         }
+    }
+}
+
+extension JobRunner {
+    /// The positions a 304 for rows asked from a list's end confirms: the answer it stands for held `$top` rows
+    /// ending `skipFromEnd` before the end of a list as long as planned. Nil when the list's length changed since
+    /// (its positions would be others; the next look asks again).
+    func tailRange(_ job: FetchJob) -> Range<Int>? {
+        guard case .listTail(let key, _, let skipFromEnd, let plannedTotal) = job.target,
+            let top = SyncEngine.topParameter(in: job.url),
+            (try? cache.listState(key))??.totalCount == plannedTotal
+        else { return nil }
+        let end = plannedTotal - skipFromEnd
+        return max(0, end - top)..<max(0, end)
     }
 }
 

@@ -91,7 +91,10 @@ extension SyncEngine {
                         pagePlan(request, set: set, expand: expand, offset: missing, end: start + size, state: state))
                 }
             } else if force || !isFresh(status?.oldestFetch) {
-                plans.append(pagePlan(request, set: set, expand: expand, offset: start, end: start + size, state: nil))
+                // Asked again the way it was first asked: far down a long list, from its end.
+                plans.append(
+                    tailPlan(request, set: set, expand: expand, offset: start, end: pageEnd, state: state)
+                        ?? pagePlan(request, set: set, expand: expand, offset: start, end: start + size, state: nil))
             }
             start += size
         } while start < visible.upperBound
