@@ -66,6 +66,10 @@ import Testing
         let car = try #require(try cache.entity("Car(1)"))
         #expect(car["model"] == .string("Fiesta") && car.etag == "W/\"2\"" && car.pendingWrites == 0)
         #expect(await transport.requests.count == 1)
+        // And the request log shows the write with what it sent and got back (the request detail's headers)
+        let logged = try #require(try cache.requestLog(limit: 10).first { $0.outcome == .written })
+        let headers = logged.headers ?? ""
+        #expect(headers.contains("> If-Match: W/\"1\"") && headers.contains("< etag: W/\"2\""), "\(headers)")
     }
 
     @Test func failures_worth_retrying_are_sent_again_under_the_same_request_id() async throws {

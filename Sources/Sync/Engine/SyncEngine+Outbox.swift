@@ -291,7 +291,7 @@ extension SyncEngine: WriteIntents {
             ).description
         logWrite(
             request, status: response.status, bytes: response.body.count, started: started, attempts: attempt,
-            error: failure)
+            error: failure, received: response.headers)
         switch response.status {
         case 200..<300 where entry.kind == .create:
             await settleCreate(entry, response: response)
@@ -440,11 +440,16 @@ extension SyncEngine: WriteIntents {
         publishStatus()
     }
 
-    func logWrite(_ request: TransportRequest, status: Int?, bytes: Int, started: Date, attempts: Int, error: String?) {
+    /// Logs a write with the headers it sent and, when an answer came, those it got (secrets left out, as for reads).
+    func logWrite(
+        _ request: TransportRequest, status: Int?, bytes: Int, started: Date, attempts: Int, error: String?,
+        received: [String: String] = [:]
+    ) {
         let entry = RequestLogEntry(
             url: request.url, status: status, bytes: bytes, duration: clock.now().timeIntervalSince(started),
             outcome: error == nil ? .written : .failed, startedAt: started, attempts: attempts, error: error,
-            method: request.headers["X-HTTP-Method"].map { "POST (\($0))" } ?? request.method.rawValue
+            method: request.headers["X-HTTP-Method"].map { "POST (\($0))" } ?? request.method.rawValue,
+            headers: JobRunner.logLines(sent: request.headers, received: received)
         )
         _ = try? cache.write { try $0.appendRequestLog(entry) }
     }
