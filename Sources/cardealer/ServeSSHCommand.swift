@@ -144,6 +144,12 @@ struct ServeSSHCommand: AsyncParsableCommand {
         if !stale.isEmpty {
             gatewayLog.write("removed \(stale.count) session directories left by a server that is gone")
         }
+        let claim: SessionDirectories.Claim
+        do {
+            claim = try SessionDirectories.claim(in: NSTemporaryDirectory())
+        } catch {
+            throw ValidationError("Could not make a lock file in \(NSTemporaryDirectory()): \(error).")
+        }
 
         // The service every session browses.
         let serviceRoot: String
@@ -162,7 +168,7 @@ struct ServeSSHCommand: AsyncParsableCommand {
         let opening = open
         var configuration = GatewayConfiguration(hostKey: key) { request in
             try Self.sessionCommand(
-                request, serviceRoot: serviceRoot, builtIn: builtIn, open: opening,
+                request, claim: claim, serviceRoot: serviceRoot, builtIn: builtIn, open: opening,
                 marksFrames: frameQuietMs > 0 && !noFrameMark)
         }
         configuration.host = host
@@ -213,10 +219,11 @@ struct ServeSSHCommand: AsyncParsableCommand {
     /// The browser for one session: this executable's hidden `ssh-session` command, with a fresh home, cache and
     /// state directory of its own and none of the server's environment (no credentials, no proxies).
     static func sessionCommand(
-        _ request: SessionRequest, serviceRoot: String, builtIn: Bool, open: String? = nil, marksFrames: Bool = true
+        _ request: SessionRequest, claim: SessionDirectories.Claim, serviceRoot: String, builtIn: Bool,
+        open: String? = nil, marksFrames: Bool = true
     ) throws -> SessionCommand {
         var template = Array(
-            SessionDirectories.template(in: NSTemporaryDirectory(), server: getpid(), number: request.number)
+            SessionDirectories.template(in: NSTemporaryDirectory(), claim: claim, number: request.number)
                 .utf8CString)
         guard let made = mkdtemp(&template) else {
             throw ValidationError("Could not make a session directory: \(String(cString: strerror(errno))).")

@@ -5,7 +5,7 @@ import Testing
 
 /// What a server killed outright leaves behind is removed by the next one, and nothing else is.
 @Suite struct SessionDirectoriesTests {
-    @Test func directories_of_a_server_that_is_gone_are_removed_and_no_others() throws {
+    @Test func directories_of_a_server_whose_lock_nobody_holds_are_removed_and_no_others() throws {
         let root = NSTemporaryDirectory() + "session-dirs-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: root) }
@@ -14,38 +14,48 @@ import Testing
             try manager.createDirectory(atPath: root + "/" + name + "/cache", withIntermediateDirectories: true)
             manager.createFile(atPath: root + "/" + name + "/cache/cache.sqlite", contents: Data([1, 2, 3]))
         }
-        // Given sessions of a dead server (4242), of a live one (this test's own process), names of another
-        // shape, and a link named like a dead server's session pointing at something that must survive
-        let live = getpid()
-        try make("cardealer-ssh-4242-1-AbC123")
-        try make("cardealer-ssh-4242-2-XyZ789")
-        try make("cardealer-ssh-\(live)-1-Live01")
-        try make("cardealer-ssh-7-Old001")  // the old naming, without the server: unknown, left alone
-        try make("cardealer-ssh-4242-x-NotNum")
+        // Given a gone server's lock file (nobody holds it) and its sessions, a live server's claim (held here)
+        // and its session, names of other shapes, and a link named like a gone server's session
+        manager.createFile(atPath: root + "/cardealer-ssh-dead01.lock", contents: Data())
+        try make("cardealer-ssh-dead01-1-AbC123")
+        try make("cardealer-ssh-dead01-2-XyZ789")
+        let live = try SessionDirectories.claim(in: root)
+        let liveSession = URL(fileURLWithPath: SessionDirectories.template(in: root, claim: live, number: 1))
+            .lastPathComponent.replacingOccurrences(of: "XXXXXX", with: "Live01")
+        try make(liveSession)
+        try make("cardealer-ssh-7-Old001")  // an older naming, without a lock: unknown, left alone
         try make("keep-me")
         try manager.createSymbolicLink(
-            atPath: root + "/cardealer-ssh-4242-3-Linked", withDestinationPath: root + "/keep-me")
+            atPath: root + "/cardealer-ssh-dead01-3-Linked", withDestinationPath: root + "/keep-me")
 
-        // When the stale ones are removed, 4242 being gone
-        let removed = SessionDirectories.removeStale(in: root) { $0 == live }
+        // When the stale ones are removed
+        let removed = SessionDirectories.removeStale(in: root)
 
-        // Then exactly the dead server's session directories went
-        #expect(removed == ["cardealer-ssh-4242-1-AbC123", "cardealer-ssh-4242-2-XyZ789"])
-        let left = try manager.contentsOfDirectory(atPath: root).sorted()
+        // Then exactly the gone server's session directories and its lock went
+        #expect(removed == ["cardealer-ssh-dead01-1-AbC123", "cardealer-ssh-dead01-2-XyZ789"])
+        let left = Set(try manager.contentsOfDirectory(atPath: root))
         #expect(
-            left
-                == [
-                    "cardealer-ssh-4242-3-Linked", "cardealer-ssh-4242-x-NotNum", "cardealer-ssh-7-Old001",
-                    "cardealer-ssh-\(live)-1-Live01", "keep-me",
-                ].sorted())
+            left == [
+                "cardealer-ssh-dead01-3-Linked", "cardealer-ssh-7-Old001", liveSession,
+                "cardealer-ssh-\(live.token).lock", "keep-me",
+            ], "\(left.sorted())")
         #expect(manager.fileExists(atPath: root + "/keep-me/cache/cache.sqlite"))
+        // And a second pass removes nothing more (the live claim is still held)
+        #expect(SessionDirectories.removeStale(in: root).isEmpty)
     }
 
-    @Test func a_template_names_the_server_and_the_session() {
-        let template = SessionDirectories.template(in: "/tmp", server: 99, number: 5)
-        #expect(template == "/tmp/cardealer-ssh-99-5-XXXXXX")
-        // And the live-process check sees this process and not a pid that cannot exist
-        #expect(SessionDirectories.processIsAlive(getpid()))
-        #expect(!SessionDirectories.processIsAlive(Int32.max))
+    @Test func a_claim_is_held_from_the_moment_its_lock_file_has_its_name() throws {
+        let root = NSTemporaryDirectory() + "session-claim-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let claim = try SessionDirectories.claim(in: root)
+        #expect(
+            SessionDirectories.template(in: "/tmp", claim: claim, number: 5)
+                == "/tmp/cardealer-ssh-\(claim.token)-5-XXXXXX")
+        // Another open file description cannot take the lock while the claim lives
+        let other = open(root + "/cardealer-ssh-\(claim.token).lock", O_RDWR)
+        defer { close(other) }
+        #expect(other >= 0 && flock(other, LOCK_EX | LOCK_NB) != 0)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: root) == ["cardealer-ssh-\(claim.token).lock"])
     }
 }
