@@ -96,19 +96,43 @@ import Testing
         await engine.waitUntilIdle()
         engine.screenDidShow(.list(ordered), visible: 90..<100, screen: ScreenID(1))
         await engine.waitUntilIdle()
+        engine.screenDidShow(.list(ordered), visible: 80..<90, screen: ScreenID(1))
+        await engine.waitUntilIdle()
         #expect(await transport.requests.last?.url.contains("desc") == true)
-        // And the last rows grown old in the cache
+        #expect(await transport.requests.last?.url.contains("$skip=10") == true)
+        // And the last twenty rows grown old in the cache
         let old = Date(timeIntervalSince1970: 1_000)
-        try await engine.cache.write { try $0.touchList(ordered.key, range: 90..<100, at: old) }
+        try await engine.cache.write { try $0.touchList(ordered.key, range: 80..<100, at: old) }
 
-        // When the user refreshes and the service answers the rows from the end with 304
+        // When the user refreshes the rows on screen (80..<90, ten from the end) and the service answers 304
         engine.refresh(screen: ScreenID(1))
         await engine.waitUntilIdle()
         let last = await transport.requests.last
-        #expect(last?.url.contains("desc") == true && last?.headers["If-None-Match"] == "W/\"tail\"")
+        #expect(last?.url.contains("desc") == true && last?.url.contains("$skip=10") == true)
+        #expect(last?.headers["If-None-Match"] == "W/\"tail\"")
 
-        // Then those rows count as confirmed now, not as old
-        let status = try engine.cache.listRangeStatus(ordered.key, range: 90..<100)
+        // Then those rows count as confirmed now, and only those
+        let status = try engine.cache.listRangeStatus(ordered.key, range: 80..<90)
+        let after = try engine.cache.listRangeStatus(ordered.key, range: 90..<100)
+        #expect(after.oldestFetch == old, "\(after)")
         #expect(status.firstMissing == nil && status.oldestFetch == ManualClock().now(), "\(status)")
+    }
+
+    @Test func a_list_that_shrank_before_the_rows_asked_from_its_end_gets_its_new_length() async throws {
+        // Given a list of 100 whose service, asked for rows ten from its end, now has only 5 (so none there)
+        let transport = FakeTransport { request, _ in
+            request.url.contains("desc")
+                ? json(Self.people([], count: 5)) : try Self.serviceHandler(reverseRows: 100)(request, 0)
+        }
+        let engine = try engine(transport)
+        engine.screenDidShow(.list(ordered), visible: 0..<10, screen: ScreenID(1))
+        await engine.waitUntilIdle()
+        engine.screenDidShow(.list(ordered), visible: 80..<90, screen: ScreenID(1))
+        await engine.waitUntilIdle()
+        #expect(await transport.requests.contains { $0.url.contains("desc") && $0.url.contains("$skip=10") })
+        // Then the list is five long now (its rows past that gone), and it is still asked from its end later
+        let state = try #require(try engine.cache.listState(ordered.key))
+        #expect(state.totalCount == 5, "\(state)")
+        #expect(await engine.forwardOnly.contains(ordered.key) == false)
     }
 }

@@ -125,7 +125,7 @@ struct JobRunner: Sendable {
         let date = clock.now()
         let requestedAt = report.sentAt
         let normaliser = self.normaliser
-        let etag = response.etag ?? Self.entityETag(payload, target: job.target)
+        let etag = Self.isWholeTail(payload, job) ? response.etag ?? Self.entityETag(payload, target: job.target) : nil
         let summary = try await cache.write { session in
             let summary = try normaliser.write(
                 payload, for: job.target, partial: job.partial, partialSets: job.partialSets, at: date,
@@ -168,6 +168,17 @@ struct JobRunner: Sendable {
         return named
     }
 
+    /// Whether an answer for rows asked from a list's end is the whole of what was asked — `$top` rows, of a list as
+    /// long as planned — and so may validate its URL: a 304 to it later confirms exactly those positions
+    /// (``tailRange(_:)``). A short answer (a page size of the service's own) keeps no validator. True for others.
+    static func isWholeTail(_ payload: ODataPayload, _ job: FetchJob) -> Bool {
+        guard case .listTail(_, _, _, let plannedTotal) = job.target else { return true }
+        guard case .collection(let collection) = payload, let top = SyncEngine.topParameter(in: job.url) else {
+            return false
+        }
+        return collection.entities.count == top && collection.count.map { Int($0) } == plannedTotal
+    }
+
     /// A single entity's `__metadata.etag` validates its URL when the server sent no header.
     static func entityETag(_ payload: ODataPayload, target: FetchTarget) -> String? {
         guard case .entity = target, case .entity(let entity) = payload else { return nil }
@@ -200,8 +211,9 @@ struct JobRunner: Sendable {
 
 extension JobRunner {
     /// The positions a 304 for rows asked from a list's end confirms: the answer it stands for held `$top` rows
-    /// ending `skipFromEnd` before the end of a list as long as planned. Nil when the list's length changed since
-    /// (its positions would be others; the next look asks again).
+    /// ending `skipFromEnd` before the end of a list as long as planned (only such answers keep a validator,
+    /// ``isWholeTail(_:_:)``). Nil when the list's length changed since (its positions would be others; the next
+    /// look asks again).
     func tailRange(_ job: FetchJob) -> Range<Int>? {
         guard case .listTail(let key, _, let skipFromEnd, let plannedTotal) = job.target,
             let top = SyncEngine.topParameter(in: job.url),

@@ -80,7 +80,15 @@ public struct Normaliser: Sendable {
                 try write($0, partial: partial, at: date, requestedAt: requestedAt, session: session, summary: &summary)
             }
             guard !keys.isEmpty else {
-                summary.tailGaveNoRows = true
+                if let count = collection.count.map({ Int($0) }), count <= skipFromEnd {
+                    // The list shrank to end before these rows: its new length is the news, not a service that
+                    // cannot page backwards.
+                    try session.writeListPage(
+                        key, offset: count, entityKeys: [], totalCount: count, nextLink: nil, isLastPage: false,
+                        at: date, requestedAt: requestedAt)
+                } else {
+                    summary.tailGaveNoRows = true
+                }
                 break
             }
             let total = collection.count.map { Int($0) } ?? plannedTotal
