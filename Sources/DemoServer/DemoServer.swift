@@ -32,8 +32,10 @@ public enum DemoServer {
             ),
             onServerRunning: { channel in
                 // The search index warms while the service serves (a filter soon after start need not wait on
-                // the disk).
-                Task.detached(priority: .utility) { await store.prewarmSearch() }
+                // the disk): a large file it did not just write.
+                if !store.generated, store.people >= 10_000 {
+                    Task.detached(priority: .utility) { await store.prewarmSearch() }
+                }
                 await onServerRunning(channel.localAddress?.port ?? 0)
             },
             logger: logger
