@@ -27,6 +27,20 @@ def ratio(a, b):
     return a / b if a is not None and b else None
 
 
+def ssh_p99(c):
+    """A p99 over every press: "over 100 ms" when more than 1 % were not answered within 100 ms."""
+    text = fmt(c["p99_ms"], 2, " ms") if c["p99_ms"] is not None else "over 100 ms"
+    if c.get("p99_answered_ms") is not None:
+        text += " (of the answered presses: %s ms)" % fmt(c["p99_answered_ms"], 2)
+    return text
+
+
+def ssh_line(c):
+    return "p50 %s, p99 %s; %d of %s not answered within 100 ms" % (
+        fmt(c["p50_ms"], 2, " ms") if c["p50_ms"] is not None else "over 100 ms", ssh_p99(c),
+        c["unanswered_within_100ms"], fmt(c["presses"]))
+
+
 def summary_rows(results):
     rows = []
     pre, base = nav_run(results, 300, "prefetch"), nav_run(results, 300, "no-prefetch")
@@ -126,8 +140,8 @@ def summary_rows(results):
         rows.append(("SSH: 10 idle seconds", "0 B", fmt(f["idle"]["bytes"], 0, " B"), met(f["idle"]["bytes"] == 0)))
         c = ssh.get("concurrent")
         if c:
-            rows.append(("SSH: keypress → frame p99, %d sessions" % c["sessions"], "≤ 20 ms", fmt(c["p99_ms"], 2, " ms"),
-                         met(c["p99_ms"] is not None and c["p99_ms"] <= 20)))
+            rows.append(("SSH: keypress → frame p99, %d sessions (every press; one unanswered in 100 ms counts as slower)"
+                         % c["sessions"], "≤ 20 ms", ssh_p99(c), met(c["p99_ms"] is not None and c["p99_ms"] <= 20)))
     return rows
 
 
@@ -264,13 +278,13 @@ def render(results):
             quiet = ssh.get("concurrent_quiet")
             out += [table(["%d sessions at once, each pressing j/k every 100 ms for 10 s" % c["sessions"], "measured"], [
                 ["keypress → first data back (%s presses), frames ended by the browser's mark" % fmt(c["presses"]),
-                 "p50 %s ms, p99 %s ms; %d not answered within 100 ms" % (fmt(c["p50_ms"], 2), fmt(c["p99_ms"], 2), c["unanswered_within_100ms"])],
+                 ssh_line(c)],
             ] + ([
                 ["the same, frames ended only by %s ms of quiet (`--no-frame-mark`)" % ssh.get("frame_quiet_ms", 2),
-                 "p50 %s ms, p99 %s ms; %d not answered within 100 ms" % (fmt(quiet["p50_ms"], 2), fmt(quiet["p99_ms"], 2), quiet["unanswered_within_100ms"])],
+                 ssh_line(quiet)],
             ] if quiet else []) + ([
                 ["the same, every read sent as it comes",
-                 "p50 %s ms, p99 %s ms; %d not answered within 100 ms" % (fmt(raw["p50_ms"], 2), fmt(raw["p99_ms"], 2), raw["unanswered_within_100ms"])],
+                 ssh_line(raw)],
             ] if raw else []) + [
                 ["resident memory per session's process (%d processes)" % c["processes"], fmt(c["rss_mib_per_session"], 1, " MiB")],
                 ["the gateway's own resident memory (demo service included)", fmt(c["gateway_rss_mib"], 1, " MiB")],

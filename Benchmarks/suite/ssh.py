@@ -242,8 +242,14 @@ def concurrent(port, gateway, count):
     for client in clients:
         client.close()
     answered = [l for l in latencies if l is not None]
+    # Over every press: one not answered within 100 ms counts as slower than any answered (None in the figures
+    # means "over 100 ms"), so a 1 % of late presses cannot hide from the p99.
+    everything = [float("inf") if l is None else l for l in latencies]
+    def over_all(fraction):
+        value = percentile(everything, fraction)
+        return None if value == float("inf") else value
     return {"sessions": count, "presses": len(latencies), "unanswered_within_100ms": len(latencies) - len(answered),
-            "p50_ms": percentile(answered, 0.5), "p99_ms": percentile(answered, 0.99),
+            "p50_ms": over_all(0.5), "p99_ms": over_all(0.99), "p99_answered_ms": percentile(answered, 0.99),
             "rss_mib_per_session": (sum(rss) / len(rss) / 1024) if rss else None, "processes": len(rss),
             "gateway_rss_mib": gateway_rss(gateway)}
 
