@@ -27,7 +27,8 @@ import Testing
                 "PersonCar/Car/carID",
                 "PersonCar/Car/make", "PersonCar/Car/model",
             ])
-        #expect(selection.partialSets == ["PersonCar", "Car"])
+        #expect(Set(selection.partialSets.keys) == ["PersonCar", "Car"])
+        #expect(selection.partialSets["Car"] == ["carID", "make", "model", "manufactureDate", "createStamp"])
     }
 
     @Test func a_resting_row_is_cut_too_and_unknown_names_never_reach_the_service() throws {
@@ -43,7 +44,7 @@ import Testing
                 "PersonCar/PersonCarMaintenance/Maintenance/description",
                 "PersonCar/PersonCarMaintenance/Maintenance/cost",
             ])
-        #expect(selection.partialSets == ["Person", "PersonCar", "PersonCarMaintenance", "Maintenance"])
+        #expect(Set(selection.partialSets.keys) == ["Person", "PersonCar", "PersonCarMaintenance", "Maintenance"])
     }
 
     @Test func without_hints_nothing_is_cut_and_no_select_is_sent() throws {
@@ -51,7 +52,10 @@ import Testing
         #expect(policy.selection(forSet: "Person", expand: ["PersonCar/Car"], wholeRoot: false) == .init())
         // A set that comes whole as the page's own rows is not cut below it either (Car → owners → their cars)
         let mixed = PrefetchPolicy(model: CarDealerModel.model, profile: PrefetchHints(shown: ["Car": ["make"]]))
-        #expect(mixed.selection(forSet: "Person", expand: ["PersonCar/Car"], wholeRoot: true).partialSets == ["Car"])
+        #expect(
+            mixed.selection(forSet: "Person", expand: ["PersonCar/Car"], wholeRoot: true).partialSets.keys.sorted() == [
+                "Car"
+            ])
         let selection = mixed.selection(forSet: "Car", expand: ["PersonCar/Person/PersonCar/Car"], wholeRoot: true)
         #expect(selection == .init())
     }

@@ -21,13 +21,13 @@ struct JobRunner: Sendable {
         return report
     }
 
-    /// The attempts of one job, without timing, within ``RetryPolicy/budget`` seconds of real time.
     /// Whether `target` is an entity the cache holds only in part.
     func isPartialEntity(_ target: FetchTarget) -> Bool {
         guard case .entity(let key, _) = target, let entity = (try? cache.entity(key)) ?? nil else { return false }
         return !entity.isComplete
     }
 
+    /// The attempts of one job, without timing, within ``RetryPolicy/budget`` seconds of real time.
     func attempt(_ job: FetchJob) async -> JobReport {
         var report = JobReport(outcome: .failed)
         let started = ContinuousClock.now

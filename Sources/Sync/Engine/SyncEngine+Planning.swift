@@ -8,8 +8,9 @@ struct FetchPlan: Sendable {
     var url: String
     var target: FetchTarget
     var priority: FetchPriority
-    /// Entity sets the answer brings cut to a `$select` (merged into the cache, not replacing).
-    var partialSets: Set<String> = []
+    /// Entity sets the answer brings cut to a `$select` (merged into the cache, not replacing), each with the
+    /// properties a whole entity of it carries (``PrefetchPolicy/Selection/partialSets``).
+    var partialSets: [String: Set<String>] = [:]
     /// Asked even if the same URL was answered a moment ago: what it brought was cut since (a record known only
     /// in part whose detail is on screen).
     var overridesAnswered = false
@@ -35,12 +36,11 @@ extension SyncEngine {
             return [entityPlan(parent, expand: expand, priority: .visible)]
         case .entity(let key):
             // A copy cut to what a list shows (a prefetch's `$select`) is not enough here.
-            if !force, let entity = (try? cache.entity(key)) ?? nil, entity.isComplete, isFresh(entity.fetchedAt) {
-                return []
-            }
+            let cached = (try? cache.entity(key)) ?? nil
+            if !force, let cached, cached.isComplete, isFresh(cached.fetchedAt) { return [] }
             let expand = configuration.prefetch ? policy?.nextScreenExpansions(forSet: key.entitySet) ?? [] : []
             var plan = entityPlan(key, expand: expand, priority: .visible)
-            plan.overridesAnswered = (try? cache.entity(key))??.isComplete == false
+            plan.overridesAnswered = cached?.isComplete == false
             return [plan]
         }
     }
@@ -71,6 +71,7 @@ extension SyncEngine {
         let key = request.key
         let set = policy?.entitySet(of: request.path) ?? request.path.segments.last?.name ?? ""
         let expand = configuration.prefetch ? policy?.nextScreenExpansions(forSet: set) ?? [] : []
+        let selection = prefetchSelection(forSet: set, expand: expand, wholeRoot: true)
         let state = try? cache.listState(key)
         let size = configuration.pageSize
         var plans: [FetchPlan] = []
@@ -84,17 +85,25 @@ extension SyncEngine {
             let status = try? cache.listRangeStatus(key, range: start..<pageEnd)
             if let missing = status?.firstMissing {
                 windowIsCached = false
-                if let tail = tailPlan(request, set: set, expand: expand, offset: missing, end: pageEnd, state: state) {
+                if let tail = tailPlan(
+                    request, set: set, expand: expand, selection: selection, offset: missing, end: pageEnd, state: state
+                ) {
                     plans.append(tail)
                 } else {
                     plans.append(
-                        pagePlan(request, set: set, expand: expand, offset: missing, end: start + size, state: state))
+                        pagePlan(
+                            request, set: set, expand: expand, selection: selection, offset: missing, end: start + size,
+                            state: state))
                 }
             } else if force || !isFresh(status?.oldestFetch) {
                 // Asked again the way it was first asked: far down a long list, from its end.
                 plans.append(
-                    tailPlan(request, set: set, expand: expand, offset: start, end: pageEnd, state: state)
-                        ?? pagePlan(request, set: set, expand: expand, offset: start, end: start + size, state: nil))
+                    tailPlan(
+                        request, set: set, expand: expand, selection: selection, offset: start, end: pageEnd,
+                        state: state)
+                        ?? pagePlan(
+                            request, set: set, expand: expand, selection: selection, offset: start, end: start + size,
+                            state: nil))
             }
             start += size
         } while start < visible.upperBound
@@ -107,7 +116,9 @@ extension SyncEngine {
             let missing = try? cache.listRangeStatus(key, range: ahead).firstMissing,
             state.totalCount.map({ missing < $0 }) ?? true
         {
-            var next = pagePlan(request, set: set, expand: expand, offset: missing, end: missing + size, state: state)
+            var next = pagePlan(
+                request, set: set, expand: expand, selection: selection, offset: missing, end: missing + size,
+                state: state)
             next.priority = .nextPage
             if !plans.contains(where: { $0.url == next.url }) { plans.append(next) }
         }
@@ -117,7 +128,8 @@ extension SyncEngine {
     /// The request for positions `offset..<end`: the first page, the server's next link
     /// when it continues there, else `$skip`/`$top`.
     func pagePlan(
-        _ request: ListRequest, set: String, expand: [String], offset: Int, end: Int, state: ListState?
+        _ request: ListRequest, set: String, expand: [String], selection: PrefetchPolicy.Selection, offset: Int,
+        end: Int, state: ListState?
     ) -> FetchPlan {
         if offset > 0, let state, state.nextPosition == offset, let link = try? cache.listNextLink(request.key) {
             // A link that carries what is left of our `$top` ends early by design: only a page
@@ -128,10 +140,9 @@ extension SyncEngine {
                 target: .listPage(
                     request.key, entitySet: set, offset: offset, requestedTop: Self.topParameter(in: link)),
                 priority: .visible,
-                partialSets: prefetchSelection(forSet: set, expand: expand, wholeRoot: true).partialSets
+                partialSets: selection.partialSets
             )
         }
-        let selection = prefetchSelection(forSet: set, expand: expand, wholeRoot: true)
         return FetchPlan(
             url: pageURL(request, expand: expand, select: selection.paths, top: end - offset, skip: offset),
             target: .listPage(request.key, entitySet: set, offset: offset, requestedTop: end - offset),
@@ -144,7 +155,8 @@ extension SyncEngine {
     /// least the configuration's `tailThreshold`: a service pays for every skipped row (an SQL `OFFSET`), so End on
     /// a million rows costs what the first page does. Only for a known length and an order that names every key property.
     func tailPlan(
-        _ request: ListRequest, set: String, expand: [String], offset: Int, end: Int, state: ListState?
+        _ request: ListRequest, set: String, expand: [String], selection: PrefetchPolicy.Selection, offset: Int,
+        end: Int, state: ListState?
     ) -> FetchPlan? {
         guard let total = state?.totalCount, end <= total, end > offset, offset >= configuration.tailThreshold,
             total - end + configuration.pageSize <= offset, !forwardOnly.contains(request.key),
@@ -155,7 +167,6 @@ extension SyncEngine {
         let rows = (try? cache.listWindow(request.key, range: offset..<end))?.rows ?? []
         let end = (rows.lastIndex { $0.entity == nil }).map { offset + $0 + 1 } ?? end
         let skipFromEnd = total - end
-        let selection = prefetchSelection(forSet: set, expand: expand, wholeRoot: true)
         return FetchPlan(
             url: pageURL(
                 request, expand: expand, select: selection.paths, top: end - offset, skip: skipFromEnd, reversed: true),

@@ -11,7 +11,7 @@ extension SyncEngine {
     /// always goes out.
     func enqueue(
         url: String, target: FetchTarget, priority: FetchPriority, owner: ScreenID?, partial: Bool = false,
-        partialSets: Set<String> = [], overridesAnswered: Bool = false, force: Bool = false
+        partialSets: [String: Set<String>] = [:], overridesAnswered: Bool = false, force: Bool = false
     ) {
         if force || owner == nil {
             holds[url] = nil
@@ -40,7 +40,7 @@ extension SyncEngine {
         sequence += 1
         let job = FetchJob(
             url: url, target: target, priority: priority, owners: owner.map { [$0] } ?? [], pinned: owner == nil,
-            sequence: sequence, partial: partial, partialSets: declaredProperties(of: partialSets)
+            sequence: sequence, partial: partial, partialSets: partialSets
         )
         if !isOnline {
             if var existing = parked[url] {
@@ -56,16 +56,6 @@ extension SyncEngine {
         queue.append(job)
         sortQueue()
         dispatch()
-    }
-
-    /// Each set with the structural properties `$metadata` declares for it.
-    func declaredProperties(of sets: Set<String>) -> [String: Set<String>] {
-        var result: [String: Set<String>] = [:]
-        for set in sets {
-            guard let model, let type = model.entityType(ofSet: set) else { continue }
-            result[set] = Set(model.properties(of: type).map(\.name))
-        }
-        return result
     }
 
     func sortQueue() {
@@ -225,7 +215,7 @@ extension SyncEngine {
         if job.pinned {
             enqueue(
                 url: flat, target: job.target, priority: job.priority, owner: nil, partial: job.partial,
-                partialSets: Set(job.partialSets.keys))
+                partialSets: job.partialSets)
         }
         // Screens ask again through the one-level builder.
         replanAll()

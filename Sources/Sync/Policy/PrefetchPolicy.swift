@@ -87,9 +87,11 @@ public struct PrefetchPolicy: Sendable {
     /// entities the cache merges rather than replaces.
     public struct Selection: Sendable, Hashable {
         public var paths: [String]
-        public var partialSets: Set<String>
+        /// Each set cut short, with the properties a whole entity of it carries (one that carries them all came
+        /// whole anyway, from a service that ignored the cut).
+        public var partialSets: [String: Set<String>]
 
-        public init(paths: [String] = [], partialSets: Set<String> = []) {
+        public init(paths: [String] = [], partialSets: [String: Set<String>] = [:]) {
             self.paths = paths
             self.partialSets = partialSets
         }
@@ -148,7 +150,9 @@ public struct PrefetchPolicy: Sendable {
                 paths += v4 ? [prefix.path + "/*"] : allFields(ofSet: prefix.set).map { prefix.path + "/" + $0 }
             }
         }
-        return Selection(paths: paths, partialSets: partialSets)
+        var declared: [String: Set<String>] = [:]
+        for cut in partialSets { declared[cut] = Set(allFields(ofSet: cut)) }
+        return Selection(paths: paths, partialSets: declared)
     }
 
     /// Every structural property `$metadata` declares for `set`.
