@@ -103,23 +103,13 @@ struct QueryRequest: Sendable {
     static func nestedExpandPaths(
         _ text: String, prefix: String = "", select: inout [String]
     ) throws(ServiceError) -> [String] {
-        var items: [Substring] = []
-        var depth = 0
-        var start = text.startIndex
-        for index in text.indices {
-            switch text[index] {
-            case "(": depth += 1
-            case ")":
-                depth -= 1
-                guard depth >= 0 else { throw .badRequest("$expand '\(text)' closes a parenthesis it never opened.") }
-            case "," where depth == 0:
-                items.append(text[start..<index])
-                start = text.index(after: index)
-            default: break
-            }
+        let items: [Substring]
+        switch topLevel(Substring(text), separatedBy: ",") {
+        case .success(let split): items = split
+        case .failure(.closesUnopened):
+            throw .badRequest("$expand '\(text)' closes a parenthesis it never opened.")
+        case .failure(.leavesOpen): throw .badRequest("$expand '\(text)' leaves a parenthesis open.")
         }
-        guard depth == 0 else { throw .badRequest("$expand '\(text)' leaves a parenthesis open.") }
-        items.append(text[start...])
         var paths: [String] = []
         for item in items {
             let trimmed = item.trimmingCharacters(in: " ")
@@ -134,7 +124,9 @@ struct QueryRequest: Sendable {
             guard trimmed.hasSuffix(")") else { throw .badRequest("$expand '\(text)' is malformed.") }
             let inner = trimmed[trimmed.index(after: open)..<trimmed.index(before: trimmed.endIndex)]
             var selected = false
-            for option in Self.topLevelOptions(inner) where !option.trimmingCharacters(in: " ").isEmpty {
+            // (balanced: the whole text was)
+            let options = (try? topLevel(inner, separatedBy: ";").get()) ?? [inner]
+            for option in options where !option.trimmingCharacters(in: " ").isEmpty {
                 let parts = option.split(separator: "=", maxSplits: 1)
                 let optionName = parts[0].trimmingCharacters(in: " ")
                 guard parts.count == 2, optionName == "$expand" || optionName == "$select" else {
@@ -153,23 +145,29 @@ struct QueryRequest: Sendable {
         return paths
     }
 
-    /// The `;`-separated options inside an expansion's parentheses, those of nested expansions kept whole.
-    static func topLevelOptions(_ text: Substring) -> [Substring] {
-        var options: [Substring] = []
+    /// Why parentheses do not balance.
+    enum Unbalanced: Error { case closesUnopened, leavesOpen }
+
+    /// `text` split at each `separator` outside parentheses (`A($expand=B,C),D` at `,` → `A($expand=B,C)`, `D`).
+    static func topLevel(_ text: Substring, separatedBy separator: Character) -> Result<[Substring], Unbalanced> {
+        var items: [Substring] = []
         var depth = 0
         var start = text.startIndex
         for index in text.indices {
             switch text[index] {
             case "(": depth += 1
-            case ")": depth -= 1
-            case ";" where depth == 0:
-                options.append(text[start..<index])
+            case ")":
+                depth -= 1
+                guard depth >= 0 else { return .failure(.closesUnopened) }
+            case separator where depth == 0:
+                items.append(text[start..<index])
                 start = text.index(after: index)
             default: break
             }
         }
-        options.append(text[start...])
-        return options
+        guard depth == 0 else { return .failure(.leavesOpen) }
+        items.append(text[start...])
+        return .success(items)
     }
 
     /// Comma-separated items, trimmed, empty items dropped.
