@@ -51,6 +51,34 @@ public struct ScreenBuffer: Hashable, Sendable {
         return write(field, row: row, column: column, limit: min(size.columns, column + width), style: style)
     }
 
+    /// The cells of `row` in `columns` (clamped to the buffer), to be placed again with ``place(_:row:column:)``.
+    /// A copy, so that the frame can go on being drawn without copying all of its cells.
+    public func cells(row: Int, columns: Range<Int>) -> [Cell] {
+        guard (0..<size.rows).contains(row) else { return [] }
+        let clamped = columns.clamped(to: 0..<size.columns)
+        let base = row * size.columns
+        return Array(cells[(base + clamped.lowerBound)..<(base + clamped.upperBound)])
+    }
+
+    /// Puts back cells taken with ``cells(row:columns:)`` from a buffer as wide, from `column` on `row`: a row a
+    /// screen drew before, unchanged, costs a copy instead of measuring its text again. Cut at the right edge.
+    public mutating func place(_ run: [Cell], row: Int, column: Int) {
+        guard (0..<size.rows).contains(row), column >= 0, column < size.columns else { return }
+        let count = min(run.count, size.columns - column)
+        let base = row * size.columns + column
+        breakWide(base: row * size.columns, column: column)
+        cells.replaceSubrange(base..<(base + count), with: run.prefix(count))
+        // A wide cluster whose right half fell off the edge is a blank instead.
+        if count > 0, count < run.count, cells[base + count - 1].width == 2 {
+            cells[base + count - 1] = .blank(cells[base + count - 1].style)
+        }
+        // The right half of a wide cluster the run's end overwrote the left half of.
+        let after = base + count
+        if after < (row + 1) * size.columns, cells[after].isContinuation {
+            cells[after] = .blank(cells[after].style)
+        }
+    }
+
     /// The frame as text, one `String` per row, wide clusters once, styles dropped.
     public var lines: [String] {
         (0..<size.rows).map { row in

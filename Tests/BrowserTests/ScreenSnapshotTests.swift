@@ -15,8 +15,10 @@ import Testing
 
     /// Bob and Alice with their cars, the Explorer's service history, the People list as fetched.
     func seededApp(
-        size: TerminalSize = TerminalSize(columns: 64, rows: 12), writes: (any WriteIntents)? = nil
+        size: TerminalSize = TerminalSize(columns: 64, rows: 12), writes: (any WriteIntents)? = nil,
+        cache seeded: CacheDatabase? = nil
     ) throws -> (BrowserApp, HeadlessTerminal, CacheDatabase) {
+        if let seeded { return try app(on: seeded, size: size, writes: writes) }
         let cache = try temporaryCache()
         try seedPeople(
             cache,
@@ -38,6 +40,13 @@ import Testing
                 people.key, offset: 0, entityKeys: ["Person(2)", "Person(3)", "Person(1)"], totalCount: 3,
                 nextLink: nil, isLastPage: true, at: Self.fixedNow.addingTimeInterval(-42))
         }
+        return try app(on: cache, size: size, writes: writes)
+    }
+
+    /// The People list on `cache`, presented once.
+    func app(
+        on cache: CacheDatabase, size: TerminalSize, writes: (any WriteIntents)?
+    ) throws -> (BrowserApp, HeadlessTerminal, CacheDatabase) {
         let environment = BrowserEnvironment(
             cache: cache, intents: RecordingIntents(), writes: writes, model: try CarDealerModel.model,
             profile: DisplayProfile.carDealer!, now: { Self.fixedNow },

@@ -116,3 +116,49 @@ import Testing
         #expect(after.changedSpans(since: before) == [.init(row: 0, columns: 0..<2)])
     }
 }
+
+/// Cells taken from one frame and placed in another (a list row drawn before, unchanged).
+@Suite struct ScreenBufferPlaceTests {
+    let size = TerminalSize(columns: 8, rows: 2)
+
+    @Test func placed_cells_read_as_the_text_they_were_taken_from() {
+        // Given a row drawn with a wide cluster
+        var source = ScreenBuffer(size: size)
+        source.put("a山b", row: 0, column: 1)
+        let run = source.cells(row: 0, columns: 1..<5)
+        // When placed on another row of another buffer
+        var target = ScreenBuffer(size: size)
+        target.place(run, row: 1, column: 1)
+        // Then it reads the same there
+        #expect(target.lines[1] == " a山b   ")
+        #expect(target.cells(row: 1, columns: 1..<5) == run)
+    }
+
+    @Test func a_run_cut_at_the_right_edge_leaves_no_half_of_a_wide_cluster() {
+        // Given a run ending in a wide cluster
+        var source = ScreenBuffer(size: size)
+        source.put("abc山", row: 0, column: 0)
+        let run = source.cells(row: 0, columns: 0..<5)
+        // When placed where only its first four cells fit
+        var target = ScreenBuffer(size: size)
+        target.place(run, row: 0, column: 4)
+        // Then the cluster that does not fit is a blank
+        #expect(target.lines[0] == "    abc ")
+        #expect(target[0, 7].width == 1)
+    }
+
+    @Test func placing_over_half_of_a_wide_cluster_blanks_its_other_half() {
+        // Given a line with wide clusters at columns 0–1 and 4–5
+        var target = ScreenBuffer(size: size)
+        target.put("山ab山", row: 0, column: 0)
+        var source = ScreenBuffer(size: size)
+        source.put("xyz", row: 0, column: 0)
+        // When three cells are placed from column 1 (over the first's right half), then two from column 3 (over
+        // the second's left half)
+        target.place(source.cells(row: 0, columns: 0..<3), row: 0, column: 1)
+        target.place(source.cells(row: 0, columns: 0..<2), row: 0, column: 3)
+        // Then the halves left behind are blanks, not stray halves
+        #expect(target.lines[0] == " xyxy   ")
+        #expect((0..<8).allSatisfy { target[0, $0].width == 1 })
+    }
+}

@@ -39,7 +39,7 @@ public struct DisplayProfile: Sendable, Decodable {
     }
 
     /// One column of a list screen.
-    public struct Column: Sendable, Decodable {
+    public struct Column: Sendable, Decodable, Equatable {
         public var title: String
         /// Template, e.g. `{manufactureDate:year}`.
         public var value: String

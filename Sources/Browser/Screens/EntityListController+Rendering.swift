@@ -59,10 +59,14 @@ extension EntityListController {
             let message = filter.isActive ? "nothing matches “\(filter.text)”" : "(none)"
             buffer.put(message, row: listRows.lowerBound, column: 1, style: CellStyle(role: .muted))
         } else {
+            var drawn: [Int: DrawnRow] = [:]
             for (offset, position) in cursor.visible.enumerated()
             where listRows.lowerBound + offset < listRows.upperBound {
-                drawRow(position, on: listRows.lowerBound + offset, widths: widths, into: &buffer)
+                drawRow(
+                    position, on: listRows.lowerBound + offset, columns: shown, widths: widths, into: &buffer,
+                    drawn: &drawn)
             }
+            drawnRows = drawn
         }
         if let filterRow, let pending = confirmingDelete {
             // The question takes the filter's line, in the list itself: the status line may be showing an error.
@@ -114,16 +118,29 @@ extension EntityListController {
         }
     }
 
-    func drawRow(_ position: Int, on line: Int, widths: [Int], into buffer: inout ScreenBuffer) {
+    /// Draws the row at `position` on `line`. A row drawn in the last frame with the same entity, columns and
+    /// widths is copied from it (moving the cursor redraws every row in a frame that differs in two).
+    func drawRow(
+        _ position: Int, on line: Int, columns: [DisplayProfile.Column], widths: [Int],
+        into buffer: inout ScreenBuffer, drawn: inout [Int: DrawnRow]
+    ) {
         let row = row(at: position)
         let pending = (row?.shown?.pendingWrites ?? 0) + (row?.link?.pendingWrites ?? 0) > 0
         SelectionGutter.draw(selected: position == cursor.selected, pending: pending, line: line, into: &buffer)
-        guard let shown = row?.shown else {
+        guard let row, let shown = row.shown else {
             buffer.put("loading…", row: line, column: SelectionGutter.width, style: CellStyle(role: .muted))
             return
         }
-        var column = SelectionGutter.width
-        for (spec, width) in zip(shownColumns, widths) where width > 0 {
+        let start = SelectionGutter.width
+        if let before = drawnRows[position], before.row == row, before.widths == widths, before.columns == columns,
+            before.lineWidth == buffer.size.columns
+        {
+            buffer.place(before.cells, row: line, column: start)
+            drawn[position] = before
+            return
+        }
+        var column = start
+        for (spec, width) in zip(columns, widths) where width > 0 {
             let text = ValueFormatter.fill(spec.value) { name in shown.properties.first { $0.name == name }?.value }
             column =
                 buffer.put(
@@ -131,6 +148,9 @@ extension EntityListController {
                     alignment: spec.align == "right" ? .trailing : .leading,
                     style: pending ? CellStyle(role: .warning) : .plain) + 1
         }
+        drawn[position] = DrawnRow(
+            row: row, columns: columns, widths: widths, lineWidth: buffer.size.columns,
+            cells: buffer.cells(row: line, columns: start..<max(start, column - 1)))
     }
 
     public var takesText: Bool { filter.isEditing }

@@ -83,6 +83,8 @@ public final class EntityListController: ScreenController, FilterableScreen {
     var derivedColumns: [DisplayProfile.Column]?
     /// Without a profile: the widest value drawn in each column so far (by title).
     var seenWidths: [String: Int] = [:]
+    /// The rows the last frame drew, by position (see ``drawRow(_:on:columns:widths:into:drawn:)``).
+    var drawnRows: [Int: DrawnRow] = [:]
 
     public init(
         environment: BrowserEnvironment, source: ScreenContent, breadcrumb: String, kindTitle: String,

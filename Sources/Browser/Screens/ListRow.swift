@@ -1,4 +1,5 @@
 import EntityCache
+import Terminal
 
 /// One row of a list screen: the entity shown, and for rows reached through a link
 /// entity (a person's cars through `PersonCar`) the link itself, which drill-downs
@@ -12,4 +13,13 @@ struct ListRow: Hashable {
 
     /// The entity prefetching and drilling start from.
     var anchor: CachedEntity? { link ?? shown }
+}
+
+/// A row as a frame drew it: what it showed, in which columns and widths, and the cells after the gutter.
+struct DrawnRow {
+    var row: ListRow
+    var columns: [DisplayProfile.Column]
+    var widths: [Int]
+    var lineWidth: Int
+    var cells: [Cell]
 }
