@@ -110,6 +110,56 @@ extension CacheDatabase {
         }
     }
 
+    /// How fresh what a resting cursor would prefetch is, in one read: when `root` itself was fetched (nil when
+    /// not cached), and for each path from it the oldest fetch among the relations along it, following at most
+    /// `breadth` parents per hop (nil when one of them is not known).
+    ///
+    /// The fetcher asks this on every rest of the cursor; a read per relation cost a transaction each.
+    public func pathFreshness(
+        from root: EntityKey, paths: [[String]], breadth: Int
+    ) throws -> (entity: Date?, paths: [Date?]) {
+        try read { db in
+            let fetched = try Double.fetchOne(
+                db.cachedStatement(sql: "SELECT fetchedAt FROM entity WHERE key = ?"), arguments: [root.canonical])
+            var oldest: [Date?] = []
+            oldest.reserveCapacity(paths.count)
+            for path in paths {
+                var parents = [root.canonical]
+                var earliest = Double.infinity
+                var known = true
+                walk: for (hop, navigation) in path.enumerated() {
+                    var next: [String] = []
+                    let last = hop == path.count - 1
+                    for parent in parents.prefix(breadth) {
+                        // The last hop's keys lead nowhere: only when it was fetched is read.
+                        let fetchedAt: Double?
+                        if last {
+                            fetchedAt = try Double.fetchOne(
+                                db.cachedStatement(
+                                    sql: "SELECT fetchedAt FROM relation WHERE parentKey = ? AND navigation = ?"),
+                                arguments: [parent, navigation])
+                        } else if let relation = try CacheQueries.relationKeys(
+                            db, parent: parent, navigation: navigation)
+                        {
+                            fetchedAt = relation.fetchedAt.timeIntervalSince1970
+                            next += relation.keys
+                        } else {
+                            fetchedAt = nil
+                        }
+                        guard let fetchedAt else {
+                            known = false
+                            break walk
+                        }
+                        earliest = min(earliest, fetchedAt)
+                    }
+                    parents = next
+                }
+                oldest.append(known && earliest.isFinite ? Date(timeIntervalSince1970: earliest) : nil)
+            }
+            return (fetched.map(Date.init(timeIntervalSince1970:)), oldest)
+        }
+    }
+
     /// Child keys of a known relation in order, nil while unknown.
     public func relationKeys(_ parent: EntityKey, navigation: String) throws -> (keys: [EntityKey], fetchedAt: Date)? {
         try read { db in

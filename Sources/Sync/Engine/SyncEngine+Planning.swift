@@ -217,31 +217,36 @@ extension SyncEngine {
         runner.resolve(link)
     }
 
-    /// The level after next for an entity the cursor rests on; nil when already fresh.
-    func planResting(_ key: EntityKey) -> FetchPlan? {
+    /// The next screen and the level after it for an entity the cursor rests on (or the next screen alone); nil
+    /// when already fresh.
+    func planResting(_ key: EntityKey, nextScreenOnly: Bool = false) -> FetchPlan? {
         guard configuration.prefetch, let policy else { return nil }
-        let wanted = policy.restingExpansions(forSet: key.entitySet)
+        let wanted: [String]
+        let memo = "\(nextScreenOnly ? "next" : "resting") \(key.entitySet)"
+        if let known = restingExpansionsBySet[memo] {
+            wanted = known
+        } else {
+            wanted =
+                nextScreenOnly
+                ? policy.nextScreenExpansions(forSet: key.entitySet) : policy.restingExpansions(forSet: key.entitySet)
+            restingExpansionsBySet[memo] = wanted
+        }
         guard !wanted.isEmpty else { return nil }
-        // Ask only for what is not fresh: the list page usually brought the next screen already.
-        let stale = wanted.filter { !isPathFresh(from: key, path: $0.split(separator: "/").map(String.init)) }
-        if stale.isEmpty, isFresh((try? cache.entity(key))??.fetchedAt) { return nil }
+        // Ask only for what is not fresh: the list page usually brought the next screen already. One read for
+        // every path (this runs at each rest of the cursor).
+        let paths = wanted.map { $0.split(separator: "/").map(String.init) }
+        // A read that fails counts as nothing fresh.
+        let freshness =
+            (try? cache.pathFreshness(from: key, paths: paths, breadth: Self.freshnessBreadth))
+            ?? (entity: nil, paths: paths.map { _ in nil })
+        let stale = zip(wanted, freshness.paths).filter { !isFresh($0.1) }.map(\.0)
+        if stale.isEmpty, isFresh(freshness.entity) { return nil }
         return entityPlan(
             key, expand: stale, priority: .prediction,
             selection: prefetchSelection(forSet: key.entitySet, expand: stale, wholeRoot: false))
     }
 
-    /// Whether every relation along `path` from `root` is known and fresh (breadth-limited).
-    func isPathFresh(from root: EntityKey, path: [String]) -> Bool {
-        var keys = [root]
-        for navigation in path {
-            var next: [EntityKey] = []
-            for parent in keys.prefix(64) {
-                guard let known = try? cache.relationKeys(parent, navigation: navigation), isFresh(known.fetchedAt)
-                else { return false }
-                next += known.keys
-            }
-            keys = next
-        }
-        return true
-    }
+    /// Parents followed per hop when checking a path's freshness (a person with hundreds of cars is not read
+    /// car by car at every rest).
+    static let freshnessBreadth = 64
 }

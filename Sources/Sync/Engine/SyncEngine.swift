@@ -64,7 +64,12 @@ public actor SyncEngine {
     let random: @Sendable () -> Double
     public let configuration: Configuration
     var model: ServiceModel?
-    var policy: PrefetchPolicy?
+    var policy: PrefetchPolicy? {
+        didSet { restingExpansionsBySet = [:] }
+    }
+    /// ``PrefetchPolicy/restingExpansions(forSet:)`` and ``PrefetchPolicy/nextScreenExpansions(forSet:)`` per set
+    /// (keyed `resting Person`, `next Person`), worked out once for the policy: they are asked at every rest.
+    var restingExpansionsBySet: [String: [String]] = [:]
     var builder: ODataURLBuilder
 
     var queue: [FetchJob] = []
