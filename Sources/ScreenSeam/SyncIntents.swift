@@ -39,9 +39,14 @@ public protocol SyncIntents: Sendable {
     func screenDidShow(_ content: ScreenContent, visible: Range<Int>, screen: ScreenID)
 
     /// The cursor has rested on `key` (the row's entity; for hop screens the link
-    /// entity) with `neighbours` just above and below: prefetch the level after next
-    /// for them, at lower priority than what is visible.
-    func cursorDidRest(on key: EntityKey, neighbours: [EntityKey], in screen: ScreenID)
+    /// entity) with `neighbours` just above or below, the way it travels: prefetch the
+    /// next screen of each, and the level after next for `key` (the row Enter, Enter
+    /// reaches), at lower priority than what is visible.
+    ///
+    /// `landing` names, when the cache already holds `key`'s next screen, the row that
+    /// screen's cursor lands on (its first in the order shown): the level after next is
+    /// then asked for that row alone, not for every row of the next screen.
+    func cursorDidRest(on key: EntityKey, neighbours: [EntityKey], landing: EntityKey?, in screen: ScreenID)
 
     /// The screen was popped: cancel its queued and in-flight fetches that no other
     /// screen wants.
@@ -50,6 +55,13 @@ public protocol SyncIntents: Sendable {
     /// The user asked for fresh data: refetch what the screen shows, ignoring
     /// freshness (revalidating with `If-None-Match` where an ETag is known).
     func refresh(screen: ScreenID)
+}
+
+extension SyncIntents {
+    /// The cursor has rested, no landing row known (see ``cursorDidRest(on:neighbours:landing:in:)``).
+    public func cursorDidRest(on key: EntityKey, neighbours: [EntityKey], in screen: ScreenID) {
+        cursorDidRest(on: key, neighbours: neighbours, landing: nil, in: screen)
+    }
 }
 
 /// A change made on a screen, to be recorded at once in the cache and sent to the service.

@@ -15,21 +15,25 @@ final class RecordingIntents: SyncIntents, @unchecked Sendable {
     private var _shown: [(ScreenContent, Range<Int>, ScreenID)] = []
     private var _rested: [EntityKey] = []
     private var _neighbours: [[EntityKey]] = []
+    private var _landings: [EntityKey?] = []
     private var _closed: [ScreenID] = []
 
     var shown: [(ScreenContent, Range<Int>, ScreenID)] { lock.withLock { _shown } }
     var rested: [EntityKey] { lock.withLock { _rested } }
     /// The neighbours told with each rest, in order.
     var neighbours: [[EntityKey]] { lock.withLock { _neighbours } }
+    /// The landing row told with each rest, in order.
+    var landings: [EntityKey?] { lock.withLock { _landings } }
     var closed: [ScreenID] { lock.withLock { _closed } }
 
     func screenDidShow(_ content: ScreenContent, visible: Range<Int>, screen: ScreenID) {
         lock.withLock { _shown.append((content, visible, screen)) }
     }
-    func cursorDidRest(on key: EntityKey, neighbours: [EntityKey], in screen: ScreenID) {
+    func cursorDidRest(on key: EntityKey, neighbours: [EntityKey], landing: EntityKey?, in screen: ScreenID) {
         lock.withLock {
             _rested.append(key)
             _neighbours.append(neighbours)
+            _landings.append(landing)
         }
     }
     func screenDidClose(_ screen: ScreenID) { lock.withLock { _closed.append(screen) } }

@@ -236,6 +236,54 @@ extension SyncEngineTests {
         #expect(urls == [Self.root + "Person(3)?$expand=PersonCar/PersonCarMaintenance/Maintenance"], "\(urls)")
     }
 
+    @Test func a_rest_with_a_landing_asks_the_level_after_next_for_that_row_alone() async throws {
+        // Given people whose cars came with the list page (Person(n) has PersonCar(n))
+        let transport = FakeTransport { request, _ in
+            if request.url.hasPrefix(Self.root + "PersonCar(") {
+                let id = request.url.dropFirst((Self.root + "PersonCar(").count).prefix { $0.isNumber }
+                return json(
+                    #"{"d":{"__metadata":{"uri":"\#(Self.root)PersonCar(\#(id))"},"personCarID":\#(id),"#
+                        + #""PersonCarMaintenance":{"results":[]}}}"#)
+            }
+            if request.url.hasPrefix(Self.root + "Person(") {
+                let id = request.url.dropFirst((Self.root + "Person(").count).prefix { $0.isNumber }
+                return json(
+                    #"{"d":{"__metadata":{"uri":"\#(Self.root)Person(\#(id))"},"personID":\#(id),"#
+                        + #""PersonCar":{"results":[]}}}"#)
+            }
+            return json(Self.peoplePage(0..<10, count: 10))
+        }
+        let engine = try makeEngine(transport)
+        engine.screenDidShow(.list(ListRequest(entitySet: "Person")), visible: 0..<5, screen: ScreenID(1))
+        await engine.waitUntilIdle()
+        let person = { (id: Int64) in EntityKey(entitySet: "Person", value: .int(id)) }
+        let link = { (id: Int64) in EntityKey(entitySet: "PersonCar", value: .int(id)) }
+
+        // When the cursor rests on Person(3), its landing row named, Person(4) its neighbour
+        engine.cursorDidRest(on: person(3), neighbours: [person(4)], landing: link(3), in: ScreenID(1))
+        await engine.waitUntilIdle()
+
+        // Then the landing row's next screen is asked for, not every car's history of Person(3), and nothing for
+        // the neighbour, whose next screen came with the page
+        var urls = await transport.requests.map(\.url).filter { !$0.contains("$top") }
+        #expect(urls == [Self.root + "PersonCar(3)?$expand=PersonCarMaintenance/Maintenance"], "\(urls)")
+
+        // And resting there again asks for nothing: it is all fresh
+        engine.cursorDidRest(on: person(3), neighbours: [person(4)], landing: link(3), in: ScreenID(1))
+        await engine.waitUntilIdle()
+        urls = await transport.requests.map(\.url).filter { !$0.contains("$top") }
+        #expect(urls.count == 1)
+
+        // When it rests on Person(5) with no landing named (its next screen not known to the screen)
+        engine.cursorDidRest(on: person(5), neighbours: [person(6)], in: ScreenID(1))
+        await engine.waitUntilIdle()
+
+        // Then Person(5) gets the level after next for every row of its next screen; its neighbour still nothing
+        urls = await transport.requests.map(\.url).filter { !$0.contains("$top") }
+        #expect(urls.last == Self.root + "Person(5)?$expand=PersonCar/PersonCarMaintenance/Maintenance", "\(urls)")
+        #expect(urls.count == 2)
+    }
+
     @Test func a_window_taller_than_a_counted_list_asks_for_nothing_past_its_count() async throws {
         // Given a service with 7 people, asked for 5 at a time, so the first page leaves the list counted but open
         let transport = FakeTransport { request, _ in

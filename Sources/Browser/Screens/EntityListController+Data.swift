@@ -146,10 +146,11 @@ extension EntityListController {
 
     /// The neighbours asked for too are the rows the cursor travels towards: the next row when it came down,
     /// the previous one when it came up, both at its first rest (the row it left was asked for when it rested
-    /// there, or was passed over by a page's jump).
+    /// there, or was passed over by a page's jump). The row the rested row's next screen would put its cursor on
+    /// is named when the cache holds that screen: the fetcher asks the level after next for that row alone.
     func cursorRested() {
         restWork = nil
-        guard let key = row(at: cursor.selected)?.anchor?.key else { return }
+        guard let rested = row(at: cursor.selected), let key = rested.anchor?.key else { return }
         restedOn = key
         let offsets: [Int] =
             switch restedAt.map({ cursor.selected - $0 }) {
@@ -164,6 +165,7 @@ extension EntityListController {
             guard position >= 0, position < rowCount, let other = row(at: position)?.anchor else { continue }
             neighbours.append(other.key)
         }
-        environment.intents.cursorDidRest(on: key, neighbours: neighbours, in: screenID)
+        environment.intents.cursorDidRest(
+            on: key, neighbours: neighbours, landing: landing(from: rested), in: screenID)
     }
 }

@@ -259,14 +259,31 @@ extension EntityListController {
     func drill() -> (any ScreenController)? {
         guard let row = row(at: cursor.selected), let shown = row.shown else { return nil }
         let label = environment.label(of: shown)
-        for candidate in [row.link, row.shown].compactMap({ $0 }) {
-            guard let drill = environment.setProfile(candidate.entitySet).drill else { continue }
+        if let (parent, drill) = drillTarget(of: row) {
             return EntityListController(
-                environment: environment, source: .related(parent: candidate.key, path: drill.path), breadcrumb: label,
+                environment: environment, source: .related(parent: parent.key, path: drill.path), breadcrumb: label,
                 kindTitle: drill.title ?? drill.path.last ?? "", crumbEntity: shown.key
             )
         }
         return detail()
+    }
+
+    /// The profile's drill-down from `row`, and the entity it starts from (the link entity's first).
+    func drillTarget(of row: ListRow) -> (CachedEntity, DisplayProfile.Drill)? {
+        for candidate in [row.link, row.shown].compactMap({ $0 }) {
+            if let drill = environment.setProfile(candidate.entitySet).drill { return (candidate, drill) }
+        }
+        return nil
+    }
+
+    /// The row the cursor would land on in the list Enter opens from `row` (its first, in the order that list
+    /// shows), when the cache holds that list; its anchor (the link entity for rows reached through one).
+    func landing(from row: ListRow) -> EntityKey? {
+        guard row.shown != nil, let (parent, drill) = drillTarget(of: row),
+            let related = Self.readRelated(environment.cache, parent: parent.key, path: drill.path)
+        else { return nil }
+        let set = environment.targetSet(from: parent.entitySet, path: drill.path) ?? ""
+        return ProfileOrder(environment.setProfile(set).orderBy ?? []).sorted(related.rows).first?.anchor?.key
     }
 
     /// Asks before deleting the selected row's entity, naming it (nothing when this session does not write).

@@ -6,7 +6,7 @@ import ScreenSeam
 /// The intents screens send, delivered in order through one stream.
 enum Intent: Sendable {
     case show(ScreenContent, visible: Range<Int>, screen: ScreenID)
-    case rest(EntityKey, neighbours: [EntityKey], screen: ScreenID)
+    case rest(EntityKey, neighbours: [EntityKey], landing: EntityKey?, screen: ScreenID)
     case close(ScreenID)
     case refresh(ScreenID)
     /// A change made on a screen (``WriteIntents``), and what the user decided about a write in the outbox.
@@ -26,8 +26,10 @@ extension SyncEngine: SyncIntents {
         intents.yield(.show(content, visible: visible, screen: screen))
     }
 
-    public nonisolated func cursorDidRest(on key: EntityKey, neighbours: [EntityKey], in screen: ScreenID) {
-        intents.yield(.rest(key, neighbours: neighbours, screen: screen))
+    public nonisolated func cursorDidRest(
+        on key: EntityKey, neighbours: [EntityKey], landing: EntityKey?, in screen: ScreenID
+    ) {
+        intents.yield(.rest(key, neighbours: neighbours, landing: landing, screen: screen))
     }
 
     public nonisolated func screenDidClose(_ screen: ScreenID) {
@@ -49,14 +51,28 @@ extension SyncEngine: SyncIntents {
             state.visible = visible
             screens[screen] = state
             replan(screen, force: false)
-        case .rest(let key, let neighbours, let screen):
+        case .rest(let key, let neighbours, let landing, let screen):
             guard var state = screens[screen] else { return }
-            let plans = ([key] + neighbours).filter { !$0.isTemporary }.compactMap { planResting($0) }
-            let urls = Set(plans.map(\.url))
+            // The level after next is two keys away: asked for the rested row only, and for the row its next
+            // screen's cursor lands on when the screen named it (else for every row of that screen). A neighbour,
+            // one key away, gets its next screen.
+            var plans: [FetchPlan?] = []
+            if !key.isTemporary {
+                if let landing, !landing.isTemporary {
+                    plans += [planResting(key, nextScreenOnly: true), planResting(landing, nextScreenOnly: true)]
+                } else {
+                    plans.append(planResting(key))
+                }
+            }
+            plans += neighbours.filter { !$0.isTemporary }.map { planResting($0, nextScreenOnly: true) }
+            let unique = plans.compactMap { $0 }.reduce(into: [FetchPlan]()) { kept, plan in
+                if !kept.contains(where: { $0.url == plan.url }) { kept.append(plan) }
+            }
+            let urls = Set(unique.map(\.url))
             let old = state.predicted
             state.predicted = urls
             screens[screen] = state
-            for plan in plans {
+            for plan in unique {
                 enqueue(
                     url: plan.url, target: plan.target, priority: .prediction, owner: screen,
                     partialSets: plan.partialSets)

@@ -1,0 +1,61 @@
+import CarDealerTestSupport
+import EntityCache
+import Foundation
+import ODataCore
+import ScreenSeam
+import Terminal
+import Testing
+
+@testable import Browser
+
+/// A resting cursor names the row the screen Enter opens would put its cursor on.
+@MainActor
+@Suite struct LandingTests {
+    nonisolated func link(_ id: Int) -> EntityKey { EntityKey(entitySet: "PersonCar", value: .int(Int64(id))) }
+    nonisolated func person(_ id: Int) -> EntityKey { EntityKey(entitySet: "Person", value: .int(Int64(id))) }
+
+    /// Cy (cars not known) cached, and the people list Ann, Bob, Cy.
+    nonisolated func listPeople(_ cache: CacheDatabase) throws {
+        try cache.write { session in
+            try session.upsertEntity(
+                key: person(3), entitySet: "Person", type: nil,
+                properties: [ODataProperty(name: "personID", value: .int(3))], etag: nil, at: Date(), partial: false)
+            try session.writeListPage(
+                ListRequest(entitySet: "Person", orderBy: [.init("lastName"), .init("firstName"), .init("personID")])
+                    .key, offset: 0, entityKeys: [person(1), person(2), person(3)], totalCount: 3, nextLink: nil,
+                isLastPage: true, at: Date())
+        }
+    }
+
+    @Test func a_rested_person_names_the_first_car_in_the_order_the_cars_screen_shows() async throws {
+        // Given Ann's links list her Fiat before her BMWs (the profile orders cars by make, model, carID), Bob
+        // below her with one car, and Cy below him whose cars are not known
+        let cache = try temporaryCache()
+        try seedPeople(
+            cache,
+            people: [
+                (1, "Ann", "Adams", [(1, 3, "Fiat", "Panda"), (2, 4, "BMW", "320i"), (3, 5, "BMW", "118d")]),
+                (2, "Bob", "Brown", [(4, 6, "Ford", "Ka")]),
+            ])
+        try listPeople(cache)
+        let intents = RecordingIntents()
+        let environment = BrowserEnvironment(
+            cache: cache, intents: intents, model: try CarDealerModel.model, profile: DisplayProfile.carDealer!)
+        let app = BrowserApp(
+            terminal: HeadlessTerminal(size: TerminalSize(columns: 60, rows: 10)), environment: environment,
+            root: EntityListController(environment: environment, entitySet: "Person"))
+        app.presentIfNeeded()
+
+        // When the cursor rests on Ann, then on Bob, then on Cy
+        #expect(try await eventually { intents.rested.last == person(1) }, "rested: \(intents.rested)")
+        _ = app.handle([.key(.down)])
+        #expect(try await eventually { intents.rested.last == person(2) }, "rested: \(intents.rested)")
+        _ = app.handle([.key(.down)])
+        #expect(try await eventually { intents.rested.last == person(3) }, "rested: \(intents.rested)")
+
+        // Then Ann's landing is her BMW 118d's link (not her first link), Bob's his Ford's, and Cy (cars not
+        // known) has none; the neighbours are named without theirs
+        #expect(intents.landings == [link(3), link(4), nil], "\(intents.landings)")
+        #expect(intents.neighbours == [[person(2)], [person(3)], []], "\(intents.neighbours)")
+    }
+}
