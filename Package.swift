@@ -132,6 +132,15 @@ let package = Package(
             ],
             path: "Benchmarks/WriteBench"
         ),
+        .executableTarget(
+            name: "ssh-bench",
+            dependencies: [
+                .product(name: "NIOSSH", package: "swift-nio-ssh"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ],
+            path: "Benchmarks/SSHBench"
+        ),
         .testTarget(name: "ODataCoreTests", dependencies: ["ODataCore"], resources: [.copy("Fixtures")]),
         .testTarget(
             name: "EntityCacheTests",

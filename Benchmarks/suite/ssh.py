@@ -12,7 +12,13 @@ output), cursor one row (`j`, five times, median), drill-down (Enter), Esc back,
 and its point moved (`h`, five times, median), 10 idle seconds. Then, in both modes, 50 sessions at once, each
 pressing `j`/`k` every 100 ms for 10 s: keypress → first data back, p50 and p99 (the client's own 50 Python
 threads included), and the resident memory of the sessions' processes.
+
+With frames, the same presses again from `ssh-bench` (swift-nio-ssh on one event-loop thread, Benchmarks/SSHBench),
+whose own cost is small: 50 new sessions whose presses are spread over each 100 ms (independent visitors), three
+runs of 10 s pooled, then all pressing at the same instant (the worst case; one run). The goal row reads the spread
+runs.
 """
+import json
 import os
 import socket
 import subprocess
@@ -21,9 +27,11 @@ import time
 
 import paramiko
 
-from common import BIN, WORK, fresh_dir, log, percentile
+from common import BIN, REPO, WORK, fresh_dir, log, percentile
 
 CONCURRENT = int(os.environ.get("BENCH_SSH_SESSIONS", "50"))
+# The swift-nio-ssh client's spread runs (10 s each, new sessions each time), pooled.
+NIO_RUNS = int(os.environ.get("BENCH_SSH_NIO_RUNS", "3"))
 
 
 class CountingSocket:
@@ -254,6 +262,29 @@ def concurrent(port, gateway, count):
             "gateway_rss_mib": gateway_rss(gateway)}
 
 
+def nio_concurrent(port, count, phase, runs):
+    """The same presses from `ssh-bench` (swift-nio-ssh, one event-loop thread; see Benchmarks/SSHBench): `runs`
+    runs of 10 s, each with 50 new sessions (cold caches, as in the paramiko run), their presses pooled."""
+    latencies, per_run = [], []
+    for _ in range(runs):
+        done = subprocess.run([os.path.join(REPO, ".build", "release", "ssh-bench"), str(port), str(count), "10",
+                               phase], capture_output=True, text=True, check=True, timeout=600)
+        line = next(l for l in done.stdout.splitlines() if l.startswith("json: "))
+        figures = json.loads(line[len("json: "):])
+        latencies += figures["latencies_ms"]
+        per_run.append(figures["p99_ms"])
+    answered = [l for l in latencies if l is not None]
+    everything = [float("inf") if l is None else l for l in latencies]
+
+    def over_all(fraction):
+        value = percentile(everything, fraction)
+        return None if value == float("inf") else value
+    return {"sessions": count, "phase": phase, "runs": runs, "presses": len(latencies),
+            "unanswered_within_100ms": len(latencies) - len(answered), "p50_ms": over_all(0.5),
+            "p99_ms": over_all(0.99), "p99_answered_ms": percentile(answered, 0.99) if answered else None,
+            "p99_per_run_ms": per_run}
+
+
 def gateway_rss(gateway):
     try:
         for line in open("/proc/%d/status" % gateway.process.pid):
@@ -278,6 +309,10 @@ def section():
             log("ssh: %d sessions at once, %s" % (CONCURRENT, name))
             results["concurrent" if name == "frames" else "concurrent_" + name] = concurrent(
                 gateway.port, gateway, CONCURRENT)
+            if name == "frames":
+                for phase, runs in (("spread", NIO_RUNS), ("aligned", 1)):
+                    log("ssh: %d sessions at once, %s, swift-nio-ssh client, %s, %d run(s)" % (CONCURRENT, name, phase, runs))
+                    results["concurrent_nio_" + phase] = nio_concurrent(gateway.port, CONCURRENT, phase, runs)
         finally:
             gateway.stop()
     return results
