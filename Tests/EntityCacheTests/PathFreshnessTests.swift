@@ -1,5 +1,6 @@
 import CarDealerTestSupport
 import Foundation
+import GRDB
 import ODataCore
 import Testing
 
@@ -47,6 +48,25 @@ import Testing
         #expect(two.entity == nil)
         #expect(two.paths == [at(8)])
         #expect(three.paths == [nil])
+    }
+
+    @Test func a_damaged_relation_reads_as_unknown_at_any_hop() throws {
+        // Given Person(1)'s cars and Car(1)'s services, each stored damaged (not a JSON array) in turn
+        for damaged in ["Person(1)", "Car(1)"] {
+            let cache = try CacheDatabase()
+            try cache.write { session in
+                try session.replaceRelation(parent: "Person(1)", navigation: "Cars", children: ["Car(1)"], at: at(10))
+                try session.replaceRelation(parent: "Car(1)", navigation: "Services", children: [], at: at(9))
+            }
+            try cache.writer.write { db in
+                try db.execute(
+                    sql: "UPDATE relation SET childKeys = '[\"x\", 2' WHERE parentKey = ?", arguments: [damaged])
+            }
+            // When the path through both is read
+            let read = try cache.pathFreshness(from: person, paths: [["Cars", "Services"]], breadth: 64)
+            // Then it is unknown, so the fetcher asks again (as for a relation never fetched)
+            #expect(read.paths == [nil], "damaged: \(damaged)")
+        }
     }
 
     @Test func a_person_without_cars_has_fresh_paths_through_them() throws {

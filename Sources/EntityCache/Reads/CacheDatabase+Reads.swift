@@ -136,7 +136,11 @@ extension CacheDatabase {
                         if last {
                             fetchedAt = try Double.fetchOne(
                                 db.cachedStatement(
-                                    sql: "SELECT fetchedAt FROM relation WHERE parentKey = ? AND navigation = ?"),
+                                    // A damaged row (not a JSON array) reads as unknown, as `relationKeys` has it.
+                                    sql: """
+                                        SELECT fetchedAt FROM relation WHERE parentKey = ? AND navigation = ?
+                                        AND json_valid(childKeys) AND json_type(childKeys) = 'array'
+                                        """),
                                 arguments: [parent, navigation])
                         } else if let relation = try CacheQueries.relationKeys(
                             db, parent: parent, navigation: navigation)
