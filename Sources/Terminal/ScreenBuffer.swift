@@ -68,8 +68,11 @@ public struct ScreenBuffer: Hashable, Sendable {
         let base = row * size.columns + column
         breakWide(base: row * size.columns, column: column)
         cells.replaceSubrange(base..<(base + count), with: run.prefix(count))
-        // A wide cluster whose right half fell off the edge is a blank instead.
-        if count > 0, count < run.count, cells[base + count - 1].width == 2 {
+        guard count > 0 else { return }
+        // A right half whose left half is not in the run, and a wide cluster whose right half is not (cut by the
+        // edge, or taken without it), are blanks instead.
+        if cells[base].isContinuation { cells[base] = .blank(cells[base].style) }
+        if cells[base + count - 1].width == 2 {
             cells[base + count - 1] = .blank(cells[base + count - 1].style)
         }
         // The right half of a wide cluster the run's end overwrote the left half of.

@@ -147,6 +147,18 @@ import Testing
         #expect(target[0, 7].width == 1)
     }
 
+    @Test func a_run_taken_across_a_wide_cluster_places_no_half_of_it() {
+        // Given a line with a wide cluster at columns 1–2 and another at 4–5
+        var source = ScreenBuffer(size: size)
+        source.put("a山b山", row: 0, column: 0)
+        // When a run from its right half (column 2) to the next one's left half (column 4) is placed
+        var target = ScreenBuffer(size: size)
+        target.place(source.cells(row: 0, columns: 2..<5), row: 0, column: 0)
+        // Then both halves are blanks and what was whole between them stays
+        #expect(target.lines[0] == " b      ")
+        #expect((0..<8).allSatisfy { target[0, $0].width == 1 })
+    }
+
     @Test func placing_over_half_of_a_wide_cluster_blanks_its_other_half() {
         // Given a line with wide clusters at columns 0–1 and 4–5
         var target = ScreenBuffer(size: size)
