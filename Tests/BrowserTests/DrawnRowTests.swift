@@ -27,6 +27,7 @@ extension ScreenSnapshotTests {
         // Then the rows were copied, and the frame is the first frame of a fresh screen on the same cache (which
         // had nothing to copy)
         #expect(!copied.isEmpty)
+        #expect(controller.rowsCopied >= 3 * copied.count - 3, "copied \(controller.rowsCopied)")
         #expect(controller.drawnRows.keys.sorted() == copied.keys.sorted())
         let (_, freshTerminal, _) = try seededApp(size: size, cache: cache)
         #expect(terminal.lastFrame == freshTerminal.lastFrame, "\(shown(terminal))\n---\n\(shown(freshTerminal))")

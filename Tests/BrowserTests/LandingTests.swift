@@ -58,4 +58,32 @@ import Testing
         #expect(intents.landings == [link(3), link(4), nil], "\(intents.landings)")
         #expect(intents.neighbours == [[person(2)], [person(3)], []], "\(intents.neighbours)")
     }
+
+    @Test func the_landing_row_is_the_row_enter_puts_the_cursor_on() async throws {
+        // Given Ann's cars, listed by their links in another order than the Cars screen shows them
+        let cache = try temporaryCache()
+        try seedPeople(
+            cache,
+            people: [
+                (1, "Ann", "Adams", [(1, 3, "Fiat", "Panda"), (2, 4, "BMW", "320i"), (3, 5, "BMW", "118d")]),
+                (2, "Bob", "Brown", [(4, 6, "Ford", "Ka")]),
+            ])
+        try listPeople(cache)
+        let intents = RecordingIntents()
+        let environment = BrowserEnvironment(
+            cache: cache, intents: intents, model: try CarDealerModel.model, profile: DisplayProfile.carDealer!)
+        let app = BrowserApp(
+            terminal: HeadlessTerminal(size: TerminalSize(columns: 60, rows: 10)), environment: environment,
+            root: EntityListController(environment: environment, entitySet: "Person"))
+        app.presentIfNeeded()
+        #expect(try await eventually { intents.rested.last == person(1) }, "rested: \(intents.rested)")
+
+        // When Enter opens her cars
+        _ = app.handle([.key(.enter)])
+        let cars = try #require(app.stack.top as? EntityListController)
+
+        // Then the row under its cursor is the landing row the rest named
+        let landing = try #require(intents.landings.first ?? nil)
+        #expect(cars.row(at: cars.cursor.selected)?.anchor?.key == landing)
+    }
 }

@@ -137,6 +137,7 @@ extension EntityListController {
         {
             buffer.place(before.cells, row: line, column: start)
             drawn[position] = before
+            rowsCopied += 1
             return
         }
         var column = start

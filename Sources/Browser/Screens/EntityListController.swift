@@ -85,6 +85,8 @@ public final class EntityListController: ScreenController, FilterableScreen {
     var seenWidths: [String: Int] = [:]
     /// The rows the last frame drew, by position (see ``drawRow(_:on:columns:widths:into:drawn:)``).
     var drawnRows: [Int: DrawnRow] = [:]
+    /// Rows copied from the frame before instead of drawn again, since the screen opened.
+    var rowsCopied = 0
 
     public init(
         environment: BrowserEnvironment, source: ScreenContent, breadcrumb: String, kindTitle: String,
