@@ -9,7 +9,7 @@ public enum FetchPriority: Int, Sendable, Hashable, Comparable {
     case visible = 0
     /// The next page of a list whose window nears the end of what is cached.
     case nextPage = 1
-    /// The level after next for the row under the cursor and its neighbours.
+    /// What the resting cursor predicts: the level after next for its row, the next screen of its neighbours.
     case prediction = 2
 
     public static func < (lhs: FetchPriority, rhs: FetchPriority) -> Bool { lhs.rawValue < rhs.rawValue }

@@ -7,9 +7,12 @@ import ODataCore
 ///    every to-many navigation `N` of the list's entity set, continued through one
 ///    hop `N/H` when `N` leads to a link entity (`Person?$expand=PersonCar/Car`).
 ///    Drilling into any row on the page then needs no request.
-/// 2. *The cursor rests on a row* → fetch, for it and its neighbours, the **level
-///    after next**: the entity with the next screen's expansions plus, for each link
-///    `N`, its own to-many navigations `M` and their hops
+/// 2. *The cursor rests on a row* → fetch its neighbours' next screens, and for the
+///    row itself the **level after next**. When the screen names the row its next
+///    screen's cursor lands on, that is the landing row's next screen alone
+///    (`PersonCar(3)?$expand=PersonCarMaintenance/Maintenance`); otherwise the entity
+///    with the next screen's expansions plus, for each link `N`, its own to-many
+///    navigations `M` and their hops
 ///    (`Person(1)?$expand=PersonCar/Car,PersonCar/PersonCarMaintenance/Maintenance`).
 /// 3. Skip what is fresh (the engine checks fetched-at before queueing) and drop
 ///    queued fetches that scrolled away or whose screen closed.
