@@ -267,12 +267,19 @@ def nio_concurrent(port, count, phase, runs):
     runs of 10 s, each with 50 new sessions (cold caches, as in the paramiko run), their presses pooled."""
     latencies, per_run = [], []
     for _ in range(runs):
-        done = subprocess.run([os.path.join(REPO, ".build", "release", "ssh-bench"), str(port), str(count), "10",
-                               phase], capture_output=True, text=True, check=True, timeout=600)
-        line = next(l for l in done.stdout.splitlines() if l.startswith("json: "))
-        figures = json.loads(line[len("json: "):])
+        # A failed run is logged and left out: the section's other figures stand.
+        try:
+            done = subprocess.run([os.path.join(REPO, ".build", "release", "ssh-bench"), str(port), str(count), "10",
+                                   phase], capture_output=True, text=True, check=True, timeout=600)
+            line = next(l for l in done.stdout.splitlines() if l.startswith("json: "))
+            figures = json.loads(line[len("json: "):])
+        except (subprocess.SubprocessError, StopIteration, ValueError) as error:
+            log("ssh: ssh-bench failed: %r" % error)
+            continue
         latencies += figures["latencies_ms"]
         per_run.append(figures["p99_ms"])
+    if not latencies:
+        return None
     answered = [l for l in latencies if l is not None]
     everything = [float("inf") if l is None else l for l in latencies]
 
@@ -312,7 +319,9 @@ def section():
             if name == "frames":
                 for phase, runs in (("spread", NIO_RUNS), ("aligned", 1)):
                     log("ssh: %d sessions at once, %s, swift-nio-ssh client, %s, %d run(s)" % (CONCURRENT, name, phase, runs))
-                    results["concurrent_nio_" + phase] = nio_concurrent(gateway.port, CONCURRENT, phase, runs)
+                    figures = nio_concurrent(gateway.port, CONCURRENT, phase, runs)
+                    if figures:
+                        results["concurrent_nio_" + phase] = figures
         finally:
             gateway.stop()
     return results
