@@ -27,9 +27,9 @@ import Testing
         }
     }
 
-    @Test func a_rested_person_names_the_first_car_in_the_order_the_cars_screen_shows() async throws {
-        // Given Ann's links list her Fiat before her BMWs (the profile orders cars by make, model, carID), Bob
-        // below her with one car, and Cy below him whose cars are not known
+    /// Ann's links list her Fiat before her BMWs (the profile orders cars by make, model, carID), Bob below her
+    /// with one car, and Cy below him whose cars are not known: the People list on them, presented once.
+    func peopleApp() throws -> (BrowserApp, RecordingIntents) {
         let cache = try temporaryCache()
         try seedPeople(
             cache,
@@ -45,6 +45,12 @@ import Testing
             terminal: HeadlessTerminal(size: TerminalSize(columns: 60, rows: 10)), environment: environment,
             root: EntityListController(environment: environment, entitySet: "Person"))
         app.presentIfNeeded()
+        return (app, intents)
+    }
+
+    @Test func a_rested_person_names_the_first_car_in_the_order_the_cars_screen_shows() async throws {
+        // Given Ann, Bob and Cy (``peopleApp()``)
+        let (app, intents) = try peopleApp()
 
         // When the cursor rests on Ann, then on Bob, then on Cy
         #expect(try await eventually { intents.rested.last == person(1) }, "rested: \(intents.rested)")
@@ -61,21 +67,7 @@ import Testing
 
     @Test func the_landing_row_is_the_row_enter_puts_the_cursor_on() async throws {
         // Given Ann's cars, listed by their links in another order than the Cars screen shows them
-        let cache = try temporaryCache()
-        try seedPeople(
-            cache,
-            people: [
-                (1, "Ann", "Adams", [(1, 3, "Fiat", "Panda"), (2, 4, "BMW", "320i"), (3, 5, "BMW", "118d")]),
-                (2, "Bob", "Brown", [(4, 6, "Ford", "Ka")]),
-            ])
-        try listPeople(cache)
-        let intents = RecordingIntents()
-        let environment = BrowserEnvironment(
-            cache: cache, intents: intents, model: try CarDealerModel.model, profile: DisplayProfile.carDealer!)
-        let app = BrowserApp(
-            terminal: HeadlessTerminal(size: TerminalSize(columns: 60, rows: 10)), environment: environment,
-            root: EntityListController(environment: environment, entitySet: "Person"))
-        app.presentIfNeeded()
+        let (app, intents) = try peopleApp()
         #expect(try await eventually { intents.rested.last == person(1) }, "rested: \(intents.rested)")
 
         // When Enter opens her cars
