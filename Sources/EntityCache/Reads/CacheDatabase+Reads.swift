@@ -134,14 +134,7 @@ extension CacheDatabase {
                         // The last hop's keys lead nowhere: only when it was fetched is read.
                         let fetchedAt: Double?
                         if last {
-                            fetchedAt = try Double.fetchOne(
-                                db.cachedStatement(
-                                    // A damaged row (not a JSON array) reads as unknown, as `relationKeys` has it.
-                                    sql: """
-                                        SELECT fetchedAt FROM relation WHERE parentKey = ? AND navigation = ?
-                                        AND json_valid(childKeys) AND json_type(childKeys) = 'array'
-                                        """),
-                                arguments: [parent, navigation])
+                            fetchedAt = try CacheQueries.relationFetchedAt(db, parent: parent, navigation: navigation)
                         } else if let relation = try CacheQueries.relationKeys(
                             db, parent: parent, navigation: navigation)
                         {

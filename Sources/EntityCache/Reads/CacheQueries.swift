@@ -98,6 +98,16 @@ enum CacheQueries {
         return (keys, Date(timeIntervalSince1970: row[1]))
     }
 
+    /// When a relation was fetched, without decoding its keys; nil while unknown. A damaged row (not a JSON array)
+    /// reads as unknown, as ``relationKeys(_:parent:navigation:)`` has it.
+    static func relationFetchedAt(_ db: Database, parent: String, navigation: String) throws -> Double? {
+        let sql = """
+            SELECT fetchedAt FROM relation WHERE parentKey = ? AND navigation = ?
+            AND json_valid(childKeys) AND json_type(childKeys) = 'array'
+            """
+        return try Double.fetchOne(db.cachedStatement(sql: sql), arguments: [parent, navigation])
+    }
+
     static func related(_ db: Database, parent: String, navigation: String) throws -> Related<CachedEntity> {
         guard let (keys, at) = try relationKeys(db, parent: parent, navigation: navigation) else { return .unknown }
         return .known(try keys.compactMap { try entity(db, key: $0) }, fetchedAt: at)
