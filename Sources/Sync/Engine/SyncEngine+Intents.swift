@@ -65,14 +65,13 @@ extension SyncEngine: SyncIntents {
                 }
             }
             plans += neighbours.filter { !$0.isTemporary }.map { planResting($0, nextScreenOnly: true) }
-            let unique = plans.compactMap { $0 }.reduce(into: [FetchPlan]()) { kept, plan in
-                if !kept.contains(where: { $0.url == plan.url }) { kept.append(plan) }
-            }
-            let urls = Set(unique.map(\.url))
+            let asked = plans.compactMap { $0 }
+            let urls = Set(asked.map(\.url))
             let old = state.predicted
             state.predicted = urls
             screens[screen] = state
-            for plan in unique {
+            // One URL planned twice is joined by `enqueue`.
+            for plan in asked {
                 enqueue(
                     url: plan.url, target: plan.target, priority: .prediction, owner: screen,
                     partialSets: plan.partialSets)

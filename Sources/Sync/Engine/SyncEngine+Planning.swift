@@ -222,14 +222,14 @@ extension SyncEngine {
     func planResting(_ key: EntityKey, nextScreenOnly: Bool = false) -> FetchPlan? {
         guard configuration.prefetch, let policy else { return nil }
         let wanted: [String]
-        let memo = "\(nextScreenOnly ? "next" : "resting") \(key.entitySet)"
-        if let known = restingExpansionsBySet[memo] {
+        let memo = RestingExpansionKey(set: key.entitySet, nextScreenOnly: nextScreenOnly)
+        if let known = restingExpansions[memo] {
             wanted = known
         } else {
             wanted =
                 nextScreenOnly
                 ? policy.nextScreenExpansions(forSet: key.entitySet) : policy.restingExpansions(forSet: key.entitySet)
-            restingExpansionsBySet[memo] = wanted
+            restingExpansions[memo] = wanted
         }
         guard !wanted.isEmpty else { return nil }
         // Ask only for what is not fresh: the list page usually brought the next screen already. One read for

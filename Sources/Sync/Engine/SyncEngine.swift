@@ -65,11 +65,11 @@ public actor SyncEngine {
     public let configuration: Configuration
     var model: ServiceModel?
     var policy: PrefetchPolicy? {
-        didSet { restingExpansionsBySet = [:] }
+        didSet { restingExpansions = [:] }
     }
-    /// ``PrefetchPolicy/restingExpansions(forSet:)`` and ``PrefetchPolicy/nextScreenExpansions(forSet:)`` per set
-    /// (keyed `resting Person`, `next Person`), worked out once for the policy: they are asked at every rest.
-    var restingExpansionsBySet: [String: [String]] = [:]
+    /// ``PrefetchPolicy/restingExpansions(forSet:)`` and ``PrefetchPolicy/nextScreenExpansions(forSet:)`` per set,
+    /// worked out once for the policy: they are asked at every rest.
+    var restingExpansions: [RestingExpansionKey: [String]] = [:]
     var builder: ODataURLBuilder
 
     var queue: [FetchJob] = []
@@ -197,4 +197,10 @@ public actor SyncEngine {
 
     /// Whether the service was reachable at the last attempt.
     public var online: Bool { isOnline }
+}
+
+/// A set, and whether a resting cursor asks its next screen alone or the level after next too.
+struct RestingExpansionKey: Hashable {
+    var set: String
+    var nextScreenOnly: Bool
 }
