@@ -11,6 +11,7 @@
 //   quiet for a second, then each presses `j` and `k` in turn every 100 ms for SECONDS.
 //   aligned: every session presses at the same moment (the worst case: 50 keys at once).
 //   spread: each session starts at its own moment within the first 100 ms (independent visitors).
+// SSH_BENCH_QUIET_MS changes the quiet time (1,000 ms) every session must have before the presses start.
 // A press is answered by the first channel data after it; one not answered before the next press counts as
 // slower than any answered (so the p99 is over every press). Prints one `json:` line, every press's latency in it
 // (null: not answered), so that runs can be pooled.
