@@ -135,3 +135,36 @@ import Testing
         try FileManager.default.removeItem(atPath: home)
     }
 }
+
+extension CacheWriteTests {
+    @Test(arguments: [false, true])
+    func the_change_count_moves_after_every_write_and_not_after_a_read(onFile: Bool) async throws {
+        // Given a cache (in memory, or a file)
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(UUID().uuidString).path
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let cache = try onFile ? CacheDatabase(path: directory + "/cache.sqlite") : CacheDatabase()
+        var seen = [cache.changeCount]
+        let upsert: @Sendable (CacheWriteSession) throws -> Void = { session in
+            try session.upsertEntity(
+                key: "Person(1)", entitySet: "Person", type: nil, properties: [.init(name: "personID", value: .int(1))],
+                etag: nil, at: Date(timeIntervalSince1970: 1_700_000_000), partial: false)
+        }
+
+        // When it is read, written to in each way, and cleared
+        _ = try cache.entity(person)
+        #expect(cache.changeCount == seen.last)
+        let upsertHere: (CacheWriteSession) throws -> Void = upsert  // not Sendable: the synchronous write
+        try cache.write(upsertHere)
+        seen.append(cache.changeCount)
+        try await cache.write(upsert)
+        seen.append(cache.changeCount)
+        try cache.clear()
+        seen.append(cache.changeCount)
+        // (a write that fails moves it too: it may have been half done by another in its group)
+        _ = try? await cache.write { _ in throw CancellationError() }
+        seen.append(cache.changeCount)
+
+        // Then every write gave a new count
+        #expect(Set(seen).count == seen.count, "\(seen)")
+    }
+}

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import Synchronization
 
 /// One cache database: a SQLite file (WAL, via `DatabasePool`) or an in-memory queue.
 ///
@@ -15,6 +16,8 @@ public final class CacheDatabase: Sendable {
     let groupCommit: GroupCommit
     /// Checkpoints the WAL off the writer's thread (files only).
     let checkpointer: WALCheckpointer?
+    /// Commits made through this object so far (see ``changeCount``).
+    let commits: Commits
 
     /// Opens (creating with mode 0600 if needed) and migrates the cache at `path`.
     public init(path: String) throws {
@@ -43,7 +46,10 @@ public final class CacheDatabase: Sendable {
         self.writer = pool
         self.path = path
         self.checkpointer = checkpointer
-        self.groupCommit = GroupCommit(writer: pool, finishTransaction: Self.notifyWithoutRowIDChanges)
+        let commits = Commits()
+        self.commits = commits
+        self.groupCommit = GroupCommit(
+            writer: pool, finishTransaction: Self.notifyWithoutRowIDChanges, didCommit: commits.count)
     }
 
     /// An empty cache in memory (tests, throwaway sessions).
@@ -53,7 +59,10 @@ public final class CacheDatabase: Sendable {
         self.writer = queue
         self.path = nil
         self.checkpointer = nil
-        self.groupCommit = GroupCommit(writer: queue, finishTransaction: Self.notifyWithoutRowIDChanges)
+        let commits = Commits()
+        self.commits = commits
+        self.groupCommit = GroupCommit(
+            writer: queue, finishTransaction: Self.notifyWithoutRowIDChanges, didCommit: commits.count)
     }
 
     deinit {
@@ -81,12 +90,20 @@ public final class CacheDatabase: Sendable {
     /// Runs `body` in one write transaction. **Sync only.**
     @discardableResult
     public func write<T>(_ body: (CacheWriteSession) throws -> T) throws -> T {
-        try writer.write { db in
+        defer { commits.count() }
+        return try writer.write { db in
             let result = try body(CacheWriteSession(db: db))
             try Self.notifyWithoutRowIDChanges(db)
             return result
         }
     }
+
+    /// A number that changes after every write through this object has committed (or failed), read without
+    /// touching the database: what was worked out from the cache is still true while it has not changed (a
+    /// resting cursor's freshness, the row a screen would land on). Writes by another process are not counted.
+    ///
+    /// Counted after the commit: a reader that takes the number before it reads can only see it change later.
+    public var changeCount: UInt64 { commits.value }
 
     /// Runs `body` atomically without blocking the caller's thread. **Sync only.**
     ///
@@ -96,6 +113,13 @@ public final class CacheDatabase: Sendable {
     @discardableResult
     public func write<T: Sendable>(_ body: @escaping @Sendable (CacheWriteSession) throws -> T) async throws -> T {
         try await groupCommit.write { db in try body(CacheWriteSession(db: db)) }
+    }
+
+    /// The counter behind ``changeCount``.
+    final class Commits: Sendable {
+        private let counter = Atomic<UInt64>(0)
+        var value: UInt64 { counter.load(ordering: .acquiring) }
+        @Sendable func count() { counter.add(1, ordering: .releasing) }
     }
 
     /// Tables declared `WITHOUT ROWID`: SQLite's update hook, which GRDB's observation relies on,
