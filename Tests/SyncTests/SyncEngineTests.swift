@@ -3,6 +3,7 @@ import EntityCache
 import Foundation
 import ODataCore
 import ScreenSeam
+import Synchronization
 import Testing
 
 @testable import Sync
@@ -313,5 +314,65 @@ extension SyncEngineTests {
         #expect(!urls.contains { $0.contains("$skip=") }, "\(urls)")
         let state = try #require(try engine.cache.listState(people.key))
         #expect(state.totalCount == 7 && state.fetchedCount == 7 && state.isComplete)
+    }
+}
+
+/// A clock the test sets; sleeps return at once.
+final class SetClock: SyncClock {
+    private let current = Mutex(Date(timeIntervalSince1970: 1_700_000_000))
+    func now() -> Date { current.withLock { $0 } }
+    func sleep(seconds: Double) async throws {}
+    func advance(by seconds: Double) { current.withLock { $0 = $0.addingTimeInterval(seconds) } }
+}
+
+extension SyncEngineTests {
+    /// People whose cars came with the list page, and Person(3)'s cars' histories when asked for.
+    static func restingService() -> FakeTransport {
+        FakeTransport { request, _ in
+            if request.url.hasPrefix(Self.root + "Person(3)?") {
+                return json(
+                    #"{"d":{"__metadata":{"uri":"\#(Self.root)Person(3)"},"personID":3,"PersonCar":{"results":[]}}}"#)
+            }
+            return json(Self.peoplePage(0..<10, count: 10))
+        }
+    }
+
+    @Test func a_row_found_fresh_is_asked_for_again_once_the_cache_lost_it_or_it_aged() async throws {
+        // Given people whose cars came with the list page, a clock the test moves, and a rest on Person(3)
+        // that fetched the level after next
+        let transport = Self.restingService()
+        let clock = SetClock()
+        var configuration = SyncEngine.Configuration(serviceRoot: Self.root)
+        configuration.pageSize = 10
+        let engine = SyncEngine(
+            configuration: configuration, cache: try CacheDatabase(), transport: transport,
+            model: CarDealerModel.model, clock: clock, random: { 0.5 })
+        engine.screenDidShow(.list(ListRequest(entitySet: "Person")), visible: 0..<5, screen: ScreenID(1))
+        await engine.waitUntilIdle()
+        let person3 = EntityKey(entitySet: "Person", value: .int(3))
+        let asked = { await transport.requests.map(\.url).filter { $0.hasPrefix(Self.root + "Person(3)") }.count }
+        engine.cursorDidRest(on: person3, neighbours: [], in: ScreenID(1))
+        await engine.waitUntilIdle()
+        #expect(await asked() == 1)
+
+        // When it rests there again, nothing changed and no time passed
+        engine.cursorDidRest(on: person3, neighbours: [], in: ScreenID(1))
+        await engine.waitUntilIdle()
+        // Then nothing is asked for
+        #expect(await asked() == 1)
+
+        // When the cache is cleared (a write that is not the fetcher's), and the cursor rests there again
+        try engine.cache.clear()
+        engine.cursorDidRest(on: person3, neighbours: [], in: ScreenID(1))
+        await engine.waitUntilIdle()
+        // Then it is asked for again: what was fresh is gone
+        #expect(await asked() == 2)
+
+        // When, with nothing written, the freshness time passes, and the cursor rests there again
+        clock.advance(by: configuration.freshness + 1)
+        engine.cursorDidRest(on: person3, neighbours: [], in: ScreenID(1))
+        await engine.waitUntilIdle()
+        // Then it is asked for again: what was fresh has aged
+        #expect(await asked() == 3)
     }
 }

@@ -232,6 +232,12 @@ extension SyncEngine {
             restingExpansions[memo] = wanted
         }
         guard !wanted.isEmpty else { return nil }
+        // Known fresh, and nothing written since: no read (the count is taken before reading, so a write that
+        // lands during the read is seen at the next rest).
+        let changeCount = cache.changeCount
+        if freshRests.changeCount != changeCount { freshRests = (changeCount, [:]) }
+        let rested = RestedRow(key: key, nextScreenOnly: nextScreenOnly)
+        if let until = freshRests.until[rested], clock.now() < until { return nil }
         // Ask only for what is not fresh: the list page usually brought the next screen already. One read for
         // every path (this runs at each rest of the cursor).
         let paths = wanted.map { $0.split(separator: "/").map(String.init) }
@@ -240,7 +246,14 @@ extension SyncEngine {
             (try? cache.pathFreshness(from: key, paths: paths, breadth: Self.freshnessBreadth))
             ?? (entity: nil, paths: paths.map { _ in nil })
         let stale = zip(wanted, freshness.paths).filter { !isFresh($0.1) }.map(\.0)
-        if stale.isEmpty, isFresh(freshness.entity) { return nil }
+        if stale.isEmpty, isFresh(freshness.entity) {
+            if freshRests.until.count < Self.freshRestsLimit,
+                let oldest = ([freshness.entity] + freshness.paths).compactMap({ $0 }).min()
+            {
+                freshRests.until[rested] = oldest.addingTimeInterval(configuration.freshness)
+            }
+            return nil
+        }
         return entityPlan(
             key, expand: stale, priority: .prediction,
             selection: prefetchSelection(forSet: key.entitySet, expand: stale, wholeRoot: false))
@@ -249,4 +262,7 @@ extension SyncEngine {
     /// Parents followed per hop when checking a path's freshness (a person with hundreds of cars is not read
     /// car by car at every rest).
     static let freshnessBreadth = 64
+
+    /// Rested rows remembered as fresh at most, between two writes to the cache.
+    static let freshRestsLimit = 4_096
 }

@@ -65,11 +65,17 @@ public actor SyncEngine {
     public let configuration: Configuration
     var model: ServiceModel?
     var policy: PrefetchPolicy? {
-        didSet { restingExpansions = [:] }
+        didSet {
+            restingExpansions = [:]
+            freshRests.until = [:]
+        }
     }
     /// ``PrefetchPolicy/restingExpansions(forSet:)`` and ``PrefetchPolicy/nextScreenExpansions(forSet:)`` per set,
     /// worked out once for the policy: they are asked at every rest.
     var restingExpansions: [RestingExpansionKey: [String]] = [:]
+    /// Rested rows found fresh, and until when, while the cache has not changed since they were read
+    /// (``CacheDatabase/changeCount``): a cursor going to and fro over rows already fetched reads nothing.
+    var freshRests: (changeCount: UInt64, until: [RestedRow: Date]) = (0, [:])
     var builder: ODataURLBuilder
 
     var queue: [FetchJob] = []
@@ -202,5 +208,11 @@ public actor SyncEngine {
 /// A set, and whether a resting cursor asks its next screen alone or the level after next too.
 struct RestingExpansionKey: Hashable {
     var set: String
+    var nextScreenOnly: Bool
+}
+
+/// A row the cursor rested on, and whether its next screen alone was wanted (see `planResting`).
+struct RestedRow: Hashable {
+    var key: EntityKey
     var nextScreenOnly: Bool
 }
