@@ -78,4 +78,24 @@ import Testing
         let landing = try #require(intents.landings.first ?? nil)
         #expect(cars.row(at: cars.cursor.selected)?.anchor?.key == landing)
     }
+
+    @Test func a_landing_not_known_at_one_rest_is_named_at_a_rest_after_the_cache_learnt_it() async throws {
+        // Given the cursor rested on Ann, Bob, then Cy, whose cars are not known
+        let (app, intents) = try peopleApp()
+        #expect(try await eventually { intents.rested.last == person(1) }, "rested: \(intents.rested)")
+        _ = app.handle([.key(.down)])
+        #expect(try await eventually { intents.rested.last == person(2) }, "rested: \(intents.rested)")
+        _ = app.handle([.key(.down)])
+        #expect(try await eventually { intents.rested.last == person(3) }, "rested: \(intents.rested)")
+
+        // When Cy's one car arrives in the cache, and the cursor goes up to Bob and back down to Cy
+        try seedPeople(app.environment.cache, people: [(3, "Cy", "Cole", [(5, 7, "Audi", "A2")])])
+        _ = app.handle([.key(.up)])
+        #expect(try await eventually { intents.rested.count == 4 }, "rested: \(intents.rested)")
+        _ = app.handle([.key(.down)])
+        #expect(try await eventually { intents.rested.count == 5 }, "rested: \(intents.rested)")
+
+        // Then Bob's landing is his Ford's again, and Cy's is now his Audi's link
+        #expect(intents.landings == [link(3), link(4), nil, link(4), link(5)], "\(intents.landings)")
+    }
 }

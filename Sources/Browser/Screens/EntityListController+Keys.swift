@@ -279,12 +279,25 @@ extension EntityListController {
     /// The row the cursor would land on in the list Enter opens from `row` (its first, in the order that list
     /// shows), when the cache holds that list; its anchor (the link entity for rows reached through one).
     func landing(from row: ListRow) -> EntityKey? {
-        guard row.shown != nil, let (parent, drill) = drillTarget(of: row),
-            let related = Self.readRelated(environment.cache, parent: parent.key, path: drill.path)
-        else { return nil }
+        guard row.shown != nil, let (parent, drill) = drillTarget(of: row) else { return nil }
         let set = environment.targetSet(from: parent.entitySet, path: drill.path) ?? ""
-        return ProfileOrder(environment.setProfile(set).orderBy ?? []).sorted(related.rows).first?.anchor?.key
+        let orderBy = environment.setProfile(set).orderBy ?? []
+        // The count is taken before reading: a write that lands during the read is seen at the next rest.
+        let changeCount = environment.cache.changeCount
+        if landings.changeCount != changeCount || landings.byDrill.count >= Self.landingsLimit {
+            landings = (changeCount, [:])
+        }
+        let drilled = LandingKey(parent: parent.key, path: drill.path, orderBy: orderBy)
+        if let known = landings.byDrill[drilled] { return known }
+        let landing = Self.readRelated(environment.cache, parent: parent.key, path: drill.path).flatMap {
+            ProfileOrder(orderBy).sorted($0.rows).first?.anchor?.key
+        }
+        landings.byDrill[drilled] = landing
+        return landing
     }
+
+    /// Landing rows remembered at most between two writes to the cache.
+    static let landingsLimit = 1_024
 
     /// Asks before deleting the selected row's entity, naming it (nothing when this session does not write).
     func askToDelete() {
@@ -357,4 +370,12 @@ extension EntityListController {
         return EntityDetailController(
             environment: environment, key: shown.key, breadcrumb: environment.label(of: shown))
     }
+}
+
+/// What a landing row depends on besides the cache: the drill-down it is the first row of, in the order that
+/// list shows.
+struct LandingKey: Hashable {
+    var parent: EntityKey
+    var path: [String]
+    var orderBy: [String]
 }

@@ -55,6 +55,9 @@ public final class EntityListController: ScreenController, FilterableScreen {
     var restedOn: EntityKey?
     /// The position of the last rest, for the direction the cursor travels.
     var restedAt: Int?
+    /// Landing rows worked out at rests (nil: the next screen is not cached), while the cache has not changed
+    /// since (``CacheDatabase/changeCount``): a cursor going to and fro reads each next screen once.
+    var landings: (changeCount: UInt64, byDrill: [LandingKey: EntityKey?]) = (0, [:])
     var lastAnnounced: (content: ScreenContent, visible: Range<Int>)?
     /// The delete waiting for a yes, with the name it was asked by.
     var confirmingDelete: (deletion: EntityDeletion, name: String)?
