@@ -45,6 +45,9 @@ public struct DataStore: Sendable {
         }
         var configuration = Configuration()
         configuration.maximumReaderCount = 8
+        // The service's reads at background QoS (threads at nice 10 on Linux): in the process of the SSH
+        // sessions' gateway, or of the browser (the built-in demo), an answer waits rather than a keypress.
+        configuration.qos = .background
         // Several servers (parallel tests) may open the same cached file at once.
         configuration.busyMode = .timeout(10)
         configuration.prepareDatabase { db in

@@ -38,6 +38,11 @@ public final class CacheDatabase: Sendable {
             }
         }
         configuration.maximumReaderCount = 2
+        // The pool's own threads do background work (an observation's read after a write); a screen's read runs
+        // on the screen's thread. libdispatch on Linux runs background QoS on threads at nice 10 (GRDB's default,
+        // userInitiated, is nice -2 where that is allowed): with many sessions on a few cores, a keypress is not
+        // queued behind the other sessions' prefetches.
+        configuration.qos = .background
         // Another process may hold the file for a moment (a second session, WAL recovery after a crash):
         // wait for it rather than fail with "database is locked".
         configuration.busyMode = .timeout(10)

@@ -35,7 +35,8 @@ final class GroupCommit: @unchecked Sendable {
     private let writer: any DatabaseWriter
     private let finishTransaction: (Database) throws -> Void
     private let didCommit: @Sendable () -> Void
-    private let queue = DispatchQueue(label: "cardealer.cache.group-commit")
+    /// Background work, as the pool's (``CacheDatabase/init(path:)``).
+    private let queue = DispatchQueue(label: "cardealer.cache.group-commit", qos: .background)
     private let lock = NSLock()
     private var pending: [Pending] = []
     private var isDraining = false

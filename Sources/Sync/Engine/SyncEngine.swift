@@ -144,7 +144,10 @@ public actor SyncEngine {
         self.intents = continuation
         // Writes recorded before a restart carry on.
         continuation.yield(.flushOutbox)
-        Task { [weak self] in
+        // The fetcher is background work, and the tasks it starts inherit that: on Linux they run on threads at
+        // nice 10, so that the keypresses of many sessions sharing a machine are not queued behind their
+        // prefetches. Screens never wait on it.
+        Task(priority: .background) { [weak self] in
             for await intent in stream {
                 guard let self else { return }
                 await self.handle(intent)
