@@ -210,6 +210,8 @@ func run() async throws {
     let countdown = Countdown(sessions.count, promise: finished)
     try await loop.submit {
         let base = NIODeadline.now() + .milliseconds(10)
+        // For a profiler run beside this one: the moment the presses start, on CLOCK_MONOTONIC.
+        FileHandle.standardError.write(Data("presses start at \(base.uptimeNanoseconds) ns (monotonic)\n".utf8))
         for (index, session) in sessions.enumerated() {
             let offset: Int64 = spread ? Int64(index) * 100_000_000 / Int64(sessions.count) : 0
             Presser(session: session, loop: loop, first: base + .nanoseconds(offset), presses: seconds * 10)
