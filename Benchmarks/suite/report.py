@@ -146,8 +146,9 @@ def summary_rows(results):
                 others.append("all %d pressing at the same instant: %s" % (aligned["sessions"], ssh_p99(aligned)))
             if c:
                 others.append("paramiko client: %s" % ssh_p99(c))
-            rows.append(("SSH: keypress → frame p99, %d sessions (every press; one unanswered in 100 ms counts as "
-                         "slower; swift-nio-ssh client, presses spread over each 100 ms)" % spread["sessions"],
+            rows.append(("SSH: keypress → frame p99, %d sessions (every press, credited with the frame that shows it; "
+                         "one never shown counts as slower; swift-nio-ssh client, presses spread over each 100 ms)"
+                         % spread["sessions"],
                          "≤ 20 ms", ssh_p99(spread) + (" (%s)" % "; ".join(others) if others else ""),
                          met(spread["p99_ms"] is not None and spread["p99_ms"] <= 20)))
         elif c:
@@ -298,9 +299,13 @@ def render(results):
                  ssh_line(raw)],
             ] if raw else []) + [
                 ["the same presses from the swift-nio-ssh client (one thread), frames ended by the mark, "
-                 "presses spread over each 100 ms (%s presses: %d runs of 10 s, new sessions each; p99 per run %s)"
+                 "presses spread over each 100 ms (%s presses: %d runs of 10 s, new sessions each; p99 per run %s; "
+                 "each press credited with the frame that shows it: crediting the first data after it instead, "
+                 "p99 per run %s)"
                  % (fmt(ssh[key]["presses"]), ssh[key].get("runs", 1),
-                    ", ".join("over 100 ms" if p is None else fmt(p, 2, " ms") for p in ssh[key].get("p99_per_run_ms", [])))
+                    ", ".join("over 100 ms" if p is None else fmt(p, 2, " ms") for p in ssh[key].get("p99_per_run_ms", [])),
+                    ", ".join("-" if p is None else fmt(p, 2, " ms")
+                              for p in ssh[key].get("p99_first_data_per_run_ms", [])))
                  if key.endswith("spread") else
                  "the same from the swift-nio-ssh client, all %d sessions pressing at the same instant (%s presses)"
                  % (ssh[key]["sessions"], fmt(ssh[key]["presses"])), ssh_line(ssh[key])]
