@@ -14,7 +14,7 @@ public enum DemoServer {
     ///
     /// - Parameters:
     ///   - configuration: address, page size and fault injection (data options are in `store`).
-    ///   - store: the opened data; see ``DataStore/open(path:people:hostile:)``.
+    ///   - store: the opened data; see ``DataStore/open(path:people:hostile:inBackground:)``.
     ///   - onServerRunning: called with the bound port once the server listens (the real one when 0 was asked).
     public static func buildApplication(
         _ configuration: DemoServerConfiguration, store: DataStore, logger: Logger = silentLogger,
@@ -50,8 +50,8 @@ public enum DemoServer {
         _ configuration: DemoServerConfiguration = DemoServerConfiguration(), logger: Logger = silentLogger
     ) async throws -> RunningDemoServer {
         let store = try DataStore.open(
-            path: configuration.dataPath, people: configuration.people, hostile: configuration.hostile
-        )
+            path: configuration.dataPath, people: configuration.people, hostile: configuration.hostile,
+            inBackground: configuration.readsInBackground)
         let (ports, continuation) = AsyncStream<Int>.makeStream()
         let application = buildApplication(configuration, store: store, logger: logger) { port in
             continuation.yield(port)

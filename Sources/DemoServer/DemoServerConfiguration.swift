@@ -20,6 +20,10 @@ public struct DemoServerConfiguration: Sendable {
     public var hostile = false
     /// Refuse every change with 403 (`cardealer serve --read-only`).
     public var readOnly = false
+    /// Read the data at background QoS (on Linux, threads at nice 10), for a service that shares its process and
+    /// cores with people typing: the browser's built-in demo and `serve-ssh`'s sessions, whose keypresses should
+    /// win the cores over an answer. `cardealer serve` keeps GRDB's default.
+    public var readsInBackground = false
 
     public init(
         host: String = "127.0.0.1", port: Int = 0, people: Int? = nil, dataPath: String? = nil, pageSize: Int = 100,

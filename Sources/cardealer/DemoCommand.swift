@@ -35,11 +35,12 @@ struct DemoCommand: AsyncParsableCommand {
         try FileManager.default.createDirectory(
             atPath: dataDirectory, withIntermediateDirectories: true,
             attributes: [.posixPermissions: 0o700])
-        let configuration = DemoServerConfiguration(
+        var configuration = DemoServerConfiguration(
             people: people, dataPath: dataDirectory + "/demo-\(people)\(variant).sqlite",
             latencyMilliseconds: latencyMilliseconds, latencyJitterMilliseconds: jitter, failRate: failRate,
             hostile: hostile
         )
+        configuration.readsInBackground = true
         // The in-process service logs into the session log (at --log-level), never onto the screen.
         let server = try await DemoServer.start(
             configuration, logger: Logger(label: "demo-server") { SessionLogHandler(label: $0) })

@@ -22,7 +22,10 @@ public struct DataStore: Sendable {
     /// - Parameters:
     ///   - people: the number of people wanted; nil takes whatever a cached file holds, or 200.
     ///   - hostile: the variant whose strings try to take over terminals (``HostileStrings``).
-    public static func open(path: String?, people: Int?, hostile: Bool = false) throws -> DataStore {
+    ///   - inBackground: reads at background QoS (``DemoServerConfiguration/readsInBackground``).
+    public static func open(
+        path: String?, people: Int?, hostile: Bool = false, inBackground: Bool = false
+    ) throws -> DataStore {
         let wanted = people ?? 200
         let variant = hostile ? "hostile" : "standard"
         let path =
@@ -45,9 +48,7 @@ public struct DataStore: Sendable {
         }
         var configuration = Configuration()
         configuration.maximumReaderCount = 8
-        // The service's reads at background QoS (threads at nice 10 on Linux): in the process of the SSH
-        // sessions' gateway, or of the browser (the built-in demo), an answer waits rather than a keypress.
-        configuration.qos = .background
+        if inBackground { configuration.qos = .background }
         // Several servers (parallel tests) may open the same cached file at once.
         configuration.busyMode = .timeout(10)
         configuration.prepareDatabase { db in
