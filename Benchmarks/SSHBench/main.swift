@@ -8,7 +8,7 @@
 // Usage: ssh-bench PORT [SESSIONS] [SECONDS] [aligned|spread]
 //   Connects SESSIONS sessions (password auth, user "bench", any password: the gateway under test runs
 //   `--auth none`), asks each for an 80×24 xterm-256color pty and the browser, waits until every one has been
-//   quiet for a second, then each presses `j` and `k` in turn every 100 ms for SECONDS.
+//   quiet for a second with its list on screen, then each presses `j` and `k` in turn every 100 ms for SECONDS.
 //   aligned: every session presses at the same moment (the worst case: 50 keys at once).
 //   spread: each session starts at its own moment within the first 100 ms (independent visitors).
 // SSH_BENCH_QUIET_MS changes the quiet time (1,000 ms) every session must have before the presses start.
@@ -223,14 +223,17 @@ func run() async throws {
     for _ in 0..<count { opened.append(try await connect(port: port, group: group)) }
     let sessions = opened.map { $0.1 }
 
-    // Every session's first frame drawn and a second of quiet after it (SSH_BENCH_QUIET_MS to change).
+    // Every session's list on screen (its position shown) and a second of quiet after it (SSH_BENCH_QUIET_MS to
+    // change): a key pressed while a session still starts would not be a keypress on the list.
     let quietNanoseconds =
         UInt64(ProcessInfo.processInfo.environment["SSH_BENCH_QUIET_MS"].flatMap(Int.init) ?? 1000) * 1_000_000
     let settleLimit = now() + 120_000_000_000
     while now() < settleLimit {
         try await Task.sleep(nanoseconds: 100_000_000)
         let quiet = try await loop.submit {
-            sessions.allSatisfy { $0.lastData > 0 && now() - $0.lastData > quietNanoseconds }
+            sessions.allSatisfy {
+                $0.lastData > 0 && now() - $0.lastData > quietNanoseconds && $0.screen.listPosition != nil
+            }
         }.get()
         if quiet { break }
     }
