@@ -17,8 +17,9 @@
 // one before. A frame from elsewhere (data arriving, a spinner) answers nothing, and a late frame is credited to
 // its own press, not to the next. A press never shown counts as slower than any shown (so the p99 is over every
 // press). The old measure, the first data after a press, is printed beside it. Prints one `json:` line, every
-// press's latency in it (null: never shown), so that runs can be pooled. SSH_BENCH_SCREEN=1 prints the first
-// session's screen as the model saw it at the end, to check the model against the browser.
+// press's latency in it (null: never shown), so that runs can be pooled. SSH_BENCH_SCREEN=1 prints the screen
+// of the session with the most presses over 100 ms as the model saw it at the end, and its presses;
+// SSH_BENCH_BYTES=FILE writes that session's presses and every chunk it received, stamped, to FILE.
 import Dispatch
 import Foundation
 import NIOCore
@@ -70,6 +71,9 @@ final class Session: ChannelInboundHandler, @unchecked Sendable {
     var bytes = 0
     var screen = Screen(columns: 80, rows: 24)
     var presses: [Press] = []
+    /// Every chunk received, stamped (SSH_BENCH_BYTES: written for the slowest session).
+    var received: [(UInt64, [UInt8])] = []
+    let keepsBytes = ProcessInfo.processInfo.environment["SSH_BENCH_BYTES"] != nil
     /// Presses before this index are answered.
     private var firstOpen = 0
     /// Presses before this index have had data after them.
@@ -94,6 +98,7 @@ final class Session: ChannelInboundHandler, @unchecked Sendable {
         bytes += buffer.readableBytes
         lastData = stamp
         buffer.withUnsafeReadableBytes { screen.feed($0) }
+        if keepsBytes { received.append((stamp, Array(buffer.readableBytesView))) }
         while firstWithoutData < presses.count {
             presses[firstWithoutData].firstData = Double(stamp - presses[firstWithoutData].sent) / 1_000_000
             firstWithoutData += 1
@@ -283,6 +288,13 @@ func run() async throws {
             guard let session = slowest else { return "" }
             let presses = session.presses.map { press in
                 "\(press.expected.map(String.init) ?? "-"):\(press.latency.map { String(format: "%.1f", $0) } ?? "never")"
+            }
+            if let path = ProcessInfo.processInfo.environment["SSH_BENCH_BYTES"] {
+                var log = session.presses.map { "P \($0.sent) \($0.expected ?? -1)" }
+                log += session.received.map { stamp, bytes in
+                    "D \(stamp) " + bytes.map { String(format: "%02x", $0) }.joined()
+                }
+                FileManager.default.createFile(atPath: path, contents: Data(log.joined(separator: "\n").utf8))
             }
             return session.screen.lines.joined(separator: "\n") + "\npresses (position:ms): "
                 + presses.joined(separator: " ") + "\n"
