@@ -74,8 +74,17 @@ struct IndependentVersion4BrowseTests {
         // End pages past the first 50 ($skip in v4, $count=true)
         try app.tmux.sendKeys("G")
         try await app.expect("the last item") { $0.contains("62 of 62") }
-        try app.tmux.sendKeys("i", "g", "Enter")
-        let request = try await app.expect("the last request") { $0.contains("Outcome") }
+        // The position shows before the page asked from the end is answered, and the log lists a request once
+        // answered: the log's newest is looked at until it is that page (it failed in CI when looked at once).
+        var request = ""
+        for _ in 0..<25 {
+            try app.tmux.sendKeys("i", "g", "Enter")
+            request = try await app.expect("the last request") { $0.contains("Outcome") }
+            if request.contains("$skip=") || request.contains("$skiptoken=") { break }
+            try app.tmux.sendKeys("Escape", "Escape")
+            try await app.expect("the list again") { $0.contains("62 of 62") && !$0.contains("Outcome") }
+            try await Task.sleep(nanoseconds: 200_000_000)
+        }
         #expect(request.contains("$skip=") || request.contains("$skiptoken="), "\(request)")
         try app.tmux.sendKeys("q")
         try await app.expect("a clean exit") { $0.contains("EXIT=0") }
