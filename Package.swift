@@ -189,7 +189,7 @@ let package = Package(
         .testTarget(
             name: "DemoServerTests",
             dependencies: [
-                "DemoServer", "ODataCore", "ODataHTTP", hummingbird,
+                "DemoServer", "ODataCore", "ODataHTTP", "CarDealerTestSupport", hummingbird,
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOHTTP1", package: "swift-nio"),

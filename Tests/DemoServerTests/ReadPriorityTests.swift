@@ -1,3 +1,4 @@
+import CarDealerTestSupport
 import Foundation
 import GRDB
 import Testing
@@ -6,15 +7,6 @@ import Testing
 
 /// A service that shares its process with people typing (the built-in demo, serve-ssh) reads below them.
 @Suite struct ReadPriorityTests {
-    /// The nice value of the calling thread (Linux: a per-thread attribute), nil where it cannot be read.
-    static func threadNice() -> Int? {
-        guard let stat = try? String(contentsOfFile: "/proc/thread-self/stat", encoding: .utf8),
-            let end = stat.lastIndex(of: ")")
-        else { return nil }
-        let fields = stat[stat.index(after: end)...].split(separator: " ")
-        return fields.count > 16 ? Int(fields[16]) : nil
-    }
-
     @Test(arguments: [false, true])
     func reads_in_background_run_on_threads_niced_below_the_rest(inBackground: Bool) async throws {
         // Given the data opened with reads in the background, or not
@@ -24,7 +16,7 @@ import Testing
         let store = try DataStore.open(path: directory + "/demo.sqlite", people: 5, inBackground: inBackground)
 
         // When an answer's read runs (as the service's handlers read: asynchronously, on the pool's queues)
-        let nice = try await store.reader.read { _ in Self.threadNice() }
+        let nice = try await store.reader.read { _ in threadNice() }
 
         // Then, on Linux, it ran on a thread at nice 10 only when asked to
         #if os(Linux)

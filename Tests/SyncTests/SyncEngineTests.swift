@@ -378,21 +378,11 @@ extension SyncEngineTests {
 }
 
 extension SyncEngineTests {
-    /// The nice value of the calling thread (Linux: a per-thread attribute), nil where it cannot be read.
-    static func threadNice() -> Int? {
-        guard let stat = try? String(contentsOfFile: "/proc/thread-self/stat", encoding: .utf8),
-            let end = stat.lastIndex(of: ")")
-        else { return nil }
-        // After the command name: state is field 3, nice field 19.
-        let fields = stat[stat.index(after: end)...].split(separator: " ")
-        return fields.count > 16 ? Int(fields[16]) : nil
-    }
-
     @Test func the_fetcher_works_at_background_priority_on_threads_below_the_screens() async throws {
         // Given a service that notes the priority and the thread's nice value it is asked at
         let seen = Mutex<[(TaskPriority?, Int?)]>([])
         let transport = FakeTransport { _, _ in
-            seen.withLock { $0.append((Task.currentPriority, Self.threadNice())) }
+            seen.withLock { $0.append((Task.currentPriority, threadNice())) }
             return json(Self.peoplePage(0..<3, count: 3))
         }
         let engine = try makeEngine(transport)
@@ -407,7 +397,7 @@ extension SyncEngineTests {
         #if os(Linux)
         #expect(
             nice == 10,
-            "the thread's nice value: \(String(describing: nice)); this thread's: \(String(describing: Self.threadNice()))"
+            "the thread's nice value: \(String(describing: nice)); this thread's: \(String(describing: threadNice()))"
         )
         #endif
     }
