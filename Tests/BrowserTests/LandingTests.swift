@@ -48,16 +48,21 @@ import Testing
         return (app, intents)
     }
 
-    @Test func a_rested_person_names_the_first_car_in_the_order_the_cars_screen_shows() async throws {
-        // Given Ann, Bob and Cy (``peopleApp()``)
-        let (app, intents) = try peopleApp()
-
-        // When the cursor rests on Ann, then on Bob, then on Cy
+    /// The cursor rests on Ann, then (down) on Bob, then (down) on Cy.
+    func restOnAnnBobAndCy(_ app: BrowserApp, _ intents: RecordingIntents) async throws {
         #expect(try await eventually { intents.rested.last == person(1) }, "rested: \(intents.rested)")
         _ = app.handle([.key(.down)])
         #expect(try await eventually { intents.rested.last == person(2) }, "rested: \(intents.rested)")
         _ = app.handle([.key(.down)])
         #expect(try await eventually { intents.rested.last == person(3) }, "rested: \(intents.rested)")
+    }
+
+    @Test func a_rested_person_names_the_first_car_in_the_order_the_cars_screen_shows() async throws {
+        // Given Ann, Bob and Cy (``peopleApp()``)
+        let (app, intents) = try peopleApp()
+
+        // When the cursor rests on Ann, then on Bob, then on Cy
+        try await restOnAnnBobAndCy(app, intents)
 
         // Then Ann's landing is her BMW 118d's link (not her first link), Bob's his Ford's, and Cy (cars not
         // known) has none; the neighbours are named without theirs
@@ -82,11 +87,7 @@ import Testing
     @Test func a_landing_not_known_at_one_rest_is_named_at_a_rest_after_the_cache_learnt_it() async throws {
         // Given the cursor rested on Ann, Bob, then Cy, whose cars are not known
         let (app, intents) = try peopleApp()
-        #expect(try await eventually { intents.rested.last == person(1) }, "rested: \(intents.rested)")
-        _ = app.handle([.key(.down)])
-        #expect(try await eventually { intents.rested.last == person(2) }, "rested: \(intents.rested)")
-        _ = app.handle([.key(.down)])
-        #expect(try await eventually { intents.rested.last == person(3) }, "rested: \(intents.rested)")
+        try await restOnAnnBobAndCy(app, intents)
 
         // When Cy's one car arrives in the cache, and the cursor goes up to Bob and back down to Cy
         try seedPeople(app.environment.cache, people: [(3, "Cy", "Cole", [(5, 7, "Audi", "A2")])])
