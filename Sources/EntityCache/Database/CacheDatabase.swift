@@ -16,7 +16,7 @@ public final class CacheDatabase: Sendable {
     let groupCommit: GroupCommit
     /// Checkpoints the WAL off the writer's thread (files only).
     let checkpointer: WALCheckpointer?
-    /// Commits made through this object so far (see ``changeCount``).
+    /// Transactions ended through this object's writer so far (see ``changeCount``).
     let commits: Commits
 
     /// Opens (creating with mode 0600 if needed) and migrates the cache at `path`.
@@ -51,10 +51,8 @@ public final class CacheDatabase: Sendable {
         self.writer = pool
         self.path = path
         self.checkpointer = checkpointer
-        let commits = Commits()
-        self.commits = commits
-        self.groupCommit = GroupCommit(
-            writer: pool, finishTransaction: Self.notifyWithoutRowIDChanges, didCommit: commits.count)
+        self.commits = Commits(counting: pool)
+        self.groupCommit = GroupCommit(writer: pool, finishTransaction: Self.notifyWithoutRowIDChanges)
     }
 
     /// An empty cache in memory (tests, throwaway sessions).
@@ -64,10 +62,8 @@ public final class CacheDatabase: Sendable {
         self.writer = queue
         self.path = nil
         self.checkpointer = nil
-        let commits = Commits()
-        self.commits = commits
-        self.groupCommit = GroupCommit(
-            writer: queue, finishTransaction: Self.notifyWithoutRowIDChanges, didCommit: commits.count)
+        self.commits = Commits(counting: queue)
+        self.groupCommit = GroupCommit(writer: queue, finishTransaction: Self.notifyWithoutRowIDChanges)
     }
 
     deinit {
@@ -95,8 +91,7 @@ public final class CacheDatabase: Sendable {
     /// Runs `body` in one write transaction. **Sync only.**
     @discardableResult
     public func write<T>(_ body: (CacheWriteSession) throws -> T) throws -> T {
-        defer { commits.count() }
-        return try writer.write { db in
+        try writer.write { db in
             let result = try body(CacheWriteSession(db: db))
             try Self.notifyWithoutRowIDChanges(db)
             return result
@@ -120,11 +115,20 @@ public final class CacheDatabase: Sendable {
         try await groupCommit.write { db in try body(CacheWriteSession(db: db)) }
     }
 
-    /// The counter behind ``changeCount``.
-    final class Commits: Sendable {
+    /// The counter behind ``changeCount``: every transaction the writer ends, committed or rolled back, whoever
+    /// wrote it (GRDB tells every transaction observer of every end, whatever it observes).
+    final class Commits: TransactionObserver, Sendable {
         private let counter = Atomic<UInt64>(0)
         var value: UInt64 { counter.load(ordering: .acquiring) }
-        @Sendable func count() { counter.add(1, ordering: .releasing) }
+
+        init(counting writer: any DatabaseWriter) {
+            writer.add(transactionObserver: self, extent: .databaseLifetime)
+        }
+
+        func observes(eventsOfKind eventKind: DatabaseEventKind) -> Bool { false }
+        func databaseDidChange(with event: DatabaseEvent) {}
+        func databaseDidCommit(_ db: Database) { counter.add(1, ordering: .releasing) }
+        func databaseDidRollback(_ db: Database) { counter.add(1, ordering: .releasing) }
     }
 
     /// Tables declared `WITHOUT ROWID`: SQLite's update hook, which GRDB's observation relies on,

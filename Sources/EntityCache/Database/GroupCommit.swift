@@ -34,23 +34,16 @@ final class GroupCommit: @unchecked Sendable {
 
     private let writer: any DatabaseWriter
     private let finishTransaction: (Database) throws -> Void
-    private let didCommit: @Sendable () -> Void
     /// Background work, as the pool's (``CacheDatabase/init(path:)``).
     private let queue = DispatchQueue(label: "cardealer.cache.group-commit", qos: .background)
     private let lock = NSLock()
     private var pending: [Pending] = []
     private var isDraining = false
 
-    /// - Parameters:
-    ///   - finishTransaction: run at the end of every transaction (the cache's change notices).
-    ///   - didCommit: run after every transaction has ended, committed or not, before its writers hear of it.
-    init(
-        writer: any DatabaseWriter, finishTransaction: @escaping (Database) throws -> Void,
-        didCommit: @escaping @Sendable () -> Void = {}
-    ) {
+    /// - Parameter finishTransaction: run at the end of every transaction (the cache's change notices).
+    init(writer: any DatabaseWriter, finishTransaction: @escaping (Database) throws -> Void) {
         self.writer = writer
         self.finishTransaction = finishTransaction
-        self.didCommit = didCommit
     }
 
     /// Runs `body` in a transaction shared with the writes queued beside it; returns once committed.
@@ -110,10 +103,8 @@ final class GroupCommit: @unchecked Sendable {
                     try finishTransaction(db)
                     return replies
                 }
-                didCommit()
                 for reply in replies { reply.send() }
             } catch {
-                didCommit()
                 for item in group { item.abandon(error) }
             }
         }

@@ -93,7 +93,6 @@ extension CacheDatabase {
 
     /// Deletes every cached row (not the file), e.g. `cache clear` on an open cache.
     public func clear() throws {
-        defer { commits.count() }
         try writer.write { db in
             for table in [
                 "entity", "relation", "listRow", "list", "requestLog", "validator",
