@@ -5,7 +5,7 @@
 // Its figures carry that queue. This client is swift-nio-ssh on one event-loop thread: every session's
 // channel data is stamped on arrival, as the event loop reads it.
 //
-// Usage: ssh-bench PORT [SESSIONS] [SECONDS] [aligned|spread]
+// Usage: ssh-bench PORT [SESSIONS] [SECONDS] [aligned|spread]   (or: ssh-bench replay FILE, below)
 //   Connects SESSIONS sessions (password auth, user "bench", any password: the gateway under test runs
 //   `--auth none`), asks each for an 80×24 xterm-256color pty and the browser, waits until every one has been
 //   quiet for a second with its list on screen, then each presses `j` and `k` in turn every 100 ms for SECONDS.
@@ -14,8 +14,8 @@
 // SSH_BENCH_QUIET_MS changes the quiet time (1,000 ms) every session must have before the presses start.
 // A press is answered by the frame that shows it: each session's bytes go through a model of the terminal
 // (Screen.swift), and `j` is answered when the list's status line shows the next position ("2 of 200"), `k` the
-// one before. A frame from elsewhere (data arriving, a spinner) answers nothing, and a late frame is credited to
-// its own press, not to the next. A press never shown counts as slower than any shown (so the p99 is over every
+// one before. A frame from elsewhere (data arriving, a spinner) answers nothing; a frame answers the newest
+// press whose position it shows, and every press before it. A press never shown counts as slower than any shown (so the p99 is over every
 // press). The old measure, the first data after a press, is printed beside it. Prints one `json:` line, every
 // press's latency in it (null: never shown), so that runs can be pooled. SSH_BENCH_SCREEN=1 prints the screen
 // of the session with the most presses over 100 ms as the model saw it at the end, and its presses;
@@ -95,18 +95,27 @@ final class Session: ChannelInboundHandler, @unchecked Sendable {
         let stamp = now()
         let message = unwrapInboundIn(data)
         guard case .byteBuffer(let buffer) = message.data else { return }
-        bytes += buffer.readableBytes
+        receive(Array(buffer.readableBytesView), at: stamp)
+    }
+
+    /// Feeds a chunk to the terminal model and credits the presses it answers.
+    func receive(_ chunk: [UInt8], at stamp: UInt64) {
+        bytes += chunk.count
         lastData = stamp
-        buffer.withUnsafeReadableBytes { screen.feed($0) }
-        if keepsBytes { received.append((stamp, Array(buffer.readableBytesView))) }
+        screen.feed(chunk)
+        if keepsBytes { received.append((stamp, chunk)) }
         while firstWithoutData < presses.count {
             presses[firstWithoutData].firstData = Double(stamp - presses[firstWithoutData].sent) / 1_000_000
             firstWithoutData += 1
         }
-        // The oldest open press whose position is shown is answered by this frame, and so is every press
-        // before it (keys are handled in order; a batch of them can share one frame).
+        // The newest open press whose position is shown is answered by this frame, and so is every press
+        // before it: keys are handled in order, and a batch of them handled together shows only where the batch
+        // ends. (`k` then `j` read together draw nothing at all: the cursor is back where it was. Crediting the
+        // oldest open press instead left every later press of that session one frame behind, two presses late, to
+        // the end of the run.) Where a browser is behind and draws an old press's frame that shows the same
+        // position as a newer press, the newer one is credited early; only a session already behind does that.
         guard let shown = screen.listPosition,
-            let answered = presses[firstOpen...].firstIndex(where: { $0.expected == shown })
+            let answered = presses[firstOpen...].lastIndex(where: { $0.expected == shown })
         else { return }
         for index in firstOpen...answered {
             presses[index].latency = Double(stamp - presses[index].sent) / 1_000_000
@@ -212,8 +221,43 @@ final class Countdown: @unchecked Sendable {
     }
 }
 
+/// `ssh-bench replay FILE`: a session written by SSH_BENCH_BYTES, read again by the model (to check how its
+/// frames were credited): prints each press's position and latency.
+func replay(_ path: String) throws {
+    let session = Session()
+    var events: [(stamp: UInt64, press: Int?, chunk: [UInt8])] = []
+    for line in try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n") {
+        let fields = line.split(separator: " ")
+        guard fields.count >= 2, let stamp = UInt64(fields[1]) else { continue }
+        if fields[0] == "P", fields.count == 3, let expected = Int(fields[2]) {
+            events.append((stamp, expected, []))
+        } else if fields[0] == "D" {
+            let hex = fields.count == 3 ? Array(fields[2].utf8) : []
+            let chunk = stride(from: 0, to: hex.count - 1, by: 2).compactMap {
+                UInt8(String(decoding: hex[$0...$0 + 1], as: UTF8.self), radix: 16)
+            }
+            events.append((stamp, nil, chunk))
+        }
+    }
+    for event in events.sorted(by: { $0.stamp < $1.stamp }) {
+        if let expected = event.press {
+            session.presses.append(Session.Press(sent: event.stamp, expected: expected < 0 ? nil : expected))
+        } else {
+            session.receive(event.chunk, at: event.stamp)
+        }
+    }
+    let presses = session.presses.map { press in
+        "\(press.expected.map(String.init) ?? "-"):\(press.latency.map { String(format: "%.1f", $0) } ?? "never")"
+    }
+    print("presses (position:ms): " + presses.joined(separator: " "))
+}
+
 func run() async throws {
     let arguments = CommandLine.arguments
+    if arguments.count == 3, arguments[1] == "replay" {
+        try replay(arguments[2])
+        return
+    }
     guard arguments.count >= 2, let port = Int(arguments[1]) else {
         FileHandle.standardError.write(Data("usage: ssh-bench PORT [SESSIONS] [SECONDS] [aligned|spread]\n".utf8))
         exit(2)
