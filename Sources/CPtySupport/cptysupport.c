@@ -75,8 +75,10 @@ pid_t cpty_spawn(const char *path, char *const argv[], char *const envp[], unsig
             signal(signal_number, SIG_DFL);
         }
         close(controller);
-        if (setsid() < 0) fail_in_child(report[1]);
-        if (ioctl(terminal, TIOCSCTTY, 0) < 0) fail_in_child(report[1]);
+        /* A process group of its own, not a session: setsid() would also give it a scheduling group of its own
+         * (Linux's autogroup), and every session's background work would then weigh as much as any keypress.
+         * So the pty is not its controlling terminal: the server sends SIGWINCH and SIGHUP itself. */
+        if (setpgid(0, 0) < 0) fail_in_child(report[1]);
         if (dup2(terminal, 0) < 0 || dup2(terminal, 1) < 0 || dup2(terminal, 2) < 0) fail_in_child(report[1]);
         if (terminal > 2) close(terminal);
         /* Every other descriptor the server holds (sockets, other sessions' ptys) stays out of the child. */

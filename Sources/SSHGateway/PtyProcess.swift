@@ -185,12 +185,14 @@ final class PtyProcess: @unchecked Sendable {
         }
     }
 
-    /// Tells the terminal (and so the browser, by SIGWINCH) its new size.
+    /// Tells the terminal its new size, and the browser by SIGWINCH (the pty is not its controlling terminal, so
+    /// the kernel does not).
     func resize(columns: Int, rows: Int) {
-        lock.withLock {
-            guard !closed else { return }
-            _ = cpty_resize(descriptor, UInt16(clamping: columns), UInt16(clamping: rows))
+        let resized = lock.withLock {
+            guard !closed else { return false }
+            return cpty_resize(descriptor, UInt16(clamping: columns), UInt16(clamping: rows)) == 0
         }
+        if resized { signal(SIGWINCH) }
     }
 
     /// SIGHUP (the browser restores the terminal and exits), then SIGKILL after `grace` if it is still there.

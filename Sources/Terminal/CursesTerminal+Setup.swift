@@ -51,6 +51,14 @@ extension CursesTerminal {
         return (tty, tty, true)
     }
 
+    /// Whether `descriptor` is this process's controlling terminal. Only there does Ctrl-C become SIGINT: a
+    /// terminal that is not (a browser the SSH gateway runs in its own process group, not its own session) drops
+    /// the signal keys in cbreak mode, so there the browser reads them raw.
+    static func isControllingTerminal(_ descriptor: Int32) -> Bool {
+        let owner = tcgetsid(descriptor)
+        return owner >= 0 && owner == getsid(0)
+    }
+
     /// Takes the screen through `endwin` and back once, as a suspend and resume would. ncurses 6.4 (20221231)
     /// flushes its output after every cursor move until then (`_nc_mvcur` flushes while the screen is still in
     /// its initial state): a frame went out in one write(2) per move and colour change — 36 for a drill-down,
@@ -86,9 +94,10 @@ extension CursesTerminal {
         return nil
     }
 
-    /// Input modes: cbreak (Ctrl-C stays a signal), noecho, keypad, non-blocking, short ESC delay, wheel.
-    static func configureInput(options: Options) {
-        cbreak()
+    /// Input modes: cbreak (Ctrl-C stays a signal) where the terminal can send signals, else raw (Ctrl-C comes as
+    /// a key, and quits as one); noecho, keypad, non-blocking, short ESC delay, wheel.
+    static func configureInput(options: Options, keysSignal: Bool) {
+        if keysSignal { cbreak() } else { raw() }
         noecho()
         nonl()
         let window = cd_stdscr()

@@ -165,6 +165,36 @@ struct ServeSSHTests {
         #expect(gateway.log.contains(#/\d+ B in, \d+ B out in \d+ frames/#))
     }
 
+    /// The autogroup line of a process (`/autogroup-N nice K`): Linux schedules each such group as one, whatever
+    /// the nice values of the threads inside.
+    static func autogroup(_ pid: pid_t) -> String? {
+        try? String(contentsOfFile: "/proc/\(pid)/autogroup", encoding: .utf8)
+    }
+
+    @Test func a_sessions_browser_shares_the_gateways_scheduling_group_and_quits_on_ctrl_c() async throws {
+        let gateway = try await ServedGateway.start([])
+        defer {
+            gateway.stop()
+            gateway.removeDirectory()
+        }
+        let tmux = try connect(gateway)
+        defer { tmux.kill() }
+        try await expect(tmux, "the people list over SSH") { $0.contains("Customer since") && $0.contains("1 of 20") }
+        let browser = try #require(gateway.children.first)
+        // A process group of its own, in the gateway's session: a session of its own would be a scheduling group
+        // of its own, and its fetcher's work (at nice 10 inside it) would weigh as much as anyone's keypress.
+        #expect(getpgid(browser) == browser)
+        #expect(getsid(browser) == getsid(gateway.pid))
+        if let group = Self.autogroup(gateway.pid) {
+            #expect(Self.autogroup(browser) == group)
+        }
+        // Its terminal is not its controlling terminal, so Ctrl-C is read as a key, and quits
+        try tmux.sendKeys("C-c")
+        try await expect(tmux, "the client back at the shell with status 0") { $0.contains("EXIT=0") }
+        #expect(try await eventually { gateway.children.isEmpty }, "a session's process outlived it")
+        #expect(try await eventually { gateway.log.contains("session 1 ended (quit, status 0)") }, "\(gateway.log)")
+    }
+
     @Test func two_sessions_at_once_do_not_see_each_other() async throws {
         let gateway = try await ServedGateway.start([])
         defer {
