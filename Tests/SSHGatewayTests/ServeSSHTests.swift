@@ -125,6 +125,11 @@ struct ServeSSHTests {
         return tmux
     }
 
+    /// Waits for the demo's people list, its cursor on the first of 20.
+    func expectPeople(_ tmux: TmuxSession, _ what: String = "the people list") async throws {
+        try await expect(tmux, what) { $0.contains("Customer since") && $0.contains("1 of 20") }
+    }
+
     func expect(
         _ tmux: TmuxSession, _ what: String, timeout: Duration = .seconds(30), _ condition: (String) -> Bool
     ) async throws {
@@ -179,7 +184,7 @@ struct ServeSSHTests {
         }
         let tmux = try connect(gateway)
         defer { tmux.kill() }
-        try await expect(tmux, "the people list over SSH") { $0.contains("Customer since") && $0.contains("1 of 20") }
+        try await expectPeople(tmux, "the people list over SSH")
         let browser = try #require(gateway.children.first)
         // A process group of its own, in the gateway's session: a session of its own would be a scheduling group
         // of its own, and its fetcher's work (at nice 10 inside it) would weigh as much as anyone's keypress.
@@ -206,7 +211,7 @@ struct ServeSSHTests {
         let second = try connect(gateway)
         defer { second.kill() }
         for tmux in [first, second] {
-            try await expect(tmux, "the people list") { $0.contains("Customer since") && $0.contains("1 of 20") }
+            try await expectPeople(tmux)
         }
         // The first moves down three rows and opens that person; the second stays on the first row of People
         try first.sendKeys("Down", "Down", "Down")
@@ -231,7 +236,7 @@ struct ServeSSHTests {
         }
         let tmux = try connect(gateway)
         defer { tmux.kill() }
-        try await expect(tmux, "the people list") { $0.contains("Customer since") && $0.contains("1 of 20") }
+        try await expectPeople(tmux)
         let browsers = gateway.children
         #expect(browsers.count == 1)
         // SIGKILL the ssh client: the connection drops without a goodbye
@@ -251,7 +256,7 @@ struct ServeSSHTests {
         defer { first.removeDirectory() }
         let tmux = try connect(first)
         defer { tmux.kill() }
-        try await expect(tmux, "the people list") { $0.contains("Customer since") && $0.contains("1 of 20") }
+        try await expectPeople(tmux)
         let sessions = {
             ((try? FileManager.default.contentsOfDirectory(atPath: first.directory)) ?? [])
                 .filter { $0.hasPrefix("cardealer-ssh-") }
@@ -317,9 +322,7 @@ struct ServeSSHTests {
         // Another session is served as usual meanwhile
         let other = try connect(gateway)
         defer { other.kill() }
-        try await expect(other, "the people list beside a stuck session") {
-            $0.contains("Customer since") && $0.contains("1 of 20")
-        }
+        try await expectPeople(other, "the people list beside a stuck session")
         try other.sendKeys("Enter")
         try await expect(other, "a person's cars") { $0.contains("People › ") && $0.contains("Cars") }
         try other.sendKeys("q")
@@ -372,7 +375,7 @@ struct ServeSSHTests {
         }
         let tmux = try connect(gateway)
         defer { tmux.kill() }
-        try await expect(tmux, "the people list") { $0.contains("Customer since") && $0.contains("1 of 20") }
+        try await expectPeople(tmux)
         let turnedAway = try await runProgram(gateway.ssh(["-tt"]))
         #expect(turnedAway.status == 1)
         #expect(
