@@ -15,11 +15,12 @@
 // A press is answered by the frame that shows it: each session's bytes go through a model of the terminal
 // (Screen.swift), and `j` is answered when the list's status line shows the next position ("2 of 200"), `k` the
 // one before. A frame from elsewhere (data arriving, a spinner) answers nothing; a frame answers the newest
-// press whose position it shows, and every press before it. A press never shown counts as slower than any shown (so the p99 is over every
-// press). The old measure, the first data after a press, is printed beside it. Prints one `json:` line, every
-// press's latency in it (null: never shown), so that runs can be pooled. SSH_BENCH_SCREEN=1 prints the screen
-// of the session with the most presses over 100 ms as the model saw it at the end, and its presses;
-// SSH_BENCH_BYTES=FILE writes that session's presses and every chunk it received, stamped, to FILE.
+// press whose position it shows, and every press before it. A press never shown counts as slower than any shown
+// (so the p99 is over every press). The old measure, the first data after a press, is printed beside it. Prints
+// one `json:` line, every press's latency in it (null: never shown), so that runs can be pooled.
+// SSH_BENCH_SCREEN=1 prints the screen of the session with the most presses over 100 ms as the model saw it at
+// the end, and its presses; SSH_BENCH_BYTES=FILE writes that session's presses and every chunk it received,
+// stamped, to FILE.
 import Dispatch
 import Foundation
 import NIOCore
@@ -121,6 +122,14 @@ final class Session: ChannelInboundHandler, @unchecked Sendable {
             presses[index].latency = Double(stamp - presses[index].sent) / 1_000_000
         }
         firstOpen = answered + 1
+    }
+
+    /// Each press's expected position and latency ("2:0.6 1:never …").
+    var pressReport: String {
+        let presses = presses.map { press in
+            "\(press.expected.map(String.init) ?? "-"):\(press.latency.map { String(format: "%.1f", $0) } ?? "never")"
+        }
+        return "presses (position:ms): " + presses.joined(separator: " ")
     }
 
     /// Presses `j` (down) or `k` (up) on the list.
@@ -246,10 +255,7 @@ func replay(_ path: String) throws {
             session.receive(event.chunk, at: event.stamp)
         }
     }
-    let presses = session.presses.map { press in
-        "\(press.expected.map(String.init) ?? "-"):\(press.latency.map { String(format: "%.1f", $0) } ?? "never")"
-    }
-    print("presses (position:ms): " + presses.joined(separator: " "))
+    print(session.pressReport)
 }
 
 func run() async throws {
@@ -330,9 +336,6 @@ func run() async throws {
                     < b.presses.filter { ($0.latency ?? .infinity) > 100 }.count
             }
             guard let session = slowest else { return "" }
-            let presses = session.presses.map { press in
-                "\(press.expected.map(String.init) ?? "-"):\(press.latency.map { String(format: "%.1f", $0) } ?? "never")"
-            }
             if let path = ProcessInfo.processInfo.environment["SSH_BENCH_BYTES"] {
                 var log = session.presses.map { "P \($0.sent) \($0.expected ?? -1)" }
                 log += session.received.map { stamp, bytes in
@@ -340,8 +343,7 @@ func run() async throws {
                 }
                 FileManager.default.createFile(atPath: path, contents: Data(log.joined(separator: "\n").utf8))
             }
-            return session.screen.lines.joined(separator: "\n") + "\npresses (position:ms): "
-                + presses.joined(separator: " ") + "\n"
+            return session.screen.lines.joined(separator: "\n") + "\n" + session.pressReport + "\n"
         }.get()
         FileHandle.standardError.write(Data(report.utf8))
     }
