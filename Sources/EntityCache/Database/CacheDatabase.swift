@@ -18,10 +18,12 @@ public final class CacheDatabase: Sendable {
     let checkpointer: WALCheckpointer?
     /// Transactions ended through this object's writer so far (see ``changeCount``).
     let commits: Commits
+    /// Who claims the queued writes this object's user sends: another process (or another cache object on the same
+    /// file) is another claimant.
+    public let claimant = OutboxClaimant()
 
     /// Opens (creating with mode 0600 if needed) and migrates the cache at `path`.
     public init(path: String) throws {
-        try Self.createPrivateFile(at: path)
         let checkpointer = WALCheckpointer(path: path)
         var configuration = Configuration()
         configuration.prepareDatabase { db in
@@ -46,8 +48,13 @@ public final class CacheDatabase: Sendable {
         // Another process may hold the file for a moment (a second session, WAL recovery after a crash):
         // wait for it rather than fail with "database is locked".
         configuration.busyMode = .timeout(10)
-        let pool = try DatabasePool(path: path, configuration: configuration)
-        try CacheSchema.migrator.migrate(pool)
+        try Self.createPrivateDirectory(of: path)
+        let pool = try CacheFileLock.holding(CacheFileLock.path(for: path)) { () throws -> DatabasePool in
+            try Self.createPrivateFile(at: path)
+            let pool = try DatabasePool(path: path, configuration: configuration)
+            try CacheSchema.migrator.migrate(pool)
+            return pool
+        }
         self.writer = pool
         self.path = path
         self.checkpointer = checkpointer
@@ -70,8 +77,8 @@ public final class CacheDatabase: Sendable {
         checkpointer?.close()
     }
 
-    /// Creates the file (and its directory, mode 0700) readable by the owner only.
-    static func createPrivateFile(at path: String) throws {
+    /// Creates the directory of the file at `path` (mode 0700) when missing.
+    static func createPrivateDirectory(of path: String) throws {
         let manager = FileManager.default
         let directory = (path as NSString).deletingLastPathComponent
         if !directory.isEmpty, !manager.fileExists(atPath: directory) {
@@ -79,11 +86,18 @@ public final class CacheDatabase: Sendable {
                 atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700]
             )
         }
-        if !manager.fileExists(atPath: path) {
-            guard manager.createFile(atPath: path, contents: nil, attributes: [.posixPermissions: 0o600]) else {
-                throw CocoaError(.fileWriteNoPermission, userInfo: [NSFilePathErrorKey: path])
-            }
-        }
+    }
+
+    /// Creates the file (and its directory, mode 0700) readable by the owner only.
+    static func createPrivateFile(at path: String) throws {
+        let manager = FileManager.default
+        try createPrivateDirectory(of: path)
+        // Made in place, never replaced: FileManager's createFile writes a temporary file and renames it over the
+        // path, so a second browser starting at the same moment swapped the first one's new cache for an empty
+        // file under it ("no such table").
+        let descriptor = open(path, O_CREAT | O_WRONLY | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { throw CocoaError(.fileWriteNoPermission, userInfo: [NSFilePathErrorKey: path]) }
+        close(descriptor)
         // SQLite gives the -wal and -shm files the database file's mode.
         try manager.setAttributes([.posixPermissions: 0o600], ofItemAtPath: path)
     }

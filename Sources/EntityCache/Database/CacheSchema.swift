@@ -195,6 +195,15 @@ enum CacheSchema {
             // (``CacheWriteSession/upsertEntity(key:entitySet:type:properties:etag:at:partial:requestedAt:)``).
             try db.execute(sql: "ALTER TABLE entity ADD COLUMN complete BOOLEAN NOT NULL DEFAULT 1")
         }
+        migrator.registerMigration("v10: which process is sending a queued write") { db in
+            // Two browsers on one cache read one outbox: a write is claimed by the one that sends it, in the
+            // transaction that selects it (``CacheWriteSession/dueOutboxEntries(at:limit:claimant:lease:)``).
+            try db.execute(
+                sql: """
+                    ALTER TABLE outbox ADD COLUMN claimedBy TEXT;
+                    ALTER TABLE outbox ADD COLUMN claimedUntil DOUBLE;
+                    """)
+        }
         return migrator
     }
 }

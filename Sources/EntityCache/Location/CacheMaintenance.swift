@@ -103,11 +103,11 @@ extension CacheDatabase {
         }
     }
 
-    /// Removes a cache file and its WAL/SHM companions; true if something was removed.
+    /// Removes a cache file and its WAL/SHM companions and its lock file; true if something was removed.
     @discardableResult
     public static func removeFiles(at path: String) throws -> Bool {
         var removed = false
-        for suffix in ["", "-wal", "-shm"] where FileManager.default.fileExists(atPath: path + suffix) {
+        for suffix in ["", "-wal", "-shm", ".lock"] where FileManager.default.fileExists(atPath: path + suffix) {
             try FileManager.default.removeItem(atPath: path + suffix)
             removed = true
         }

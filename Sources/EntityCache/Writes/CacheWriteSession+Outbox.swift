@@ -117,20 +117,46 @@ extension CacheWriteSession {
         }
     }
 
-    /// The writes to send now: for each entity the oldest unsettled write, when it is queued and due (a failed or
-    /// conflicting write holds its entity's later ones back, so one entity's writes go in the order made). A
-    /// create that links or hangs from an entity not yet created waits for that entity's key.
-    public func dueOutboxEntries(at date: Date, limit: Int) throws -> [OutboxEntry] {
-        try CacheQueries.outbox(
+    /// The writes to send now, claimed by `claimant` in this transaction: for each entity the oldest unsettled
+    /// write, when it is queued and due (a failed or conflicting write holds its entity's later ones back, so one
+    /// entity's writes go in the order made). A create that links or hangs from an entity not yet created waits
+    /// for that entity's key.
+    ///
+    /// Another browser on the same cache file reads the same outbox: a write claimed by it is left alone until its
+    /// attempt ends (the claim is released), its claim runs out (`lease`), or its process is gone. Write
+    /// transactions are immediate, so two processes never both claim one write: each is sent by one of them.
+    public func dueOutboxEntries(
+        at date: Date, limit: Int, claimant: OutboxClaimant = .thisProcess, lease: TimeInterval = 120
+    ) throws -> [OutboxEntry] {
+        let now = date.timeIntervalSince1970
+        // Claims of processes that ended (killed mid-send) go at once rather than at the end of their lease.
+        let others = try String.fetchAll(
+            db,
+            sql:
+                "SELECT DISTINCT claimedBy FROM outbox WHERE claimedBy IS NOT NULL AND claimedBy != ? AND claimedUntil > ?",
+            arguments: [claimant.id, now])
+        for other in others where !OutboxClaimant.isAlive(other) {
+            try db.execute(sql: "UPDATE outbox SET claimedBy = NULL WHERE claimedBy = ?", arguments: [other])
+        }
+        let due = try CacheQueries.outbox(
             db,
             where: """
                 id IN (SELECT MIN(id) FROM outbox GROUP BY entityKey) AND state IN ('pending', 'sending')
                 AND (nextAttemptAt IS NULL OR nextAttemptAt <= ?)
+                AND (claimedBy IS NULL OR claimedBy = ? OR claimedUntil <= ?)
                 AND NOT (kind = 'create' AND (instr(coalesce(bindKey, ''), ?) > 0 OR instr(coalesce(parentKey, ''), ?) > 0))
                 ORDER BY id LIMIT ?
                 """,
-            arguments: [date.timeIntervalSince1970, EntityKey.temporaryMarker, EntityKey.temporaryMarker, limit]
+            arguments: [
+                now, claimant.id, now, EntityKey.temporaryMarker, EntityKey.temporaryMarker, limit,
+            ]
         )
+        for entry in due {
+            try db.execute(
+                sql: "UPDATE outbox SET claimedBy = ?, claimedUntil = ? WHERE id = ?",
+                arguments: [claimant.id, now + lease, entry.id])
+        }
+        return due
     }
 
     /// Every queued write waiting for a retry is due now (the service is back).
@@ -189,7 +215,9 @@ extension CacheWriteSession {
     /// A failure worth trying again later (no answer, 408, 429, 5xx): the write stays queued, due at `due`.
     public func retryOutboxLater(_ id: Int64, error: String, due: Date) throws {
         try db.execute(
-            sql: "UPDATE outbox SET state = 'pending', lastError = ?, nextAttemptAt = ? WHERE id = ?",
+            sql: """
+                UPDATE outbox SET state = 'pending', lastError = ?, nextAttemptAt = ?, claimedBy = NULL WHERE id = ?
+                """,
             arguments: [error, due.timeIntervalSince1970, id]
         )
     }
@@ -202,7 +230,9 @@ extension CacheWriteSession {
         }
         try rollBack(entry)
         try db.execute(
-            sql: "UPDATE outbox SET state = 'failed', lastError = ?, nextAttemptAt = NULL WHERE id = ?",
+            sql: """
+                UPDATE outbox SET state = 'failed', lastError = ?, nextAttemptAt = NULL, claimedBy = NULL WHERE id = ?
+                """,
             arguments: [error, id]
         )
         // What links the refused new entity waits with it, out of sight.
@@ -225,7 +255,8 @@ extension CacheWriteSession {
     public func conflictOutbox(_ id: Int64, theirs: [ODataProperty], theirsEtag: String?, error: String) throws {
         try db.execute(
             sql: """
-                UPDATE outbox SET state = 'conflict', theirs = ?, theirsEtag = ?, lastError = ?, nextAttemptAt = NULL
+                UPDATE outbox SET state = 'conflict', theirs = ?, theirsEtag = ?, lastError = ?, nextAttemptAt = NULL,
+                    claimedBy = NULL
                 WHERE id = ?
                 """,
             arguments: [Self.encode(theirs), theirsEtag, error, id]

@@ -183,7 +183,11 @@ extension SyncEngine: WriteIntents {
             while !Task.isCancelled {
                 let now = clock.now()
                 let limit = configuration.maxConcurrentWrites
-                guard let due = try? await cache.write({ try $0.dueOutboxEntries(at: now, limit: limit) }), !due.isEmpty
+                let claimant = cache.claimant
+                guard
+                    let due = try? await cache.write({
+                        try $0.dueOutboxEntries(at: now, limit: limit, claimant: claimant)
+                    }), !due.isEmpty
                 else { break }
                 await withTaskGroup(of: Void.self) { group in
                     for entry in due { group.addTask { await self.send(entry) } }
