@@ -5,38 +5,47 @@
 # by the built binary: three levels, paging, a server filter, details (EndToEndTests.IndependentVersion4BrowseTests);
 # and `cardealer export` of a whole set, as many rows as the server counts (EndToEndTests.IndependentExportTests);
 # and prefetches cut by `$select` to what the next screens show (EndToEndTests.IndependentSelectTests).
+# And odatapy (PyPI, v4, its own in-memory semantics) serving people, cars and the ownerships that join them
+# (.ci/independent/ownership_service.py): x in a person's cars ends the ownership, never the car
+# (EndToEndTests.IndependentLinkTests).
 # Runs after `swift test` has built everything; bounded by `timeout`.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 VENV=.ci/.venv
-if ! "$VENV/bin/python" -c 'import mocksap' 2>/dev/null; then
-    echo "independent-writes: installing mock-sap into $VENV"
+if ! "$VENV/bin/python" -c 'import mocksap, odatapy' 2>/dev/null; then
+    echo "independent-writes: installing mock-sap and odatapy into $VENV"
     python3 -m venv "$VENV"
-    "$VENV/bin/pip" install --quiet mock-sap==0.22.0
+    "$VENV/bin/pip" install --quiet mock-sap==0.22.0 odatapy==5.3.0
 fi
 port=$("$VENV/bin/python" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 "$VENV/bin/python" -m mocksap --host 127.0.0.1 --port "$port" -q >.ci-mocksap.log 2>&1 &
 server=$!
-trap 'kill "$server" 2>/dev/null || true' EXIT
-"$VENV/bin/python" - "$port" <<'PY'
+links=$("$VENV/bin/python" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+"$VENV/bin/python" .ci/independent/ownership_service.py "$links" >.ci-odatapy.log 2>&1 &
+linkServer=$!
+trap 'kill "$server" "$linkServer" 2>/dev/null || true' EXIT
+"$VENV/bin/python" - "$port" "$links" <<'PY'
 import sys, time, urllib.request
-for _ in range(200):
-    try:
-        urllib.request.urlopen("http://127.0.0.1:%s/_mock/health" % sys.argv[1], timeout=1)
-        sys.exit(0)
-    except Exception:
-        time.sleep(0.05)
-sys.exit("mock-sap did not start")
+for url in ("http://127.0.0.1:%s/_mock/health" % sys.argv[1], "http://127.0.0.1:%s/odata/" % sys.argv[2]):
+    for _ in range(200):
+        try:
+            urllib.request.urlopen(url, timeout=1)
+            break
+        except Exception:
+            time.sleep(0.05)
+    else:
+        sys.exit("%s did not answer" % url)
 PY
 export CARDEALER_MOCKSAP_ROOT="http://127.0.0.1:$port/sap/opu/odata/IWBEP/GWSAMPLE_BASIC/"
+export CARDEALER_ODATAPY_ROOT="http://127.0.0.1:$links/odata/"
 set +e
 timeout 300 swift test --skip-build --filter 'EndToEndTests.Independent' >.ci-independent.log 2>&1
 status=$?
 set -e
 tail -n 15 .ci-independent.log
-# Skipped tests would pass silently: all ten must have run (four v2 writes, one v4 $metadata, two v4 browsing, one v4
-# write, one export, one $select).
-if [ "$status" -eq 0 ] && ! grep -q "Test run with 10 tests" .ci-independent.log; then
+# Skipped tests would pass silently: all twelve must have run (four v2 writes, one v4 $metadata, two v4 browsing, one
+# v4 write, one export, one $select, two links on odatapy).
+if [ "$status" -eq 0 ] && ! grep -q "Test run with 12 tests" .ci-independent.log; then
     echo "independent-writes: the tests did not run"
     exit 1
 fi

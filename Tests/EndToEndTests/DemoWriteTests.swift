@@ -108,6 +108,22 @@ extension DemoWriteTests {
         try app.tmux.sendKeys("y")
     }
 
+    /// `:delete-entity` on the selected row, answered yes.
+    func deleteEntity(_ app: Launch) async throws {
+        try app.tmux.sendKeys(":")
+        try type(app, "delete-entity")
+        try app.tmux.sendKeys("Enter")
+        try await app.expect("the question") { $0.contains("Delete “") && $0.contains("y deletes it") }
+        try app.tmux.sendKeys("y")
+    }
+
+    /// `x` on a row reached through a link entity: the question says the link goes and the entity stays.
+    func unlinkSelected(_ app: Launch) async throws {
+        try app.tmux.sendKeys("x")
+        try await app.expect("the question") { $0.contains("no longer has “") && $0.contains("y removes the link") }
+        try app.tmux.sendKeys("y")
+    }
+
     /// The browser works at the v2 root or the v4 one; the service's side is read at the v2 root (the same data).
     @Test(arguments: ODataDialect.allCases)
     func add_change_and_delete_on_each_of_the_three_levels(dialect: ODataDialect) async throws {
@@ -179,20 +195,26 @@ extension DemoWriteTests {
             try await eventually {
                 try await records().first?["description"] == .string("Timing belt and water pump")
             })
-        try await deleteSelected(app)
+        // (reached through the ownership's service records, x would take it off this ownership: the record itself
+        // goes with :delete-entity)
+        try await deleteEntity(app)
         try await app.expect("the record gone") { !$0.contains("water pump") }
         #expect(try await eventually { try await records().isEmpty })
 
-        // And the car goes too, from its owner's cars
+        // x on the car in its owner's cars ends the ownership: the car itself stays on the service
         try app.tmux.sendKeys("Escape", "Escape")
         try await app.expect("the cars again") { $0.contains("Wartburg-Werk") }
         try await find(app, "Wartburg-Werk")
-        try await deleteSelected(app)
-        try await app.expect("the car gone") { $0.contains("nothing matches “Wartburg-Werk”") }
-        #expect(
-            try await eventually {
-                try await entities("Car?$filter=make eq 'Wartburg-Werk'", at: root).isEmpty
-            })
+        try await unlinkSelected(app)
+        try await app.expect("the car gone from the list") { $0.contains("nothing matches “Wartburg-Werk”") }
+        let ownedNow = { () async throws -> Int in
+            try await self.entities("\(person.canonical)/PersonCar?$expand=Car", at: root).filter { link in
+                if case .entity(let car)? = link.navigation("Car") { return car["make"] == .string("Wartburg-Werk") }
+                return false
+            }.count
+        }
+        #expect(try await eventually { try await ownedNow() == 0 })
+        #expect(try await entities("Car?$filter=make eq 'Wartburg-Werk'", at: root).count == 1)
         try app.tmux.sendKeys("q")
         try await app.expect("a clean exit") { $0.contains("EXIT=0") }
         await server.stop()

@@ -269,6 +269,12 @@ public final class BrowserApp {
             let list = stack.top as? EntityListController
             commandMessage =
                 list?.sort(byColumn: column, descending: descending) ?? "Only a list sorts: open one first."
+        case .deleteEntity:
+            if let list = stack.top as? EntityListController {
+                list.askToDeleteEntity()
+            } else {
+                commandMessage = "Only a list's row can be deleted this way: open a list first."
+            }
         case .hide(let name):
             let list = stack.top as? EntityListController
             commandMessage = list?.hideColumn(named: name) ?? "Columns are a list's: open one first."

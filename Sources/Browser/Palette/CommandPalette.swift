@@ -35,7 +35,10 @@ final class CommandPalette {
         Command(name: "details", summary: "details of the selected row", key: .char("d")),
         Command(name: "add", summary: "add a new entity to this list", key: .char("a")),
         Command(name: "edit", summary: "change the selected entity", key: .char("e")),
-        Command(name: "delete", summary: "delete the selected entity (asks first)", key: .char("x")),
+        Command(
+            name: "delete", summary: "delete the selected row (through a link entity: the link; asks first)",
+            key: .char("x")),
+        Command(name: "delete-entity", summary: "delete the selected entity itself, for every parent (asks first)"),
         Command(name: "link", summary: "link an existing entity here", key: .char("L")),
         Command(name: "yank", summary: "copy the selected row's name", key: .char("y")),
         Command(name: "yank-json", summary: "copy the selected entity as JSON", key: .char("Y")),
@@ -162,6 +165,7 @@ final class CommandPalette {
         case hide(String)
         case show(String)
         case sort(column: String, descending: Bool)
+        case deleteEntity
         case unknown(String)
     }
 
@@ -175,6 +179,7 @@ final class CommandPalette {
             return entitySets.first { $0.lowercased() == rest.lowercased() }.map(Parsed.open) ?? .unknown(line)
         case "filter": return .filter(rest)
         case "where": return .where
+        case "delete-entity" where rest.isEmpty: return .deleteEntity
         case "theme": return .theme(rest)
         case "export" where !rest.isEmpty: return .export(rest)
         case "hide" where !rest.isEmpty: return .hide(rest)

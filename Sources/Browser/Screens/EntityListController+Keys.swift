@@ -299,13 +299,70 @@ extension EntityListController {
     /// Landing rows remembered at most between two writes to the cache.
     static let landingsLimit = 1_024
 
-    /// Asks before deleting the selected row's entity, naming it (nothing when this session does not write).
+    /// `x`: asks before removing the selected row, naming it. In a list reached through a link entity (a person's
+    /// cars, through `PersonCar`) that removes the link, never the entity behind it: the car stays, with its
+    /// history, for its other owners. Elsewhere it deletes the entity (``askToDeleteEntity()``). Nothing when this
+    /// session does not write; a sentence when the service does not let it be done.
     func askToDelete() {
         guard environment.writes != nil, let row = row(at: cursor.selected), let shown = row.shown else { return }
-        if let set = environment.model.entitySet(named: shown.entitySet), !set.isDeletable { return }
-        let deletion = EntityDeletion(key: shown.key, shownIn: content, link: row.link?.key)
-        confirmingDelete = (deletion, environment.label(of: shown))
+        guard case .related(_, let path) = source, path.count == 2, let link = row.link else {
+            return askToDeleteEntity()
+        }
+        let name = environment.label(of: shown)
+        if environment.model.entitySet(named: link.entitySet)?.isDeletable == false {
+            notice =
+                "The service does not let \(link.entitySet) be deleted, so “\(name)” cannot be taken out of "
+                + "\(breadcrumb)’s \(kindTitle) here."
+            environment.setNeedsDisplay()
+            return
+        }
+        let deletion = EntityDeletion(key: link.key, shownIn: content, link: link.key)
+        let question =
+            "“\(breadcrumb)” no longer has “\(name)”: the \(shown.entitySet) and its history stay. "
+            + "y removes the link, any other key keeps it"
+        confirmingDelete = (deletion, question)
         environment.setNeedsDisplay()
+    }
+
+    /// `:delete-entity` (and `x` outside lists reached through a link entity): asks before deleting the selected
+    /// row's entity itself, naming it and what is known to hang from it.
+    func askToDeleteEntity() {
+        guard environment.writes != nil, let row = row(at: cursor.selected), let shown = row.shown else { return }
+        let name = environment.label(of: shown)
+        if environment.model.entitySet(named: shown.entitySet)?.isDeletable == false {
+            notice = "The service does not let \(shown.entitySet) be deleted, so “\(name)” stays."
+            environment.setNeedsDisplay()
+            return
+        }
+        let deletion = EntityDeletion(key: shown.key, shownIn: content, link: row.link?.key)
+        var question = "Delete “\(name)”"
+        if row.link != nil { question += " itself, for every \(shownParentSet ?? "parent") it belongs to" }
+        let dependents = dependentsKnown(of: shown)
+        if !dependents.isEmpty { question += ", with its " + dependents.joined(separator: " and ") }
+        confirmingDelete = (deletion, question + "? y deletes it, any other key keeps it")
+        environment.setNeedsDisplay()
+    }
+
+    /// The entity set of this list's parent (a person's cars: `Person`), nil for a root list.
+    var shownParentSet: String? {
+        if case .related(let parent, _) = source { return parent.entitySet }
+        return nil
+    }
+
+    /// What the cache knows hangs from `entity` (its to-many navigations' children: "2 PersonCar"), read when the
+    /// question is asked; a relation never fetched is not named.
+    func dependentsKnown(of entity: CachedEntity) -> [String] {
+        let model = environment.model
+        guard let set = model.entitySet(named: entity.entitySet), let type = model.entityTypes[set.entityType] else {
+            return []
+        }
+        return model.navigationProperties(of: type).compactMap { navigation in
+            guard let related = try? environment.cache.related(entity.key, navigation: navigation.name),
+                let count = related.elements?.count, count > 0,
+                model.resolveNavigation(navigation.name, fromSet: set.name)?.isCollection == true
+            else { return nil }
+            return "\(count) \(navigation.name)"
+        }
     }
 
     /// The form for a new entity of the set this list shows, added to this list (or relation: through a new link

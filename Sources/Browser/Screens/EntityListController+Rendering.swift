@@ -72,7 +72,7 @@ extension EntityListController {
             // The question takes the filter's line, in the list itself: the status line may be showing an error.
             buffer.fill(row: filterRow)
             buffer.put(
-                "Delete “\(pending.name)”? y deletes it, any other key keeps it", row: filterRow, column: 0,
+                pending.question, row: filterRow, column: 0,
                 width: buffer.size.columns, style: CellStyle([.bold], role: .warning))
         } else if let filterRow, let progress = exportProgress, !filter.isEditing {
             buffer.fill(row: filterRow)

@@ -59,8 +59,8 @@ public final class EntityListController: ScreenController, FilterableScreen {
     /// since (``CacheDatabase/changeCount``): a cursor going to and fro reads each next screen once.
     var landings: (changeCount: UInt64, byDrill: [LandingKey: EntityKey?]) = (0, [:])
     var lastAnnounced: (content: ScreenContent, visible: Range<Int>)?
-    /// The delete waiting for a yes, with the name it was asked by.
-    var confirmingDelete: (deletion: EntityDeletion, name: String)?
+    /// The delete (of an entity, or of the link a row was reached through) waiting for a yes, and the question.
+    var confirmingDelete: (deletion: EntityDeletion, question: String)?
     /// A list of candidates to link: what Enter does with the selected entity (then the list closes).
     var onPick: (@MainActor (CachedEntity) -> Void)?
     /// What the status line says while picking.

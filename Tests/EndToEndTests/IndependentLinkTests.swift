@@ -1,0 +1,104 @@
+import CarDealerTestSupport
+import Foundation
+import ODataCore
+import ODataHTTP
+import Testing
+
+/// odatapy's v4 service of people, cars and ownerships (`.ci/independent/ownership_service.py`), when
+/// `.ci/checks/30-independent-writes.sh` started one.
+let odatapyRoot = ProcessInfo.processInfo.environment["CARDEALER_ODATAPY_ROOT"]
+
+/// Removing a car from a person's cars on a server we did not write (odatapy, PyPI: its in-memory processor, weak
+/// ETags that every change must match): the ownership goes and the car stays, for its other owners (issue 32). Each
+/// test works on rows no other test touches: the service runs once for the whole check.
+@Suite(
+    .serialized,
+    .enabled(if: TmuxSession.executable != nil, "tmux is not installed"),
+    .enabled(if: odatapyRoot != nil, "CARDEALER_ODATAPY_ROOT is not set (see .ci/checks)")
+)
+struct IndependentLinkTests {
+    typealias Launch = BrowserInTmuxTests.Launch
+
+    /// The display profile that hops from people to their cars through `PersonCar`, written for the test.
+    static func profile(in directory: String) throws -> String {
+        let path = directory + "/ownership.profile.json"
+        let text = """
+            {"root": "Person", "sets": {
+              "Person": {"title": "People", "row": "{lastName}, {firstName}", "orderBy": ["lastName", "firstName"],
+                "search": ["lastName", "firstName"], "columns": [{"title": "Name", "value": "{lastName}, {firstName}"}],
+                "drill": {"path": ["PersonCar", "Car"], "title": "Cars"}},
+              "Car": {"title": "Cars", "row": "{make} {model}", "orderBy": ["make", "model"],
+                "columns": [{"title": "Make", "value": "{make}", "width": 14}, {"title": "Model", "value": "{model}"}]},
+              "PersonCar": {"title": "Ownerships", "row": "Ownership {personCarID}"}}}
+            """
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+
+    /// The status of `GET path` on the service, past the browser.
+    func status(_ path: String) async throws -> Int {
+        let root = try #require(odatapyRoot)
+        return try await HTTPClientTransport(timeout: 5).send(TransportRequest(url: root + path)).status
+    }
+
+    /// The browser on the people, drilled into `person`'s cars, the cursor on the row showing `car`.
+    func cars(of person: String, on car: String) async throws -> Launch {
+        let root = try #require(odatapyRoot)
+        let directory = try BuiltProducts.temporaryDirectory("independent-links")
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let profile = try Self.profile(in: directory)
+        let app = try Launch("browse \(root)Person --profile \(profile)", columns: 130, rows: 20)
+        // (the profile is read at start: it may go once the list shows)
+        try await app.expect("the people") { $0.contains(person) && $0.contains("● online") }
+        try app.tmux.sendKeys("/")
+        try app.tmux.run("send-keys", "-t", app.tmux.target, "-l", String(person.prefix(5)))
+        try app.tmux.sendKeys("Enter", "Enter")
+        try await app.expect("their cars") { $0.contains("Cars") && $0.contains(car) && $0.contains("Model") }
+        while try app.tmux.capture().split(separator: "\n").first(where: { $0.hasPrefix("▌") })?.contains(car) != true {
+            try app.tmux.sendKeys("j")
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        return app
+    }
+
+    @Test func x_on_a_car_two_people_own_ends_one_ownership_and_the_car_stays() async throws {
+        // Given Alice's cars, the cursor on the Corolla she owns with Bob (ownerships 1 and 2)
+        let app = try await cars(of: "Smith, Alice", on: "Corolla")
+        defer { app.close() }
+        #expect(try await status("PersonCar(1)") == 200)
+        // When x is pressed and answered yes
+        try app.tmux.sendKeys("x")
+        try await app.expect("the question") {
+            $0.contains("“Smith, Alice” no longer has “Toyota Corolla”") && $0.contains("y removes the link")
+        }
+        try app.tmux.sendKeys("y")
+        // Then the row leaves her cars, and on the service her ownership is gone while the car and Bob's stay
+        try await app.expect("the Corolla gone from her cars") { !$0.contains("Corolla") && !$0.contains("pending") }
+        #expect(try await eventually { try await status("PersonCar(1)") == 404 })
+        #expect(try await status("Car(1)") == 200)
+        #expect(try await status("PersonCar(2)") == 200)
+        try app.tmux.sendKeys("q")
+        try await app.expect("a clean exit") { $0.contains("EXIT=0") }
+    }
+
+    @Test func delete_entity_deletes_the_car_itself() async throws {
+        // Given Carol's cars, the cursor on her Tesla
+        let app = try await cars(of: "White, Carol", on: "Model 3")
+        defer { app.close() }
+        #expect(try await status("Car(4)") == 200)
+        // When :delete-entity is run and answered yes
+        try app.tmux.sendKeys(":")
+        try app.tmux.run("send-keys", "-t", app.tmux.target, "-l", "delete-entity")
+        try app.tmux.sendKeys("Enter")
+        try await app.expect("the question") {
+            $0.contains("Delete “Tesla Model 3” itself, for every Person it belongs to") && $0.contains("y deletes it")
+        }
+        try app.tmux.sendKeys("y")
+        // Then the car is gone from the service
+        try await app.expect("the Tesla gone from her cars") { !$0.contains("Model 3") && !$0.contains("pending") }
+        #expect(try await eventually { try await status("Car(4)") == 404 })
+        try app.tmux.sendKeys("q")
+        try await app.expect("a clean exit") { $0.contains("EXIT=0") }
+    }
+}
