@@ -23,9 +23,11 @@ extension EntityListController {
             loadWindow()
         case .related(let parent, let path):
             let read = Self.readRelated(environment.cache, parent: parent, path: path)
+            let selected = selectedKey
             allRows = read.map { relatedOrder.sorted($0.rows) }
             relatedFetchedAt = read?.fetchedAt
             applyFilterLocally()
+            keepSelection(on: selected)
             observation = observeRelated(parent: parent, path: path)
             // A relation whose fetch failed stays unknown: the failure is said in the list, not "loading…".
             let subject = parent.canonical + "/" + (path.first ?? "")
@@ -51,8 +53,10 @@ extension EntityListController {
         // the fetcher happen in `update()` before the frame it asks for, never inside the observation itself.
         observation = environment.cache.observeListWindow(key, range: range) { [weak self] window in
             guard let self else { return }
+            let selected = self.selectedKey
             self.window = window
             self.cursor.setCount(self.rowCount)
+            self.keepSelection(on: selected)
             self.environment.setNeedsDisplay()
         }
     }
@@ -76,9 +80,11 @@ extension EntityListController {
     func observeRelated(parent: EntityKey, path: [String]) -> CacheObservation {
         let deliver: ([ListRow]?, Date?) -> Void = { [weak self] rows, fetchedAt in
             guard let self else { return }
+            let selected = self.selectedKey
             self.allRows = rows.map(self.relatedOrder.sorted)
             self.relatedFetchedAt = fetchedAt
             self.applyFilterLocally()
+            self.keepSelection(on: selected)
             self.environment.setNeedsDisplay()
         }
         if path.count == 1 {
@@ -167,5 +173,29 @@ extension EntityListController {
         }
         environment.intents.cursorDidRest(
             on: key, neighbours: neighbours, landing: landing(from: rested), in: screenID)
+    }
+}
+
+/// The cursor stays on its entity when the rows move under it.
+extension EntityListController {
+    /// The selected row's anchor (the link entity for a row reached through one), before rows change.
+    var selectedKey: EntityKey? { row(at: cursor.selected)?.anchor?.key }
+
+    /// Puts the cursor back on `key` after the rows changed (a refresh, or a settled create, moved it): `e` or `x`
+    /// right after then acts on the record the cursor was on. Where the entity is no longer among the rows read
+    /// (deleted, or moved out of the window around the screen), the cursor keeps its position.
+    func keepSelection(on key: EntityKey?) {
+        guard let key, selectedKey != key, let position = position(of: key) else { return }
+        cursor.move(by: position - cursor.selected)
+    }
+
+    /// Where the row whose anchor is `key` is now, among the rows read.
+    func position(of key: EntityKey) -> Int? {
+        let matchesKey: (ListRow) -> Bool = { $0.anchor?.key == key }
+        if let matches, let allRows { return matches.firstIndex { matchesKey(allRows[$0]) } }
+        if let allRows { return allRows.firstIndex(where: matchesKey) }
+        if let provisional = shownProvisional { return provisional.firstIndex(where: matchesKey) }
+        guard let window, let index = window.rows.firstIndex(where: { $0.entity?.key == key }) else { return nil }
+        return window.range.lowerBound + index
     }
 }

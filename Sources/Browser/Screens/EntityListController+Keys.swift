@@ -236,9 +236,11 @@ extension EntityListController {
         observation?.cancel()
         observation = environment.cache.observeListWindow(key, range: range) { [weak self] window in
             guard let self, self.allRows != nil else { return }
+            let selected = self.selectedKey
             self.window = window
             self.allRows = rows(window)
             self.applyFilterLocally()
+            self.keepSelection(on: selected)
             self.environment.setNeedsDisplay()
         }
     }
