@@ -105,11 +105,17 @@ public struct EntityCreation: Sendable, Hashable {
     public var entitySet: String
     public var properties: [ODataProperty]
     public var addedTo: ScreenContent?
+    /// Through link entities: what the user typed for the new link entity's own fields (its key, where the
+    /// service does not choose one).
+    public var linkProperties: [ODataProperty]
 
-    public init(entitySet: String, properties: [ODataProperty], addedTo: ScreenContent?) {
+    public init(
+        entitySet: String, properties: [ODataProperty], addedTo: ScreenContent?, linkProperties: [ODataProperty] = []
+    ) {
         self.entitySet = entitySet
         self.properties = properties
         self.addedTo = addedTo
+        self.linkProperties = linkProperties
     }
 }
 

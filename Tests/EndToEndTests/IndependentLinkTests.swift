@@ -101,4 +101,55 @@ struct IndependentLinkTests {
         try app.tmux.sendKeys("q")
         try await app.expect("a clean exit") { $0.contains("EXIT=0") }
     }
+
+    /// `a` in the person's cars: the car's key, make and model, and the ownership's key when given; then Enter.
+    func add(_ app: Launch, car: Int, make: String, model: String, ownership: Int?) async throws {
+        try app.tmux.sendKeys("a")
+        try await app.expect("the new car's form") { $0.contains("New in Cars") && $0.contains("personCarID") }
+        try app.tmux.sendKeys("BTab")
+        for (index, text) in ["\(car)", make, model, ownership.map(String.init) ?? ""].enumerated() {
+            if index > 0 { try app.tmux.sendKeys("Tab") }
+            try app.tmux.run("send-keys", "-t", app.tmux.target, "-l", text)
+        }
+        try app.tmux.sendKeys("Enter")
+    }
+
+    @Test func a_car_added_with_its_ownerships_key_is_made_and_linked_on_the_service() async throws {
+        let app = try await cars(of: "Jones, Bob", on: "Corolla")
+        defer { app.close() }
+        // When a car is added with the key odatapy wants for the ownership too
+        try await add(app, car: 30, make: "Lada", model: "Niva", ownership: 31)
+        // Then it shows, settled, and the service has the ownership linking it
+        try await app.expect("the new car, settled") { $0.contains("Niva") && !$0.contains("pending") }
+        #expect(try await eventually { try await status("PersonCar(31)/Car") == 200 })
+        #expect(try await status("Car(30)") == 200)
+        try app.tmux.sendKeys("q")
+        try await app.expect("a clean exit") { $0.contains("EXIT=0") }
+    }
+
+    @Test func a_car_whose_ownership_is_refused_is_deleted_from_the_service_when_the_ownership_is_dropped()
+        async throws
+    {
+        let app = try await cars(of: "Jones, Bob", on: "Corolla")
+        defer { app.close() }
+        // When a car is added without the ownership's key: odatapy makes the car and refuses the ownership
+        try await add(app, car: 32, make: "Wartburg", model: "353", ownership: nil)
+        try await app.expect("the refusal") { $0.contains("to resolve") }
+        #expect(try await status("Car(32)") == 200)
+        // Then the outbox says the car is left on the service linked to nobody
+        try app.tmux.sendKeys("o", "Enter")
+        try await app.expect("what is left") {
+            $0.replacingOccurrences(of: "\n", with: "").contains(
+                "Car(32), made with it, is on the service linked to nobody")
+        }
+        // When the ownership is dropped there, after the question naming the car
+        try app.tmux.sendKeys("Escape", "x")
+        try await app.expect("the question") { $0.contains("Drop this PersonCar and delete Car(32) from the service?") }
+        try app.tmux.sendKeys("y")
+        // Then the car is deleted from the service, and nothing is left to resolve
+        try await app.expect("nothing left") { $0.contains("Every change made here is on the service.") }
+        #expect(try await eventually { try await status("Car(32)") == 404 })
+        try app.tmux.sendKeys("q")
+        try await app.expect("a clean exit") { $0.contains("EXIT=0") }
+    }
 }

@@ -25,8 +25,15 @@ public final class EditFormController: ScreenController {
         var error: String?
         /// A hint shown after the box while the field is empty.
         var note: String? = nil
+        /// A new entity added through a link entity: this field is the link's own (its key, where the service does
+        /// not choose one), not the new entity's.
+        var isLinkField = false
+        /// A line shown above the field (where the link entity's fields start).
+        var heading: String? = nil
 
         var isEditable: Bool { readOnly == nil }
+        /// The lines the field takes: its heading, itself, and its error.
+        var lineCount: Int { (heading == nil ? 0 : 1) + 1 + (error == nil ? 0 : 1) }
     }
 
     public let screenID: ScreenID
@@ -46,6 +53,8 @@ public final class EditFormController: ScreenController {
     /// Where the changed fields go; nil hands them to the fetcher as a new change (the outbox's edit of a failed
     /// or conflicting change sends them in its place).
     var onSave: (@MainActor ([ODataProperty]) -> Void)?
+    /// A new entity's form: called once it is handed to the fetcher (the list it joins puts its cursor on it).
+    var onCreate: (@MainActor () -> Void)?
 
     /// A form for `entity`, focused on `property` when given (Enter on a field of the detail screen).
     public init?(
@@ -105,8 +114,32 @@ public final class EditFormController: ScreenController {
         self.breadcrumb = breadcrumb
         self.screenID = environment.nextScreenID()
         let keys = Set(model.keyProperties(of: type))
-        let columns = environment.setProfile(entitySet).columns ?? []
-        fields = model.properties(of: type).map { property in
+        fields = Self.newFields(of: type, in: model, columns: environment.setProfile(entitySet).columns ?? [])
+        // Added through a link entity (a car to a person's cars, through a new PersonCar): the link's own fields
+        // too, after the entity's. A service that wants the link's key from the client refuses the link without
+        // it, and the new entity would be left on it linked to nobody.
+        if case .related(let parent, let path)? = addedTo, path.count == 2,
+            let linkSet = environment.targetSet(from: parent.entitySet, path: [path[0]]),
+            let linkType = model.entityType(ofSet: linkSet)
+        {
+            var linkFields = Self.newFields(of: linkType, in: model, columns: [])
+            if linkFields.contains(where: \.isEditable) {
+                let parentName = ((try? environment.cache.entity(parent)) ?? nil).map(environment.label(of:))
+                for index in linkFields.indices { linkFields[index].isLinkField = true }
+                linkFields[0].heading = "The \(linkSet) that links it to \(parentName ?? parent.canonical):"
+                fields += linkFields
+            }
+        }
+        focus =
+            fields.firstIndex { $0.isEditable && !keys.contains($0.input.name) } ?? fields.firstIndex(
+                where: \.isEditable) ?? 0
+    }
+
+    /// The fields of a new entity of `type`: every property the service lets a client set; keys may be left empty
+    /// for the service to give.
+    static func newFields(of type: EntityType, in model: ServiceModel, columns: [DisplayProfile.Column]) -> [Field] {
+        let keys = Set(model.keyProperties(of: type))
+        return model.properties(of: type).map { property in
             var input = FieldInput(property)
             var readOnly: String?
             if property.isConcurrencyToken || !property.isCreatable {
@@ -122,9 +155,6 @@ public final class EditFormController: ScreenController {
                 input: input, label: Self.label(of: property, columns: columns), original: nil, text: "", caret: 0,
                 readOnly: readOnly, note: keys.contains(property.name) ? "key: empty lets the service choose" : nil)
         }
-        focus =
-            fields.firstIndex { $0.isEditable && !keys.contains($0.input.name) } ?? fields.firstIndex(
-                where: \.isEditable) ?? 0
     }
 
     /// The longest text a field edits, in bytes; a longer value is shown, cut, and read-only.
@@ -152,14 +182,15 @@ public final class EditFormController: ScreenController {
     public func update() {
         // Keep the focused field (and its error line) in view.
         let line = lineOf(focus)
-        if line < top { top = line }
+        let first = line - (fields[safe: focus]?.heading == nil ? 0 : 1)
+        if first < top { top = first }
         let end = line + (fields[safe: focus]?.error == nil ? 1 : 2)
         if end > top + rows { top = end - rows }
     }
 
-    /// The first screen line of field `index` (fields with an error take two lines).
+    /// The screen line of field `index` itself (below its heading; fields with an error take two lines).
     func lineOf(_ index: Int) -> Int {
-        fields.prefix(index).reduce(0) { $0 + ($1.error == nil ? 1 : 2) }
+        fields.prefix(index).reduce(0) { $0 + $1.lineCount } + (fields[safe: index]?.heading == nil ? 0 : 1)
     }
 
     public func handle(_ key: Key) -> ScreenAction {
@@ -229,6 +260,7 @@ public final class EditFormController: ScreenController {
     /// Checks every field; when all are valid, hands the changed ones to the fetcher and closes.
     func save() -> ScreenAction {
         var changes: [ODataProperty] = []
+        var linkChanges: [ODataProperty] = []
         for index in fields.indices where fields[index].isEditable {
             switch fields[index].input.parse(fields[index].text) {
             case .success(let value):
@@ -239,7 +271,8 @@ public final class EditFormController: ScreenController {
                 if creating != nil {
                     // A new entity gets every value typed, and the empty text of a string that cannot be null.
                     if !(fields[index].text.isEmpty && fields[index].input.isNullable) {
-                        changes.append(ODataProperty(name: fields[index].input.name, value: value))
+                        let property = ODataProperty(name: fields[index].input.name, value: value)
+                        if fields[index].isLinkField { linkChanges.append(property) } else { changes.append(property) }
                     }
                 } else if value != original, !untouched {
                     changes.append(ODataProperty(name: fields[index].input.name, value: value))
@@ -250,17 +283,24 @@ public final class EditFormController: ScreenController {
         }
         if let first = fields.firstIndex(where: { $0.error != nil }) {
             focus = first
-            message = "Nothing was saved: fix the fields marked below."
+            message = "Nothing was saved: each field marked says what to fix."
             return .handled
+        }
+        if creating != nil, let onSave {
+            // A refused create edited in the outbox: what was typed replaces what was sent.
+            onSave((changes + linkChanges).filter { $0.value != .null })
+            return .pop
         }
         if let creating {
             guard let writes = environment.writes else {
                 message = "This browser cannot change data of this service."
                 return .handled
             }
-            let properties = changes.filter { $0.value != .null }
             writes.create(
-                EntityCreation(entitySet: creating.entitySet, properties: properties, addedTo: creating.addedTo))
+                EntityCreation(
+                    entitySet: creating.entitySet, properties: changes.filter { $0.value != .null },
+                    addedTo: creating.addedTo, linkProperties: linkChanges.filter { $0.value != .null }))
+            onCreate?()
             return .pop
         }
         guard !changes.isEmpty, let key else { return .pop }
@@ -289,10 +329,16 @@ public final class EditFormController: ScreenController {
         let listRows = (area.lowerBound + 1)..<(area.upperBound - 1)
         var line = 0
         for (index, field) in fields.enumerated() {
-            for part in 0..<(field.error == nil ? 1 : 2) {
+            for part in (field.heading == nil ? 0 : -1)..<(field.error == nil ? 1 : 2) {
                 defer { line += 1 }
                 let row = listRows.lowerBound + line - top
                 guard listRows.contains(row) else { continue }
+                if part == -1 {
+                    buffer.put(
+                        field.heading ?? "", row: row, column: 1, width: width - 2,
+                        style: CellStyle([.bold], role: .header))
+                    continue
+                }
                 if part == 1 {
                     buffer.put(
                         "  " + (field.error ?? ""), row: row, column: boxStart, width: boxWidth,

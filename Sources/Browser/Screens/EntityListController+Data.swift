@@ -185,8 +185,21 @@ extension EntityListController {
     /// right after then acts on the record the cursor was on. Where the entity is no longer among the rows read
     /// (deleted, or moved out of the window around the screen), the cursor keeps its position.
     func keepSelection(on key: EntityKey?) {
+        if let awaiting = awaitingNewRow,
+            let new = temporaryAnchors.first(where: { !awaiting.contains($0) }), let position = position(of: new)
+        {
+            awaitingNewRow = nil
+            cursor.move(by: position - cursor.selected)
+            return
+        }
         guard let key, selectedKey != key, let position = position(of: key) else { return }
         cursor.move(by: position - cursor.selected)
+    }
+
+    /// The anchors of the rows read that the service has not given a key yet (made here, on their way).
+    var temporaryAnchors: [EntityKey] {
+        let rows = allRows?.compactMap { $0.anchor?.key } ?? window?.rows.compactMap { $0.entity?.key } ?? []
+        return rows.filter(\.isTemporary)
     }
 
     /// Where the row whose anchor is `key` is now, among the rows read.

@@ -394,7 +394,10 @@ extension EntityListController {
             notice = "The service does not let new \(set) be made."
             return nil
         }
-        cursor.moveToStart()
+        // Once saved, the new row is the one the cursor goes to, wherever it shows (new rows show under a
+        // temporary key until the service gives theirs).
+        let before = Set(temporaryAnchors)
+        form.onCreate = { [weak self] in self?.awaitingNewRow = before }
         return form
     }
 

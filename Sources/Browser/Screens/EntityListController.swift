@@ -59,6 +59,9 @@ public final class EntityListController: ScreenController, FilterableScreen {
     /// since (``CacheDatabase/changeCount``): a cursor going to and fro reads each next screen once.
     var landings: (changeCount: UInt64, byDrill: [LandingKey: EntityKey?]) = (0, [:])
     var lastAnnounced: (content: ScreenContent, visible: Range<Int>)?
+    /// After `a`: the new rows' temporary keys already shown when the form was opened; the cursor goes to the
+    /// first new one that shows (then this is nil).
+    var awaitingNewRow: Set<EntityKey>?
     /// The delete (of an entity, or of the link a row was reached through) waiting for a yes, and the question.
     var confirmingDelete: (deletion: EntityDeletion, question: String)?
     /// A list of candidates to link: what Enter does with the selected entity (then the list closes).

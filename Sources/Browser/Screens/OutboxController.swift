@@ -46,11 +46,42 @@ public final class OutboxController: ScreenController {
     }
 
     public var statusSummary: String {
-        if confirmingDiscard != nil { return "Drop this change? y drops it, any other key keeps it" }
+        if let id = confirmingDiscard {
+            if let entry = entries.first(where: { $0.id == id }), let made = Self.leftLinkedToNobody(entry) {
+                return
+                    "Drop this \(entry.entitySet) and delete \(made.canonical) from the service? y does, any other key "
+                    + "keeps them"
+            }
+            return "Drop this change? y drops it, any other key keeps it"
+        }
         let waiting = entries.filter { !$0.isQueued }.count
         guard !entries.isEmpty else { return "nothing waiting" }
-        return
-            "\(entries.count - waiting) queued · \(waiting) need you · r retry · e edit · x drop · m mine · t theirs"
+        // Only what the selected change can take.
+        var keys: [String] = []
+        if let entry = entries[safe: cursor.selected] {
+            if entry.state == .failed { keys.append("r retry") }
+            if editable(entry) { keys.append("e edit") }
+            keys.append("x drop")
+            if entry.state == .conflict { keys += ["m mine", "t theirs"] }
+        }
+        return (["\(entries.count - waiting) queued", "\(waiting) need you"] + keys).joined(separator: " · ")
+    }
+
+    /// A refused link made together with the entity it links: that entity, on the service and linked to nobody.
+    static func leftLinkedToNobody(_ entry: OutboxEntry) -> EntityKey? {
+        guard entry.kind == .create, entry.state == .failed, entry.bindsNewEntity, let made = entry.bindKey,
+            !made.isTemporary
+        else { return nil }
+        return made
+    }
+
+    /// Whether `e` edits the change: a failed or conflicting update, or a refused create (with what was typed).
+    func editable(_ entry: OutboxEntry) -> Bool {
+        switch entry.kind {
+        case .update: entry.state == .conflict || entry.state == .failed
+        case .create: entry.state == .failed
+        case .delete: false
+        }
     }
 
     public func layout(rows: Int, columns: Int) {
@@ -81,8 +112,8 @@ public final class OutboxController: ScreenController {
             environment.writes?.resolve(outboxEntry: entry.id, .keepMine)
         case .char("t") where entry.state == .conflict:
             environment.writes?.resolve(outboxEntry: entry.id, .takeTheirs)
-        case .char("e") where entry.kind == .update && (entry.state == .conflict || entry.state == .failed):
-            return editForm(entry).map(ScreenAction.push) ?? .handled
+        case .char("e") where editable(entry):
+            return (entry.kind == .create ? createForm(entry) : editForm(entry)).map(ScreenAction.push) ?? .handled
         case .char("x"), .delete:
             confirmingDiscard = entry.id
         default:
@@ -146,6 +177,23 @@ public final class OutboxController: ScreenController {
         return form
     }
 
+    /// A refused create's form, with what was typed in it: what is saved is sent in its place.
+    func createForm(_ entry: OutboxEntry) -> EditFormController? {
+        guard
+            let form = EditFormController(
+                environment: environment, creatingIn: entry.entitySet, addedTo: nil, breadcrumb: entry.entitySet)
+        else { return nil }
+        for index in form.fields.indices {
+            guard let typed = entry.changes.first(where: { $0.name == form.fields[index].input.name }) else { continue }
+            form.fields[index].text = FieldInput.text(of: typed.value)
+            form.fields[index].caret = form.fields[index].text.count
+        }
+        let id = entry.id
+        let writes = environment.writes
+        form.onSave = { changes in writes?.resolve(outboxEntry: id, .resend(changes)) }
+        return form
+    }
+
     static func stateText(_ entry: OutboxEntry) -> String {
         switch entry.state {
         case .pending: entry.nextAttemptAt == nil ? "queued" : "retrying"
@@ -155,12 +203,16 @@ public final class OutboxController: ScreenController {
         }
     }
 
-    /// `model: Focus → Fiesta, make: Ford → FORD`.
+    /// `model: Focus → Fiesta, make: Ford → FORD`; a new link: what it links.
     func summarize(_ entry: OutboxEntry) -> String {
-        entry.changes.map { change in
-            let before = entry.base.first { $0.name == change.name }.map { ValueFormatter.format($0.value) } ?? "–"
-            return "\(change.name): \(before) → \(ValueFormatter.format(change.value))"
-        }.joined(separator: ", ")
+        let linked =
+            entry.bindKey.map { ["links " + ($0.isTemporary ? "the new \($0.entitySet)" : $0.canonical)] } ?? []
+        return
+            (linked
+            + entry.changes.map { change in
+                let before = entry.base.first { $0.name == change.name }.map { ValueFormatter.format($0.value) } ?? "–"
+                return "\(change.name): \(before) → \(ValueFormatter.format(change.value))"
+            }).joined(separator: ", ")
     }
 
     /// One change in full, field by field; a conflict shows base, mine and theirs.

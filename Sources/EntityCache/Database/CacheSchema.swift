@@ -204,6 +204,11 @@ enum CacheSchema {
                     ALTER TABLE outbox ADD COLUMN claimedUntil DOUBLE;
                     """)
         }
+        migrator.registerMigration("v11: a link made together with the entity it links") { db in
+            // A link refused after the entity it was made with was created leaves that entity on the service linked
+            // to nobody: the outbox says so, and dropping the link deletes it there too.
+            try db.execute(sql: "ALTER TABLE outbox ADD COLUMN bindsNew BOOLEAN NOT NULL DEFAULT 0")
+        }
         return migrator
     }
 }

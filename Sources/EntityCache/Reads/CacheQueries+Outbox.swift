@@ -5,7 +5,8 @@ import ODataCore
 extension CacheQueries {
     static let outboxColumns = """
         id, entityKey, entitySet, kind, changes, base, baseEtag, requestID, firstSent, state, attempts, lastError,
-        theirs, theirsEtag, createdAt, nextAttemptAt, listKey, parentKey, navigation, member, bindNavigation, bindKey
+        theirs, theirsEtag, createdAt, nextAttemptAt, listKey, parentKey, navigation, member, bindNavigation, bindKey,
+        bindsNew
         """
 
     /// Outbox entries matching `condition` (SQL after `WHERE`); rows that cannot be read are skipped.
@@ -49,7 +50,8 @@ extension CacheQueries {
             theirs: theirs.flatMap { PropertyCodec.decode($0) }, theirsEtag: row["theirsEtag"],
             createdAt: Date(timeIntervalSince1970: row["createdAt"]),
             nextAttemptAt: nextAttemptAt.map(Date.init(timeIntervalSince1970:)), shownIn: shownIn,
-            bindNavigation: row["bindNavigation"], bindKey: bindKey.flatMap { EntityKey(canonical: $0) }
+            bindNavigation: row["bindNavigation"], bindKey: bindKey.flatMap { EntityKey(canonical: $0) },
+            bindsNewEntity: row["bindsNew"]
         )
     }
 
@@ -69,6 +71,11 @@ extension CacheDatabase {
     /// Every write not yet settled, in the order made.
     public func outboxEntries() throws -> [OutboxEntry] {
         try read { try CacheQueries.outbox($0, where: "1 ORDER BY id") }
+    }
+
+    /// One write not yet settled, by its id.
+    public func outboxEntry(_ id: Int64) throws -> OutboxEntry? {
+        try read { try CacheQueries.outboxEntry($0, id: id) }
     }
 
     /// How many writes are queued, and how many wait for the user.

@@ -62,6 +62,9 @@ public struct OutboxEntry: Sendable, Hashable, Identifiable {
     /// temporary key while its own create is not settled: the link waits for it).
     public var bindNavigation: String?
     public var bindKey: EntityKey?
+    /// A link entity made together with the entity it binds (`a` in a list reached through link entities): when
+    /// the link is refused, that entity is on the service linked to nobody.
+    public var bindsNewEntity = false
 
     /// Unsettled and not waiting for the user: the fetcher will send it.
     public var isQueued: Bool { state == .pending || state == .sending }

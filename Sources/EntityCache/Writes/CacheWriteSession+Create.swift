@@ -27,17 +27,17 @@ extension CacheWriteSession {
     /// owner), or one made just before (then the link waits for its key). Returns the entry's id.
     public func enqueueLink(
         _ link: EntityKey, entitySet: String, parent: EntityKey, navigation: String, bindNavigation: String,
-        target: EntityKey, requestID: String, at date: Date
+        target: EntityKey, properties: [ODataProperty] = [], requestID: String, at date: Date
     ) throws -> Int64 {
         guard link.isTemporary else { throw OutboxError(description: "\(link) is not a key made for a new entity.") }
         if !target.isTemporary, try CacheQueries.entity(db, key: target.canonical, bound: nil) == nil {
             throw OutboxError(description: "\(target) is not in the cache, so it cannot be linked here.")
         }
         let shownIn = DeletedFrom(parent: parent, navigation: navigation)
-        try place(link, entitySet: entitySet, properties: [], shownIn: shownIn, at: date)
+        try place(link, entitySet: entitySet, properties: properties, shownIn: shownIn, at: date)
         try setRelation(parent: link.canonical, navigation: bindNavigation, keys: [target.canonical], at: date)
         try insertOutbox(
-            link, entitySet: entitySet, kind: .create, changes: [], shownIn: shownIn,
+            link, entitySet: entitySet, kind: .create, changes: properties, shownIn: shownIn,
             bind: (bindNavigation, target), requestID: requestID, at: date)
         return db.lastInsertedRowID
     }
@@ -186,14 +186,14 @@ extension CacheWriteSession {
         try db.execute(
             sql: """
                 INSERT INTO outbox (entityKey, entitySet, kind, changes, base, baseEtag, requestID, state, createdAt,
-                    listKey, parentKey, navigation, member, bindNavigation, bindKey)
-                VALUES (?, ?, ?, ?, ?, NULL, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    listKey, parentKey, navigation, member, bindNavigation, bindKey, bindsNew)
+                VALUES (?, ?, ?, ?, ?, NULL, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """,
             arguments: [
                 key.canonical, entitySet, kind.rawValue, Self.encode(changes), Self.encode([]), requestID,
                 OutboxEntry.State.pending.rawValue, date.timeIntervalSince1970, shownIn?.list?.canonical,
                 shownIn?.parent?.canonical, shownIn?.navigation, shownIn?.member?.canonical, bind?.navigation,
-                bind?.key.canonical,
+                bind?.key.canonical, bind?.key.isTemporary ?? false,
             ]
         )
     }

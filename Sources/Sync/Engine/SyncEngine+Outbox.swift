@@ -83,7 +83,8 @@ extension SyncEngine: WriteIntents {
                         requestID: Self.requestID(), at: date)
                     _ = try session.enqueueLink(
                         EntityKey.temporary(in: linkSet), entitySet: linkSet, parent: parent, navigation: path[0],
-                        bindNavigation: path[1], target: key, requestID: Self.requestID(), at: date)
+                        bindNavigation: path[1], target: key, properties: creation.linkProperties,
+                        requestID: Self.requestID(), at: date)
                 default:
                     _ = try session.enqueueCreate(
                         key, entitySet: creation.entitySet, properties: properties, shownIn: nil,
@@ -149,6 +150,14 @@ extension SyncEngine: WriteIntents {
     }
 
     func apply(_ resolution: OutboxResolution, to id: Int64) async {
+        // A refused link dropped: the entity made with it, linked to nobody on the service, goes too.
+        if resolution == .discard, let entry = try? cache.outboxEntry(id), entry.state == .failed,
+            entry.kind == .create, entry.bindsNewEntity, let made = entry.bindKey, !made.isTemporary
+        {
+            try? await cache.write { try $0.discardOutbox(id) }
+            await record(EntityDeletion(key: made))
+            return
+        }
         try? await cache.write { session in
             switch resolution {
             case .retry: try session.retryFailedOutbox(id)
@@ -291,7 +300,8 @@ extension SyncEngine: WriteIntents {
             (200..<300).contains(response.status)
             ? nil
             : ODataError.fromResponse(
-                status: response.status, url: url, contentType: response.headers["content-type"], body: response.body
+                status: response.status, url: request.url, contentType: response.headers["content-type"],
+                body: response.body
             ).description
         logWrite(
             request, status: response.status, bytes: response.body.count, started: started, attempts: attempt,
@@ -326,8 +336,19 @@ extension SyncEngine: WriteIntents {
         case 408, 429, 500...599:
             await retryLater(entry, attempt: attempt, error: failure ?? "", after: Self.retryAfter(response))
         default:
-            try? await cache.write { try $0.failOutbox(entry.id, error: failure ?? "refused") }
+            let sentence = Self.refusal(of: entry, failure: failure ?? "refused")
+            try? await cache.write { try $0.failOutbox(entry.id, error: sentence) }
         }
+    }
+
+    /// Why a write was refused, as the outbox shows it. A link refused after the entity it was made with was
+    /// created says what that left on the service, and what the user can do about it.
+    static func refusal(of entry: OutboxEntry, failure: String) -> String {
+        guard entry.kind == .create, entry.bindsNewEntity, let made = entry.bindKey, !made.isTemporary else {
+            return failure
+        }
+        return "\(failure) So \(made.canonical), made with it, is on the service linked to nobody: e changes this "
+            + "\(entry.entitySet) and sends it again, x drops it and deletes \(made.canonical) from the service."
     }
 
     /// `POST Set` with the properties, or `POST Parent(k)/Navigation` for one linked to its parent; a link
