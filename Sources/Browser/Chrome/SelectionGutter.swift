@@ -13,14 +13,22 @@ enum SelectionGutter {
     /// Marks a row whose entity has changes made here that the service has not settled.
     static let pendingMarker = "•"
 
-    /// Draws the gutter of `line`: the marker when selected, the pending mark, or a blank.
-    static func draw(selected: Bool, pending: Bool = false, line: Int, into buffer: inout ScreenBuffer) {
-        if selected {
+    /// Marks a candidate already linked where it would be linked (`L`).
+    static let linkedMarker = "✓"
+
+    /// Draws the gutter of `line`: the marker when selected, the pending mark, the linked mark, or a blank. A
+    /// pending row under the cursor keeps its mark, in reverse (without colour, the row's text is not marked).
+    static func draw(
+        selected: Bool, pending: Bool = false, linked: Bool = false, line: Int, into buffer: inout ScreenBuffer
+    ) {
+        if selected, pending {
+            buffer.put(pendingMarker, row: line, column: 0, style: CellStyle([.reverse], role: .warning))
+        } else if selected {
             buffer.put(marker, row: line, column: 0, style: CellStyle(role: .accent))
+        } else if pending {
+            buffer.put(pendingMarker, row: line, column: 0, style: CellStyle(role: .warning))
         } else {
-            buffer.put(
-                pending ? pendingMarker : " ", row: line, column: 0, style: pending ? CellStyle(role: .warning) : .plain
-            )
+            buffer.put(linked ? linkedMarker : " ", row: line, column: 0, style: CellStyle(role: .muted))
         }
     }
 }

@@ -20,6 +20,11 @@ extension EntityListController {
         if let action = handleFilterKey(key) { return action }
         if let onPick, key == .enter {
             guard let shown = row(at: cursor.selected)?.shown else { return .handled }
+            if alreadyLinked.contains(shown.key) {
+                notice = "Nothing was linked: " + alreadyLinkedNote
+                environment.setNeedsDisplay()
+                return .handled
+            }
             onPick(shown)
             return .pop
         }
@@ -407,7 +412,18 @@ extension EntityListController {
         guard environment.writes != nil, case .related(let parent, let path) = source, path.count == 2,
             let set = shownSet
         else { return nil }
+        if let linkSet = environment.targetSet(from: parent.entitySet, path: [path[0]]),
+            environment.model.entitySet(named: linkSet)?.isCreatable == false
+        {
+            notice = "The service does not let new \(linkSet) be made, so nothing can be linked here."
+            environment.setNeedsDisplay()
+            return nil
+        }
         let candidates = EntityListController(environment: environment, entitySet: set)
+        // What is linked here already is marked, and not linked twice.
+        let linked = Self.readRelated(environment.cache, parent: parent, path: path)?.rows.compactMap(\.shown?.key)
+        candidates.alreadyLinked = Set(linked ?? [])
+        candidates.alreadyLinkedNote = "already one of \(breadcrumb)’s \(kindTitle)."
         let writes = environment.writes
         candidates.onPick = { entity in
             writes?.link(EntityLink(parent: parent, path: path, target: entity.key))

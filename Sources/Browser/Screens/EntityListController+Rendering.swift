@@ -126,7 +126,9 @@ extension EntityListController {
     ) {
         let row = row(at: position)
         let pending = (row?.shown?.pendingWrites ?? 0) + (row?.link?.pendingWrites ?? 0) > 0
-        SelectionGutter.draw(selected: position == cursor.selected, pending: pending, line: line, into: &buffer)
+        let linked = row?.shown.map { alreadyLinked.contains($0.key) } ?? false
+        SelectionGutter.draw(
+            selected: position == cursor.selected, pending: pending, linked: linked, line: line, into: &buffer)
         guard let row, let shown = row.shown else {
             buffer.put("loading…", row: line, column: SelectionGutter.width, style: CellStyle(role: .muted))
             return
@@ -159,7 +161,10 @@ extension EntityListController {
     public var statusSummary: String {
         var parts: [String] = []
         if let notice { parts.append(notice) }
-        if let pickTitle { parts.append(pickTitle) }
+        if let pickTitle {
+            let selected = row(at: cursor.selected)?.shown
+            parts.append(selected.map { alreadyLinked.contains($0.key) } == true ? alreadyLinkedNote : pickTitle)
+        }
         if isKnown, rowCount > 0 { parts.append("\(cursor.selected + 1) of \(rowCount)") }
         if columnOffset > 0 { parts.append("columns \(columnOffset + 1)+ of \(columns.count)") }
         if rowCount == 0, failure != nil {

@@ -68,6 +68,10 @@ public final class EntityListController: ScreenController, FilterableScreen {
     var onPick: (@MainActor (CachedEntity) -> Void)?
     /// What the status line says while picking.
     var pickTitle: String?
+    /// While picking what to link: the entities already linked there (marked ✓; Enter on one says so).
+    var alreadyLinked: Set<EntityKey> = []
+    /// What the status line says on an entity already linked.
+    var alreadyLinkedNote = ""
     /// A sentence for the status line after a key could not do what it does (shown until the next key).
     var notice: String?
     /// `s`: the column the user sorts by and its direction (nil: the profile's order).
