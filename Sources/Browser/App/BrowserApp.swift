@@ -161,18 +161,23 @@ public final class BrowserApp {
         let top = stack.top
         Chrome.drawBreadcrumb(stack.breadcrumb, kind: top.kindTitle, into: &buffer)
         top.render(into: &buffer, rows: 1..<(size.rows - 1))
-        var summary = top.statusSummary
-        if outbox.pending > 0 || outbox.failed > 0 {
-            var counts: [String] = []
-            if outbox.pending > 0 { counts.append("\(outbox.pending) pending") }
-            if outbox.failed > 0 { counts.append("\(outbox.failed) to resolve (o)") }
-            summary = counts.joined(separator: ", ") + (summary.isEmpty ? "" : " · " + summary)
-        }
         Chrome.drawStatus(
-            status: status, summary: commandMessage ?? summary, spinnerPhase: activityVisible ? spinnerPhase : nil,
+            status: status, outbox: Self.outboxNote(outbox, online: status?.isOnline ?? true),
+            summary: commandMessage ?? top.statusSummary, spinnerPhase: activityVisible ? spinnerPhase : nil,
             into: &buffer)
         if palette.isOpen { palette.render(into: &buffer, completionRows: min(8, size.rows - 3)) }
         return buffer
+    }
+
+    /// What the outbox holds, for the status line: `2 pending, 1 to resolve (o)`; writes retried without end are
+    /// `failing`, with the service's last sentence, while it answers (offline, they are pending like the rest).
+    static func outboxNote(_ outbox: OutboxCounts, online: Bool) -> (text: String, failing: Bool)? {
+        let failing = online ? outbox.failing : 0
+        var counts: [String] = []
+        if outbox.pending - failing > 0 { counts.append("\(outbox.pending - failing) pending") }
+        if outbox.failed > 0 { counts.append("\(outbox.failed) to resolve (o)") }
+        if failing > 0 { counts.append("\(failing) failing (o): " + (outbox.failingError ?? "")) }
+        return counts.isEmpty ? nil : (counts.joined(separator: ", "), failing > 0)
     }
 
     func statusChanged(_ newStatus: SyncStatus) {

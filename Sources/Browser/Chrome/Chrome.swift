@@ -53,7 +53,12 @@ enum Chrome {
     /// `● online  ⠹ 2 requests │ 12 of 200 · 3 s old │ ? help`, or the last error in words, or the request
     /// that has waited a few seconds for its answer (`waiting 5 s for Person?$top=50…`).
     /// `spinnerPhase` nil hides the requests in flight (they have not been out long enough to mention).
-    static func drawStatus(status: SyncStatus?, summary: String, spinnerPhase: Int?, into buffer: inout ScreenBuffer) {
+    ///
+    /// `outbox` (what is pending, to resolve or failing) comes first whatever follows: offline is when it matters.
+    static func drawStatus(
+        status: SyncStatus?, outbox: (text: String, failing: Bool)? = nil, summary: String, spinnerPhase: Int?,
+        into buffer: inout ScreenBuffer
+    ) {
         let row = buffer.size.rows - 1
         let width = buffer.size.columns
         let style = CellStyle(role: .status)
@@ -71,6 +76,12 @@ enum Chrome {
         }
         let help = "? help"
         let helpWidth = width >= 40 ? DisplayWidth.width(of: help) + 1 : 0
+        if let outbox {
+            column = buffer.put(
+                outbox.text, row: row, column: column,
+                style: outbox.failing ? CellStyle([.bold], role: .error) : CellStyle(role: .warning))
+            column = buffer.put(" · ", row: row, column: column, style: style)
+        }
         let room = max(0, width - column - helpWidth)
         if let error = currentError(status) {
             buffer.put(error, row: row, column: column, width: room, style: CellStyle([.bold], role: .error))

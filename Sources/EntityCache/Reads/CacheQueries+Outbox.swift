@@ -56,14 +56,19 @@ extension CacheQueries {
     }
 
     static func outboxCounts(_ db: Database) throws -> OutboxCounts {
+        let failing =
+            "state IN ('pending', 'sending') AND attempts >= \(OutboxCounts.failingAfter) AND lastError IS NOT NULL"
         let row = try Row.fetchOne(
             db,
             sql: """
-                SELECT coalesce(sum(state IN ('pending', 'sending')), 0), coalesce(sum(state IN ('failed', 'conflict')), 0)
+                SELECT coalesce(sum(state IN ('pending', 'sending')), 0), coalesce(sum(state IN ('failed', 'conflict')), 0),
+                    coalesce(sum(\(failing)), 0),
+                    (SELECT lastError FROM outbox WHERE \(failing) ORDER BY id DESC LIMIT 1)
                 FROM outbox
                 """
         )
-        return OutboxCounts(pending: row?[0] ?? 0, failed: row?[1] ?? 0)
+        return OutboxCounts(
+            pending: row?[0] ?? 0, failed: row?[1] ?? 0, failing: row?[2] ?? 0, failingError: row?[3])
     }
 }
 

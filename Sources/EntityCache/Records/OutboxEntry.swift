@@ -89,11 +89,22 @@ public struct DeletedFrom: Sendable, Hashable {
 
 /// How many writes wait, and how many need the user, for the status line.
 public struct OutboxCounts: Sendable, Hashable {
+    /// Queued: waiting to be sent, or on their way (``failing`` among them).
     public var pending: Int
+    /// Waiting for the user: refused, or in conflict.
     public var failed: Int
+    /// Queued writes tried at least ``failingAfter`` times, each answered with a failure worth retrying (a `5xx`
+    /// for ever): still kept and tried, but said on the status line with the service's last sentence.
+    public var failing: Int
+    public var failingError: String?
 
-    public init(pending: Int = 0, failed: Int = 0) {
+    /// Tries after which a write retried without end is said to be failing.
+    public static let failingAfter = 5
+
+    public init(pending: Int = 0, failed: Int = 0, failing: Int = 0, failingError: String? = nil) {
         self.pending = pending
         self.failed = failed
+        self.failing = failing
+        self.failingError = failingError
     }
 }

@@ -14,9 +14,31 @@ extension SyncEngine {
         publishStatus()
     }
 
+    /// The service answered a read or a write, whatever the status: it is reachable (a success also ends the last
+    /// error on the status line). Its first answer since this engine started makes the queued writes due at once:
+    /// a wait left by failures before a restart, or during an outage, is not waited out once it answers.
+    /// `sendsWrites` false leaves that to the caller (a write's answer: it makes them due before its own retry is
+    /// set, or its own retry would be made due too); returns whether they are to be made due.
+    @discardableResult
+    func serviceAnswered(success: Bool, at date: Date, sendsWrites: Bool = true) -> Bool {
+        if success {
+            lastSuccessAt = date
+            publishStatus()
+        }
+        if !isOnline {
+            cameOnline(sendsWrites: sendsWrites)
+            return true
+        }
+        guard !heardFromService else { return false }
+        heardFromService = true
+        if sendsWrites { Task { await self.sendQueuedWritesNow() } }
+        return true
+    }
+
     /// A request succeeded after being offline: parked work goes back in the queue.
-    func cameOnline() {
+    func cameOnline(sendsWrites: Bool = true) {
         isOnline = true
+        heardFromService = true
         probeTask?.cancel()
         probeTask = nil
         let jobs = parked.values.sorted { ($0.priority, $0.sequence) < ($1.priority, $1.sequence) }
@@ -25,7 +47,7 @@ extension SyncEngine {
         sortQueue()
         publishStatus()
         // Changes made while the service was away go now, not when their backoff ends.
-        Task { await self.sendQueuedWritesNow() }
+        if sendsWrites { Task { await self.sendQueuedWritesNow() } }
     }
 
     /// After `offlineProbeInterval`, re-sends the most urgent parked job — or, with none parked, the queued

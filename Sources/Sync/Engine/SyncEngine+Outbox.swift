@@ -291,7 +291,11 @@ extension SyncEngine: WriteIntents {
             await retryLater(entry, attempt: attempt, error: String(describing: error), after: nil)
             return
         }
-        if !isOnline { cameOnline() }
+        if serviceAnswered(success: (200..<300).contains(response.status), at: clock.now(), sendsWrites: false) {
+            // The first answer: what waited out a backoff from before goes now (this write's own verdict follows).
+            try? await cache.write { try $0.makeQueuedWritesDue() }
+            outboxAgain = true
+        }
         if response.headers["repeatability-result"] != nil, !honoursRepeatability {
             honoursRepeatability = true
             try? await cache.write { try $0.learn(.honoursRepeatability) }

@@ -132,10 +132,10 @@ extension SyncEngine {
             wentOffline(report.error?.description ?? "The service could not be reached.", at: now)
             if let job = entry?.job, job.isWanted { parked[url] = job }
         } else if report.outcome == .fetched || report.outcome == .notModified {
-            lastSuccessAt = now
-            if !isOnline { cameOnline() }
+            serviceAnswered(success: true, at: now)
         } else if report.outcome == .failed, let error = report.error {
             lastError = (error.description, now)
+            if report.status != nil { serviceAnswered(success: false, at: now) }
         }
         if let notice = report.notice { lastError = (notice.description, now) }
         let target = entry?.job.target

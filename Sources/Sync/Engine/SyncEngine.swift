@@ -92,6 +92,8 @@ public actor SyncEngine {
     var publishedStatus: SyncStatus?
     var lastError: (String, Date)?
     var lastSuccessAt: Date?
+    /// Whether the service has answered anything since this engine started (``serviceAnswered(success:at:)``).
+    var heardFromService = false
     /// Why URLs are not sent again by themselves (``Hold``).
     var holds: [String: Hold] = [:]
     /// When each running request went out, for the slow-request notice.
