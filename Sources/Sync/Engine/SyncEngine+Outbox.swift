@@ -317,6 +317,7 @@ extension SyncEngine: WriteIntents {
             let copy = response.status == 200 ? decodedCopy(response.body, entitySet: entry.entitySet) : nil
             let settled = clock.now()
             try? await cache.write { try $0.settleOutbox(entry.id, etag: response.etag, serverCopy: copy, at: settled) }
+            if entry.kind == .update { sayWhatTheServiceChanged(entry.changes, answer: copy, of: entry.entityKey) }
         case 404 where entry.kind == .delete:
             // Already gone: what the delete wanted.
             try? await cache.write { try $0.settleOutbox(entry.id, etag: nil) }
@@ -416,6 +417,16 @@ extension SyncEngine: WriteIntents {
             try $0.settleCreate(
                 entry.id, serverKey: serverKey, type: madeType, serverCopy: madeCopy, etag: madeEtag, at: settled)
         }
+        sayWhatTheServiceChanged(entry.changes, answer: copy, of: serverKey)
+    }
+
+    /// Says once (on the status line) which typed values the service's answer holds otherwise.
+    func sayWhatTheServiceChanged(_ typed: [ODataProperty], answer: [ODataProperty]?, of key: EntityKey) {
+        guard let answer,
+            let sentence = ChangedByService.sentence(
+                ChangedByService.differences(typed: typed, answer: answer), of: key)
+        else { return }
+        note(failure: sentence)
     }
 
     /// The service's copy after a 412, kept beside mine for the user to choose.
