@@ -55,6 +55,8 @@ public final class EditFormController: ScreenController {
     var onSave: (@MainActor ([ODataProperty]) -> Void)?
     /// A new entity's form: called once it is handed to the fetcher (the list it joins puts its cursor on it).
     var onCreate: (@MainActor () -> Void)?
+    /// While fields wait for the whole entity: its observation.
+    var observation: CacheObservation?
 
     /// A form for `entity`, focused on `property` when given (Enter on a field of the detail screen).
     public init?(
@@ -69,34 +71,86 @@ public final class EditFormController: ScreenController {
         self.screenID = environment.nextScreenID()
         let keys = Set(model.keyProperties(of: type))
         let columns = environment.setProfile(entity.entitySet).columns ?? []
+        // A copy cut to what a list shows: the fields it lacks wait, read-only, until the whole entity is here.
+        let present = Set(entity.properties.map(\.name))
         let fields = model.properties(of: type).map { property in
             let input = FieldInput(property)
-            var readOnly: String?
-            if keys.contains(property.name) {
-                readOnly = "key"
-            } else if !setUpdatable {
-                readOnly = "the service does not let it change"
-            } else if property.isConcurrencyToken || !property.isUpdatable {
-                readOnly = "set by the service"
-            } else if case .primitive = property.type, input.isEditable {
-                readOnly = nil
-            } else {
-                readOnly = "cannot be typed here"
-            }
             let label = Self.label(of: property, columns: columns)
-            let text = FieldInput.text(of: entity[property.name])
-            // A value of megabytes (a hostile or careless server) would make every frame of the form crawl.
-            if readOnly == nil, text.utf8.count > Self.longestEditable {
-                readOnly = "too long to change here: \(text.utf8.count / 1024) KB"
+            guard entity.isComplete || present.contains(property.name) else {
+                return Field(
+                    input: input, label: label, original: nil, text: "", caret: 0, readOnly: Self.notLoaded)
             }
+            let text = FieldInput.text(of: entity[property.name])
             return Field(
                 input: input, label: label, original: entity[property.name], text: text, caret: text.count,
-                readOnly: readOnly
-            )
+                readOnly: Self.readOnlyReason(
+                    property, input: input, text: text, isKey: keys.contains(property.name),
+                    setUpdatable: setUpdatable))
         }
         let wanted = property.flatMap { name in fields.firstIndex { $0.input.name == name && $0.isEditable } }
         self.fields = fields
         focus = wanted ?? fields.firstIndex(where: \.isEditable) ?? 0
+    }
+
+    /// Why a field of an existing entity cannot be changed; nil when it can.
+    static func readOnlyReason(
+        _ property: Property, input: FieldInput, text: String, isKey: Bool, setUpdatable: Bool
+    ) -> String? {
+        if isKey { return "key" }
+        if !setUpdatable { return "the service does not let it change" }
+        if property.isConcurrencyToken || !property.isUpdatable { return "set by the service" }
+        guard case .primitive = property.type, input.isEditable else { return "cannot be typed here" }
+        // A value of megabytes (a hostile or careless server) would make every frame of the form crawl.
+        if text.utf8.count > Self.longestEditable { return "too long to change here: \(text.utf8.count / 1024) KB" }
+        return nil
+    }
+
+    /// A field of an entity known only in part (a list's prefetch), until the whole entity arrives.
+    static let notLoaded = "not loaded yet"
+
+    /// The fields still waiting for the whole entity.
+    var notLoadedFields: [String] { fields.filter { $0.readOnly == Self.notLoaded }.map(\.label) }
+
+    public func willAppear() {
+        guard let key, !notLoadedFields.isEmpty else { return }
+        observation = environment.cache.observeEntity(key) { [weak self] entity in
+            guard let self, let entity, entity.isComplete else { return }
+            self.fillNotLoaded(from: entity)
+        }
+    }
+
+    public func didAppear() {
+        // The fetcher fetches the whole entity for this screen, as for its detail screen.
+        guard let key, !notLoadedFields.isEmpty else { return }
+        environment.intents.screenDidShow(.entity(key), visible: 0..<1, screen: screenID)
+    }
+
+    public func didDisappear() {
+        observation?.cancel()
+        observation = nil
+    }
+
+    /// The whole entity arrived: the fields that were not loaded take their values and can be changed; what was
+    /// typed meanwhile stays.
+    func fillNotLoaded(from entity: CachedEntity) {
+        let model = environment.model
+        guard let type = model.entityType(ofSet: entity.entitySet) else { return }
+        let keys = Set(model.keyProperties(of: type))
+        let setUpdatable = model.entitySet(named: entity.entitySet)?.isUpdatable ?? true
+        let declared = model.properties(of: type)
+        for index in fields.indices where fields[index].readOnly == Self.notLoaded {
+            guard let property = declared.first(where: { $0.name == fields[index].input.name }) else { continue }
+            let text = FieldInput.text(of: entity[property.name])
+            fields[index].original = entity[property.name]
+            fields[index].text = text
+            fields[index].caret = text.count
+            fields[index].readOnly = Self.readOnlyReason(
+                property, input: fields[index].input, text: text, isKey: keys.contains(property.name),
+                setUpdatable: setUpdatable)
+        }
+        observation?.cancel()
+        observation = nil
+        environment.setNeedsDisplay()
     }
 
     /// A form for a new entity of `entitySet`, added to `addedTo` (the list or relation on screen): every property
@@ -172,7 +226,10 @@ public final class EditFormController: ScreenController {
     public var takesText: Bool { true }
 
     public var statusSummary: String {
-        "Enter saves · Esc cancels · Tab moves"
+        let waiting = notLoadedFields
+        let keys = "Enter saves · Esc cancels · Tab moves"
+        guard !waiting.isEmpty else { return keys }
+        return "not loaded yet, asked of the service: " + waiting.joined(separator: ", ") + " · " + keys
     }
 
     public func layout(rows: Int, columns: Int) {

@@ -432,13 +432,12 @@ extension EntityListController {
         return candidates
     }
 
-    /// The form that changes the selected row's entity, read whole from the cache.
+    /// The form that changes the selected row's entity, read whole from the cache. A row prefetched with only what
+    /// this list shows opens with what is known; the rest is fetched, and its fields wait (read-only, named on the
+    /// status line) until it arrives, offline too.
     func editForm() -> (any ScreenController)? {
         guard let shown = row(at: cursor.selected)?.shown else { return nil }
         let entity = (try? environment.cache.fullEntity(shown.key)) ?? shown
-        // A row prefetched with only what this list shows: its detail screen fetches the rest (saying so on its
-        // status line), and e there edits it whole.
-        guard entity.isComplete else { return detail() }
         return EditFormController(environment: environment, entity: entity, breadcrumb: environment.label(of: shown))
     }
 
