@@ -70,6 +70,8 @@ import Testing
         let logged = try #require(try cache.requestLog(limit: 10).first { $0.outcome == .written })
         let headers = logged.headers ?? ""
         #expect(headers.contains("> If-Match: W/\"1\"") && headers.contains("< etag: W/\"2\""), "\(headers)")
+        // (and what it sent)
+        #expect(headers.contains(#"> body: {"model":"Fiesta"}"#), "\(headers)")
     }
 
     @Test func failures_worth_retrying_are_sent_again_under_the_same_request_id() async throws {
@@ -310,6 +312,8 @@ extension OutboxFlushTests {
             await engine.flushIntents()
             #expect(try await eventually { try cache.outboxEntries().isEmpty })
             #expect(try cache.serviceFacts() == [.refusesMergeVerb, .honoursRepeatability])
+            // (this run's fetcher done with its outbox: on the same file, it would claim the next run's write)
+            #expect(try await eventually { await engine.outboxTask == nil })
         }
         // When the next run makes its first change
         let later = FakeTransport { _, _ in TransportResponse(status: 204, headers: ["etag": "W/\"3\""]) }

@@ -489,9 +489,16 @@ extension SyncEngine: WriteIntents {
             url: request.url, status: status, bytes: bytes, duration: clock.now().timeIntervalSince(started),
             outcome: error == nil ? .written : .failed, startedAt: started, attempts: attempts, error: error,
             method: request.headers["X-HTTP-Method"].map { "POST (\($0))" } ?? request.method.rawValue,
-            headers: JobRunner.logLines(sent: request.headers, received: received)
+            headers: JobRunner.logLines(sent: request.headers, received: received) + Self.bodyLine(request.body)
         )
         _ = try? cache.write { try $0.appendRequestLog(entry) }
+    }
+
+    /// What a write sent, for the request log (`> body: {"model":"Ka"}`), cut past 2,000 characters.
+    static func bodyLine(_ body: [UInt8]?) -> String {
+        guard let body, !body.isEmpty else { return "" }
+        let text = String(decoding: body.prefix(2_000), as: UTF8.self)
+        return "\n> body: " + text + (body.count > 2_000 ? "… (\(body.count) bytes)" : "")
     }
 
     /// `Retry-After` in seconds (a number, or an HTTP date), capped at 5 minutes.
