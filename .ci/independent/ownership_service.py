@@ -45,7 +45,9 @@ class Schema(CsdlAbstractEdmProvider):
         nav = CsdlNavigationProperty
         person = key_type(
             "Person", "personID", [("firstName", "Edm.String"), ("lastName", "Edm.String")],
-            [nav(name="PersonCar", type=NS + ".PersonCar", collection=True, partner="Person")])
+            [nav(name="PersonCar", type=NS + ".PersonCar", collection=True, partner="Person"),
+             # Many to many with no link entity between: a person's friends.
+             nav(name="Friends", type=NS + ".Person", collection=True, partner="Friends")])
         car = key_type(
             "Car", "carID", [("make", "Edm.String"), ("model", "Edm.String")],
             [nav(name="PersonCar", type=NS + ".PersonCar", collection=True, partner="Car")])
@@ -56,7 +58,8 @@ class Schema(CsdlAbstractEdmProvider):
         bind = CsdlNavigationPropertyBinding
         container = CsdlEntityContainer(name="Container", entity_sets=[
             CsdlEntitySet(name="Person", type=NS + ".Person",
-                          navigation_property_bindings=[bind(path="PersonCar", target="PersonCar")]),
+                          navigation_property_bindings=[bind(path="PersonCar", target="PersonCar"),
+                                                        bind(path="Friends", target="Person")]),
             CsdlEntitySet(name="Car", type=NS + ".Car",
                           navigation_property_bindings=[bind(path="PersonCar", target="PersonCar")]),
             CsdlEntitySet(name="PersonCar", type=NS + ".PersonCar",
@@ -93,6 +96,10 @@ def seed(store):
     store.set_entities("Person", list(people.values()))
     store.set_entities("Car", list(cars.values()))
     store.set_entities("PersonCar", list(links.values()))
+    # Alice is friends with Bob and with Carol.
+    for one, other in [(1, 2), (1, 3)]:
+        store.add_relation("Person", repr(one), "Friends", people[other])
+        store.add_relation("Person", repr(other), "Friends", people[one])
     # odatapy keeps links in a table of their own, beside the foreign keys: both directions are seeded.
     for key, person, car in ownerships:
         store.add_relation("Person", repr(person), "PersonCar", links[key])

@@ -70,10 +70,15 @@ public struct EntityChange: Sendable, Hashable {
     public var key: EntityKey
     /// The properties set, with their new values (only those that changed).
     public var changes: [ODataProperty]
+    /// The version the change was made on (the ETag of the copy the form showed), sent as `If-Match`: a copy
+    /// fetched while the form was open must not make the change overwrite what someone else changed meanwhile.
+    /// Nil: the version cached when the change is recorded.
+    public var baseEtag: String?
 
-    public init(key: EntityKey, changes: [ODataProperty]) {
+    public init(key: EntityKey, changes: [ODataProperty], baseEtag: String? = nil) {
         self.key = key
         self.changes = changes
+        self.baseEtag = baseEtag
     }
 }
 
@@ -85,11 +90,15 @@ public struct EntityDeletion: Sendable, Hashable {
     /// For a row reached through a link entity (a maintenance record through its ownership): that link, which
     /// leaves the parent's relation (the service deletes it with the entity).
     public var link: EntityKey?
+    /// Shown in a parent's many-to-many navigation (`.related(parent, [navigation])`, no link entity between):
+    /// only the link between them goes (`$links` / `$ref`), never the entity.
+    public var removesLinkOnly: Bool
 
-    public init(key: EntityKey, shownIn: ScreenContent? = nil, link: EntityKey? = nil) {
+    public init(key: EntityKey, shownIn: ScreenContent? = nil, link: EntityKey? = nil, removesLinkOnly: Bool = false) {
         self.key = key
         self.shownIn = shownIn
         self.link = link
+        self.removesLinkOnly = removesLinkOnly
     }
 }
 

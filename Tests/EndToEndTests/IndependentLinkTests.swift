@@ -152,4 +152,39 @@ struct IndependentLinkTests {
         try app.tmux.sendKeys("q")
         try await app.expect("a clean exit") { $0.contains("EXIT=0") }
     }
+
+    @Test func x_in_a_persons_friends_removes_the_friendship_and_both_people_stay() async throws {
+        let root = try #require(odatapyRoot)
+        let directory = try BuiltProducts.temporaryDirectory("independent-links")
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let app = try Launch("browse \(root)Person --profile \(Self.profile(in: directory))", columns: 130, rows: 20)
+        defer { app.close() }
+        // Given Alice's friends (many to many, no link entity between), reached from her details
+        try await app.expect("the people") { $0.contains("Smith, Alice") && $0.contains("● online") }
+        try app.tmux.sendKeys("/")
+        try app.tmux.run("send-keys", "-t", app.tmux.target, "-l", "Smith")
+        try app.tmux.sendKeys("Enter", "d")
+        try await app.expect("her details") { $0.contains("Friends") && $0.contains("›") }
+        try app.tmux.sendKeys("G", "Enter")
+        try await app.expect("her friends") { $0.contains("White, Carol") && $0.contains("Jones, Bob") }
+        try app.tmux.sendKeys("G")
+        // When x is pressed on Carol and answered yes
+        try app.tmux.sendKeys("x")
+        try await app.expect("the question") {
+            $0.contains("“Smith, Alice” no longer has “White, Carol” among its Friends: both stay")
+        }
+        try app.tmux.sendKeys("y")
+        try await app.expect("Carol gone from her friends") { !$0.contains("White, Carol") && !$0.contains("pending") }
+        // Then on the service the friendship is gone, and Carol is not
+        let friends = { () async throws -> String in
+            let response = try await HTTPClientTransport(timeout: 5).send(
+                TransportRequest(url: root + "Person(1)/Friends"))
+            return String(decoding: response.body, as: UTF8.self)
+        }
+        #expect(try await eventually { try await !friends().contains("Carol") })
+        #expect(try await friends().contains("Bob"))
+        #expect(try await status("Person(3)") == 200)
+        try app.tmux.sendKeys("q")
+        try await app.expect("a clean exit") { $0.contains("EXIT=0") }
+    }
 }

@@ -58,4 +58,17 @@ import Testing
         // And while it holds it, another live claimant does not get it
         #expect(try other.write { try $0.dueOutboxEntries(at: date, limit: 8, claimant: other.claimant) }.isEmpty)
     }
+
+    @Test func an_update_is_queued_against_the_version_the_screen_made_it_on() throws {
+        let cache = try CacheDatabase()
+        try cache.write { session in
+            try session.upsertEntity(
+                key: "Car(1)", entitySet: "Car", type: nil, properties: [.init(name: "carID", value: .int(1))],
+                etag: "W/\"2\"", at: date, partial: false)
+            _ = try session.enqueueUpdate(
+                "Car(1)", changes: [.init(name: "make", value: .string("B"))], baseEtag: "W/\"1\"", requestID: "w",
+                at: date)
+        }
+        #expect(try cache.outboxEntries().first?.baseEtag == "W/\"1\"")
+    }
 }

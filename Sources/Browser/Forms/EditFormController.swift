@@ -57,6 +57,9 @@ public final class EditFormController: ScreenController {
     var onCreate: (@MainActor () -> Void)?
     /// While fields wait for the whole entity: its observation.
     var observation: CacheObservation?
+    /// The version of the entity the form opened on: the change is made against it (`If-Match`), whatever copy
+    /// arrives while the form is open.
+    var baseEtag: String?
 
     /// A form for `entity`, focused on `property` when given (Enter on a field of the detail screen).
     public init?(
@@ -67,6 +70,7 @@ public final class EditFormController: ScreenController {
         let setUpdatable = model.entitySet(named: entity.entitySet)?.isUpdatable ?? true
         self.environment = environment
         self.key = entity.key
+        self.baseEtag = entity.etag
         self.breadcrumb = breadcrumb
         self.screenID = environment.nextScreenID()
         let keys = Set(model.keyProperties(of: type))
@@ -369,7 +373,7 @@ public final class EditFormController: ScreenController {
             message = "This browser cannot change data of this service."
             return .handled
         }
-        writes.save(EntityChange(key: key, changes: changes))
+        writes.save(EntityChange(key: key, changes: changes, baseEtag: baseEtag))
         return .pop
     }
 

@@ -312,6 +312,18 @@ extension EntityListController {
     /// session does not write; a sentence when the service does not let it be done.
     func askToDelete() {
         guard environment.writes != nil, let row = row(at: cursor.selected), let shown = row.shown else { return }
+        if case .related(let parent, let path) = source, path.count == 1,
+            environment.model.isManyToMany(path[0], fromSet: parent.entitySet)
+        {
+            // Many to many with no link entity between: the link goes ($links, $ref), both entities stay.
+            let deletion = EntityDeletion(key: shown.key, shownIn: content, removesLinkOnly: true)
+            let question =
+                "“\(parentName)” no longer has “\(environment.label(of: shown))” among its \(kindTitle): both stay. "
+                + "y removes the link, any other key keeps it"
+            confirmingDelete = (deletion, question)
+            environment.setNeedsDisplay()
+            return
+        }
         guard case .related(_, let path) = source, path.count == 2, let link = row.link else {
             return askToDeleteEntity()
         }
@@ -325,7 +337,7 @@ extension EntityListController {
         }
         let deletion = EntityDeletion(key: link.key, shownIn: content, link: link.key)
         let question =
-            "“\(breadcrumb)” no longer has “\(name)”: the \(shown.entitySet) and its history stay. "
+            "“\(parentName)” no longer has “\(name)”: the \(shown.entitySet) and its history stay. "
             + "y removes the link, any other key keeps it"
         confirmingDelete = (deletion, question)
         environment.setNeedsDisplay()
@@ -348,6 +360,13 @@ extension EntityListController {
         if !dependents.isEmpty { question += ", with its " + dependents.joined(separator: " and ") }
         confirmingDelete = (deletion, question + "? y deletes it, any other key keeps it")
         environment.setNeedsDisplay()
+    }
+
+    /// The name of this list's parent (a person's cars: “Samson, Bob”), read from the cache; else the crumb.
+    var parentName: String {
+        guard case .related(let parent, _) = source, let entity = (try? environment.cache.entity(parent)) ?? nil
+        else { return breadcrumb }
+        return environment.label(of: entity)
     }
 
     /// The entity set of this list's parent (a person's cars: `Person`), nil for a root list.

@@ -80,7 +80,7 @@ public final class OutboxController: ScreenController {
         switch entry.kind {
         case .update: entry.state == .conflict || entry.state == .failed
         case .create: entry.state == .failed
-        case .delete: false
+        case .delete, .unlink: false
         }
     }
 
@@ -205,6 +205,9 @@ public final class OutboxController: ScreenController {
 
     /// `model: Focus → Fiesta, make: Ford → FORD`; a new link: what it links.
     func summarize(_ entry: OutboxEntry) -> String {
+        if entry.kind == .unlink, let parent = entry.shownIn?.parent, let navigation = entry.shownIn?.navigation {
+            return "no longer in \(parent.canonical)/\(navigation) (it stays)"
+        }
         let linked =
             entry.bindKey.map { ["links " + ($0.isTemporary ? "the new \($0.entitySet)" : $0.canonical)] } ?? []
         return

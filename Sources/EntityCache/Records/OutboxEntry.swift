@@ -15,6 +15,9 @@ public struct OutboxEntry: Sendable, Hashable, Identifiable {
         /// A new entity (`POST`), known here by a temporary key (``EntityKey/temporary(in:)``) until the
         /// service's key replaces it everywhere. `changes` holds its properties.
         case create
+        /// The link between `shownIn`'s parent and this entity through a many-to-many navigation goes (`DELETE` of
+        /// v2's `$links`, v4's `$ref`); both entities stay.
+        case unlink
     }
 
     public enum State: String, Sendable, Hashable {

@@ -16,8 +16,9 @@ public struct OutboxError: Error, CustomStringConvertible, Sendable {
 extension CacheWriteSession {
     /// Records an update of `key`: its cached values take `changes` at once (the screen shows them in its next
     /// frame, marked pending), and the write is queued under `requestID`. Returns the entry's id.
+    /// `baseEtag`: the version the change was made on, when the screen knew it (else the one cached now).
     public func enqueueUpdate(
-        _ key: EntityKey, changes: [ODataProperty], requestID: String, at date: Date
+        _ key: EntityKey, changes: [ODataProperty], baseEtag: String? = nil, requestID: String, at date: Date
     ) throws -> Int64 {
         guard !changes.isEmpty else { throw OutboxError(description: "Nothing was changed.") }
         guard let current = try CacheQueries.entity(db, key: key.canonical, bound: nil) else {
@@ -31,7 +32,8 @@ extension CacheWriteSession {
                 """,
             arguments: [
                 key.canonical, current.entitySet, OutboxEntry.Kind.update.rawValue, Self.encode(changes),
-                Self.encode(current.properties), current.etag, requestID, OutboxEntry.State.pending.rawValue,
+                Self.encode(current.properties), baseEtag ?? current.etag, requestID,
+                OutboxEntry.State.pending.rawValue,
                 date.timeIntervalSince1970,
             ]
         )
@@ -65,6 +67,20 @@ extension CacheWriteSession {
                 shownIn?.member?.canonical,
             ]
         )
+        return db.lastInsertedRowID
+    }
+
+    /// Records the end of the link between `parent` and `key` through the many-to-many `navigation`: `key` leaves
+    /// that relation at once, and the unlink is queued under `requestID`; the entity itself stays. Returns the
+    /// entry's id.
+    public func enqueueUnlink(
+        _ key: EntityKey, parent: EntityKey, navigation: String, requestID: String, at date: Date
+    ) throws -> Int64 {
+        let shownIn = DeletedFrom(parent: parent, navigation: navigation)
+        try removeChild(key, from: parent, navigation: navigation)
+        try insertOutbox(
+            key, entitySet: key.entitySet, kind: .unlink, changes: [], shownIn: shownIn, bind: nil,
+            requestID: requestID, at: date)
         return db.lastInsertedRowID
     }
 
@@ -202,6 +218,8 @@ extension CacheWriteSession {
             }
             return
         }
+        // A link gone: the entity is as it was (it was never marked pending for it).
+        if entry.kind == .unlink { return }
         try db.execute(sql: "UPDATE entity SET pending = max(0, pending - 1) WHERE key = ?", arguments: [key])
         if let etag {
             try db.execute(sql: "UPDATE entity SET etag = ? WHERE key = ?", arguments: [etag, key])
@@ -317,8 +335,10 @@ extension CacheWriteSession {
         guard let entry = try CacheQueries.outboxEntry(db, id: id), entry.state == .failed,
             let current = try CacheQueries.entity(db, key: entry.entityKey.canonical, bound: nil)
         else { return }
-        try setProperties(entry.entityKey, Self.merge(current.properties, with: entry.changes), pendingDelta: 1)
-        if entry.kind == .delete, let shownIn = entry.shownIn {
+        if entry.kind != .unlink {
+            try setProperties(entry.entityKey, Self.merge(current.properties, with: entry.changes), pendingDelta: 1)
+        }
+        if entry.kind == .delete || entry.kind == .unlink, let shownIn = entry.shownIn {
             if let list = shownIn.list { try removeRow(entry.entityKey, from: list) }
             if let parent = shownIn.parent, let navigation = shownIn.navigation {
                 try removeChild(shownIn.member ?? entry.entityKey, from: parent, navigation: navigation)
@@ -365,6 +385,7 @@ extension CacheWriteSession {
     /// Puts the entry's changed fields back to their values before it, and unmarks it.
     private func rollBack(_ entry: OutboxEntry) throws {
         if entry.kind == .create { return try unplace(entry) }
+        if entry.kind == .unlink { return try markStale(entry.shownIn) }
         if entry.kind == .delete {
             try db.execute(
                 sql: "UPDATE entity SET pending = max(0, pending - 1) WHERE key = ?",

@@ -117,6 +117,24 @@ public struct ServiceModel: Sendable {
 }
 
 extension ServiceModel {
+    /// Whether `navigation` of `sourceSet` joins many to many without a link entity (v2: both ends of its
+    /// association `*`; v4: a collection whose partner is a collection too): what joins two of its entities is a
+    /// link of its own (`$links`, `$ref`), and removing one from the other's list must not delete either.
+    public func isManyToMany(_ name: String, fromSet sourceSet: String) -> Bool {
+        guard let resolved = resolveNavigation(name, fromSet: sourceSet), resolved.isCollection,
+            let set = entitySet(named: sourceSet), let type = entityTypes[set.entityType],
+            let navigation = navigationProperties(of: type).first(where: { $0.name == name })
+        else { return false }
+        if navigation.type != nil {
+            guard let partnerName = navigation.partner, let target = entityTypes[resolved.targetType],
+                let partner = navigationProperties(of: target).first(where: { $0.name == partnerName })
+            else { return false }
+            return partner.type?.hasPrefix("Collection(") == true
+        }
+        guard let association = associations[navigation.relationship] else { return false }
+        return association.ends.count == 2 && association.ends.allSatisfy { $0.multiplicity == .many }
+    }
+
     /// A v4 navigation: its binding in the source set says the target set; else the only set of its type.
     func resolveVersion4(_ navigation: NavigationProperty, target: String, from set: EntitySet) -> ResolvedNavigation? {
         let isCollection = target.hasPrefix("Collection(") && target.hasSuffix(")")

@@ -71,6 +71,23 @@ public struct ODataURLBuilder: Sendable {
     /// The `$metadata` document's URL.
     public var metadataURL: String { serviceRoot + "$metadata" }
 
+    /// The link between `parent` and `child` through the collection navigation `navigation`, to `DELETE` it (the
+    /// entities stay): v2's `Person(1)/$links/Friends(2)`, v4's `Person(1)/Friends/$ref?$id=<child's URL>`.
+    public func linkURL(parent: EntityKey, navigation: String, child: EntityKey) -> String {
+        let parentPath = ResourcePath(parent)
+        switch dialect {
+        case .v2:
+            let link = ResourcePath(segments: [ResourcePath.Segment(name: navigation, key: child.values)])
+            return url(parentPath) + "/$links/"
+                + link.urlText(
+                    keyTypes: { _ in self.keyTypes(child.entitySet) },
+                    dialect: dialect)
+        case .v4:
+            let id = PercentEncoding.encodeQueryValue(url(ResourcePath(child)))
+            return url(parentPath.appending(navigation).appending("$ref")) + "?$id=" + id
+        }
+    }
+
     /// The `$count` of a collection path.
     public func countURL(_ path: ResourcePath, filter: String? = nil) -> String {
         url(path.appending("$count"), QueryOptions(filter: filter))

@@ -42,7 +42,8 @@ extension SyncEngine: WriteIntents {
         let requestID = UUID().uuidString.lowercased()
         do {
             try await cache.write {
-                try $0.enqueueUpdate(change.key, changes: change.changes, requestID: requestID, at: date)
+                try $0.enqueueUpdate(
+                    change.key, changes: change.changes, baseEtag: change.baseEtag, requestID: requestID, at: date)
             }
         } catch {
             note(failure: String(describing: error))
@@ -130,6 +131,19 @@ extension SyncEngine: WriteIntents {
     func record(_ deletion: EntityDeletion) async {
         let date = clock.now()
         let requestID = UUID().uuidString.lowercased()
+        if deletion.removesLinkOnly, case .related(let parent, let path)? = deletion.shownIn, path.count == 1 {
+            do {
+                try await cache.write {
+                    _ = try $0.enqueueUnlink(
+                        deletion.key, parent: parent, navigation: path[0], requestID: requestID, at: date)
+                }
+            } catch {
+                note(failure: String(describing: error))
+                return
+            }
+            flushOutbox()
+            return
+        }
         var shownIn: DeletedFrom?
         switch deletion.shownIn {
         case .list(let request)?: shownIn = DeletedFrom(list: request.key)
@@ -255,6 +269,13 @@ extension SyncEngine: WriteIntents {
             if tunnelMerge, !version4 { request.headers["X-HTTP-Method"] = "MERGE" }
         case .delete:
             request.method = .delete
+        case .unlink:
+            guard let parent = entry.shownIn?.parent, let navigation = entry.shownIn?.navigation else {
+                try? await cache.write { try $0.failOutbox(entry.id, error: "It does not say which link to remove.") }
+                return
+            }
+            request.method = .delete
+            request.url = builder.linkURL(parent: parent, navigation: navigation, child: entry.entityKey)
         case .create:
             request = createRequest(entry, headers: request.headers)
         }
@@ -318,7 +339,7 @@ extension SyncEngine: WriteIntents {
             let settled = clock.now()
             try? await cache.write { try $0.settleOutbox(entry.id, etag: response.etag, serverCopy: copy, at: settled) }
             if entry.kind == .update { sayWhatTheServiceChanged(entry.changes, answer: copy, of: entry.entityKey) }
-        case 404 where entry.kind == .delete:
+        case 404 where entry.kind == .delete || entry.kind == .unlink:
             // Already gone: what the delete wanted.
             try? await cache.write { try $0.settleOutbox(entry.id, etag: nil) }
         case 405 where !tunnelMerge && !version4 && entry.kind == .update,
