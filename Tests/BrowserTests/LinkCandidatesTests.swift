@@ -62,13 +62,7 @@ import Testing
     }
 
     @Test func l_where_the_service_makes_no_new_links_says_so() throws {
-        var model = try CarDealerModel.model
-        for index in model.containers.indices {
-            for set in model.containers[index].entitySets.indices
-            where model.containers[index].entitySets[set].name == "PersonCar" {
-                model.containers[index].entitySets[set].isCreatable = false
-            }
-        }
+        let model = CarDealerModel.model(changing: "PersonCar") { $0.isCreatable = false }
         let (app, terminal, writes) = try samsonsCars(model: model)
         _ = app.handle([.key(.char("L"))])
         #expect(frame(terminal).contains("The service does not let new PersonCar be made"), "\(frame(terminal))")

@@ -70,13 +70,7 @@ import Testing
 
     @Test func a_set_the_service_does_not_let_be_deleted_is_said_and_nothing_is_asked() throws {
         // Given a model whose link set is marked sap:deletable="false"
-        var model = try CarDealerModel.model
-        for index in model.containers.indices {
-            for set in model.containers[index].entitySets.indices
-            where model.containers[index].entitySets[set].name == "PersonCar" {
-                model.containers[index].entitySets[set].isDeletable = false
-            }
-        }
+        let model = CarDealerModel.model(changing: "PersonCar") { $0.isDeletable = false }
         let writes = RecordingWrites()
         let (_, _, cache) = try ScreenSnapshotTests().seededApp(writes: writes)
         let environment = BrowserEnvironment(

@@ -7,6 +7,18 @@ import ODataCore
 public enum CarDealerModel {
     public static var edmx: String { ServiceSchema.carDealer.edmx }
     public static var model: ServiceModel { try! EDMXParser.parse(edmx) }
+
+    /// The model with one entity set changed as a service's restrictions would (`sap:creatable="false"`…).
+    public static func model(changing setName: String, _ change: (inout EntitySet) -> Void) -> ServiceModel {
+        var model = self.model
+        for container in model.containers.indices {
+            for set in model.containers[container].entitySets.indices
+            where model.containers[container].entitySets[set].name == setName {
+                change(&model.containers[container].entitySets[set])
+            }
+        }
+        return model
+    }
 }
 
 /// A fresh cache database in a temporary file (observation needs a real writer, as in the app).

@@ -162,27 +162,19 @@ public final class OutboxController: ScreenController {
         let theirs = CachedEntity(
             key: entry.entityKey, entitySet: entry.entitySet, type: nil, properties: below, etag: entry.theirsEtag,
             fetchedAt: Date())
-        guard
-            let form = EditFormController(
-                environment: environment, entity: theirs, breadcrumb: entry.entityKey.canonical)
-        else { return nil }
-        for index in form.fields.indices {
-            guard let mine = entry.changes.first(where: { $0.name == form.fields[index].input.name }) else { continue }
-            form.fields[index].text = FieldInput.text(of: mine.value)
-            form.fields[index].caret = form.fields[index].text.count
-        }
-        let id = entry.id
-        let writes = environment.writes
-        form.onSave = { changes in writes?.resolve(outboxEntry: id, .resend(changes)) }
-        return form
+        let form = EditFormController(environment: environment, entity: theirs, breadcrumb: entry.entityKey.canonical)
+        return form.map { resending(entry, in: $0) }
     }
 
     /// A refused create's form, with what was typed in it: what is saved is sent in its place.
     func createForm(_ entry: OutboxEntry) -> EditFormController? {
-        guard
-            let form = EditFormController(
-                environment: environment, creatingIn: entry.entitySet, addedTo: nil, breadcrumb: entry.entitySet)
-        else { return nil }
+        let form = EditFormController(
+            environment: environment, creatingIn: entry.entitySet, addedTo: nil, breadcrumb: entry.entitySet)
+        return form.map { resending(entry, in: $0) }
+    }
+
+    /// `form` with the entry's values typed into it, whose save sends them in the entry's place.
+    func resending(_ entry: OutboxEntry, in form: EditFormController) -> EditFormController {
         for index in form.fields.indices {
             guard let typed = entry.changes.first(where: { $0.name == form.fields[index].input.name }) else { continue }
             form.fields[index].text = FieldInput.text(of: typed.value)
