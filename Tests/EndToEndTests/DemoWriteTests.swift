@@ -326,3 +326,38 @@ extension DemoWriteTests {
         await server.stop()
     }
 }
+
+extension DemoWriteTests {
+    /// Issue 32: after `r` brought a row that sorts above the cursor, `e` changed the record that took the cursor's
+    /// old place. The cursor stays on its person.
+    @Test func after_a_refresh_brings_a_row_above_the_cursor_e_edits_the_person_the_cursor_was_on() async throws {
+        let directory = try BuiltProducts.temporaryDirectory("cardealer-cursor")
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let server = try await DemoServer.start(
+            DemoServerConfiguration(people: 30, dataPath: directory + "/demo.sqlite"))
+        let profile = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Sources/Browser/Profile/cardealer.profile.json").path
+        let app = try Launch("browse \(server.baseURL)Person --profile \(profile)", columns: 100, rows: 20)
+        defer { app.close() }
+        // Given the cursor on the third person
+        try await app.expect("the people") { $0.contains("1 of 30") && $0.contains("● online") }
+        try app.tmux.sendKeys("j", "j")
+        let screen = try await app.expect("the third row") { $0.contains("3 of 30") }
+        let selected = try #require(screen.split(separator: "\n").first { $0.hasPrefix("▌") })
+        let name = String(selected.dropFirst().prefix(30)).trimmingCharacters(in: .whitespaces)
+        // When someone else adds a person who sorts first, and the list is refreshed
+        let body = #"{"firstName":"Ada","lastName":"Aaberg","ssn":"1","createDate":"\/Date(0)\/"}"#
+        var post = TransportRequest(method: .post, url: server.baseURL + "Person", body: Array(body.utf8))
+        post.headers["Content-Type"] = "application/json"
+        #expect(try await HTTPClientTransport(timeout: 5).send(post).status == 201)
+        try app.tmux.sendKeys("r")
+        // Then the cursor is still on that person, now the fourth of 31
+        let after = try await app.expect("the cursor on the same person") { $0.contains("4 of 31") }
+        #expect(after.split(separator: "\n").first { $0.hasPrefix("▌") }?.contains(name) == true, "\(after)")
+        // And e changes that person
+        try app.tmux.sendKeys("e")
+        try await app.expect("their form") { $0.contains("Change ") && $0.contains(name.split(separator: ",")[0]) }
+        try app.tmux.sendKeys("Escape", "q")
+        await server.stop()
+    }
+}
