@@ -1,0 +1,176 @@
+import EntityCache
+import Foundation
+import ODataCore
+import ScreenSeam
+
+/// What screens ask to change (``WriteIntents``), recorded in the cache with the outbox entry that sends it, in the
+/// order made; and what the user decided about a write in the outbox.
+extension SyncEngine: WriteIntents {
+    public nonisolated func save(_ change: EntityChange) {
+        intents.yield(.save(change))
+    }
+
+    public nonisolated func create(_ creation: EntityCreation) {
+        intents.yield(.create(creation))
+    }
+
+    public nonisolated func link(_ link: EntityLink) {
+        intents.yield(.link(link))
+    }
+
+    public nonisolated func delete(_ deletion: EntityDeletion) {
+        intents.yield(.delete(deletion))
+    }
+
+    public nonisolated func resolve(outboxEntry id: Int64, _ resolution: OutboxResolution) {
+        intents.yield(.resolve(id, resolution))
+    }
+
+    /// Records a change and starts sending it.
+    func record(_ change: EntityChange) async {
+        let date = clock.now()
+        let requestID = UUID().uuidString.lowercased()
+        do {
+            try await cache.write {
+                try $0.enqueueUpdate(
+                    change.key, changes: change.changes, baseEtag: change.baseEtag, requestID: requestID, at: date)
+            }
+        } catch {
+            note(failure: String(describing: error))
+            return
+        }
+        flushOutbox()
+    }
+
+    /// Records a create under a temporary key (it shows at once where it was added), and, for a row reached
+    /// through link entities, the new link entity that binds it; then starts sending them.
+    func record(_ creation: EntityCreation) async {
+        let date = clock.now()
+        let key = EntityKey.temporary(in: creation.entitySet)
+        let properties = creation.properties
+        var linkSet: String?
+        if case .related(let parent, let path)? = creation.addedTo, path.count == 2 {
+            linkSet = targetSet(of: parent.entitySet, navigation: path[0])
+        }
+        let resolvedLinkSet = linkSet
+        do {
+            try await cache.write { session in
+                switch creation.addedTo {
+                case .list(let request)?:
+                    _ = try session.enqueueCreate(
+                        key, entitySet: creation.entitySet, properties: properties,
+                        shownIn: DeletedFrom(list: request.key), requestID: Self.requestID(), at: date)
+                case .related(let parent, let path)? where path.count == 1:
+                    _ = try session.enqueueCreate(
+                        key, entitySet: creation.entitySet, properties: properties,
+                        shownIn: DeletedFrom(parent: parent, navigation: path[0]), requestID: Self.requestID(),
+                        at: date)
+                case .related(let parent, let path)? where path.count == 2:
+                    guard let linkSet = resolvedLinkSet else {
+                        throw OutboxError(description: "\(parent.entitySet) has no navigation \(path[0]).")
+                    }
+                    _ = try session.enqueueCreate(
+                        key, entitySet: creation.entitySet, properties: properties, shownIn: nil,
+                        requestID: Self.requestID(), at: date)
+                    _ = try session.enqueueLink(
+                        EntityKey.temporary(in: linkSet), entitySet: linkSet, parent: parent, navigation: path[0],
+                        bindNavigation: path[1], target: key, properties: creation.linkProperties,
+                        requestID: Self.requestID(), at: date)
+                default:
+                    _ = try session.enqueueCreate(
+                        key, entitySet: creation.entitySet, properties: properties, shownIn: nil,
+                        requestID: Self.requestID(), at: date)
+                }
+            }
+        } catch {
+            note(failure: String(describing: error))
+            return
+        }
+        flushOutbox()
+    }
+
+    /// Records a new link entity joining an existing entity to a second parent; then starts sending it.
+    func record(_ link: EntityLink) async {
+        let date = clock.now()
+        guard link.path.count == 2, let linkSet = targetSet(of: link.parent.entitySet, navigation: link.path[0]) else {
+            note(
+                failure: "\(link.parent.entitySet) does not link entities through \(link.path.joined(separator: "/")).")
+            return
+        }
+        do {
+            try await cache.write {
+                _ = try $0.enqueueLink(
+                    EntityKey.temporary(in: linkSet), entitySet: linkSet, parent: link.parent, navigation: link.path[0],
+                    bindNavigation: link.path[1], target: link.target, requestID: Self.requestID(), at: date)
+            }
+        } catch {
+            note(failure: String(describing: error))
+            return
+        }
+        flushOutbox()
+    }
+
+    static func requestID() -> String { UUID().uuidString.lowercased() }
+
+    /// The entity set a navigation of `entitySet` leads to, from `$metadata`.
+    func targetSet(of entitySet: String, navigation: String) -> String? {
+        model?.resolveNavigation(navigation, fromSet: entitySet)?.targetSet
+    }
+
+    /// Records a delete (the entity leaves the screen it was deleted from at once) and starts sending it.
+    func record(_ deletion: EntityDeletion) async {
+        let date = clock.now()
+        let requestID = UUID().uuidString.lowercased()
+        if deletion.removesLinkOnly, case .related(let parent, let path)? = deletion.shownIn, path.count == 1 {
+            do {
+                try await cache.write {
+                    _ = try $0.enqueueUnlink(
+                        deletion.key, parent: parent, navigation: path[0], requestID: requestID, at: date)
+                }
+            } catch {
+                note(failure: String(describing: error))
+                return
+            }
+            flushOutbox()
+            return
+        }
+        var shownIn: DeletedFrom?
+        switch deletion.shownIn {
+        case .list(let request)?: shownIn = DeletedFrom(list: request.key)
+        case .related(let parent, let path)?:
+            shownIn = DeletedFrom(parent: parent, navigation: path.first, member: path.count > 1 ? deletion.link : nil)
+        case .entity?, nil: shownIn = nil
+        }
+        let from = shownIn
+        do {
+            try await cache.write {
+                try $0.enqueueDelete(deletion.key, shownIn: from, requestID: requestID, at: date)
+            }
+        } catch {
+            note(failure: String(describing: error))
+            return
+        }
+        flushOutbox()
+    }
+
+    func apply(_ resolution: OutboxResolution, to id: Int64) async {
+        // A refused link dropped: the entity made with it, linked to nobody on the service, goes too.
+        if resolution == .discard, let entry = try? cache.outboxEntry(id), entry.state == .failed,
+            entry.kind == .create, entry.bindsNewEntity, let made = entry.bindKey, !made.isTemporary
+        {
+            try? await cache.write { try $0.discardOutbox(id) }
+            await record(EntityDeletion(key: made))
+            return
+        }
+        try? await cache.write { session in
+            switch resolution {
+            case .retry: try session.retryFailedOutbox(id)
+            case .discard: try session.discardOutbox(id)
+            case .keepMine: try session.keepMine(id)
+            case .takeTheirs: try session.takeTheirs(id)
+            case .resend(let changes): try session.resendOutbox(id, changes: changes)
+            }
+        }
+        flushOutbox()
+    }
+}
