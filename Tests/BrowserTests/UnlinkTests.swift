@@ -43,6 +43,7 @@ import Testing
         #expect(asked.contains("“Samson, Bob” no longer has “Ford Explorer”"), "\(asked)")
         #expect(asked.contains("the Car and its history stay") && asked.contains("y removes the link"), "\(asked)")
         #expect(!asked.contains("Delete “"))
+
         // When y is pressed
         _ = app.handle([.key(.char("y"))])
         // Then what is handed on deletes the ownership, from the person's cars, and not the car
@@ -50,6 +51,13 @@ import Testing
         #expect(deletion.key == "PersonCar(1)" && deletion.link == "PersonCar(1)")
         #expect(deletion.shownIn == .related(parent: "Person(1)", path: ["PersonCar", "Car"]))
         #expect(!writes.deleted.contains { $0.key.entitySet == "Car" })
+    }
+
+    @Test func at_80_columns_the_question_still_shows_the_key_that_answers_it() throws {
+        let (app, terminal, _) = try ScreenSnapshotTests().seededApp(
+            size: TerminalSize(columns: 80, rows: 14), writes: RecordingWrites())
+        _ = app.handle([.key(.char("j")), .key(.char("j")), .key(.enter), .key(.char("x"))])
+        #expect(frame(terminal).contains("y removes the link: “Samson, Bob” no longer has"), "\(frame(terminal))")
     }
 
     @Test func delete_entity_deletes_the_car_itself_after_a_question_naming_what_goes_with_it() throws {

@@ -317,9 +317,10 @@ extension EntityListController {
         {
             // Many to many with no link entity between: the link goes ($links, $ref), both entities stay.
             let deletion = EntityDeletion(key: shown.key, shownIn: content, removesLinkOnly: true)
+            // The key first: a narrow terminal cuts the end of the line.
             let question =
-                "“\(parentName)” no longer has “\(environment.label(of: shown))” among its \(kindTitle): both stay. "
-                + "y removes the link, any other key keeps it"
+                "y removes the link: “\(parentName)” no longer has “\(environment.label(of: shown))” among its "
+                + "\(kindTitle): both stay. Any other key keeps it"
             confirmingDelete = (deletion, question)
             environment.setNeedsDisplay()
             return
@@ -336,9 +337,10 @@ extension EntityListController {
             return
         }
         let deletion = EntityDeletion(key: link.key, shownIn: content, link: link.key)
+        // The key first: a narrow terminal cuts the end of the line.
         let question =
-            "“\(parentName)” no longer has “\(name)”: the \(shown.entitySet) and its history stay. "
-            + "y removes the link, any other key keeps it"
+            "y removes the link: “\(parentName)” no longer has “\(name)”; the \(shown.entitySet) and its history stay. "
+            + "Any other key keeps it"
         confirmingDelete = (deletion, question)
         environment.setNeedsDisplay()
     }
