@@ -21,10 +21,8 @@ extension SyncEngine {
     /// set, or its own retry would be made due too); returns whether they are to be made due.
     @discardableResult
     func serviceAnswered(success: Bool, at date: Date, sendsWrites: Bool = true) -> Bool {
-        if success {
-            lastSuccessAt = date
-            publishStatus()
-        }
+        // (published by the caller's next status change: a read's dispatch, a write's settling)
+        if success { lastSuccessAt = date }
         if !isOnline {
             cameOnline(sendsWrites: sendsWrites)
             return true

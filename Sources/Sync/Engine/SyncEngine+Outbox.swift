@@ -144,7 +144,10 @@ extension SyncEngine {
             await retryLater(entry, attempt: attempt, error: String(describing: error), after: nil)
             return
         }
-        if serviceAnswered(success: (200..<300).contains(response.status), at: clock.now(), sendsWrites: false) {
+        let answered = serviceAnswered(
+            success: (200..<300).contains(response.status), at: clock.now(), sendsWrites: false)
+        publishStatus()
+        if answered {
             // The first answer: what waited out a backoff from before goes now (this write's own verdict follows).
             try? await cache.write { try $0.makeQueuedWritesDue() }
             outboxAgain = true
