@@ -69,10 +69,7 @@ public final class OutboxController: ScreenController {
 
     /// A refused link made together with the entity it links: that entity, on the service and linked to nobody.
     static func leftLinkedToNobody(_ entry: OutboxEntry) -> EntityKey? {
-        guard entry.kind == .create, entry.state == .failed, entry.bindsNewEntity, let made = entry.bindKey,
-            !made.isTemporary
-        else { return nil }
-        return made
+        entry.state == .failed ? entry.madeWithIt : nil
     }
 
     /// Whether `e` edits the change: a failed or conflicting update, or a refused create (with what was typed).

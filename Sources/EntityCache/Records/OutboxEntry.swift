@@ -69,6 +69,13 @@ public struct OutboxEntry: Sendable, Hashable, Identifiable {
     /// the link is refused, that entity is on the service linked to nobody.
     public var bindsNewEntity = false
 
+    /// A new link entity's bound entity made together with it and already made on the service (the link not yet):
+    /// what a refusal of the link would leave there, linked to nobody.
+    public var madeWithIt: EntityKey? {
+        guard kind == .create, bindsNewEntity, let bindKey, !bindKey.isTemporary else { return nil }
+        return bindKey
+    }
+
     /// Unsettled and not waiting for the user: the fetcher will send it.
     public var isQueued: Bool { state == .pending || state == .sending }
 }

@@ -205,9 +205,7 @@ extension SyncEngine {
     /// Why a write was refused, as the outbox shows it. A link refused after the entity it was made with was
     /// created says what that left on the service, and what the user can do about it.
     static func refusal(of entry: OutboxEntry, failure: String) -> String {
-        guard entry.kind == .create, entry.bindsNewEntity, let made = entry.bindKey, !made.isTemporary else {
-            return failure
-        }
+        guard let made = entry.madeWithIt else { return failure }
         return "\(failure) So \(made.canonical), made with it, is on the service linked to nobody: e changes this "
             + "\(entry.entitySet) and sends it again, x drops it and deletes \(made.canonical) from the service."
     }

@@ -28,13 +28,18 @@ extension SyncEngine: WriteIntents {
 
     /// Records a change and starts sending it.
     func record(_ change: EntityChange) async {
-        let date = clock.now()
-        let requestID = UUID().uuidString.lowercased()
+        let (date, requestID) = (clock.now(), Self.requestID())
+        await recordAndFlush {
+            _ = try $0.enqueueUpdate(
+                change.key, changes: change.changes, baseEtag: change.baseEtag, requestID: requestID, at: date)
+        }
+    }
+
+    /// Records a write in one cache transaction, then starts sending; one that cannot be recorded is said on the
+    /// status line.
+    func recordAndFlush(_ record: @escaping @Sendable (CacheWriteSession) throws -> Void) async {
         do {
-            try await cache.write {
-                try $0.enqueueUpdate(
-                    change.key, changes: change.changes, baseEtag: change.baseEtag, requestID: requestID, at: date)
-            }
+            try await cache.write(record)
         } catch {
             note(failure: String(describing: error))
             return
@@ -53,40 +58,34 @@ extension SyncEngine: WriteIntents {
             linkSet = targetSet(of: parent.entitySet, navigation: path[0])
         }
         let resolvedLinkSet = linkSet
-        do {
-            try await cache.write { session in
-                switch creation.addedTo {
-                case .list(let request)?:
-                    _ = try session.enqueueCreate(
-                        key, entitySet: creation.entitySet, properties: properties,
-                        shownIn: DeletedFrom(list: request.key), requestID: Self.requestID(), at: date)
-                case .related(let parent, let path)? where path.count == 1:
-                    _ = try session.enqueueCreate(
-                        key, entitySet: creation.entitySet, properties: properties,
-                        shownIn: DeletedFrom(parent: parent, navigation: path[0]), requestID: Self.requestID(),
-                        at: date)
-                case .related(let parent, let path)? where path.count == 2:
-                    guard let linkSet = resolvedLinkSet else {
-                        throw OutboxError(description: "\(parent.entitySet) has no navigation \(path[0]).")
-                    }
-                    _ = try session.enqueueCreate(
-                        key, entitySet: creation.entitySet, properties: properties, shownIn: nil,
-                        requestID: Self.requestID(), at: date)
-                    _ = try session.enqueueLink(
-                        EntityKey.temporary(in: linkSet), entitySet: linkSet, parent: parent, navigation: path[0],
-                        bindNavigation: path[1], target: key, properties: creation.linkProperties,
-                        requestID: Self.requestID(), at: date)
-                default:
-                    _ = try session.enqueueCreate(
-                        key, entitySet: creation.entitySet, properties: properties, shownIn: nil,
-                        requestID: Self.requestID(), at: date)
+        await recordAndFlush { session in
+            switch creation.addedTo {
+            case .list(let request)?:
+                _ = try session.enqueueCreate(
+                    key, entitySet: creation.entitySet, properties: properties,
+                    shownIn: DeletedFrom(list: request.key), requestID: Self.requestID(), at: date)
+            case .related(let parent, let path)? where path.count == 1:
+                _ = try session.enqueueCreate(
+                    key, entitySet: creation.entitySet, properties: properties,
+                    shownIn: DeletedFrom(parent: parent, navigation: path[0]), requestID: Self.requestID(),
+                    at: date)
+            case .related(let parent, let path)? where path.count == 2:
+                guard let linkSet = resolvedLinkSet else {
+                    throw OutboxError(description: "\(parent.entitySet) has no navigation \(path[0]).")
                 }
+                _ = try session.enqueueCreate(
+                    key, entitySet: creation.entitySet, properties: properties, shownIn: nil,
+                    requestID: Self.requestID(), at: date)
+                _ = try session.enqueueLink(
+                    EntityKey.temporary(in: linkSet), entitySet: linkSet, parent: parent, navigation: path[0],
+                    bindNavigation: path[1], target: key, properties: creation.linkProperties,
+                    requestID: Self.requestID(), at: date)
+            default:
+                _ = try session.enqueueCreate(
+                    key, entitySet: creation.entitySet, properties: properties, shownIn: nil,
+                    requestID: Self.requestID(), at: date)
             }
-        } catch {
-            note(failure: String(describing: error))
-            return
         }
-        flushOutbox()
     }
 
     /// Records a new link entity joining an existing entity to a second parent; then starts sending it.
@@ -97,17 +96,11 @@ extension SyncEngine: WriteIntents {
                 failure: "\(link.parent.entitySet) does not link entities through \(link.path.joined(separator: "/")).")
             return
         }
-        do {
-            try await cache.write {
-                _ = try $0.enqueueLink(
-                    EntityKey.temporary(in: linkSet), entitySet: linkSet, parent: link.parent, navigation: link.path[0],
-                    bindNavigation: link.path[1], target: link.target, requestID: Self.requestID(), at: date)
-            }
-        } catch {
-            note(failure: String(describing: error))
-            return
+        await recordAndFlush {
+            _ = try $0.enqueueLink(
+                EntityKey.temporary(in: linkSet), entitySet: linkSet, parent: link.parent, navigation: link.path[0],
+                bindNavigation: link.path[1], target: link.target, requestID: Self.requestID(), at: date)
         }
-        flushOutbox()
     }
 
     static func requestID() -> String { UUID().uuidString.lowercased() }
@@ -119,20 +112,12 @@ extension SyncEngine: WriteIntents {
 
     /// Records a delete (the entity leaves the screen it was deleted from at once) and starts sending it.
     func record(_ deletion: EntityDeletion) async {
-        let date = clock.now()
-        let requestID = UUID().uuidString.lowercased()
+        let (date, requestID) = (clock.now(), Self.requestID())
         if deletion.removesLinkOnly, case .related(let parent, let path)? = deletion.shownIn, path.count == 1 {
-            do {
-                try await cache.write {
-                    _ = try $0.enqueueUnlink(
-                        deletion.key, parent: parent, navigation: path[0], requestID: requestID, at: date)
-                }
-            } catch {
-                note(failure: String(describing: error))
-                return
+            return await recordAndFlush {
+                _ = try $0.enqueueUnlink(
+                    deletion.key, parent: parent, navigation: path[0], requestID: requestID, at: date)
             }
-            flushOutbox()
-            return
         }
         var shownIn: DeletedFrom?
         switch deletion.shownIn {
@@ -142,21 +127,13 @@ extension SyncEngine: WriteIntents {
         case .entity?, nil: shownIn = nil
         }
         let from = shownIn
-        do {
-            try await cache.write {
-                try $0.enqueueDelete(deletion.key, shownIn: from, requestID: requestID, at: date)
-            }
-        } catch {
-            note(failure: String(describing: error))
-            return
-        }
-        flushOutbox()
+        await recordAndFlush { _ = try $0.enqueueDelete(deletion.key, shownIn: from, requestID: requestID, at: date) }
     }
 
     func apply(_ resolution: OutboxResolution, to id: Int64) async {
         // A refused link dropped: the entity made with it, linked to nobody on the service, goes too.
         if resolution == .discard, let entry = try? cache.outboxEntry(id), entry.state == .failed,
-            entry.kind == .create, entry.bindsNewEntity, let made = entry.bindKey, !made.isTemporary
+            let made = entry.madeWithIt
         {
             try? await cache.write { try $0.discardOutbox(id) }
             await record(EntityDeletion(key: made))
