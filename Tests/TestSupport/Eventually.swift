@@ -7,7 +7,7 @@ import Foundation
 /// observations and frames between asks). The deadline is generous: a machine busy building can stall a test
 /// for seconds, and a condition that holds returns at once, so it costs nothing when all is well.
 public func eventually(
-    seconds: Double = 20, isolation: isolated (any Actor)? = #isolation, _ condition: () async throws -> Bool
+    seconds: Double = 60, isolation: isolated (any Actor)? = #isolation, _ condition: () async throws -> Bool
 ) async throws -> Bool {
     let deadline = Date().addingTimeInterval(seconds)
     while Date() < deadline {
