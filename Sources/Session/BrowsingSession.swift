@@ -16,6 +16,8 @@ public struct SessionSettings: Sendable {
     public var credentials: Credentials
     /// How entity sets are shown; nil derives one from `$metadata`.
     public var profile: DisplayProfile?
+    /// Annotation documents (files or URLs) merged into `$metadata` after the service's own, before the profile.
+    public var annotations: [String] = []
     /// Where the cache lives: under `cacheDirectory` (nil: the XDG cache directory), or exactly at `cacheFile`.
     public var cacheDirectory: String?
     public var cacheFile: String?
@@ -64,11 +66,14 @@ public final class BrowsingSession: Sendable {
     public let transport: any ODataTransport
     /// Whether `$metadata` came from the cache (a warm or offline start).
     public let metadataFromCache: Bool
+    /// Sentences for the log from opening: annotation documents that could not be had or read.
+    public let notes: [String]
     public let allowsWrites: Bool
 
     init(
         root: String, cache: CacheDatabase, engine: SyncEngine, model: ServiceModel, profile: DisplayProfile,
-        proxy: ProxyServer?, transport: any ODataTransport, metadataFromCache: Bool, allowsWrites: Bool
+        proxy: ProxyServer?, transport: any ODataTransport, metadataFromCache: Bool, notes: [String] = [],
+        allowsWrites: Bool
     ) {
         self.allowsWrites = allowsWrites
         self.transport = transport
@@ -79,6 +84,7 @@ public final class BrowsingSession: Sendable {
         self.profile = profile
         self.proxy = proxy
         self.metadataFromCache = metadataFromCache
+        self.notes = notes
     }
 
     /// Builds the transport, loads `$metadata` (``MetadataLoader/open(root:transport:cachePath:)``: the cached copy
@@ -101,7 +107,9 @@ public final class BrowsingSession: Sendable {
         let user = CacheIdentity.user(settings.credentials)
         let opened: MetadataLoader.Opened
         do {
-            opened = try await MetadataLoader.open(root: root, transport: transport) { serviceRoot in
+            opened = try await MetadataLoader.open(
+                root: root, transport: transport, annotationSources: settings.annotations
+            ) { serviceRoot in
                 if let file = settings.cacheFile { return file }
                 // A URL that named an entity set is cached as its service, unless an identity was given.
                 let identity = settings.identity ?? serviceRoot
@@ -128,7 +136,7 @@ public final class BrowsingSession: Sendable {
             configuration: configuration, cache: opened.cache, transport: transport, model: opened.model)
         return BrowsingSession(
             root: opened.root, cache: opened.cache, engine: engine, model: opened.model, profile: profile,
-            proxy: http.proxy, transport: transport, metadataFromCache: opened.fromCache,
+            proxy: http.proxy, transport: transport, metadataFromCache: opened.fromCache, notes: opened.notes,
             allowsWrites: settings.allowsWrites
         )
     }

@@ -55,6 +55,12 @@ struct BrowseCommand: AsyncParsableCommand {
 struct BrowserOptions: ParsableArguments {
     @Option(help: "Where to keep the cache database (default: the XDG cache directory).") var cacheDirectory: String?
     @Option(
+        name: .customLong("annotations"),
+        help: ArgumentHelp(
+            "An annotation document (file or URL) that describes the service's screens; repeatable, a later one "
+                + "overriding an earlier one and the service's own.", valueName: "FILE|URL"))
+    var annotations: [String] = []
+    @Option(
         help: ArgumentHelp(
             "Write keypresses, frames and requests to FILE as JSON lines (for benchmarks).", valueName: "FILE"))
     var trace: String?

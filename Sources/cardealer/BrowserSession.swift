@@ -23,6 +23,10 @@ enum BrowserSession {
         }
         var settings = SessionSettings(serviceRoot: serviceRoot, identity: identity, credentials: credentials)
         settings.profile = profile
+        // The config's annotation documents are its service's.
+        let configService = config.service.map { $0.hasSuffix("/") ? $0 : $0 + "/" }
+        let isConfigService = configService == (serviceRoot.hasSuffix("/") ? serviceRoot : serviceRoot + "/")
+        settings.annotations = (isConfigService ? config.annotations ?? [] : []) + options.annotations
         settings.cacheDirectory = options.cacheDirectory
         settings.timeout = options.timeout
         settings.requestTimeout = options.requestTimeout
@@ -94,6 +98,7 @@ enum BrowserSession {
         keymap: Keymap = Keymap(), counter: TransferCounter? = nil, end: @escaping (Int32) -> Void
     ) {
         SessionLog.write("browsing \(session.root) (cache \(session.cache.path ?? "in memory"))")
+        for note in session.notes { SessionLog.write(note, level: .warning) }
         if let proxy = session.proxy { SessionLog.write("through the proxy \(proxy)") }
         let environment = session.makeEnvironment()
         if let counter { environment.bytesArrived = { counter.total } }

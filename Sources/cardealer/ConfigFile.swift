@@ -15,6 +15,8 @@ struct ConfigFile: Equatable {
     var pageSize: Int?
     var service: String?
     var profile: String?
+    /// Annotation documents (files or URLs) for `service`.
+    var annotations: [String]?
     /// Action name → the keys bound to it.
     var keys: [String: [String]] = [:]
     /// Default keys that do nothing (`unbind = ["q"]` under `[keys]`), unless bound to an action here.
@@ -37,7 +39,7 @@ struct ConfigFile: Equatable {
         return try parse(text, source: path)
     }
 
-    static let settings = ["theme", "mouse", "prefetch", "page-size", "service", "profile", "keys"]
+    static let settings = ["theme", "mouse", "prefetch", "page-size", "service", "profile", "annotations", "keys"]
 
     /// Parses and checks the text of a config file.
     @MainActor
@@ -105,6 +107,14 @@ struct ConfigFile: Equatable {
             config.service = service
         }
         config.profile = try string("profile")
+        if let value = table["annotations"] {
+            let names = value.tomlValue.string.map { [$0] } ?? value.array?.compactMap { $0.tomlValue.string }
+            guard let names, names.count == (value.array?.count ?? 1), names.allSatisfy({ !$0.isEmpty }) else {
+                throw ConfigError(
+                    "\(line(of: "annotations")): 'annotations' must be a file or URL in quotes, or a list of them.")
+            }
+            config.annotations = names
+        }
         if let value = table["keys"] {
             guard let keys = value.table else {
                 throw ConfigError("\(line(of: "keys")): 'keys' must be a table: [keys] then action = \"key\".")
@@ -166,6 +176,8 @@ struct ConfigFile: Equatable {
         # The service `cardealer browse` opens when given no URL, and the display profile it uses.
         # service = "https://host/sap/opu/odata/sap/API_BUSINESS_PARTNER/"
         # profile = "/path/to/profile.json"
+        # Annotation documents that describe that service's screens (files or URLs), after the service's own.
+        # annotations = ["/path/to/annotations.xml"]
 
         # Keys: action = "key" or ["key", "key"]: one character, "ctrl-LETTER", "f1"…"f12", or a named key
         # ("up", "down", "pagedown", "home", "enter", "esc", "space", "tab"…). The action's own key keeps working

@@ -100,3 +100,75 @@ import Testing
         #expect(terminal.lastFrame.last?.contains("is the only column left") == true)
     }
 }
+
+/// Columns a service describes (issue 33): its `UI.LineItem` in order under its labels, its `UI.HeaderInfo`'s
+/// plural type name as the title; without a line item, every property under its `Common.Label` or `sap:label`.
+@MainActor
+@Suite struct AnnotatedColumnTests {
+    func app(_ change: (inout EntityType) -> Void) throws -> HeadlessTerminal {
+        let cache = try temporaryCache()
+        try seedPeople(cache, people: [(1, "Ann", "Smith", []), (2, "Cy", "Ng", [])])
+        let people = ListRequest(entitySet: "Person")
+        try cache.write { session in
+            try session.writeListPage(
+                people.key, offset: 0, entityKeys: ["Person(1)", "Person(2)"], totalCount: 2, nextLink: nil,
+                isLastPage: true, at: Date())
+        }
+        var model = try CarDealerModel.model
+        let name = try #require(model.entitySet(named: "Person")?.entityType)
+        change(&model.entityTypes[name]!)
+        let environment = BrowserEnvironment(
+            cache: cache, intents: RecordingIntents(), model: model,
+            profile: DisplayProfile.defaults(for: model))
+        let terminal = HeadlessTerminal(size: TerminalSize(columns: 100, rows: 8))
+        let app = BrowserApp(
+            terminal: terminal, environment: environment,
+            root: EntityListController(environment: environment, entitySet: "Person"))
+        app.presentIfNeeded()
+        return terminal
+    }
+
+    func label(_ property: String, _ label: String) -> (inout EntityType) -> Void {
+        { type in
+            if let index = type.properties.firstIndex(where: { $0.name == property }) {
+                type.properties[index].label = label
+            }
+        }
+    }
+
+    @Test func a_line_item_is_the_lists_columns_in_order_under_its_labels_and_the_plural_its_title() throws {
+        let terminal = try app { type in
+            type.ui = UIAnnotations(
+                lineItem: [
+                    DataField(path: "lastName", label: "Family name"), DataField(path: "personID"),
+                    DataField(path: "noSuchProperty"), DataField(path: "firstName"),
+                ], typeName: "Customer", typeNamePlural: "Customers")
+            self.label("personID", "No.")(&type)
+        }
+        let header = terminal.lastFrame[1]
+        // The field's own label, else the property's, else its name; a path to nothing is no column
+        let family = try #require(header.range(of: "Family name"))
+        let number = try #require(header.range(of: "No."))
+        let first = try #require(header.range(of: "firstName"))
+        #expect(family.upperBound <= number.lowerBound && number.upperBound <= first.lowerBound, "\(header)")
+        for absent in ["ssn", "createDate", "noSuchProperty", "Person"] {
+            #expect(!header.contains(absent), "\(header)")
+        }
+        #expect(terminal.lastFrame[0].contains("Customers"))
+        #expect(terminal.lastFrame[2].contains("Smith") && terminal.lastFrame[2].contains("Ann"))
+    }
+
+    @Test func without_a_line_item_every_property_is_headed_by_its_label() throws {
+        let terminal = try app(label("createDate", "Customer since"))
+        let header = terminal.lastFrame[1]
+        #expect(header.contains("Customer since") && !header.contains("createDate"), "\(header)")
+        #expect(header.contains("ssn"))  // no label: its name
+    }
+
+    @Test func hostile_labels_are_shown_sanitised_and_cut() throws {
+        let terminal = try app(label("ssn", "\u{1B}]0;pwned\u{07}" + String(repeating: "W", count: 500)))
+        let header = terminal.lastFrame[1]
+        #expect(!header.contains("\u{1B}") && !header.contains("\u{07}"))
+        #expect(!header.contains(String(repeating: "W", count: EntityListController.widestColumn + 1)))
+    }
+}

@@ -25,23 +25,28 @@ struct IndependentVersion4BrowseTests {
         let root = try #require(Self.root)
         let app = try Launch("browse \(root)SalesOrder", columns: 100, rows: 32)
         defer { app.close() }
-        // Rows named by the type's UI.HeaderInfo (title · description), the count from @odata.count
+        // Rows in the columns of the type's UI.LineItem, the count from @odata.count
         try await app.expect("the sales orders") {
-            $0.contains("0000004712 · PO-") && $0.contains("1 of 25") && $0.contains("● online")
+            $0.contains("Sold-To Party") && $0.contains("0000004712") && $0.contains("1 of 25")
+                && $0.contains("● online")
         }
         try app.tmux.sendKeys("Enter")
         // Details under the Common.Label of each property
         try await app.expect("the order's details") {
-            $0.contains("SalesOrder detail") && $0.contains("Sales Order") && $0.contains("Customer Reference")
+            // (titled by the type's UI.HeaderInfo TypeName)
+            $0.contains("Sales Orders › 0000004712") && $0.contains("Sales Order") && $0.contains("Customer Reference")
                 && $0.contains("24786.72")
         }
         // Its navigations come last: to_Item, to_Partner, to_PricingElement, to_Text
         try app.tmux.sendKeys("G", "k", "k", "k", "Enter")
         try await app.expect("the order's items") {
-            $0.contains("› to_Item") && $0.contains("000010 · Smart Multimedia Player") && $0.contains("1 of 1")
+            $0.contains("› to_Item") && $0.contains("Smart Multimedia Player") && $0.contains("TG31")
+                && $0.contains("1 of 1")
         }
         try app.tmux.sendKeys("Enter")
-        try await app.expect("the item's details") { $0.contains("SalesOrderItem detail") }
+        try await app.expect("the item's details") {
+            $0.contains("› 000010 · Smart Multimedia Player") && $0.contains("Sales Order Item")
+        }
         try app.tmux.sendKeys("G", "Enter")
         try await app.expect("the item's pricing elements (the third level)") {
             $0.contains("› to_PricingElement") && $0.contains("PPR0") && $0.contains("1 of 1")
@@ -106,7 +111,7 @@ struct IndependentVersion4BrowseTests {
         try app.tmux.sendKeys("Enter")
         // Then the details show it, settled (nothing pending, nothing to resolve)
         try await app.expect("the change, settled") {
-            $0.contains("SalesOrder detail") && $0.contains(reference) && !$0.contains("pending")
+            $0.contains("SalesOrder('0000004736')") && $0.contains(reference) && !$0.contains("pending")
                 && !$0.contains("to resolve")
         }
         // as a v4 PATCH, in the request log

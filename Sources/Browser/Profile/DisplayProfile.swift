@@ -108,8 +108,11 @@ public struct DisplayProfile: Sendable, Decodable {
                 type.titleProperties.isEmpty
                 ? defaultLabel(properties: properties, keys: keys)
                 : (type.titleProperties.map { "{\($0)}" }.joined(separator: " · "), type.titleProperties)
+            // The service's name for a list of them (`UI.HeaderInfo`'s `TypeNamePlural`), else the set's.
+            let plural = type.ui.typeNamePlural.map { String($0.prefix(60)) }
             sets[set.name] = SetProfile(
-                title: set.name, row: label.row, orderBy: nil, search: label.search, columns: nil, drill: nil
+                title: plural.flatMap { $0.allSatisfy(\.isWhitespace) ? nil : $0 } ?? set.name, row: label.row,
+                orderBy: nil, search: label.search, columns: nil, drill: nil
             )
         }
         return DisplayProfile(root: nil, sets: sets)

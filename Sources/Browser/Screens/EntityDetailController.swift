@@ -8,7 +8,17 @@ import Terminal
 public final class EntityDetailController: ScreenController {
     public let screenID: ScreenID
     public let breadcrumb: String
-    public var kindTitle: String { environment.setProfile(key.entitySet).title.map { "\($0) detail" } ?? "Detail" }
+    /// The service's name for one of these (`UI.HeaderInfo`'s `TypeName`) where the list is titled by its plural;
+    /// else the list's title and "detail".
+    public var kindTitle: String {
+        let title = environment.setProfile(key.entitySet).title
+        if let ui = environment.model.entityType(ofSet: key.entitySet)?.ui, let name = ui.typeName,
+            !name.allSatisfy(\.isWhitespace), title == nil || title == ui.typeNamePlural
+        {
+            return String(name.prefix(60))
+        }
+        return title.map { "\($0) detail" } ?? "Detail"
+    }
     let environment: BrowserEnvironment
     let key: EntityKey
     var entity: CachedEntity?

@@ -32,29 +32,65 @@ extension EntityListController {
         return shown.isEmpty ? Array(all.prefix(1)) : shown
     }
 
-    /// Without a profile: the row label first, then each property it does not show, as `$metadata` orders them
-    /// (binary values and streams left to the detail screen).
+    /// Without a profile: the service's `UI.LineItem` when it declares one; else the row label first, then each
+    /// property it does not show, as `$metadata` orders them (binary values and streams left to the detail
+    /// screen). Headers are the service's labels (`Common.Label`, `sap:label`), else the property names.
     static func columns(
         from profile: DisplayProfile.SetProfile, set: String?, model: ServiceModel
     ) -> [DisplayProfile.Column] {
         let label = profile.row ?? ""
-        var columns = [DisplayProfile.Column(title: profile.title ?? set ?? "", value: label, width: 0, align: nil)]
-        guard let set, let type = model.entityType(ofSet: set) else { return columns }
-        let inLabel = Set(ValueFormatter.fields(of: label))
-        for property in model.properties(of: type) where !inLabel.contains(property.name) {
-            switch property.type {
-            case .primitive(.binary), .primitive(.stream), .collection, .named, .unknown: continue
-            case .primitive(let type):
-                let numeric: Set<EdmPrimitiveType> = [
-                    .byte, .sByte, .int16, .int32, .int64, .decimal, .double, .single,
-                ]
-                columns.append(
-                    DisplayProfile.Column(
-                        title: property.name, value: "{\(property.name)}", width: 0,
-                        align: numeric.contains(type) ? "right" : nil))
+        let labelColumn = DisplayProfile.Column(title: profile.title ?? set ?? "", value: label, width: 0, align: nil)
+        guard let set, let type = model.entityType(ofSet: set) else { return [labelColumn] }
+        let properties = model.properties(of: type)
+        if let lineItem = type.ui.lineItem {
+            let columns = lineItem.compactMap { field -> DisplayProfile.Column? in
+                guard let property = properties.first(where: { $0.name == field.path }), isShownInList(property)
+                else { return nil }
+                return column(for: property, title: field.label)
             }
+            if !columns.isEmpty { return uniquelyTitled(columns) }
         }
-        return columns
+        var columns = [labelColumn]
+        let inLabel = Set(ValueFormatter.fields(of: label))
+        for property in properties where !inLabel.contains(property.name) && isShownInList(property) {
+            columns.append(column(for: property, title: nil))
+        }
+        return uniquelyTitled(columns)
+    }
+
+    /// Whether a list has a column for a property (binary values, streams and structures are the detail's).
+    static func isShownInList(_ property: Property) -> Bool {
+        switch property.type {
+        case .primitive(.binary), .primitive(.stream), .collection, .named, .unknown: false
+        case .primitive: true
+        }
+    }
+
+    /// A property's column: titled as given, else by its label, else its name; numbers to the right.
+    static func column(for property: Property, title: String?) -> DisplayProfile.Column {
+        let numeric: Set<EdmPrimitiveType> = [.byte, .sByte, .int16, .int32, .int64, .decimal, .double, .single]
+        var isNumeric = false
+        if case .primitive(let type) = property.type { isNumeric = numeric.contains(type) }
+        let title =
+            [title, property.label, property.name].lazy.compactMap { $0 }
+            .map { String(TextSanitizer.sanitize($0).prefix(Self.widestColumn)) }
+            .first { !$0.allSatisfy(\.isWhitespace) } ?? property.name
+        return DisplayProfile.Column(
+            title: title, value: "{\(property.name)}", width: 0, align: isNumeric ? "right" : nil)
+    }
+
+    /// Columns whose titles repeat (two properties a service labels alike) get their property's name added, so
+    /// that hiding, showing and sorting by title names one column.
+    static func uniquelyTitled(_ columns: [DisplayProfile.Column]) -> [DisplayProfile.Column] {
+        var counts: [String: Int] = [:]
+        for column in columns { counts[column.title.lowercased(), default: 0] += 1 }
+        return columns.map { column in
+            guard counts[column.title.lowercased(), default: 0] > 1 else { return column }
+            var column = column
+            let name = ValueFormatter.fields(of: column.value).first ?? ""
+            if !name.isEmpty, name != column.title { column.title += " (\(name))" }
+            return column
+        }
     }
 
     /// Without a profile, each column grows to the widest value drawn in it so far (up to a limit), so that a

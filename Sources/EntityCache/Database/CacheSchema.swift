@@ -14,7 +14,8 @@ import GRDB
 ///   without paging or shape options; rows by `(listId, position)` so a window is
 ///   a primary-key range scan.
 /// * `syncStatus` (one row), `requestLog`, `validator` (HTTP ETags per URL) and
-///   `metadataDocument` — the fetcher's state, readable by screens.
+///   `metadataDocument` with the `annotationDocument`s the service advertises — the fetcher's state,
+///   readable by screens.
 /// * `outbox` — the writes made here and not yet settled with the service, in the order made
 ///   (``OutboxEntry``); written in the same transaction as the change they make to `entity`.
 enum CacheSchema {
@@ -208,6 +209,17 @@ enum CacheSchema {
             // A link refused after the entity it was made with was created leaves that entity on the service linked
             // to nobody: the outbox says so, and dropping the link deletes it there too.
             try db.execute(sql: "ALTER TABLE outbox ADD COLUMN bindsNew BOOLEAN NOT NULL DEFAULT 0")
+        }
+        migrator.registerMigration("v12: the annotation documents a service advertises") { db in
+            // Kept with `$metadata`, so that a warm start shows the service's screens before any request.
+            try db.execute(
+                sql: """
+                    CREATE TABLE annotationDocument (
+                        source TEXT PRIMARY KEY NOT NULL,
+                        document BLOB NOT NULL,
+                        fetchedAt DOUBLE NOT NULL
+                    );
+                    """)
         }
         return migrator
     }

@@ -61,6 +61,15 @@ extension CacheDatabase {
         }
     }
 
+    /// The annotation documents stored with `$metadata`, in the order they were stored (a later one overrides).
+    public func annotationDocuments() throws -> [(source: String, document: [UInt8])] {
+        try read { db in
+            try Row.fetchAll(db, sql: "SELECT source, document FROM annotationDocument ORDER BY rowid").map { row in
+                (row["source"], Array(row["document"] as Data))
+            }
+        }
+    }
+
     /// The stored HTTP ETag for a request URL (for `If-None-Match`).
     public func validator(forURL url: String) throws -> String? {
         try read { db in

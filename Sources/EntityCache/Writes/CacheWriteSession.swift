@@ -120,4 +120,14 @@ public struct CacheWriteSession {
             arguments: [Data(bytes), date.timeIntervalSince1970]
         )
     }
+
+    /// Replaces the annotation documents the service advertised (by the URL each came from) with `documents`.
+    public func storeAnnotationDocuments(_ documents: [(source: String, document: [UInt8])], at date: Date) throws {
+        try db.execute(sql: "DELETE FROM annotationDocument")
+        for (source, document) in documents {
+            try db.execute(
+                sql: "INSERT OR REPLACE INTO annotationDocument (source, document, fetchedAt) VALUES (?, ?, ?)",
+                arguments: [source, Data(document), date.timeIntervalSince1970])
+        }
+    }
 }

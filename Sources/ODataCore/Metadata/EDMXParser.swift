@@ -4,8 +4,9 @@
 /// Vendor attributes other than `sap:label`, `sap:text`, `sap:creatable`, `sap:updatable` and `sap:deletable`, and
 /// unknown elements, are ignored. Of v4's annotations (inline, or in `<Annotations Target="…">`) the model keeps
 /// what a browser needs: `Common.Label` (else `Core.Description`) as a property's label, `Core.Computed` and
-/// `Core.Immutable` as what a client may set, and `Capabilities`' insert, update and delete restrictions of an
-/// entity set. A v4 `TypeDefinition` reads as its underlying type and an `EnumType` as a string (its members'
+/// `Core.Immutable` as what a client may set, `Capabilities`' insert, update and delete restrictions of an
+/// entity set, and a type's `UI.LineItem` and `UI.HeaderInfo` (``UIAnnotations``); an annotation document adds to
+/// them with ``merge(annotations:into:)``. A v4 `TypeDefinition` reads as its underlying type and an `EnumType` as a string (its members'
 /// names are what JSON carries). What
 /// the model needs but is missing or malformed is an error naming the element
 /// and its line.
@@ -24,6 +25,28 @@ public enum EDMXParser {
 
     public static func parse(_ text: String) throws(MetadataError) -> ServiceModel {
         try parse(Array(text.utf8))
+    }
+
+    /// `model` with what an annotation document (an EDMX document of `<Annotations Target="…">` blocks, as SAP
+    /// Gateway publishes for a v2 service) says about it; it overrides what `model` had, term by term. Targets
+    /// that name nothing in `model`, and terms a browser does not use, are passed over. A document that is not
+    /// EDMX throws, naming the line.
+    public static func merge(
+        annotations bytes: some Collection<UInt8>, into model: ServiceModel
+    ) throws(MetadataError)
+        -> ServiceModel
+    {
+        let data = Array(bytes)
+        let root: XMLNode
+        do {
+            root = try XMLReader.parse(data)
+        } catch {
+            throw MetadataError(line: error.line, reason: error.reason + " (column \(error.column))")
+        }
+        var context = Context(bytes: data)
+        var model = model
+        try context.merge(annotationsFrom: root, into: &model)
+        return model
     }
 
     private struct Context {
@@ -121,6 +144,31 @@ public enum EDMXParser {
             return model
         }
 
+        /// Applies an annotation document's `<Annotations>` blocks, its aliases resolved.
+        mutating func merge(annotationsFrom root: XMLNode, into model: inout ServiceModel) throws(MetadataError) {
+            guard root.name == "Edmx" || root.name == "Schema" else {
+                throw error(
+                    root, "the root element is <\(root.name)>, not <edmx:Edmx>, so this is no annotation document")
+            }
+            let schemas: [XMLNode] =
+                root.name == "Schema"
+                ? [root] : root.children(named: "DataServices").flatMap { $0.children(named: "Schema") }
+            for include in root.children(named: "Reference").flatMap({ $0.children(named: "Include") }) {
+                if let namespace = include.attribute("Namespace"), let alias = include.attribute("Alias") {
+                    aliases[alias] = namespace
+                }
+            }
+            for schema in schemas {
+                if let namespace = schema.attribute("Namespace"), let alias = schema.attribute("Alias") {
+                    aliases[alias] = namespace
+                }
+            }
+            for block in schemas.flatMap({ $0.children(named: "Annotations") }) {
+                guard let target = block.attribute("Target") else { continue }
+                apply(notes(block.children(named: "Annotation")), to: target, in: &model)
+            }
+        }
+
         /// What a browser keeps of a run of v4 annotations.
         struct Notes {
             var label: String?
@@ -132,6 +180,8 @@ public enum EDMXParser {
             var deletable: Bool?
             /// `UI.HeaderInfo`'s `Title` and `Description` value paths.
             var title: [String] = []
+            /// `UI.LineItem` and `UI.HeaderInfo`'s type names.
+            var ui = UIAnnotations()
         }
 
         /// Reads `<Annotation Term="…">` elements (terms through their vocabulary's alias or namespace).
@@ -143,6 +193,9 @@ public enum EDMXParser {
             }
             func string(_ node: XMLNode) -> String? {
                 node.attribute("String") ?? node.child(named: "String")?.text
+            }
+            func value(_ record: XMLNode, _ property: String) -> XMLNode? {
+                record.children(named: "PropertyValue").first { $0.attribute("Property") == property }
             }
             /// `Property` of a restriction record: `<Record><PropertyValue Property="Insertable" Bool="false"/>`.
             func restriction(_ node: XMLNode, _ property: String) -> Bool? {
@@ -166,7 +219,13 @@ public enum EDMXParser {
                     notes.updatable = restriction(annotation, "Updatable")
                 case "Org.OData.Capabilities.V1.DeleteRestrictions":
                     notes.deletable = restriction(annotation, "Deletable")
+                case "com.sap.vocabularies.UI.v1.LineItem" where annotation.attribute("Qualifier") == nil:
+                    notes.ui.lineItem = lineItem(annotation)
                 case "com.sap.vocabularies.UI.v1.HeaderInfo":
+                    if let record = annotation.child(named: "Record") {
+                        notes.ui.typeName = value(record, "TypeName").flatMap(string)
+                        notes.ui.typeNamePlural = value(record, "TypeNamePlural").flatMap(string)
+                    }
                     // <Record><PropertyValue Property="Title"><Record><PropertyValue Property="Value" Path="…"/>
                     let values = annotation.child(named: "Record")?.children(named: "PropertyValue") ?? []
                     for part in ["Title", "Description"] {
@@ -183,6 +242,55 @@ public enum EDMXParser {
                 }
             }
             return notes
+        }
+
+        /// The data fields of a `UI.LineItem` collection that show a value (`DataFieldForAction` and the like,
+        /// and fields marked `UI.Hidden`, are left out), at most ``maxLineItemFields``.
+        func lineItem(_ annotation: XMLNode) -> [DataField] {
+            let records = annotation.child(named: "Collection")?.children(named: "Record") ?? []
+            var fields: [DataField] = []
+            for record in records.prefix(Self.maxLineItemFields) {
+                if let type = record.attribute("Type").map(qualify), type.contains("DataFieldFor") { continue }
+                guard
+                    let value = record.children(named: "PropertyValue").first(where: {
+                        $0.attribute("Property") == "Value"
+                    }),
+                    let path = value.attribute("Path") ?? value.child(named: "Path")?.text,
+                    !path.isEmpty, !path.hasPrefix("/"), !path.contains("@")
+                else { continue }
+                let label = record.children(named: "PropertyValue").first { $0.attribute("Property") == "Label" }
+                    .flatMap { $0.attribute("String") ?? $0.child(named: "String")?.text }
+                var importance: DataField.Importance?
+                var hidden = false
+                for inner in record.children(named: "Annotation") {
+                    switch inner.attribute("Term").map(qualify) {
+                    case "com.sap.vocabularies.UI.v1.Importance":
+                        let member = inner.attribute("EnumMember") ?? inner.child(named: "EnumMember")?.text ?? ""
+                        importance = member.split(separator: "/").last.flatMap {
+                            DataField.Importance(rawValue: String($0.filter { !$0.isWhitespace }))
+                        }
+                    case "com.sap.vocabularies.UI.v1.Hidden":
+                        hidden = (inner.attribute("Bool") ?? "true") != "false" && inner.attribute("Path") == nil
+                    default: continue
+                    }
+                }
+                if hidden { continue }
+                fields.append(DataField(path: path, label: label, importance: importance))
+            }
+            return fields
+        }
+
+        /// The most columns a line item gives a list (a document that declares thousands is cut, not obeyed).
+        static let maxLineItemFields = 64
+
+        /// An entity type as its type-level annotations describe it (a later source overrides, term by term).
+        func annotated(_ type: EntityType, _ notes: Notes) -> EntityType {
+            var type = type
+            if !notes.title.isEmpty {
+                type.titleProperties = notes.title.filter { name in type.properties.contains { $0.name == name } }
+            }
+            type.ui = type.ui.overridden(by: notes.ui)
+            return type
         }
 
         /// A property as its annotations describe it.
@@ -209,9 +317,8 @@ public enum EDMXParser {
         /// Applies `<Annotations Target="NS.Type/Property">` or `Target="NS.Container/Set"`.
         func apply(_ notes: Notes, to target: String, in model: inout ServiceModel) {
             let parts = target.split(separator: "/", maxSplits: 1).map(String.init)
-            if parts.count == 1, !notes.title.isEmpty, var type = model.entityTypes[qualify(parts[0])] {
-                type.titleProperties = notes.title.filter { name in type.properties.contains { $0.name == name } }
-                model.entityTypes[type.qualifiedName] = type
+            if parts.count == 1, let type = model.entityTypes[qualify(parts[0])] {
+                model.entityTypes[type.qualifiedName] = annotated(type, notes)
                 return
             }
             guard parts.count == 2 else { return }
@@ -259,11 +366,13 @@ public enum EDMXParser {
             where !properties.contains(where: { $0.name == keyName }) && node.attribute("BaseType") == nil {
                 throw error(node, "the key of \(name) names \(keyName), which is not one of its properties")
             }
-            return EntityType(
+            let type = EntityType(
                 namespace: namespace, name: name, key: key, properties: properties, navigationProperties: navigations,
                 baseType: node.attribute("BaseType").map(qualify), isAbstract: node.attribute("Abstract") == "true",
                 hasStream: node.attribute("HasStream") == "true"
             )
+            let inline = node.children(named: "Annotation")
+            return inline.isEmpty ? type : annotated(type, notes(inline))
         }
 
         /// A prefixed vendor attribute (`sap:label`, whatever the prefix is bound to), never an unprefixed one.

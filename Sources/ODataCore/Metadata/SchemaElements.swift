@@ -21,6 +21,8 @@ public struct EntityType: Sendable, Hashable {
     /// The properties the service itself names an entity by (v4 `UI.HeaderInfo`: its `Title`, then its
     /// `Description`), when it says.
     public var titleProperties: [String] = []
+    /// What the `UI` vocabulary says about showing it (its list's columns and title).
+    public var ui = UIAnnotations()
 
     public var qualifiedName: String { namespace + "." + name }
 

@@ -17,6 +17,10 @@ public enum MetadataLoader {
         public var document: [UInt8]
         /// The entity set the given URL named, when it named one under `root`.
         public var entitySet: String?
+        /// The annotation documents the service advertises, as sent (merged into `model`), for the cache.
+        public var annotations: [AnnotationDocument] = []
+        /// Sentences for the log: annotation documents that could not be had or read.
+        public var notes: [String] = []
     }
 
     /// Why `$metadata` could not be loaded, in a sentence that says what to check.
@@ -38,14 +42,23 @@ public enum MetadataLoader {
                 let loaded = try? await fetch(root: parent, transport: transport),
                 loaded.model.entitySet(named: set) != nil
             {
-                return Loaded(root: parent, model: loaded.model, document: loaded.document, entitySet: set)
+                var loaded = loaded
+                loaded.entitySet = set
+                return loaded
             }
             throw failure
         }
     }
 
-    /// `$metadata` of the service at `root` exactly. Throws ``Failure``.
-    public static func fetch(root: String, transport: any ODataTransport) async throws -> Loaded {
+    /// `$metadata` of the service at `root` exactly; for a v2 service, with the annotation documents its service
+    /// document names (`serviceDocument` false skips that). Throws ``Failure``.
+    ///
+    /// The service document is asked once `$metadata` has answered, not alongside it: `root` may name an entity
+    /// set (``load(root:transport:)`` then tries its parent), and asking it in parallel would read that whole set
+    /// for nothing. A v4 service carries its annotations in `$metadata`.
+    public static func fetch(
+        root: String, transport: any ODataTransport, serviceDocument: Bool = true
+    ) async throws -> Loaded {
         let url = ODataURLBuilder(serviceRoot: root).metadataURL
         let response: TransportResponse
         do {
@@ -61,7 +74,13 @@ public enum MetadataLoader {
         }
         do {
             let model = try EDMXParser.parse(response.body)
-            return Loaded(root: root, model: model, document: response.body, entitySet: nil)
+            var (documents, notes) =
+                serviceDocument && model.dialect == .v2
+                ? await advertisedAnnotations(root: root, transport: transport) : ([], [])
+            let annotated = merged(model, with: documents, notes: &notes)
+            return Loaded(
+                root: root, model: annotated, document: response.body, entitySet: nil, annotations: documents,
+                notes: notes)
         } catch {
             let what = kind(of: response.body, contentType: response.headers["content-type"])
             let reason =
@@ -118,6 +137,8 @@ extension MetadataLoader {
         public var entitySet: String?
         /// Whether the model is the cached copy (a warm or offline start) rather than one just fetched.
         public var fromCache: Bool
+        /// Sentences for the log: annotation documents that could not be had or read.
+        public var notes: [String] = []
     }
 
     /// The one way a session's `$metadata` is loaded, for the executable and every test.
@@ -128,9 +149,13 @@ extension MetadataLoader {
     /// that set under its service root, whose cache is then `cachePath(parent)`) and stores it. Neither: a
     /// ``Failure`` that says what to check.
     ///
+    /// The annotation documents the service advertises are stored with `$metadata` and merged with it; those
+    /// `annotationSources` names (files or URLs, `--annotations`) are read at every start and merged last.
+    ///
     /// - Parameter cachePath: the cache file for a service root; nil keeps the cache in memory.
     public static func open(
-        root: String, transport: any ODataTransport, cachePath: @Sendable (String) -> String?
+        root: String, transport: any ODataTransport, annotationSources: [String] = [],
+        cachePath: @Sendable (String) -> String?
     ) async throws -> Opened {
         let root = root.hasSuffix("/") ? root : root + "/"
         if let path = cachePath(root), FileManager.default.fileExists(atPath: path),
@@ -139,19 +164,40 @@ extension MetadataLoader {
         {
             let dialect = cached.dialect
             Task.detached {
-                guard let fresh = try? await fetch(root: root, transport: transport) else { return }
+                guard let fresh = try? await fetch(root: root, transport: transport)
+                else { return }
                 // A service that changed dialect (v2 to v4 at the same root) is a different cache: what this one
                 // holds is dropped, and the next start begins afresh in the new dialect.
                 if fresh.model.dialect != dialect { try? warm.clear() }
-                try? await warm.write { try $0.storeMetadataDocument(fresh.document, at: Date()) }
+                let annotations = fresh.annotations.map { ($0.source, $0.document) }
+                try? await warm.write {
+                    try $0.storeMetadataDocument(fresh.document, at: Date())
+                    try $0.storeAnnotationDocuments(annotations, at: Date())
+                }
             }
-            return Opened(root: root, cache: warm, model: cached, entitySet: nil, fromCache: true)
+            var notes: [String] = []
+            let stored = ((try? warm.annotationDocuments()) ?? []).map {
+                AnnotationDocument(source: $0.source, document: $0.document)
+            }
+            let given = await givenAnnotations(annotationSources, transport: transport)
+            notes += given.notes
+            let model = merged(cached, with: stored + given.documents, notes: &notes)
+            return Opened(root: root, cache: warm, model: model, entitySet: nil, fromCache: true, notes: notes)
         }
         let loaded = try await load(root: root, transport: transport)
         let cache = try cachePath(loaded.root).map { try CacheDatabase(path: $0) } ?? CacheDatabase()
         let document = loaded.document
-        try await cache.write { try $0.storeMetadataDocument(document, at: Date()) }
+        let annotations = loaded.annotations.map { ($0.source, $0.document) }
+        try await cache.write {
+            try $0.storeMetadataDocument(document, at: Date())
+            try $0.storeAnnotationDocuments(annotations, at: Date())
+        }
+        var notes = loaded.notes
+        let given = await givenAnnotations(annotationSources, transport: transport)
+        notes += given.notes
+        let model = merged(loaded.model, with: given.documents, notes: &notes)
         return Opened(
-            root: loaded.root, cache: cache, model: loaded.model, entitySet: loaded.entitySet, fromCache: false)
+            root: loaded.root, cache: cache, model: model, entitySet: loaded.entitySet, fromCache: false,
+            notes: notes)
     }
 }

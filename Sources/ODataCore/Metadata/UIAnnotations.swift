@@ -1,0 +1,52 @@
+/// What a service's `UI` vocabulary says about how an entity type is shown (SAP's `com.sap.vocabularies.UI.v1`),
+/// read from `$metadata` (inline, or `<Annotations Target="…">`) and from annotation documents
+/// (``EDMXParser/merge(annotations:into:)``): the columns of its lists and the names of its screens.
+///
+/// Only what the service declares is kept; a browser falls back on `$metadata`'s properties where it says nothing.
+public struct UIAnnotations: Sendable, Hashable {
+    /// `UI.LineItem` (unqualified): a list's columns, in order.
+    public var lineItem: [DataField]?
+    /// `UI.HeaderInfo`'s `TypeName` ("Sales Order").
+    public var typeName: String?
+    /// `UI.HeaderInfo`'s `TypeNamePlural` ("Sales Orders"): a list's title.
+    public var typeNamePlural: String?
+
+    public init(lineItem: [DataField]? = nil, typeName: String? = nil, typeNamePlural: String? = nil) {
+        self.lineItem = lineItem
+        self.typeName = typeName
+        self.typeNamePlural = typeNamePlural
+    }
+
+    /// Whether nothing was declared.
+    public var isEmpty: Bool { lineItem == nil && typeName == nil && typeNamePlural == nil }
+
+    /// These annotations with what `later` declares in their place, term by term (a later source overrides).
+    public func overridden(by later: UIAnnotations) -> UIAnnotations {
+        UIAnnotations(
+            lineItem: later.lineItem ?? lineItem, typeName: later.typeName ?? typeName,
+            typeNamePlural: later.typeNamePlural ?? typeNamePlural)
+    }
+}
+
+/// A `UI.DataField` (or one of its kinds that shows a value: `…WithUrl`, `…WithNavigationPath`,
+/// `…WithIntentBasedNavigation`): the value at a path, with the label the service gives it.
+public struct DataField: Sendable, Hashable {
+    /// A property of the type (`TotalNetAmount`), or a path through to-one navigations (`Car/make`).
+    public var path: String
+    /// The column's own label; nil takes the property's.
+    public var label: String?
+    /// `UI.Importance`: what a narrow screen keeps first.
+    public var importance: Importance?
+
+    public enum Importance: String, Sendable, Hashable {
+        case high = "High"
+        case medium = "Medium"
+        case low = "Low"
+    }
+
+    public init(path: String, label: String? = nil, importance: Importance? = nil) {
+        self.path = path
+        self.label = label
+        self.importance = importance
+    }
+}

@@ -1,0 +1,101 @@
+import Foundation
+import ODataCore
+
+/// Annotation documents: what a service advertises in its service document (asked alongside `$metadata`, not
+/// after it), and what the user names with `--annotations`; each merged into the model in turn, a later one
+/// overriding an earlier one term by term. One that cannot be had or read is passed over with a sentence for the
+/// log; browsing never waits on it beyond `$metadata`'s own round trip.
+extension MetadataLoader {
+    /// An annotation document and where it came from.
+    public struct AnnotationDocument: Sendable, Equatable {
+        /// The URL (or file path) it was read from.
+        public var source: String
+        public var document: [UInt8]
+
+        public init(source: String, document: [UInt8]) {
+            self.source = source
+            self.document = document
+        }
+    }
+
+    /// The annotation documents the service document at `root` names (see ``AnnotationLinks``), fetched; and a
+    /// sentence for each that could not be had.
+    static func advertisedAnnotations(
+        root: String, transport: any ODataTransport
+    ) async -> (documents: [AnnotationDocument], notes: [String]) {
+        guard
+            let response = try? await transport.send(TransportRequest(url: root, acceptsXML: true)),
+            response.status == 200
+        else { return ([], []) }
+        var documents: [AnnotationDocument] = []
+        var notes: [String] = []
+        for link in AnnotationLinks.links(in: response.body, root: root) {
+            switch await fetchAnnotations(link, transport: transport) {
+            case .success(let document): documents.append(document)
+            case .failure(let note): notes.append(note.sentence)
+            }
+        }
+        return (documents, notes)
+    }
+
+    /// The documents `--annotations` names, in order: a URL is fetched, anything else read as a file.
+    public static func givenAnnotations(
+        _ sources: [String], transport: any ODataTransport
+    ) async -> (documents: [AnnotationDocument], notes: [String]) {
+        var documents: [AnnotationDocument] = []
+        var notes: [String] = []
+        for source in sources {
+            let lower = source.lowercased()
+            if lower.hasPrefix("http://") || lower.hasPrefix("https://") {
+                switch await fetchAnnotations(source, transport: transport) {
+                case .success(let document): documents.append(document)
+                case .failure(let note): notes.append(note.sentence)
+                }
+            } else if let data = FileManager.default.contents(atPath: source) {
+                documents.append(AnnotationDocument(source: source, document: Array(data)))
+            } else {
+                notes.append("The annotation document \(source) could not be read; the service's own are used.")
+            }
+        }
+        return (documents, notes)
+    }
+
+    /// One annotation document by URL.
+    static func fetchAnnotations(
+        _ url: String, transport: any ODataTransport
+    ) async -> Result<AnnotationDocument, Failure> {
+        do {
+            let response = try await transport.send(TransportRequest(url: url, acceptsXML: true))
+            guard response.status == 200 else {
+                return .failure(
+                    Failure(
+                        sentence: "The annotation document \(url) was not had (HTTP \(response.status)); it is "
+                            + "passed over.", mayBeWrongRoot: false))
+            }
+            return .success(AnnotationDocument(source: url, document: response.body))
+        } catch {
+            return .failure(
+                Failure(
+                    sentence: "The annotation document \(url) was not had (\(error)); it is passed over.",
+                    mayBeWrongRoot: false))
+        }
+    }
+
+    /// `model` with each document merged in order; a document that is not EDMX is named in `notes` and passed
+    /// over (the others still count).
+    public static func merged(
+        _ model: ServiceModel, with documents: [AnnotationDocument], notes: inout [String]
+    ) -> ServiceModel {
+        var model = model
+        for document in documents {
+            do {
+                model = try EDMXParser.merge(annotations: document.document, into: model)
+            } catch {
+                let what = kind(of: document.document, contentType: nil)
+                let reason = what.map { "it is \($0), not EDMX" } ?? "\(error.reason) (line \(error.line))"
+                notes.append("The annotation document \(document.source) was passed over: \(reason).")
+            }
+        }
+        return model
+    }
+}

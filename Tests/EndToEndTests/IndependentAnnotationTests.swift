@@ -1,0 +1,79 @@
+import CarDealerTestSupport
+import Foundation
+import ODataCore
+import ODataHTTP
+import Testing
+
+/// A service we did not write describes its screens (issue 33), and the built binary in tmux draws them with no
+/// profile: mock-sap's v4 `api_salesorder` with its annotations inline in `$metadata`, and its v2 `GWSAMPLE_BASIC`
+/// with an annotation document of its own, which its service document names. The expected headers are the labels
+/// mock-sap 0.22.0 (pinned in `.ci/checks`) declares for the `UI.LineItem` fields, in its order.
+@Suite(
+    .serialized,
+    .enabled(if: TmuxSession.executable != nil, "tmux is not installed"),
+    .enabled(if: mockSAPRoot != nil, "CARDEALER_MOCKSAP_ROOT is not set (see .ci/checks)")
+)
+struct IndependentAnnotationTests {
+    typealias Launch = BrowserInTmuxTests.Launch
+
+    /// Whether the header row of a list (the screen's second line) holds `titles`, in that order and nothing else
+    /// between them but spaces.
+    static func hasHeaders(_ screen: String, _ titles: [String]) -> Bool {
+        let lines = screen.split(separator: "\n", omittingEmptySubsequences: false)
+        guard lines.count > 1 else { return false }
+        var rest = Substring(lines[1])
+        for title in titles {
+            guard let found = rest.range(of: title), rest[..<found.lowerBound].allSatisfy(\.isWhitespace) else {
+                return false
+            }
+            rest = rest[found.upperBound...]
+        }
+        return rest.allSatisfy(\.isWhitespace)
+    }
+
+    @Test func a_v4_list_has_the_columns_and_title_its_inline_annotations_give() async throws {
+        let root = try #require(IndependentVersion4BrowseTests.root)
+        let app = try Launch("browse \(root)", columns: 140, rows: 20)
+        defer { app.close() }
+        // The sets by their UI.HeaderInfo plural names, with the set's own name beside
+        try await app.expect("the entity sets") {
+            $0.contains("Sales Orders  (SalesOrder)") && $0.contains("Sales Order Items  (SalesOrderItem)")
+        }
+        try app.tmux.sendKeys("Enter")
+        let screen = try await app.expect("the sales orders") { $0.contains("0000004712") && $0.contains("● online") }
+        let columns = ["Sales Order", "Sold-To Party", "Order Type", "Net Value", "Currency", "Overall Status"]
+        #expect(Self.hasHeaders(screen, columns), "\(screen)")
+        #expect(screen.split(separator: "\n").first?.hasSuffix("Sales Orders") == true)
+        // The detail is named by the type's TypeName
+        try app.tmux.sendKeys("Enter")
+        try await app.expect("the order's detail") { $0.contains("Sales Orders › 0000004712") }
+        try app.tmux.sendKeys("q")
+        try await app.expect("a clean exit") { $0.contains("EXIT=0") }
+    }
+
+    @Test func a_v2_list_has_the_columns_its_annotation_document_gives() async throws {
+        let root = try #require(mockSAPRoot)
+        let app = try Launch("browse \(root)SalesOrderSet", columns: 140, rows: 20)
+        defer { app.close() }
+        let screen = try await app.expect("the sales orders") { $0.contains("500000001") && $0.contains("● online") }
+        let columns = [
+            "Sa. Ord. ID", "Company Name", "Gross Amount", "Currency", "Lifecycle Status", "Delivery Status",
+        ]
+        #expect(Self.hasHeaders(screen, columns), "\(screen)")
+        #expect(screen.split(separator: "\n").first?.hasPrefix("Sales Orders") == true)
+        // A second start on the same cache (a warm start: the document comes from it) shows the same columns
+        try app.tmux.sendKeys("q")
+        try await app.expect("a clean exit") { $0.contains("EXIT=0") }
+        let binary = try #require(BuiltProducts.executable("cardealer"))
+        let directory = app.directory
+        try app.tmux.typeLine(
+            "clear; XDG_CACHE_HOME=\(directory)/cache XDG_STATE_HOME=\(directory)/state \(binary) browse "
+                + "\(root)SalesOrderSet; echo AGAIN=$?")
+        let again = try await app.expect("the sales orders again") {
+            $0.contains("500000001") && !$0.contains("EXIT=0")
+        }
+        #expect(Self.hasHeaders(again, columns), "\(again)")
+        try app.tmux.sendKeys("q")
+        try await app.expect("a clean exit") { $0.contains("AGAIN=0") }
+    }
+}

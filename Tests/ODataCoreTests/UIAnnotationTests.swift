@@ -1,0 +1,222 @@
+import ODataCore
+import Testing
+
+/// The `UI` vocabulary a service describes its screens with (issue 33): `UI.LineItem` and `UI.HeaderInfo`, inline
+/// on a type, in `<Annotations Target="…">` blocks of `$metadata`, and in an annotation document of their own (as
+/// SAP Gateway publishes a v2 service's), a later source overriding an earlier one term by term.
+@Suite struct UIAnnotationTests {
+    static let version2 = """
+        <?xml version="1.0" encoding="utf-8"?>
+        <edmx:Edmx Version="1.0" xmlns:edmx="http://schemas.microsoft.com/ado/2007/06/edmx"
+            xmlns:sap="http://www.sap.com/Protocols/SAPData">
+          <edmx:DataServices m:DataServiceVersion="2.0"
+              xmlns:m="http://schemas.microsoft.com/ado/2007/08/dataservices/metadata">
+            <Schema Namespace="SHOP" xmlns="http://schemas.microsoft.com/ado/2008/09/edm">
+              <EntityType Name="Order">
+                <Key><PropertyRef Name="OrderID"/></Key>
+                <Property Name="OrderID" Type="Edm.String" Nullable="false" sap:label="Order"/>
+                <Property Name="Customer" Type="Edm.String" sap:label="Sold-To Party"/>
+                <Property Name="Amount" Type="Edm.Decimal" Precision="16" Scale="3" sap:label="Net Value"/>
+                <Property Name="Currency" Type="Edm.String" sap:label="Currency"/>
+                <Property Name="Note" Type="Edm.String"/>
+              </EntityType>
+              <EntityContainer Name="SHOP_Entities" m:IsDefaultEntityContainer="true">
+                <EntitySet Name="OrderSet" EntityType="SHOP.Order"/>
+              </EntityContainer>
+            </Schema>
+          </edmx:DataServices>
+        </edmx:Edmx>
+        """
+
+    /// What SAP Gateway's annotation document for that service says: vocabularies by alias, targets by namespace.
+    static let document = """
+        <?xml version="1.0" encoding="utf-8"?>
+        <edmx:Edmx Version="4.0" xmlns:edmx="http://docs.oasis-open.org/odata/ns/edmx">
+          <edmx:Reference Uri="https://sap.github.io/odata-vocabularies/vocabularies/UI.xml">
+            <edmx:Include Namespace="com.sap.vocabularies.UI.v1" Alias="UI"/>
+          </edmx:Reference>
+          <edmx:Reference Uri="https://sap.github.io/odata-vocabularies/vocabularies/Common.xml">
+            <edmx:Include Namespace="com.sap.vocabularies.Common.v1" Alias="Common"/>
+          </edmx:Reference>
+          <edmx:Reference Uri="/sap/opu/odata/sap/SHOP/$metadata">
+            <edmx:Include Namespace="SHOP" Alias="S"/>
+          </edmx:Reference>
+          <edmx:DataServices>
+            <Schema Namespace="SHOP.Annotations" xmlns="http://docs.oasis-open.org/odata/ns/edm">
+              <Annotations Target="S.Order">
+                <Annotation Term="UI.HeaderInfo">
+                  <Record Type="UI.HeaderInfoType">
+                    <PropertyValue Property="TypeName" String="Sales Order"/>
+                    <PropertyValue Property="TypeNamePlural" String="Sales Orders"/>
+                    <PropertyValue Property="Title">
+                      <Record Type="UI.DataField"><PropertyValue Property="Value" Path="OrderID"/></Record>
+                    </PropertyValue>
+                  </Record>
+                </Annotation>
+                <Annotation Term="UI.LineItem">
+                  <Collection>
+                    <Record Type="UI.DataField"><PropertyValue Property="Value" Path="OrderID"/></Record>
+                    <Record Type="UI.DataFieldForAction">
+                      <PropertyValue Property="Label" String="Release"/>
+                      <PropertyValue Property="Action" String="SHOP.Release"/>
+                    </Record>
+                    <Record Type="UI.DataField">
+                      <PropertyValue Property="Value" Path="Amount"/>
+                      <PropertyValue Property="Label" String="Amount"/>
+                      <Annotation Term="UI.Importance" EnumMember="UI.ImportanceType/High"/>
+                    </Record>
+                    <Record Type="UI.DataField">
+                      <PropertyValue Property="Value" Path="Note"/>
+                      <Annotation Term="UI.Hidden"/>
+                    </Record>
+                    <Record Type="UI.DataFieldWithUrl">
+                      <PropertyValue Property="Value"><Path>Customer</Path></PropertyValue>
+                      <PropertyValue Property="Url" String="https://example.invalid"/>
+                    </Record>
+                  </Collection>
+                </Annotation>
+                <Annotation Term="UI.LineItem" Qualifier="Narrow">
+                  <Collection>
+                    <Record Type="UI.DataField"><PropertyValue Property="Value" Path="Note"/></Record>
+                  </Collection>
+                </Annotation>
+              </Annotations>
+              <Annotations Target="S.Order/Note">
+                <Annotation Term="Common.Label" String="Internal Note"/>
+              </Annotations>
+              <Annotations Target="S.Nothing">
+                <Annotation Term="UI.LineItem"><Collection/></Annotation>
+              </Annotations>
+              <Annotations Target="S.Order/Missing">
+                <Annotation Term="Common.Label" String="Nobody"/>
+              </Annotations>
+            </Schema>
+          </edmx:DataServices>
+        </edmx:Edmx>
+        """
+
+    @Test func an_annotation_document_gives_a_v2_type_its_columns_names_and_labels() throws {
+        let model = try EDMXParser.merge(
+            annotations: Array(Self.document.utf8), into: try EDMXParser.parse(Self.version2))
+        let order = try #require(model.entityTypes["SHOP.Order"])
+        // Actions and hidden fields are no columns; a Path written as an element counts like an attribute
+        #expect(
+            order.ui.lineItem == [
+                DataField(path: "OrderID"), DataField(path: "Amount", label: "Amount", importance: .high),
+                DataField(path: "Customer"),
+            ])
+        #expect(order.ui.typeName == "Sales Order")
+        #expect(order.ui.typeNamePlural == "Sales Orders")
+        #expect(order.titleProperties == ["OrderID"])
+        // A property label from the document; sap:label stays where the document says nothing
+        #expect(order.property(named: "Note")?.label == "Internal Note")
+        #expect(order.property(named: "Customer")?.label == "Sold-To Party")
+        // Targets that name nothing change nothing
+        #expect(model.entityTypes.count == 1)
+    }
+
+    @Test func a_later_document_overrides_term_by_term() throws {
+        let first = try EDMXParser.merge(
+            annotations: Array(Self.document.utf8), into: try EDMXParser.parse(Self.version2))
+        let later = """
+            <edmx:Edmx Version="4.0" xmlns:edmx="http://docs.oasis-open.org/odata/ns/edmx">
+              <edmx:DataServices><Schema Namespace="Local" xmlns="http://docs.oasis-open.org/odata/ns/edm">
+                <Annotations Target="SHOP.Order">
+                  <Annotation Term="com.sap.vocabularies.UI.v1.LineItem"><Collection>
+                    <Record><PropertyValue Property="Value" Path="Currency"/></Record>
+                  </Collection></Annotation>
+                </Annotations>
+              </Schema></edmx:DataServices>
+            </edmx:Edmx>
+            """
+        let model = try EDMXParser.merge(annotations: Array(later.utf8), into: first)
+        let order = try #require(model.entityTypes["SHOP.Order"])
+        #expect(order.ui.lineItem == [DataField(path: "Currency")])
+        #expect(order.ui.typeNamePlural == "Sales Orders")  // not named again: kept
+    }
+
+    @Test func inline_annotations_of_a_v4_type_are_read() throws {
+        let metadata = """
+            <edmx:Edmx Version="4.0" xmlns:edmx="http://docs.oasis-open.org/odata/ns/edmx">
+              <edmx:Reference Uri="https://sap.github.io/odata-vocabularies/vocabularies/UI.xml">
+                <edmx:Include Namespace="com.sap.vocabularies.UI.v1" Alias="UI"/>
+              </edmx:Reference>
+              <edmx:DataServices><Schema Namespace="N" xmlns="http://docs.oasis-open.org/odata/ns/edm">
+                <EntityType Name="Car">
+                  <Key><PropertyRef Name="id"/></Key>
+                  <Property Name="id" Type="Edm.Int32" Nullable="false"/>
+                  <Property Name="make" Type="Edm.String"/>
+                  <Annotation Term="UI.HeaderInfo"><Record>
+                    <PropertyValue Property="TypeName" String="Car"/>
+                    <PropertyValue Property="TypeNamePlural"><String>Cars</String></PropertyValue>
+                  </Record></Annotation>
+                  <Annotation Term="UI.LineItem"><Collection>
+                    <Record Type="UI.DataField"><PropertyValue Property="Value" Path="make"/>
+                      <PropertyValue Property="Label" String="Make"/></Record>
+                  </Collection></Annotation>
+                </EntityType>
+                <EntityContainer Name="C"><EntitySet Name="Cars" EntityType="N.Car"/></EntityContainer>
+              </Schema></edmx:DataServices>
+            </edmx:Edmx>
+            """
+        let car = try #require(try EDMXParser.parse(metadata).entityTypes["N.Car"])
+        #expect(
+            car.ui
+                == UIAnnotations(
+                    lineItem: [DataField(path: "make", label: "Make")], typeName: "Car", typeNamePlural: "Cars"))
+    }
+
+    @Test(arguments: [
+        ("<!doctype html><html><body>Sign in</body></html>", "line 1"),
+        ("{\"error\":\"no\"}", "line 1"),
+        ("<Edmx><DataServices><Schema><Annotations Target=\"SHOP.Order\"><Annotation Term=", "line 1"),
+        ("<feed/>", "<feed>"),
+    ])
+    func a_document_that_is_not_edmx_throws_and_leaves_nothing_half_merged(body: String, says: String) throws {
+        let model = try EDMXParser.parse(Self.version2)
+        #expect {
+            _ = try EDMXParser.merge(annotations: Array(body.utf8), into: model)
+        } throws: { error in
+            "\(error)".contains(says)
+        }
+    }
+
+    @Test func a_line_item_of_thousands_of_fields_is_cut() throws {
+        let records = String(
+            repeating: "<Record><PropertyValue Property=\"Value\" Path=\"Customer\"/></Record>", count: 5_000)
+        let body = """
+            <edmx:Edmx Version="4.0" xmlns:edmx="http://docs.oasis-open.org/odata/ns/edmx"><edmx:DataServices>
+            <Schema Namespace="A" xmlns="http://docs.oasis-open.org/odata/ns/edm"><Annotations Target="SHOP.Order">
+            <Annotation Term="com.sap.vocabularies.UI.v1.LineItem"><Collection>\(records)</Collection></Annotation>
+            </Annotations></Schema></edmx:DataServices></edmx:Edmx>
+            """
+        let model = try EDMXParser.merge(annotations: Array(body.utf8), into: try EDMXParser.parse(Self.version2))
+        #expect(model.entityTypes["SHOP.Order"]?.ui.lineItem?.count == 64)
+    }
+
+    // MARK: - Where a service document says its annotations are
+
+    @Test func an_atom_service_document_names_its_annotation_document() {
+        let body = """
+            <?xml version="1.0" encoding="utf-8"?><app:service xml:base="http://h/sap/opu/odata/sap/SHOP/"
+              xmlns:app="http://www.w3.org/2007/app" xmlns:atom="http://www.w3.org/2005/Atom">
+              <atom:link rel="self" href="http://h/sap/opu/odata/sap/SHOP/"/>
+              <atom:link rel="http://www.sap.com/Protocols/SAPData/annotations" href="annotations"/>
+              <atom:link rel="x/annotations" href="javascript:alert(1)"/>
+              <atom:link rel="x/annotations" href="/elsewhere/anno.xml"/>
+              <app:workspace/></app:service>
+            """
+        #expect(
+            AnnotationLinks.links(in: Array(body.utf8), root: "http://h/sap/opu/odata/sap/SHOP/") == [
+                "http://h/sap/opu/odata/sap/SHOP/annotations", "http://h/elsewhere/anno.xml",
+            ])
+    }
+
+    @Test func a_json_service_document_names_its_annotation_document() {
+        let body = #"{"d":{"EntitySets":["OrderSet"],"__annotations":"http://h/SHOP/annotations"}}"#
+        #expect(AnnotationLinks.links(in: Array(body.utf8), root: "http://h/SHOP/") == ["http://h/SHOP/annotations"])
+        let v4 = #"{"@odata.context":"$metadata","value":[{"name":"Orders","url":"Orders"}]}"#
+        #expect(AnnotationLinks.links(in: Array(v4.utf8), root: "http://h/").isEmpty)
+        #expect(AnnotationLinks.links(in: Array("<html>".utf8), root: "http://h/").isEmpty)
+    }
+}

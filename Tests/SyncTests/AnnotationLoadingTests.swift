@@ -1,0 +1,153 @@
+import CarDealerTestSupport
+import EntityCache
+import Foundation
+import ODataCore
+import Testing
+
+@testable import Sync
+
+/// Where a session's annotation documents come from (issue 33): the one its service document names, asked
+/// alongside `$metadata` and kept with it in the cache; and those `--annotations` names, read at every start.
+/// What cannot be had or read is a sentence, never a failed start.
+@Suite struct AnnotationLoadingTests {
+    static let root = "http://shop.test/sap/opu/odata/sap/SHOP/"
+    static let annotationsURL = root + "annotations"
+
+    static let serviceDocument = """
+        <?xml version="1.0" encoding="utf-8"?><app:service xmlns:app="http://www.w3.org/2007/app"
+          xmlns:atom="http://www.w3.org/2005/Atom">
+          <atom:link rel="http://www.sap.com/Protocols/SAPData/annotations" href="\(annotationsURL)"/>
+          <app:workspace/></app:service>
+        """
+
+    static func document(plural: String) -> String {
+        """
+        <edmx:Edmx Version="4.0" xmlns:edmx="http://docs.oasis-open.org/odata/ns/edmx"><edmx:DataServices>
+          <Schema Namespace="SHOP.Annotations" xmlns="http://docs.oasis-open.org/odata/ns/edm">
+            <Annotations Target="SHOP.Order">
+              <Annotation Term="com.sap.vocabularies.UI.v1.HeaderInfo"><Record>
+                <PropertyValue Property="TypeNamePlural" String="\(plural)"/>
+              </Record></Annotation>
+              <Annotation Term="com.sap.vocabularies.UI.v1.LineItem"><Collection>
+                <Record><PropertyValue Property="Value" Path="Amount"/></Record>
+                <Record><PropertyValue Property="Value" Path="OrderID"/></Record>
+              </Collection></Annotation>
+            </Annotations>
+          </Schema></edmx:DataServices></edmx:Edmx>
+        """
+    }
+
+    /// The service: `$metadata`, its service document, and the annotation document `annotations` gives (nil: 404).
+    static func service(annotations: @escaping @Sendable () -> String?) -> FakeTransport {
+        FakeTransport { request, _ in
+            switch request.url {
+            case root + "$metadata":
+                return TransportResponse(status: 200, body: Array(UIAnnotationFixtures.version2.utf8))
+            case root:
+                return TransportResponse(status: 200, body: Array(serviceDocument.utf8))
+            case annotationsURL:
+                guard let body = annotations() else { return TransportResponse(status: 404, body: []) }
+                return TransportResponse(status: 200, body: Array(body.utf8))
+            default:
+                return TransportResponse(status: 404, body: [])
+            }
+        }
+    }
+
+    static let refused = FakeTransport { request, _ in
+        throw ODataError(kind: .transport, message: "the connection was refused", url: request.url)
+    }
+
+    @Test func the_document_a_service_advertises_is_merged_and_kept_for_an_offline_start() async throws {
+        let path = try BuiltProducts.temporaryDirectory("annotations") + "/cache.sqlite"
+        // Given a v2 service whose service document names its annotation document
+        let transport = Self.service { Self.document(plural: "Sales Orders") }
+        let cold = try await MetadataLoader.open(root: Self.root, transport: transport) { _ in path }
+        // Then the model holds what it says
+        let order = try #require(cold.model.entityTypes["SHOP.Order"])
+        #expect(order.ui.typeNamePlural == "Sales Orders")
+        #expect(order.ui.lineItem?.map(\.path) == ["Amount", "OrderID"])
+        #expect(cold.notes.isEmpty)
+        // Each asked once: the service document alongside $metadata, then the document it names
+        #expect(await transport.count(of: Self.root) == 1)
+        #expect(await transport.count(of: Self.annotationsURL) == 1)
+        // And a start with the service away shows the same screens from the cache
+        let offline = try await MetadataLoader.open(root: Self.root, transport: Self.refused) { _ in path }
+        #expect(offline.fromCache)
+        #expect(offline.model.entityTypes["SHOP.Order"]?.ui.typeNamePlural == "Sales Orders")
+    }
+
+    @Test func a_warm_start_stores_the_current_document_for_the_next_start() async throws {
+        let path = try BuiltProducts.temporaryDirectory("annotations") + "/cache.sqlite"
+        _ = try await MetadataLoader.open(root: Self.root, transport: Self.service { Self.document(plural: "Old") }) {
+            _ in path
+        }
+        let warm = try await MetadataLoader.open(
+            root: Self.root, transport: Self.service { Self.document(plural: "New") }
+        ) { _ in path }
+        #expect(warm.model.entityTypes["SHOP.Order"]?.ui.typeNamePlural == "Old")  // at once, from the cache
+        #expect(
+            try await eventually {
+                try warm.cache.annotationDocuments().map(\.document) == [Array(Self.document(plural: "New").utf8)]
+            })
+    }
+
+    @Test(arguments: [
+        ("<!doctype html><html><body>Log on</body></html>", "it is an HTML page, not EDMX"),
+        (String(repeating: "<a>", count: 10_000), "passed over"),
+        ("", "passed over"),
+    ])
+    func a_document_that_is_not_edmx_is_a_sentence_and_the_service_still_opens(
+        body: String, says: String
+    )
+        async throws
+    {
+        let opened = try await MetadataLoader.open(root: Self.root, transport: Self.service { body }) { _ in nil }
+        #expect(opened.model.entitySet(named: "OrderSet") != nil)
+        #expect(opened.model.entityTypes["SHOP.Order"]?.ui.isEmpty == true)
+        #expect(opened.notes.count == 1 && opened.notes[0].contains(says), "\(opened.notes)")
+        #expect(opened.notes[0].contains(Self.annotationsURL))
+    }
+
+    @Test func a_document_the_service_does_not_have_is_a_sentence() async throws {
+        let opened = try await MetadataLoader.open(root: Self.root, transport: Self.service { nil }) { _ in nil }
+        #expect(
+            opened.notes == [
+                "The annotation document \(Self.annotationsURL) was not had (HTTP 404); it is passed over."
+            ])
+    }
+
+    @Test func documents_named_by_the_user_come_after_the_services_and_a_missing_file_is_a_sentence() async throws {
+        let file = try BuiltProducts.temporaryDirectory("annotations") + "/local.xml"
+        try Self.document(plural: "Mine").write(toFile: file, atomically: true, encoding: .utf8)
+        let opened = try await MetadataLoader.open(
+            root: Self.root, transport: Self.service { Self.document(plural: "Theirs") },
+            annotationSources: ["/nonexistent/annotations.xml", file]
+        ) { _ in nil }
+        #expect(opened.model.entityTypes["SHOP.Order"]?.ui.typeNamePlural == "Mine")
+        #expect(opened.notes.count == 1 && opened.notes[0].contains("/nonexistent/annotations.xml"))
+    }
+}
+
+/// The v2 `$metadata` the annotation tests describe.
+enum UIAnnotationFixtures {
+    static let version2 = """
+        <?xml version="1.0" encoding="utf-8"?>
+        <edmx:Edmx Version="1.0" xmlns:edmx="http://schemas.microsoft.com/ado/2007/06/edmx"
+            xmlns:sap="http://www.sap.com/Protocols/SAPData">
+          <edmx:DataServices m:DataServiceVersion="2.0"
+              xmlns:m="http://schemas.microsoft.com/ado/2007/08/dataservices/metadata">
+            <Schema Namespace="SHOP" xmlns="http://schemas.microsoft.com/ado/2008/09/edm">
+              <EntityType Name="Order">
+                <Key><PropertyRef Name="OrderID"/></Key>
+                <Property Name="OrderID" Type="Edm.String" Nullable="false" sap:label="Order"/>
+                <Property Name="Amount" Type="Edm.Decimal" Precision="16" Scale="3" sap:label="Net Value"/>
+              </EntityType>
+              <EntityContainer Name="SHOP_Entities" m:IsDefaultEntityContainer="true">
+                <EntitySet Name="OrderSet" EntityType="SHOP.Order"/>
+              </EntityContainer>
+            </Schema>
+          </edmx:DataServices>
+        </edmx:Edmx>
+        """
+}
