@@ -31,6 +31,19 @@ struct BrowserInTmuxTests {
             try? FileManager.default.removeItem(atPath: directory)
         }
 
+        /// Presses `j` until the line that starts with `label` is the selected one (at most `presses` times),
+        /// failing the test with the screen when it never is: a detail's lines move with the sections a service
+        /// declares, so a test finds a line by what it says, not by where it was.
+        func select(_ label: String, presses: Int = 60) async throws {
+            for _ in 0..<presses {
+                if try tmux.capture().contains("▌" + label) { return }
+                try tmux.sendKeys("j")
+                _ = try await tmux.waitFor(timeout: .milliseconds(300)) { $0.contains("▌" + label) }
+            }
+            let screen = try tmux.capture()
+            #expect(screen.contains("▌" + label), "never selected \(label); the screen was:\n\(screen)")
+        }
+
         /// Waits for the screen to satisfy `condition`, failing the test with the screen when it never does.
         @discardableResult
         func expect(

@@ -33,7 +33,7 @@ struct IndependentAnnotationTests {
 
     @Test func a_v4_list_has_the_columns_and_title_its_inline_annotations_give() async throws {
         let root = try #require(IndependentVersion4BrowseTests.root)
-        let app = try Launch("browse \(root)", columns: 140, rows: 20)
+        let app = try Launch("browse \(root)", columns: 140, rows: 44)
         defer { app.close() }
         // The sets by their UI.HeaderInfo plural names, with the set's own name beside
         try await app.expect("the entity sets") {
@@ -44,9 +44,21 @@ struct IndependentAnnotationTests {
         let columns = ["Sales Order", "Sold-To Party", "Order Type", "Net Value", "Currency", "Overall Status"]
         #expect(Self.hasHeaders(screen, columns), "\(screen)")
         #expect(screen.split(separator: "\n").first?.hasSuffix("Sales Orders") == true)
-        // The detail is named by the type's TypeName
+        // The detail is named by the type's TypeName, in the sections its UI.Facets declare, in their order: field
+        // groups under their labels, the items and partners as lines to enter, the rest under "More"
         try app.tmux.sendKeys("Enter")
-        try await app.expect("the order's detail") { $0.contains("Sales Orders › 0000004712") }
+        let detail = try await app.expect("the order's detail") {
+            $0.contains("Sales Orders › 0000004712") && $0.contains("Administrative Data")
+        }
+        let lines = detail.split(separator: "\n").map { $0.dropFirst().trimmingCharacters(in: .whitespaces) }
+        let sections = [
+            "General Information", "Amounts", "Dates and Status", "Items", "Partners", "Administrative Data", "More",
+        ]
+        let found = sections.compactMap { section in
+            lines.firstIndex { $0 == section || ($0.hasPrefix(section + " ") && $0.hasSuffix("›")) }
+        }
+        #expect(found.count == sections.count && found == found.sorted(), "\(detail)")
+        #expect(detail.contains("Net Value") && detail.contains("24786.72"))
         try app.tmux.sendKeys("q")
         try await app.expect("a clean exit") { $0.contains("EXIT=0") }
     }

@@ -220,3 +220,95 @@ import Testing
         #expect(AnnotationLinks.links(in: Array("<html>".utf8), root: "http://h/").isEmpty)
     }
 }
+
+/// A detail's sections (issue 33): `UI.Facets` of reference facets to field groups, the identification and a
+/// navigation's line item, and collection facets of them.
+@Suite struct FacetTests {
+    static let metadata = """
+        <edmx:Edmx Version="4.0" xmlns:edmx="http://docs.oasis-open.org/odata/ns/edmx">
+          <edmx:Reference Uri="https://sap.github.io/odata-vocabularies/vocabularies/UI.xml">
+            <edmx:Include Namespace="com.sap.vocabularies.UI.v1" Alias="UI"/>
+          </edmx:Reference>
+          <edmx:DataServices><Schema Namespace="N" xmlns="http://docs.oasis-open.org/odata/ns/edm">
+            <EntityType Name="Order">
+              <Key><PropertyRef Name="id"/></Key>
+              <Property Name="id" Type="Edm.Int32" Nullable="false"/>
+              <Property Name="amount" Type="Edm.Decimal"/>
+              <Property Name="note" Type="Edm.String"/>
+              <NavigationProperty Name="items" Type="Collection(N.Item)"/>
+            </EntityType>
+            <EntityType Name="Item"><Key><PropertyRef Name="no"/></Key>
+              <Property Name="no" Type="Edm.Int32" Nullable="false"/></EntityType>
+            <EntityContainer Name="C"><EntitySet Name="Orders" EntityType="N.Order"/></EntityContainer>
+            <Annotations Target="N.Order">
+              <Annotation Term="UI.FieldGroup" Qualifier="Money"><Record>
+                <PropertyValue Property="Label" String="Money"/>
+                <PropertyValue Property="Data"><Collection>
+                  <Record Type="UI.DataField"><PropertyValue Property="Value" Path="amount"/></Record>
+                </Collection></PropertyValue>
+              </Record></Annotation>
+              <Annotation Term="UI.Identification"><Collection>
+                <Record Type="UI.DataField"><PropertyValue Property="Value" Path="id"/></Record>
+              </Collection></Annotation>
+              <Annotation Term="UI.Facets"><Collection>
+                <Record Type="UI.CollectionFacet">
+                  <PropertyValue Property="Label" String="Header"/>
+                  <PropertyValue Property="Facets"><Collection>
+                    <Record Type="UI.ReferenceFacet">
+                      <PropertyValue Property="Target" AnnotationPath="@UI.Identification"/>
+                    </Record>
+                    <Record Type="UI.ReferenceFacet">
+                      <PropertyValue Property="Label" String="Money"/>
+                      <PropertyValue Property="Target"
+                        AnnotationPath="@com.sap.vocabularies.UI.v1.FieldGroup#Money"/>
+                    </Record>
+                  </Collection></PropertyValue>
+                </Record>
+                <Record Type="UI.ReferenceFacet">
+                  <PropertyValue Property="Label" String="Items"/>
+                  <PropertyValue Property="Target" AnnotationPath="items/@UI.LineItem"/>
+                </Record>
+                <Record Type="UI.ReferenceFacet">
+                  <PropertyValue Property="Label" String="Chart"/>
+                  <PropertyValue Property="Target" AnnotationPath="@UI.Chart"/>
+                </Record>
+                <Record Type="UI.ReferenceFacet">
+                  <PropertyValue Property="Label" String="Nothing"/>
+                </Record>
+              </Collection></Annotation>
+            </Annotations>
+          </Schema></edmx:DataServices>
+        </edmx:Edmx>
+        """
+
+    @Test func facets_field_groups_and_the_identification_are_read() throws {
+        let ui = try #require(try EDMXParser.parse(Self.metadata).entityTypes["N.Order"]?.ui)
+        // (a facet to a chart, or to nothing, is left out)
+        #expect(
+            ui.facets == [
+                Facet(
+                    label: "Header", target: .collection,
+                    facets: [
+                        Facet(label: nil, target: .identification), Facet(label: "Money", target: .fieldGroup("Money")),
+                    ]),
+                Facet(label: "Items", target: .lineItem(navigation: "items")),
+            ])
+        #expect(ui.fieldGroups == ["Money": FieldGroup(label: "Money", data: [DataField(path: "amount")])])
+        #expect(ui.identification == [DataField(path: "id")])
+    }
+
+    @Test func collection_facets_nested_past_the_limit_are_cut() throws {
+        var facet =
+            "<Record Type=\"UI.ReferenceFacet\"><PropertyValue Property=\"Target\" AnnotationPath=\"@UI.Identification\"/></Record>"
+        for _ in 0..<15 {  // (the XML reader refuses more than 64 levels of elements)
+            facet =
+                "<Record Type=\"UI.CollectionFacet\"><PropertyValue Property=\"Facets\"><Collection>\(facet)</Collection></PropertyValue></Record>"
+        }
+        let metadata = Self.metadata.replacingOccurrences(
+            of: "<Annotation Term=\"UI.Facets\"><Collection>",
+            with: "<Annotation Term=\"UI.Facets\"><Collection>\(facet)")
+        let ui = try #require(try EDMXParser.parse(metadata).entityTypes["N.Order"]?.ui)
+        // The facet nested past the limit holds nothing within it, so it is left out; the others stay
+        #expect(ui.facets?.map(\.label) == ["Header", "Items"])
+    }
+}

@@ -38,34 +38,116 @@ public final class EntityDetailController: ScreenController {
         navigations = type.map { environment.model.navigationProperties(of: $0).map(\.name) } ?? []
     }
 
-    /// Lines: one per property, then one per navigation.
+    /// One line of the detail: a property, a navigation to drill into, or a section's heading.
+    struct Line {
+        var label: String
+        var value: String
+        /// The navigation Enter follows.
+        var navigation: String?
+        /// The property shown (empty on a heading or a navigation).
+        var name: String
+        var isHeading = false
+    }
+
+    /// Lines: one per property, then one per navigation; where the service declares `UI.Facets`, in its sections
+    /// (a field group's fields under its label, a navigation's line item as a line to enter), then what no section
+    /// shows under "More", so that nothing the entity holds is hidden.
     /// A property shows under its `$metadata` label (`sap:label`, `Common.Label`) when the service gives one.
-    var lines: [(label: String, value: String, navigation: String?, name: String)] {
-        let declared = environment.model.entityType(ofSet: key.entitySet).map { environment.model.properties(of: $0) }
-        var result: [(String, String, String?, String)] = (entity?.properties ?? []).map { property in
-            let label = declared?.first { $0.name == property.name }?.label ?? property.name
-            return (label, ValueFormatter.format(property.value), nil, property.name)
-        }
-        // A copy cut to what a list shows: the fields it lacks are on their way (the fetcher asks for the whole).
-        if let entity, !entity.isComplete {
-            let present = Set(entity.properties.map(\.name))
-            for property in declared ?? [] where !present.contains(property.name) {
-                result.append((property.label ?? property.name, "loading…", nil, property.name))
+    var lines: [Line] {
+        let type = environment.model.entityType(ofSet: key.entitySet)
+        let declared = type.map { environment.model.properties(of: $0) } ?? []
+        let present = Set((entity?.properties ?? []).map(\.name))
+        let loading = entity.map { !$0.isComplete } ?? false
+        /// A property's line: its value, or (in a copy cut to what a list shows) that the rest is on its way.
+        func field(_ name: String, label: String? = nil) -> Line? {
+            let property = declared.first { $0.name == name }
+            let title = label ?? property?.label ?? name
+            if present.contains(name), let value = entity?[name] {
+                return Line(label: title, value: ValueFormatter.format(value), navigation: nil, name: name)
             }
+            guard loading, property != nil else { return nil }
+            return Line(label: title, value: "loading…", navigation: nil, name: name)
         }
-        result += navigations.map { ($0, "›", $0, $0) }
+        var result: [Line] = []
+        var shownFields: Set<String> = []
+        var shownNavigations: Set<String> = []
+        if let ui = type?.ui, let facets = ui.facets, entity != nil {
+            func add(_ facets: [Facet], depth: Int) {
+                for facet in facets {
+                    var section: [Line] = []
+                    var fields: [DataField] = []
+                    switch facet.target {
+                    case .fieldGroup(let qualifier): fields = ui.fieldGroups[qualifier]?.data ?? []
+                    case .identification: fields = ui.identification ?? []
+                    case .lineItem(let navigation) where navigations.contains(navigation):
+                        shownNavigations.insert(navigation)
+                        section.append(
+                            Line(label: facet.label ?? navigation, value: "›", navigation: navigation, name: ""))
+                    case .lineItem: continue
+                    case .collection:
+                        if let label = facet.label {
+                            result.append(Line(label: label, value: "", navigation: nil, name: "", isHeading: true))
+                        }
+                        add(facet.facets, depth: depth + 1)
+                        continue
+                    }
+                    for data in fields where !shownFields.contains(data.path) {
+                        guard let line = field(data.path, label: data.label) else { continue }
+                        shownFields.insert(data.path)
+                        section.append(line)
+                    }
+                    guard !section.isEmpty else { continue }
+                    if section.count > 1 || section[0].navigation == nil, let label = facet.label {
+                        result.append(Line(label: label, value: "", navigation: nil, name: "", isHeading: true))
+                    }
+                    result += section
+                }
+            }
+            add(facets, depth: 0)
+        }
+        let names = (entity?.properties.map(\.name) ?? []) + (loading ? declared.map(\.name) : [])
+        var rest: [Line] = []
+        var seen = shownFields
+        for name in names where !seen.contains(name) {
+            seen.insert(name)
+            if let line = field(name) { rest.append(line) }
+        }
+        if !result.isEmpty, !rest.isEmpty {
+            result.append(Line(label: "More", value: "", navigation: nil, name: "", isHeading: true))
+        }
+        result += rest
+        result += navigations.filter { !shownNavigations.contains($0) }.map {
+            Line(label: $0, value: "›", navigation: $0, name: $0)
+        }
         return result
+    }
+
+    /// Off a section's heading, onto the nearest line in the direction moved (back the other way at an end).
+    func skipHeading(forward: Bool) {
+        let all = lines
+        guard all.indices.contains(cursor.selected), all[cursor.selected].isHeading else { return }
+        let ahead =
+            forward
+            ? Array(all.indices.suffix(from: cursor.selected)) : all.indices.prefix(through: cursor.selected).reversed()
+        let behind =
+            forward
+            ? all.indices.prefix(through: cursor.selected).reversed() : Array(all.indices.suffix(from: cursor.selected))
+        guard let target = ahead.first(where: { !all[$0].isHeading }) ?? behind.first(where: { !all[$0].isHeading })
+        else { return }
+        cursor.move(by: target - cursor.selected)
     }
 
     public func willAppear() {
         entity = try? environment.cache.entity(key)
         loaded = entity != nil
         cursor.setCount(lines.count)
+        skipHeading(forward: true)
         observation = environment.cache.observeEntity(key) { [weak self] entity in
             guard let self else { return }
             self.entity = entity
             self.loaded = true
             self.cursor.setCount(self.lines.count)
+            self.skipHeading(forward: true)
             self.environment.setNeedsDisplay()
         }
     }
@@ -84,7 +166,9 @@ public final class EntityDetailController: ScreenController {
     }
 
     public func handle(_ key: Key) -> ScreenAction {
+        let before = cursor.selected
         if cursor.apply(key) {
+            skipHeading(forward: cursor.selected >= before)
             environment.setNeedsDisplay()
             return .handled
         }
@@ -92,6 +176,7 @@ public final class EntityDetailController: ScreenController {
         case .enter, .right, .char("l"):
             let all = lines
             guard cursor.selected < all.count else { return .handled }
+            guard !all[cursor.selected].isHeading else { return .handled }
             guard let navigation = all[cursor.selected].navigation else {
                 // A field: change it where this session writes and the field can be typed, else read it whole.
                 let property = all[cursor.selected].name
@@ -104,13 +189,15 @@ public final class EntityDetailController: ScreenController {
             }
             return .push(
                 EntityListController(
-                    // This screen already names the entity; the list names the navigation followed.
+                    // This screen already names the entity; the list names the navigation followed (by the label of
+                    // the section that shows it, where the service declares one).
                     environment: environment, source: .related(parent: self.key, path: [navigation]),
-                    breadcrumb: navigation, kindTitle: navigation
+                    breadcrumb: all[cursor.selected].label, kindTitle: all[cursor.selected].label
                 ))
         case .char("v"):
             let all = lines
-            guard cursor.selected < all.count, all[cursor.selected].navigation == nil else { return .handled }
+            guard cursor.selected < all.count, all[cursor.selected].navigation == nil, !all[cursor.selected].isHeading
+            else { return .handled }
             return fullValue(of: all[cursor.selected].name).map(ScreenAction.push) ?? .handled
         case .char("e"):
             return editForm(focusOn: nil).map(ScreenAction.push) ?? .handled
@@ -164,6 +251,10 @@ public final class EntityDetailController: ScreenController {
             let line = rows.lowerBound + offset
             SelectionGutter.draw(selected: index == cursor.selected, line: line, into: &buffer)
             let item = all[index]
+            if item.isHeading {
+                buffer.put(item.label, row: line, column: SelectionGutter.width, style: CellStyle(.bold, role: .title))
+                continue
+            }
             let labelStyle = CellStyle(role: item.navigation == nil ? .header : .accent)
             let next = buffer.put(
                 item.label, row: line, column: SelectionGutter.width, width: labelWidth, style: labelStyle)

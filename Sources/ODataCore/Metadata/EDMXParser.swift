@@ -221,6 +221,16 @@ public enum EDMXParser {
                     notes.deletable = restriction(annotation, "Deletable")
                 case "com.sap.vocabularies.UI.v1.LineItem" where annotation.attribute("Qualifier") == nil:
                     notes.ui.lineItem = lineItem(annotation)
+                case "com.sap.vocabularies.UI.v1.Identification" where annotation.attribute("Qualifier") == nil:
+                    notes.ui.identification = lineItem(annotation)
+                case "com.sap.vocabularies.UI.v1.FieldGroup":
+                    guard let record = annotation.child(named: "Record"), let data = value(record, "Data") else {
+                        continue
+                    }
+                    notes.ui.fieldGroups[annotation.attribute("Qualifier") ?? ""] = FieldGroup(
+                        label: value(record, "Label").flatMap(string), data: lineItem(data))
+                case "com.sap.vocabularies.UI.v1.Facets" where annotation.attribute("Qualifier") == nil:
+                    notes.ui.facets = facets(annotation, depth: 0)
                 case "com.sap.vocabularies.UI.v1.HeaderInfo":
                     if let record = annotation.child(named: "Record") {
                         notes.ui.typeName = value(record, "TypeName").flatMap(string)
@@ -279,6 +289,51 @@ public enum EDMXParser {
             }
             return fields
         }
+
+        /// The facets of a `UI.Facets` collection (or of a collection facet's `Facets`): reference facets to a field
+        /// group, the identification or a navigation's line item, and collection facets to a depth of
+        /// ``maxFacetDepth``; facets to anything else are left out.
+        func facets(_ node: XMLNode, depth: Int) -> [Facet] {
+            guard depth < Self.maxFacetDepth else { return [] }
+            var result: [Facet] = []
+            for record in (node.child(named: "Collection")?.children(named: "Record") ?? []).prefix(64) {
+                let values = record.children(named: "PropertyValue")
+                let label = values.first { $0.attribute("Property") == "Label" }
+                    .flatMap { $0.attribute("String") ?? $0.child(named: "String")?.text }
+                if let nested = values.first(where: { $0.attribute("Property") == "Facets" }) {
+                    let inner = facets(nested, depth: depth + 1)
+                    if !inner.isEmpty { result.append(Facet(label: label, target: .collection, facets: inner)) }
+                    continue
+                }
+                guard
+                    let target = values.first(where: { $0.attribute("Property") == "Target" }),
+                    let path = target.attribute("AnnotationPath") ?? target.child(named: "AnnotationPath")?.text,
+                    let resolved = facetTarget(path)
+                else { continue }
+                result.append(Facet(label: label, target: resolved))
+            }
+            return result
+        }
+
+        /// `@UI.FieldGroup#General`, `@com.sap.vocabularies.UI.v1.Identification`, `to_Item/@UI.LineItem`.
+        func facetTarget(_ path: String) -> Facet.Target? {
+            let parts = path.split(separator: "@", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
+            guard parts.count == 2 else { return nil }
+            let navigation = parts[0].hasSuffix("/") ? String(parts[0].dropLast()) : parts[0]
+            let termAndQualifier = parts[1].split(separator: "#", maxSplits: 1).map(String.init)
+            let term = qualify(termAndQualifier.first ?? "")
+            let qualifier = termAndQualifier.count > 1 ? termAndQualifier[1] : ""
+            switch term {
+            case "com.sap.vocabularies.UI.v1.FieldGroup" where navigation.isEmpty: return .fieldGroup(qualifier)
+            case "com.sap.vocabularies.UI.v1.Identification" where navigation.isEmpty: return .identification
+            case "com.sap.vocabularies.UI.v1.LineItem" where !navigation.isEmpty && !navigation.contains("/"):
+                return .lineItem(navigation: navigation)
+            default: return nil
+            }
+        }
+
+        /// How deep collection facets nest before the rest is left out.
+        static let maxFacetDepth = 4
 
         /// The most columns a line item gives a list (a document that declares thousands is cut, not obeyed).
         static let maxLineItemFields = 64

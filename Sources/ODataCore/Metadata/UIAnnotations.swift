@@ -11,20 +11,75 @@ public struct UIAnnotations: Sendable, Hashable {
     /// `UI.HeaderInfo`'s `TypeNamePlural` ("Sales Orders"): a list's title.
     public var typeNamePlural: String?
 
-    public init(lineItem: [DataField]? = nil, typeName: String? = nil, typeNamePlural: String? = nil) {
+    /// `UI.Facets`: a detail's sections, in order.
+    public var facets: [Facet]?
+    /// `UI.FieldGroup`s by qualifier (`""` for an unqualified one): what a facet shows.
+    public var fieldGroups: [String: FieldGroup] = [:]
+    /// `UI.Identification`: the fields that identify one of these.
+    public var identification: [DataField]?
+
+    public init(
+        lineItem: [DataField]? = nil, typeName: String? = nil, typeNamePlural: String? = nil, facets: [Facet]? = nil,
+        fieldGroups: [String: FieldGroup] = [:], identification: [DataField]? = nil
+    ) {
         self.lineItem = lineItem
         self.typeName = typeName
         self.typeNamePlural = typeNamePlural
+        self.facets = facets
+        self.fieldGroups = fieldGroups
+        self.identification = identification
     }
 
     /// Whether nothing was declared.
-    public var isEmpty: Bool { lineItem == nil && typeName == nil && typeNamePlural == nil }
+    public var isEmpty: Bool {
+        lineItem == nil && typeName == nil && typeNamePlural == nil && facets == nil && fieldGroups.isEmpty
+            && identification == nil
+    }
 
-    /// These annotations with what `later` declares in their place, term by term (a later source overrides).
+    /// These annotations with what `later` declares in their place, term by term (a later source overrides; a
+    /// field group by its qualifier).
     public func overridden(by later: UIAnnotations) -> UIAnnotations {
         UIAnnotations(
             lineItem: later.lineItem ?? lineItem, typeName: later.typeName ?? typeName,
-            typeNamePlural: later.typeNamePlural ?? typeNamePlural)
+            typeNamePlural: later.typeNamePlural ?? typeNamePlural, facets: later.facets ?? facets,
+            fieldGroups: fieldGroups.merging(later.fieldGroups) { $1 },
+            identification: later.identification ?? identification)
+    }
+}
+
+/// A `UI.ReferenceFacet` (what one section of a detail shows) or a `UI.CollectionFacet` (sections within one).
+public struct Facet: Sendable, Hashable {
+    public var label: String?
+    public var target: Target
+    /// A collection facet's own facets.
+    public var facets: [Facet]
+
+    public enum Target: Sendable, Hashable {
+        /// `@UI.FieldGroup#Qualifier` (`""`: unqualified).
+        case fieldGroup(String)
+        /// `@UI.Identification`.
+        case identification
+        /// `Navigation/@UI.LineItem`: the list a navigation leads to, as a section one enters.
+        case lineItem(navigation: String)
+        /// A collection facet: its `facets`.
+        case collection
+    }
+
+    public init(label: String?, target: Target, facets: [Facet] = []) {
+        self.label = label
+        self.target = target
+        self.facets = facets
+    }
+}
+
+/// A `UI.FieldGroup`: a titled run of fields.
+public struct FieldGroup: Sendable, Hashable {
+    public var label: String?
+    public var data: [DataField]
+
+    public init(label: String? = nil, data: [DataField]) {
+        self.label = label
+        self.data = data
     }
 }
 
