@@ -48,3 +48,45 @@ import Testing
         #expect(ValueFormatter.format(.dateTime(ODataInstant(millisecondsSince1970: 86_400_000))) == "1970-01-02")
     }
 }
+
+/// Values shown with what the service relates them to (issue 33): a code with its text, an amount with its
+/// currency (decimals as the currency has them), a quantity with its unit.
+@Suite struct RelatedValueTests {
+    let order: [String: ODataValue] = [
+        "status": .string("P"), "statusText": .string("In Process"), "none": .null, "blank": .string(" "),
+        "net": .decimal("1234.5"), "yen": .decimal("1234.5"), "dinar": .decimal("-0.0004"), "weight": .decimal("12.5"),
+        "EUR": .string("EUR"), "JPY": .string("JPY"), "BHD": .string("BHD"), "unit": .string("KG"),
+    ]
+
+    func fill(_ template: String) -> String { ValueFormatter.fill(template) { order[$0] } }
+
+    @Test func a_code_is_shown_with_its_text_as_the_service_arranges_them() {
+        #expect(fill("{status:text=statusText}") == "In Process (P)")
+        #expect(fill("{status:textlast=statusText}") == "P (In Process)")
+        #expect(fill("{status:textonly=statusText}") == "In Process")
+        // No text (null, blank, or not there): the code alone
+        #expect(fill("{status:text=none}") == "P")
+        #expect(fill("{status:text=blank}") == "P")
+        #expect(fill("{status:textonly=missing}") == "P")
+        #expect(ValueFormatter.fields(of: "{status:text=statusText}") == ["status", "statusText"])
+    }
+
+    @Test func an_amount_has_its_currencys_decimals_and_a_quantity_its_unit() {
+        #expect(fill("{net:currency=EUR}") == "1,234.50 EUR")
+        #expect(fill("{yen:currency=JPY}") == "1,235 JPY")
+        #expect(fill("{dinar:currency=BHD}") == "0.000 BHD")
+        #expect(fill("{net:currency='USD'}") == "1,234.50 USD")
+        #expect(fill("{weight:unit=unit}") == "12.5 KG")
+        #expect(fill("{weight:unit='kg'}") == "12.5 kg")
+        #expect(ValueFormatter.fields(of: "{net:currency='USD'}") == ["net"])
+    }
+
+    @Test func a_code_from_a_hostile_document_never_becomes_part_of_a_template() {
+        var property = Property(name: "net", type: .primitive(.decimal))
+        property.unit = .currencyCode("}{statusText")
+        #expect(ValueFormatter.template(for: property) { _ in true } == "{net}")
+        property.unit = .currency(path: "EUR")
+        #expect(ValueFormatter.template(for: property) { _ in false } == "{net}")  // no such property
+        #expect(ValueFormatter.template(for: property) { _ in true } == "{net:currency=EUR}")
+    }
+}

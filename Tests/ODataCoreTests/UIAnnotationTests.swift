@@ -312,3 +312,63 @@ import Testing
         #expect(ui.facets?.map(\.label) == ["Header", "Items"])
     }
 }
+
+/// Values a service relates to others (issue 33): a code's readable text (`sap:text`, `Common.Text` with its
+/// `UI.TextArrangement`), an amount's currency and a quantity's unit (`sap:unit` with the unit's `sap:semantics`,
+/// `Measures.ISOCurrency`, `Measures.Unit`, by path or as a code).
+@Suite struct RelatedValueAnnotationTests {
+    @Test func v2_sap_unit_is_a_currency_when_the_unit_says_it_is_a_currency_code() throws {
+        let metadata = UIAnnotationTests.version2.replacingOccurrences(
+            of: #"<Property Name="Amount" Type="Edm.Decimal" Precision="16" Scale="3" sap:label="Net Value"/>"#,
+            with: #"""
+                <Property Name="Amount" Type="Edm.Decimal" sap:unit="Currency"/>
+                <Property Name="Weight" Type="Edm.Decimal" sap:unit="WeightUnit"/>
+                <Property Name="WeightUnit" Type="Edm.String" sap:semantics="unit-of-measure"/>
+                <Property Name="Status" Type="Edm.String" sap:text="StatusText"/>
+                <Property Name="StatusText" Type="Edm.String"/>
+                """#
+        ).replacingOccurrences(
+            of: #"<Property Name="Currency" Type="Edm.String" sap:label="Currency"/>"#,
+            with: #"<Property Name="Currency" Type="Edm.String" sap:semantics="currency-code"/>"#)
+        let order = try #require(try EDMXParser.parse(metadata).entityTypes["SHOP.Order"])
+        #expect(order.property(named: "Amount")?.unit == .currency(path: "Currency"))
+        #expect(order.property(named: "Weight")?.unit == .unit(path: "WeightUnit"))
+        #expect(order.property(named: "Status")?.textProperty == "StatusText")
+        #expect(order.property(named: "Status")?.textArrangement == .textFirst)
+    }
+
+    @Test func v4_common_text_and_measures_are_read() throws {
+        let metadata = """
+            <edmx:Edmx Version="4.0" xmlns:edmx="http://docs.oasis-open.org/odata/ns/edmx">
+              <edmx:Reference Uri="https://sap.github.io/odata-vocabularies/vocabularies/Common.xml">
+                <edmx:Include Namespace="com.sap.vocabularies.Common.v1" Alias="Common"/></edmx:Reference>
+              <edmx:Reference Uri="https://sap.github.io/odata-vocabularies/vocabularies/UI.xml">
+                <edmx:Include Namespace="com.sap.vocabularies.UI.v1" Alias="UI"/></edmx:Reference>
+              <edmx:Reference Uri="https://oasis-tcs.github.io/odata-vocabularies/vocabularies/Org.OData.Measures.V1.xml">
+                <edmx:Include Namespace="Org.OData.Measures.V1" Alias="Measures"/></edmx:Reference>
+              <edmx:DataServices><Schema Namespace="N" xmlns="http://docs.oasis-open.org/odata/ns/edm">
+                <EntityType Name="Order"><Key><PropertyRef Name="id"/></Key>
+                  <Property Name="id" Type="Edm.Int32" Nullable="false"/>
+                  <Property Name="status" Type="Edm.String">
+                    <Annotation Term="Common.Text" Path="statusText">
+                      <Annotation Term="UI.TextArrangement" EnumMember="UI.TextArrangementType/TextLast"/>
+                    </Annotation>
+                  </Property>
+                  <Property Name="statusText" Type="Edm.String"/>
+                  <Property Name="net" Type="Edm.Decimal"><Annotation Term="Measures.ISOCurrency" Path="currency"/></Property>
+                  <Property Name="cost" Type="Edm.Decimal"><Annotation Term="Measures.ISOCurrency" String="EUR"/></Property>
+                  <Property Name="weight" Type="Edm.Decimal"><Annotation Term="Measures.Unit" String="kg"/></Property>
+                  <Property Name="currency" Type="Edm.String"/>
+                </EntityType>
+                <EntityContainer Name="C"><EntitySet Name="Orders" EntityType="N.Order"/></EntityContainer>
+              </Schema></edmx:DataServices>
+            </edmx:Edmx>
+            """
+        let order = try #require(try EDMXParser.parse(metadata).entityTypes["N.Order"])
+        #expect(order.property(named: "status")?.textProperty == "statusText")
+        #expect(order.property(named: "status")?.textArrangement == .textLast)
+        #expect(order.property(named: "net")?.unit == .currency(path: "currency"))
+        #expect(order.property(named: "cost")?.unit == .currencyCode("EUR"))
+        #expect(order.property(named: "weight")?.unit == .unitCode("kg"))
+    }
+}

@@ -55,6 +55,11 @@ public enum ValueFormatter {
     }
 
     /// Fills `{name}` and `{name:format}` placeholders from `lookup`; unknown names become empty.
+    ///
+    /// A format may name another value (a property, or a code in quotes), as the service's annotations relate
+    /// them: `{status:text=statusText}` ("In Process (P)"; `textlast`: "P (In Process)", `textonly`: "In Process"),
+    /// `{amount:currency=currencyCode}` ("1,234.50 EUR", decimals as the currency has them) and
+    /// `{weight:unit='KG'}` ("12.5 KG").
     public static func fill(_ template: String, _ lookup: (String) -> ODataValue?) -> String {
         var result = ""
         var rest = Substring(template)
@@ -64,11 +69,57 @@ public enum ValueFormatter {
             let field = rest[rest.index(after: open)..<close]
             let parts = field.split(separator: ":", maxSplits: 1)
             let name = parts.first.map(String.init) ?? ""
-            result += lookup(name).map { format($0, as: parts.count > 1 ? String(parts[1]) : nil) } ?? ""
+            let format = parts.count > 1 ? String(parts[1]) : nil
+            if let format, let equals = format.firstIndex(of: "=") {
+                let argument = String(format[format.index(after: equals)...])
+                let other: String? =
+                    argument.hasPrefix("'") && argument.hasSuffix("'") && argument.count >= 2
+                    ? String(argument.dropFirst().dropLast()) : lookup(argument).map { Self.format($0) }
+                result += lookup(name).map { related($0, String(format[..<equals]), other) } ?? ""
+            } else {
+                result += lookup(name).map { Self.format($0, as: format) } ?? ""
+            }
             rest = rest[rest.index(after: close)...]
         }
         result += rest
         return result.trimmingBlankEdges
+    }
+
+    /// A value shown with the one an annotation relates it to (see ``fill(_:_:)``).
+    static func related(_ value: ODataValue, _ kind: String, _ other: String?) -> String {
+        let code = format(value)
+        guard value != .null else { return "" }
+        let other = other.flatMap { $0.allSatisfy(\.isWhitespace) ? nil : $0 }
+        switch kind {
+        case "text": return other.map { "\($0) (\(code))" } ?? code
+        case "textlast": return other.map { "\(code) (\($0))" } ?? code
+        case "textonly": return other ?? code
+        case "currency":
+            let number: String? =
+                switch value {
+                case .decimal(let text): text
+                case .int(let number): String(number)
+                case .double(let number): String(format: number)
+                default: nil
+                }
+            guard let number else { return code }
+            let places = other.map(currencyDecimals) ?? 2
+            return rounded(number, places: places) + (other.map { " " + $0 } ?? "")
+        case "unit": return code + (other.map { " " + $0 } ?? "")
+        default: return code
+        }
+    }
+
+    /// The decimals an amount in an ISO 4217 currency is shown with (two but for the currencies with none or
+    /// three minor units).
+    static func currencyDecimals(_ code: String) -> Int {
+        let none: Set<String> = [
+            "BIF", "CLP", "DJF", "GNF", "ISK", "JPY", "KMF", "KRW", "PYG", "RWF", "UGX", "UYI", "VND", "VUV", "XAF",
+            "XOF", "XPF",
+        ]
+        let three: Set<String> = ["BHD", "IQD", "JOD", "KWD", "LYD", "OMR", "TND"]
+        let upper = code.uppercased()
+        return none.contains(upper) ? 0 : three.contains(upper) ? 3 : 2
     }
 
     /// Property names a template refers to (for `$select` and for knowing what a row needs).
@@ -77,8 +128,14 @@ public enum ValueFormatter {
         var rest = Substring(template)
         while let open = rest.firstIndex(of: "{"), let close = rest[open...].firstIndex(of: "}") {
             let field = rest[rest.index(after: open)..<close]
-            if let name = field.split(separator: ":").first, !names.contains(String(name)) {
+            let parts = field.split(separator: ":", maxSplits: 1)
+            if let name = parts.first, !names.contains(String(name)) {
                 names.append(String(name))
+            }
+            // `{amount:currency=currencyCode}` needs the currency too (a code in quotes needs nothing).
+            if parts.count > 1, let equals = parts[1].firstIndex(of: "="), !parts[1][equals...].contains("'") {
+                let other = String(parts[1][parts[1].index(after: equals)...])
+                if !other.isEmpty, !names.contains(other) { names.append(other) }
             }
             rest = rest[rest.index(after: close)...]
         }
@@ -101,17 +158,20 @@ public enum ValueFormatter {
     }
 
     /// Two decimal places, rounded half away from zero, grouped.
-    static func money(_ decimalText: String) -> String {
+    static func money(_ decimalText: String) -> String { rounded(decimalText, places: 2) }
+
+    /// `places` decimal places (0 to 3), rounded half away from zero, grouped.
+    static func rounded(_ decimalText: String, places: Int) -> String {
+        let places = min(3, max(0, places))
         let negative = decimalText.hasPrefix("-")
         let body = negative ? String(decimalText.dropFirst()) : decimalText
         let parts = body.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
-        var integer = Array(parts.first.map(String.init) ?? "0")
-        var fraction = Array(parts.count > 1 ? String(parts[1]) : "")
-        while fraction.count < 3 { fraction.append("0") }
-        var cents = Array(fraction.prefix(2))
-        if let third = fraction[2].wholeNumberValue, third >= 5 {
-            // Carry through the cents and the integer part.
-            var digits = integer + cents
+        let integer = Array(parts.first.map(String.init) ?? "0").filter(\.isNumber)
+        var fraction = Array(parts.count > 1 ? String(parts[1]) : "").filter(\.isNumber)
+        while fraction.count < places + 1 { fraction.append("0") }
+        // The kept digits, integer and fraction together, rounded on the first digit dropped.
+        var digits = (integer.isEmpty ? ["0"] : integer) + fraction.prefix(places)
+        if let next = fraction[places].wholeNumberValue, next >= 5 {
             var index = digits.count - 1
             while index >= 0 {
                 if digits[index] == "9" {
@@ -123,11 +183,11 @@ public enum ValueFormatter {
                 }
             }
             if index < 0 { digits.insert("1", at: 0) }
-            integer = Array(digits.dropLast(2))
-            cents = Array(digits.suffix(2))
         }
-        let text = grouped(String(integer.isEmpty ? ["0"] : integer)) + "." + String(cents)
-        return (negative && text != "0.00" ? "-" : "") + text
+        let whole = grouped(String(digits.dropLast(places)))
+        let text = places == 0 ? whole : whole + "." + String(digits.suffix(places))
+        let zero = text.allSatisfy { $0 == "0" || $0 == "." || $0 == "," }
+        return (negative && !zero ? "-" : "") + text
     }
 }
 

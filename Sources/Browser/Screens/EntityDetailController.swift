@@ -62,8 +62,16 @@ public final class EntityDetailController: ScreenController {
         func field(_ name: String, label: String? = nil) -> Line? {
             let property = declared.first { $0.name == name }
             let title = label ?? property?.label ?? name
-            if present.contains(name), let value = entity?[name] {
-                return Line(label: title, value: ValueFormatter.format(value), navigation: nil, name: name)
+            if present.contains(name), let entity, entity[name] != nil {
+                let template =
+                    property.map { property in
+                        ValueFormatter.template(for: property) { other in declared.contains { $0.name == other } }
+                    } ?? "{\(name)}"
+                // (a plain value as it is: a template's filling trims its edges)
+                let value =
+                    template == "{\(name)}"
+                    ? ValueFormatter.format(entity[name] ?? .null) : ValueFormatter.fill(template) { entity[$0] }
+                return Line(label: title, value: value, navigation: nil, name: name)
             }
             guard loading, property != nil else { return nil }
             return Line(label: title, value: "loading…", navigation: nil, name: name)

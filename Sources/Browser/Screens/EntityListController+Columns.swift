@@ -46,14 +46,14 @@ extension EntityListController {
             let columns = lineItem.compactMap { field -> DisplayProfile.Column? in
                 guard let property = properties.first(where: { $0.name == field.path }), isShownInList(property)
                 else { return nil }
-                return column(for: property, title: field.label)
+                return column(for: property, title: field.label, in: properties)
             }
             if !columns.isEmpty { return uniquelyTitled(columns) }
         }
         var columns = [labelColumn]
         let inLabel = Set(ValueFormatter.fields(of: label))
         for property in properties where !inLabel.contains(property.name) && isShownInList(property) {
-            columns.append(column(for: property, title: nil))
+            columns.append(column(for: property, title: nil, in: properties))
         }
         return uniquelyTitled(columns)
     }
@@ -66,8 +66,9 @@ extension EntityListController {
         }
     }
 
-    /// A property's column: titled as given, else by its label, else its name; numbers to the right.
-    static func column(for property: Property, title: String?) -> DisplayProfile.Column {
+    /// A property's column: titled as given, else by its label, else its name; numbers to the right; a code with
+    /// its text, an amount with its currency (``ValueFormatter/template(for:available:)``).
+    static func column(for property: Property, title: String?, in properties: [Property]) -> DisplayProfile.Column {
         let numeric: Set<EdmPrimitiveType> = [.byte, .sByte, .int16, .int32, .int64, .decimal, .double, .single]
         var isNumeric = false
         if case .primitive(let type) = property.type { isNumeric = numeric.contains(type) }
@@ -75,8 +76,8 @@ extension EntityListController {
             [title, property.label, property.name].lazy.compactMap { $0 }
             .map { String(TextSanitizer.sanitize($0).prefix(Self.widestColumn)) }
             .first { !$0.allSatisfy(\.isWhitespace) } ?? property.name
-        return DisplayProfile.Column(
-            title: title, value: "{\(property.name)}", width: 0, align: isNumeric ? "right" : nil)
+        let value = ValueFormatter.template(for: property) { name in properties.contains { $0.name == name } }
+        return DisplayProfile.Column(title: title, value: value, width: 0, align: isNumeric ? "right" : nil)
     }
 
     /// Columns whose titles repeat (two properties a service labels alike) get their property's name added, so

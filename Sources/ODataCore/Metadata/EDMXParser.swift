@@ -182,6 +182,10 @@ public enum EDMXParser {
             var title: [String] = []
             /// `UI.LineItem` and `UI.HeaderInfo`'s type names.
             var ui = UIAnnotations()
+            /// `Common.Text`'s path, with its `UI.TextArrangement`.
+            var text: (path: String, arrangement: TextArrangement?)?
+            /// `Measures.ISOCurrency` or `Measures.Unit`.
+            var unit: MeasureUnit?
         }
 
         /// Reads `<Annotation Term="…">` elements (terms through their vocabulary's alias or namespace).
@@ -210,6 +214,23 @@ public enum EDMXParser {
                 guard let term = annotation.attribute("Term").map(qualify) else { continue }
                 switch term {
                 case "com.sap.vocabularies.Common.v1.Label": notes.label = string(annotation)
+                case "com.sap.vocabularies.Common.v1.Text":
+                    guard let path = annotation.attribute("Path") ?? annotation.child(named: "Path")?.text,
+                        !path.isEmpty, !path.contains("/")
+                    else { continue }
+                    let arrangement = annotation.children(named: "Annotation").first {
+                        $0.attribute("Term").map(qualify) == "com.sap.vocabularies.UI.v1.TextArrangement"
+                    }.flatMap { $0.attribute("EnumMember") ?? $0.child(named: "EnumMember")?.text }
+                        .flatMap { $0.split(separator: "/").last }
+                        .flatMap { TextArrangement(rawValue: String($0.filter { !$0.isWhitespace })) }
+                    notes.text = (path, arrangement)
+                case "Org.OData.Measures.V1.ISOCurrency", "Org.OData.Measures.V1.Unit":
+                    let currency = term.hasSuffix("ISOCurrency")
+                    if let path = annotation.attribute("Path") ?? annotation.child(named: "Path")?.text, !path.isEmpty {
+                        notes.unit = currency ? .currency(path: path) : .unit(path: path)
+                    } else if let code = string(annotation), !code.isEmpty {
+                        notes.unit = currency ? .currencyCode(code) : .unitCode(code)
+                    }
                 case "Org.OData.Core.V1.Description": notes.description = string(annotation)
                 case "Org.OData.Core.V1.Computed": notes.computed = bool(annotation)
                 case "Org.OData.Core.V1.Immutable": notes.immutable = bool(annotation)
@@ -352,6 +373,11 @@ public enum EDMXParser {
         func annotated(_ property: Property, _ notes: Notes) -> Property {
             var property = property
             if let label = notes.label ?? notes.description { property.label = label }
+            if let text = notes.text {
+                property.textProperty = text.path
+                if let arrangement = text.arrangement { property.textArrangement = arrangement }
+            }
+            if let unit = notes.unit { property.unit = unit }
             if notes.computed == true {
                 property.isCreatable = false
                 property.isUpdatable = false
@@ -404,7 +430,14 @@ public enum EDMXParser {
                     try required(ref, "Name")
                 }
             }
-            let properties = try node.children(named: "Property").map { (p) throws(MetadataError) in try property(p) }
+            var properties = try node.children(named: "Property").map { (p) throws(MetadataError) in try property(p) }
+            // v2: `sap:unit` names a property; one whose `sap:semantics` is `currency-code` makes it a currency.
+            for index in properties.indices {
+                guard case .unit(let path)? = properties[index].unit,
+                    properties.first(where: { $0.name == path })?.semantics == "currency-code"
+                else { continue }
+                properties[index].unit = .currency(path: path)
+            }
             let navigations = try node.children(named: "NavigationProperty").map { (nav) throws(MetadataError) in
                 if nav.attribute("Relationship") == nil, let type = nav.attribute("Type") {
                     return NavigationProperty(
@@ -447,7 +480,7 @@ public enum EDMXParser {
         func property(_ node: XMLNode) throws(MetadataError) -> Property {
             let type = EdmTypeReference(parsing: resolvedType(try required(node, "Type")))
             let maxLength = node.attribute("MaxLength").flatMap { Int($0) }
-            let parsed = Property(
+            var parsed = Property(
                 name: try required(node, "Name"), type: type, isNullable: node.attribute("Nullable") != "false",
                 maxLength: maxLength, isConcurrencyToken: node.attribute("ConcurrencyMode") == "Fixed",
                 precision: node.attribute("Precision").flatMap { Int($0) },
@@ -455,6 +488,9 @@ public enum EDMXParser {
                 label: vendor(node, "label"), textProperty: vendor(node, "text"),
                 isCreatable: vendor(node, "creatable") != "false", isUpdatable: vendor(node, "updatable") != "false"
             )
+            // (a unit the property's type names is a currency when that property says so: see `entityType`)
+            parsed.unit = vendor(node, "unit").flatMap { $0.isEmpty ? nil : MeasureUnit.unit(path: $0) }
+            parsed.semantics = vendor(node, "semantics")
             let inline = node.children(named: "Annotation")
             return inline.isEmpty ? parsed : annotated(parsed, notes(inline))
         }

@@ -73,8 +73,15 @@ public struct Property: Sendable, Hashable {
     public var scale: Int?
     /// `sap:label`: what a person calls the property.
     public var label: String?
-    /// `sap:text`: the property that holds this one's readable text (`CustomerName` for `CustomerID`).
+    /// `sap:text` or `Common.Text`: the property that holds this one's readable text (`CustomerName` for
+    /// `CustomerID`).
     public var textProperty: String?
+    /// `UI.TextArrangement` of that text: how a code and its text are shown together.
+    public var textArrangement: TextArrangement = .textFirst
+    /// `sap:unit`, `Measures.ISOCurrency` or `Measures.Unit`: what an amount or quantity is counted in.
+    public var unit: MeasureUnit?
+    /// `sap:semantics` (`currency-code`, `unit-of-measure`, `email`, …).
+    public var semantics: String?
     /// `sap:creatable` / `sap:updatable` (true unless a service says `false`): may a client set it.
     public var isCreatable: Bool
     public var isUpdatable: Bool
@@ -95,6 +102,43 @@ public struct Property: Sendable, Hashable {
         self.isConcurrencyToken = isConcurrencyToken
         self.precision = precision
         self.scale = scale
+    }
+}
+
+/// How a code and its readable text are shown together (`UI.TextArrangementType`).
+public enum TextArrangement: String, Sendable, Hashable {
+    /// "In Process (P)": the default.
+    case textFirst = "TextFirst"
+    /// "P (In Process)".
+    case textLast = "TextLast"
+    /// "In Process".
+    case textOnly = "TextOnly"
+    /// "P": the text is shown elsewhere.
+    case textSeparate = "TextSeparate"
+}
+
+/// What an amount or a quantity is counted in: a currency or a unit of measure, held by another property of the
+/// entity (`CurrencyCode`) or given once for all (`EUR`).
+public enum MeasureUnit: Sendable, Hashable {
+    case currency(path: String)
+    case currencyCode(String)
+    case unit(path: String)
+    case unitCode(String)
+
+    /// The property that holds it, when another property does.
+    public var path: String? {
+        switch self {
+        case .currency(let path), .unit(let path): path
+        case .currencyCode, .unitCode: nil
+        }
+    }
+
+    /// Whether it is a currency (an amount's decimals follow it).
+    public var isCurrency: Bool {
+        switch self {
+        case .currency, .currencyCode: true
+        case .unit, .unitCode: false
+        }
     }
 }
 

@@ -1,0 +1,31 @@
+import ODataCore
+
+extension ValueFormatter {
+    /// How a property is shown where the service relates it to another (see ``fill(_:_:)``): a code with its
+    /// readable text (`Common.Text`, `sap:text`, arranged as `UI.TextArrangement` says), an amount with its
+    /// currency or a quantity with its unit (`Measures.ISOCurrency`, `Measures.Unit`, `sap:unit`); else `{name}`.
+    /// `available` says which other properties there are to show (a text or unit nobody declares is left out).
+    public static func template(for property: Property, available: (String) -> Bool) -> String {
+        let name = property.name
+        if let text = property.textProperty, text != name, available(text) {
+            switch property.textArrangement {
+            case .textFirst: return "{\(name):text=\(text)}"
+            case .textLast: return "{\(name):textlast=\(text)}"
+            case .textOnly: return "{\(name):textonly=\(text)}"
+            case .textSeparate: break
+            }
+        }
+        switch property.unit {
+        case .currency(let path)? where path != name && available(path): return "{\(name):currency=\(path)}"
+        case .unit(let path)? where path != name && available(path): return "{\(name):unit=\(path)}"
+        case .currencyCode(let code)? where Self.isCode(code): return "{\(name):currency='\(code)'}"
+        case .unitCode(let code)? where Self.isCode(code): return "{\(name):unit='\(code)'}"
+        default: return "{\(name)}"
+        }
+    }
+
+    /// A code that can stand in a template (no braces, quotes or colons from a hostile document).
+    static func isCode(_ code: String) -> Bool {
+        !code.isEmpty && code.count <= 12 && !code.contains { "{}':=".contains($0) || $0.isNewline }
+    }
+}
