@@ -27,7 +27,7 @@ import Testing
                 nextLink: nil, isLastPage: true, at: Date())
         }
         let environment = BrowserEnvironment(
-            cache: cache, intents: RecordingIntents(), model: try CarDealerModel.model,
+            cache: cache, intents: RecordingIntents(), model: try CarDealerModel.plainModel,
             profile: DisplayProfile(root: nil, sets: [:]))
         let terminal = HeadlessTerminal(size: TerminalSize(columns: columns, rows: 10))
         let app = BrowserApp(
@@ -45,8 +45,8 @@ import Testing
     @Test func without_a_profile_every_property_is_a_column_as_wide_as_its_values() throws {
         let (_, terminal) = try app()
         let header = terminal.lastFrame[1]
-        let properties = try CarDealerModel.model.properties(
-            of: #require(CarDealerModel.model.entityType(ofSet: "Person"))
+        let properties = try CarDealerModel.plainModel.properties(
+            of: #require(CarDealerModel.plainModel.entityType(ofSet: "Person"))
         ).map(\.name)
         // The label first, then each property the label does not show
         #expect(titles(terminal).first == "Person")
@@ -114,7 +114,7 @@ import Testing
                 people.key, offset: 0, entityKeys: ["Person(1)", "Person(2)"], totalCount: 2, nextLink: nil,
                 isLastPage: true, at: Date())
         }
-        var model = try CarDealerModel.model
+        var model = try CarDealerModel.plainModel
         let name = try #require(model.entitySet(named: "Person")?.entityType)
         change(&model.entityTypes[name]!)
         let environment = BrowserEnvironment(

@@ -96,7 +96,7 @@ import Testing
                 isLastPage: true, at: Date())
         }
         let environment = BrowserEnvironment(
-            cache: cache, intents: RecordingIntents(), model: try CarDealerModel.model,
+            cache: cache, intents: RecordingIntents(), model: try CarDealerModel.plainModel,
             profile: DisplayProfile(root: nil, sets: [:]))
         let terminal = HeadlessTerminal(size: TerminalSize(columns: 100, rows: 16))
         let app = BrowserApp(

@@ -50,7 +50,7 @@ import Testing
         }
         #expect(shown.utf8.count < 8192, "the detail screen read \(shown.utf8.count) bytes")
         #expect(huge.hasPrefix(shown.dropLast()) && shown.hasSuffix("…"))
-        #expect(terminal.lastFrame.contains { $0.contains("lastName") && $0.contains("Łódź Łódź") })
+        #expect(terminal.lastFrame.contains { $0.contains("Last name") && $0.contains("Łódź Łódź") })
         #expect(terminal.lastFrame[0].contains("Łódź"))
     }
 }

@@ -35,13 +35,16 @@ struct BrowserInTmuxTests {
         /// failing the test with the screen when it never is: a detail's lines move with the sections a service
         /// declares, so a test finds a line by what it says, not by where it was.
         func select(_ label: String, presses: Int = 60) async throws {
+            // (the selection mark, the spaces some screens put after it, then the label)
+            let pattern = "▌ *" + NSRegularExpression.escapedPattern(for: label)
+            let selected = { (screen: String) in screen.range(of: pattern, options: .regularExpression) != nil }
             for _ in 0..<presses {
-                if try tmux.capture().contains("▌" + label) { return }
+                if selected(try tmux.capture()) { return }
                 try tmux.sendKeys("j")
-                _ = try await tmux.waitFor(timeout: .milliseconds(300)) { $0.contains("▌" + label) }
+                _ = try await tmux.waitFor(timeout: .milliseconds(300), selected)
             }
             let screen = try tmux.capture()
-            #expect(screen.contains("▌" + label), "never selected \(label); the screen was:\n\(screen)")
+            #expect(selected(screen), "never selected \(label); the screen was:\n\(screen)")
         }
 
         /// Waits for the screen to satisfy `condition`, failing the test with the screen when it never does.

@@ -113,7 +113,7 @@ import Testing
         // Then its form opens at once with what is known, the fields not loaded waiting and named, and they fill
         // in once the whole car has arrived
         let form = try #require(app.stack.top as? EditFormController, "\(type(of: app.stack.top))")
-        #expect(form.notLoadedFields.contains("createStamp"), "\(form.notLoadedFields)")
+        #expect(form.notLoadedFields.contains("Changed"), "\(form.notLoadedFields)")  // (its label)
         #expect(terminal.lastFrame.last?.contains("not loaded yet, asked of the service: ") == true)
         await engine.waitUntilIdle()
         let whole = try await eventually {

@@ -8,6 +8,42 @@ import Testing
 struct ServiceRootTests {
     typealias Launch = BrowserInTmuxTests.Launch
 
+    /// The built-in service browsed by its URL, with no profile, v2 and v4 (issue 33): the screens it describes in
+    /// its own `$metadata` (set names, columns, labels, the currency of a cost).
+    @Test(arguments: [false, true])
+    func the_service_browsed_by_URL_shows_the_screens_it_describes(version4: Bool) async throws {
+        let directory = try BuiltProducts.temporaryDirectory("cardealer-described")
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let server = try await DemoServer.start(
+            DemoServerConfiguration(people: 30, dataPath: directory + "/demo.sqlite"))
+        let root = version4 ? server.version4URL : server.baseURL
+        let app = try Launch("browse \(root)", columns: 100, rows: 24)
+        defer { app.close() }
+        try await app.expect("the sets by their names") {
+            $0.contains("People  (Person)") && $0.contains("Service records  (PersonCarMaintenance)")
+        }
+        try app.tmux.sendKeys("Enter")
+        let people = try await app.expect("the people") { $0.contains("Samson") && $0.contains("● online") }
+        let header = people.split(separator: "\n")[1]
+        let columns = ["Last name", "First name", "Customer since"].compactMap { header.range(of: $0)?.lowerBound }
+        #expect(columns.count == 3 && columns == columns.sorted(), "\(people)")
+        try app.tmux.sendKeys("Enter")
+        try await app.expect("Bob's detail, under the service's labels") {
+            $0.contains("Social security number") && $0.contains("543872934")
+        }
+        // The maintenance records: a cost in the currency the service names, with its decimals
+        try app.tmux.sendKeys("Escape", "Escape", "Escape")
+        try await app.expect("the sets again") { $0.contains("People  (Person)") }
+        try await app.select("Maintenance")
+        try app.tmux.sendKeys("Enter")
+        let maintenance = try await app.expect("the records") { $0.contains("Mileage") && $0.contains(" USD") }
+        #expect(maintenance.range(of: #"\d\.\d\d USD"#, options: .regularExpression) != nil, "\(maintenance)")
+        try app.tmux.sendKeys("q")
+        try await app.expect("a clean exit") { $0.contains("EXIT=0") }
+        app.close()
+        await server.stop()
+    }
+
     @Test func a_URL_naming_an_entity_set_opens_that_set_under_the_service_root() async throws {
         // Given the built-in service, and a URL that names its Person set rather than the service root
         let directory = try BuiltProducts.temporaryDirectory("cardealer-root")
@@ -16,9 +52,11 @@ struct ServiceRootTests {
             DemoServerConfiguration(people: 30, dataPath: directory + "/demo.sqlite"))
         let app = try Launch("browse \(server.baseURL)Person")
         defer { app.close() }
-        // Then the browser opens the Person list of that service, with its rows, not an empty list or an error
+        // Then the browser opens the Person list of that service (titled as the service names it), with its rows,
+        // not an empty list or an error
         let screen = try await app.expect("the Person list") {
-            $0.contains("Person") && $0.contains("● online") && $0.contains("1 of 30") && !$0.contains("loading…")
+            $0.contains("People") && $0.contains("Last name") && $0.contains("● online") && $0.contains("1 of 30")
+                && !$0.contains("loading…")
         }
         #expect(!screen.contains("HTTP 400"))
         try app.tmux.sendKeys("q")

@@ -8,6 +8,22 @@ public enum CarDealerModel {
     public static var edmx: String { ServiceSchema.carDealer.edmx }
     public static var model: ServiceModel { try! EDMXParser.parse(edmx) }
 
+    /// The same model as a service that describes nothing of its screens would give: no `UI` annotations, labels,
+    /// texts or units (what the browser falls back on without them).
+    public static var plainModel: ServiceModel {
+        var model = self.model
+        for name in model.entityTypes.keys {
+            model.entityTypes[name]?.ui = UIAnnotations()
+            model.entityTypes[name]?.titleProperties = []
+            for index in model.entityTypes[name]?.properties.indices ?? 0..<0 {
+                model.entityTypes[name]?.properties[index].label = nil
+                model.entityTypes[name]?.properties[index].unit = nil
+                model.entityTypes[name]?.properties[index].textProperty = nil
+            }
+        }
+        return model
+    }
+
     /// The model with one entity set changed as a service's restrictions would (`sap:creatable="false"`…).
     public static func model(changing setName: String, _ change: (inout EntitySet) -> Void) -> ServiceModel {
         var model = self.model

@@ -184,7 +184,9 @@ public final class EditFormController: ScreenController {
             if linkFields.contains(where: \.isEditable) {
                 let parentName = ((try? environment.cache.entity(parent)) ?? nil).map(environment.label(of:))
                 for index in linkFields.indices { linkFields[index].isLinkField = true }
-                linkFields[0].heading = "The \(linkSet) that links it to \(parentName ?? parent.canonical):"
+                // (named as the service names one of them, `UI.HeaderInfo`'s `TypeName`, else by its set)
+                let linkName = linkType.ui.typeName.map { String($0.prefix(40)) } ?? linkSet
+                linkFields[0].heading = "The \(linkName) that links it to \(parentName ?? parent.canonical):"
                 fields += linkFields
             }
         }

@@ -7,6 +7,8 @@ import ODataCore
 /// or refused with a sentence that says what is expected — before anything is queued.
 struct FieldInput: Hashable {
     var name: String
+    /// What its sentences call it: the service's label (`Common.Label`, `sap:label`), else its name.
+    var shownName: String
     var type: EdmPrimitiveType
     var isNullable: Bool
     var maxLength: Int?
@@ -15,6 +17,7 @@ struct FieldInput: Hashable {
 
     init(_ property: Property) {
         name = property.name
+        shownName = property.label.flatMap { $0.allSatisfy(\.isWhitespace) ? nil : String($0.prefix(40)) } ?? property.name
         if case .primitive(let primitive) = property.type { type = primitive } else { type = .string }
         isNullable = property.isNullable
         maxLength = property.maxLength
@@ -27,6 +30,7 @@ struct FieldInput: Hashable {
         scale: Int? = nil
     ) {
         self.name = name
+        self.shownName = name
         self.type = type
         self.isNullable = isNullable
         self.maxLength = maxLength
@@ -69,52 +73,52 @@ struct FieldInput: Hashable {
     func parse(_ raw: String) -> Result<ODataValue, FieldError> {
         let text = type == .string ? raw : raw.trimmingCharacters(in: .whitespaces)
         if text.isEmpty && type != .string {
-            return isNullable ? .success(.null) : .failure(FieldError("\(name) is required."))
+            return isNullable ? .success(.null) : .failure(FieldError("\(shownName) is required."))
         }
         switch type {
         case .string:
             if let maxLength, text.count > maxLength {
-                return .failure(FieldError("\(name) takes at most \(maxLength) characters (this has \(text.count))."))
+                return .failure(FieldError("\(shownName) takes at most \(maxLength) characters (this has \(text.count))."))
             }
             return .success(.string(text))
         case .boolean:
             switch text.lowercased() {
             case "true", "yes", "y", "1": return .success(.bool(true))
             case "false", "no", "n", "0": return .success(.bool(false))
-            default: return .failure(FieldError("\(name) is true or false."))
+            default: return .failure(FieldError("\(shownName) is true or false."))
             }
         case .byte, .sByte, .int16, .int32, .int64:
             let range = Self.range(of: type)
             guard let number = Int64(text), range.contains(number) else {
                 return .failure(
-                    FieldError("\(name) is a whole number from \(range.lowerBound) to \(range.upperBound)."))
+                    FieldError("\(shownName) is a whole number from \(range.lowerBound) to \(range.upperBound)."))
             }
             return .success(.int(number))
         case .decimal:
             guard text.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == "." || $0 == "-" || $0 == "+") }),
                 let canonical = DecimalText.canonical(text)
-            else { return .failure(FieldError("\(name) is a number such as 12.50.")) }
+            else { return .failure(FieldError("\(shownName) is a number such as 12.50.")) }
             let digits = canonical.drop { $0 == "-" }.split(separator: ".", omittingEmptySubsequences: false)
             let whole = digits.first.map { $0 == "0" ? 0 : $0.count } ?? 0
             let fraction = digits.count > 1 ? digits[1].count : 0
             if let scale, fraction > scale {
-                return .failure(FieldError("\(name) takes at most \(scale) digits after the point."))
+                return .failure(FieldError("\(shownName) takes at most \(scale) digits after the point."))
             }
             if let precision, whole + max(fraction, scale ?? 0) > precision {
                 let most = precision - (scale ?? 0)
-                return .failure(FieldError("\(name) takes at most \(most) digits before the point."))
+                return .failure(FieldError("\(shownName) takes at most \(most) digits before the point."))
             }
             return .success(.decimal(canonical))
         case .double, .single:
             guard let number = Double(text), number.isFinite else {
-                return .failure(FieldError("\(name) is a number such as 3.75."))
+                return .failure(FieldError("\(shownName) is a number such as 3.75."))
             }
             return .success(.double(number))
         case .guid:
             let hex = text.lowercased()
             let groups = hex.split(separator: "-", omittingEmptySubsequences: false).map(\.count)
             guard groups == [8, 4, 4, 4, 12], hex.allSatisfy({ $0 == "-" || $0.isHexDigit }) else {
-                return .failure(FieldError("\(name) is a GUID such as 0c4b5a1e-8f4e-4c84-9a0d-6c5d2b1f9e11."))
+                return .failure(FieldError("\(shownName) is a GUID such as 0c4b5a1e-8f4e-4c84-9a0d-6c5d2b1f9e11."))
             }
             return .success(.guid(hex))
         case .dateTime, .dateTimeOffset:
@@ -122,11 +126,11 @@ struct FieldInput: Hashable {
         case .date:
             guard case .success(.dateTime(let instant)) = parseDate(text),
                 instant.millisecondsSince1970 % 86_400_000 == 0
-            else { return .failure(FieldError("\(name) is a date such as 2024-01-31.")) }
+            else { return .failure(FieldError("\(shownName) is a date such as 2024-01-31.")) }
             return .success(.dateTime(instant))
         case .duration where text.uppercased().hasPrefix("P"):
             guard let duration = ODataDuration(parsing: text.uppercased()) else {
-                return .failure(FieldError("\(name) is a length of time such as P1DT2H30M or 26:30:00."))
+                return .failure(FieldError("\(shownName) is a length of time such as P1DT2H30M or 26:30:00."))
             }
             return .success(.time(duration))
         case .time, .timeOfDay, .duration:
@@ -135,11 +139,11 @@ struct FieldInput: Hashable {
                 let minutes = parts[1],
                 (0..<24).contains(hours), (0..<60).contains(minutes),
                 (0..<60).contains(parts.count == 3 ? parts[2]! : 0)
-            else { return .failure(FieldError("\(name) is a time of day such as 14:30 or 14:30:15.")) }
+            else { return .failure(FieldError("\(shownName) is a time of day such as 14:30 or 14:30:15.")) }
             let seconds = Int64(hours * 3600 + minutes * 60 + (parts.count == 3 ? parts[2]! : 0))
             return .success(.time(ODataDuration(milliseconds: seconds * 1000)))
         case .binary, .stream:
-            return .failure(FieldError("\(name) cannot be typed here."))
+            return .failure(FieldError("\(shownName) cannot be typed here."))
         }
     }
 
@@ -156,7 +160,7 @@ struct FieldInput: Hashable {
         guard var instant = ODataInstant(iso8601: iso.replacingOccurrences(of: " ", with: "")),
             Self.isRealDate(iso)
         else {
-            return .failure(FieldError("\(name) is a date such as 2024-01-31 or 2024-01-31 14:30."))
+            return .failure(FieldError("\(shownName) is a date such as 2024-01-31 or 2024-01-31 14:30."))
         }
         if type == .dateTime || type == .date {
             instant.offsetMinutes = nil

@@ -122,6 +122,13 @@ public struct ODataResponder: HTTPResponder {
         if relative.isEmpty {
             return respond(request, body: writer.serviceDocument(), version: v4 ? "4.0" : "1.0", etag: nil)
         }
+        if relative == "annotations", !v4 {
+            // The annotation document, as SAP Gateway publishes a v2 service's (the same blocks `$metadata` holds).
+            let document = engine.schema.annotationDocument(metadataURL: "http://\(host)\(rootPath)/$metadata")
+            return respond(
+                request, body: Array(document.utf8), version: "4.0", etag: nil,
+                contentType: "application/xml;charset=utf-8")
+        }
         if relative == "$metadata" {
             return respond(
                 request, body: v4 ? metadataVersion4 : metadata, version: v4 ? "4.0" : "2.0", etag: nil,

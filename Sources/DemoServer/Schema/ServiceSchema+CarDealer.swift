@@ -14,7 +14,14 @@ extension ServiceSchema {
                 ],
                 concurrencyProperty: "createDate",
                 indexed: ["lastName", "firstName", "createDate", "lastName,firstName"],
-                searchable: ["lastName", "firstName"]
+                searchable: ["lastName", "firstName"],
+                screen: ScreenSchema(
+                    typeName: "Person", typeNamePlural: "People", title: "lastName", description: "firstName",
+                    lineItem: [("lastName", "Last name"), ("firstName", "First name"), ("createDate", "Customer since")],
+                    labels: [
+                        "personID": "Person number", "firstName": "First name", "lastName": "Last name",
+                        "ssn": "Social security number", "createDate": "Customer since",
+                    ])
             ),
             EntitySetSchema(
                 name: "Car", key: "carID",
@@ -23,12 +30,23 @@ extension ServiceSchema {
                     PropertySchema("model", .string, maxLength: 50), PropertySchema("manufactureDate", .dateTime),
                     PropertySchema("createStamp", .dateTime),
                 ],
-                concurrencyProperty: "createStamp", indexed: ["make", "manufactureDate"]
+                concurrencyProperty: "createStamp", indexed: ["make", "manufactureDate"],
+                screen: ScreenSchema(
+                    typeName: "Car", typeNamePlural: "Cars", title: "make", description: "model",
+                    lineItem: [("make", "Make"), ("model", "Model"), ("manufactureDate", "Built")],
+                    labels: [
+                        "carID": "Car number", "make": "Make", "model": "Model", "manufactureDate": "Built",
+                        "createStamp": "Changed",
+                    ])
             ),
             EntitySetSchema(
                 name: "PersonCar", key: "personCarID",
                 properties: [PropertySchema("personCarID", .int32), PropertySchema("createStamp", .dateTime)],
-                concurrencyProperty: "createStamp", indexed: []
+                concurrencyProperty: "createStamp", indexed: [],
+                screen: ScreenSchema(
+                    typeName: "Ownership", typeNamePlural: "Ownerships", title: "personCarID",
+                    lineItem: [("personCarID", "Ownership number"), ("createStamp", "Since")],
+                    labels: ["personCarID": "Ownership number", "createStamp": "Since"])
             ),
             EntitySetSchema(
                 name: "Maintenance", key: "maintenanceID",
@@ -37,14 +55,30 @@ extension ServiceSchema {
                     PropertySchema("serviceDate", .dateTime), PropertySchema("mileage", .int32),
                     PropertySchema("cost", .decimalCents), PropertySchema("createStamp", .dateTime),
                 ],
-                concurrencyProperty: "createStamp", indexed: ["serviceDate"]
+                concurrencyProperty: "createStamp", indexed: ["serviceDate"],
+                screen: ScreenSchema(
+                    typeName: "Maintenance record", typeNamePlural: "Maintenance", title: "description",
+                    description: "serviceDate",
+                    lineItem: [
+                        ("serviceDate", "Date"), ("description", "Description"), ("mileage", "Mileage"),
+                        ("cost", "Cost"),
+                    ],
+                    labels: [
+                        "maintenanceID": "Record number", "description": "Description", "serviceDate": "Date",
+                        "mileage": "Mileage", "cost": "Cost", "createStamp": "Changed",
+                    ],
+                    currencies: ["cost": "USD"])
             ),
             EntitySetSchema(
                 name: "PersonCarMaintenance", key: "personCarMaintenanceID",
                 properties: [
                     PropertySchema("personCarMaintenanceID", .int32), PropertySchema("createStamp", .dateTime),
                 ],
-                concurrencyProperty: "createStamp", indexed: []
+                concurrencyProperty: "createStamp", indexed: [],
+                screen: ScreenSchema(
+                    typeName: "Service record", typeNamePlural: "Service records", title: "personCarMaintenanceID",
+                    lineItem: [("personCarMaintenanceID", "Record number"), ("createStamp", "Since")],
+                    labels: ["personCarMaintenanceID": "Record number", "createStamp": "Since"])
             ),
         ],
         relations: [

@@ -8,7 +8,7 @@ extension ServiceSchema {
         var xml = """
             <?xml version="1.0" encoding="utf-8" standalone="yes"?>
             <edmx:Edmx Version="1.0" xmlns:edmx="http://schemas.microsoft.com/ado/2007/06/edmx">
-            <edmx:DataServices xmlns:m="http://schemas.microsoft.com/ado/2007/08/dataservices/metadata" \
+            \(references())<edmx:DataServices xmlns:m="http://schemas.microsoft.com/ado/2007/08/dataservices/metadata" \
             m:DataServiceVersion="2.0">
             <Schema Namespace="\(namespace)" xmlns="http://schemas.microsoft.com/ado/2008/09/edm">
 
@@ -54,7 +54,10 @@ extension ServiceSchema {
 
                 """
         }
-        xml += "</EntityContainer>\n</Schema>\n</edmx:DataServices>\n</edmx:Edmx>\n"
+        xml += "</EntityContainer>\n"
+        // Its screens, in the vocabularies (CSDL v4 `<Annotations>` in the v2 schema, as SAP Gateway writes them).
+        xml += annotationBlocks(xmlns: true)
+        xml += "</Schema>\n</edmx:DataServices>\n</edmx:Edmx>\n"
         return xml
     }
 }
@@ -67,10 +70,7 @@ extension ServiceSchema {
         var xml = """
             <?xml version="1.0" encoding="utf-8"?>
             <edmx:Edmx Version="4.0" xmlns:edmx="http://docs.oasis-open.org/odata/ns/edmx">
-            <edmx:Reference Uri="https://oasis-tcs.github.io/odata-vocabularies/vocabularies/Org.OData.Core.V1.xml">
-            <edmx:Include Namespace="Org.OData.Core.V1" Alias="Core"/>
-            </edmx:Reference>
-            <edmx:DataServices>
+            \(references())<edmx:DataServices>
             <Schema Namespace="\(namespace)" xmlns="http://docs.oasis-open.org/odata/ns/edm">
 
             """
@@ -106,7 +106,8 @@ extension ServiceSchema {
             }
             xml += "</EntitySet>\n"
         }
-        xml += "</EntityContainer>\n</Schema>\n</edmx:DataServices>\n</edmx:Edmx>\n"
+        xml += "</EntityContainer>\n" + annotationBlocks(xmlns: false)
+        xml += "</Schema>\n</edmx:DataServices>\n</edmx:Edmx>\n"
         return xml
     }
 }

@@ -76,11 +76,14 @@ public struct EntitySetSchema: Sendable {
     /// `substringof('abc', tolower(column))` (v4: `contains(tolower(column), 'abc')`) looks rows up instead of
     /// reading every row.
     public var searchable: [String]
+    /// How its screens look, in the vocabularies the service publishes (nil: it says nothing).
+    public var screen: ScreenSchema?
 
     public init(
         name: String, key: String, properties: [PropertySchema], concurrencyProperty: String, indexed: [String],
-        searchable: [String] = []
+        searchable: [String] = [], screen: ScreenSchema? = nil
     ) {
+        self.screen = screen
         self.name = name
         self.key = key
         self.properties = properties
