@@ -17,7 +17,8 @@ struct FieldInput: Hashable {
 
     init(_ property: Property) {
         name = property.name
-        shownName = property.label.flatMap { $0.allSatisfy(\.isWhitespace) ? nil : String($0.prefix(40)) } ?? property.name
+        shownName =
+            property.label.flatMap { $0.allSatisfy(\.isWhitespace) ? nil : String($0.prefix(40)) } ?? property.name
         if case .primitive(let primitive) = property.type { type = primitive } else { type = .string }
         isNullable = property.isNullable
         maxLength = property.maxLength
@@ -78,7 +79,8 @@ struct FieldInput: Hashable {
         switch type {
         case .string:
             if let maxLength, text.count > maxLength {
-                return .failure(FieldError("\(shownName) takes at most \(maxLength) characters (this has \(text.count))."))
+                return .failure(
+                    FieldError("\(shownName) takes at most \(maxLength) characters (this has \(text.count))."))
             }
             return .success(.string(text))
         case .boolean:

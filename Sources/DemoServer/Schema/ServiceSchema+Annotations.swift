@@ -34,9 +34,18 @@ public struct ScreenSchema: Sendable {
 extension ServiceSchema {
     /// The vocabularies the annotations use, as `edmx:Reference`s (the aliases the blocks write terms with).
     static let vocabularyReferences = [
-        ("https://oasis-tcs.github.io/odata-vocabularies/vocabularies/Org.OData.Core.V1.xml", "Org.OData.Core.V1", "Core"),
-        ("https://oasis-tcs.github.io/odata-vocabularies/vocabularies/Org.OData.Measures.V1.xml", "Org.OData.Measures.V1", "Measures"),
-        ("https://sap.github.io/odata-vocabularies/vocabularies/Common.xml", "com.sap.vocabularies.Common.v1", "Common"),
+        (
+            "https://oasis-tcs.github.io/odata-vocabularies/vocabularies/Org.OData.Core.V1.xml", "Org.OData.Core.V1",
+            "Core"
+        ),
+        (
+            "https://oasis-tcs.github.io/odata-vocabularies/vocabularies/Org.OData.Measures.V1.xml",
+            "Org.OData.Measures.V1", "Measures"
+        ),
+        (
+            "https://sap.github.io/odata-vocabularies/vocabularies/Common.xml", "com.sap.vocabularies.Common.v1",
+            "Common"
+        ),
         ("https://sap.github.io/odata-vocabularies/vocabularies/UI.xml", "com.sap.vocabularies.UI.v1", "UI"),
     ]
 

@@ -17,7 +17,9 @@ extension ServiceSchema {
                 searchable: ["lastName", "firstName"],
                 screen: ScreenSchema(
                     typeName: "Person", typeNamePlural: "People", title: "lastName", description: "firstName",
-                    lineItem: [("lastName", "Last name"), ("firstName", "First name"), ("createDate", "Customer since")],
+                    lineItem: [
+                        ("lastName", "Last name"), ("firstName", "First name"), ("createDate", "Customer since"),
+                    ],
                     labels: [
                         "personID": "Person number", "firstName": "First name", "lastName": "Last name",
                         "ssn": "Social security number", "createDate": "Customer since",
