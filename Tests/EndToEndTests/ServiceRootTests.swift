@@ -31,8 +31,15 @@ struct ServiceRootTests {
         try await app.expect("Bob's detail, under the service's labels") {
             $0.contains("Social security number") && $0.contains("543872934")
         }
+        // His cars, through the ownerships that link them (PersonCar holds only keys, a stamp and two to-one links)
+        try await app.select("Cars")
+        try app.tmux.sendKeys("Enter")
+        try await app.expect("Bob's cars") {
+            $0.contains("› Cars") && $0.contains("Explorer") && $0.contains("Mustang")
+        }
+        try app.tmux.sendKeys("Escape")
         // The maintenance records: a cost in the currency the service names, with its decimals
-        try app.tmux.sendKeys("Escape", "Escape", "Escape")
+        try app.tmux.sendKeys("Escape", "Escape")
         try await app.expect("the sets again") { $0.contains("People  (Person)") }
         try await app.select("Maintenance")
         try app.tmux.sendKeys("Enter")

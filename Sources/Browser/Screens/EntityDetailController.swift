@@ -47,6 +47,8 @@ public final class EntityDetailController: ScreenController {
         /// The property shown (empty on a heading or a navigation).
         var name: String
         var isHeading = false
+        /// A path through a link entity to what it links (`[PersonCar, Car]`): Enter opens those.
+        var hop: [String]? = nil
     }
 
     /// Lines: one per property, then one per navigation; where the service declares `UI.Facets`, in its sections
@@ -124,8 +126,17 @@ public final class EntityDetailController: ScreenController {
             result.append(Line(label: "More", value: "", navigation: nil, name: "", isHeading: true))
         }
         result += rest
-        result += navigations.filter { !shownNavigations.contains($0) }.map {
-            Line(label: $0, value: "›", navigation: $0, name: $0)
+        for navigation in navigations where !shownNavigations.contains(navigation) {
+            // A navigation to link entities (a person's PersonCar rows, each holding only keys, stamps and two
+            // to-one navigations) first offers what they link, under that set's title ("Cars"); the link entities
+            // themselves stay on the line after it.
+            if let hop = environment.model.linkHop(navigation, fromSet: key.entitySet),
+                let far = environment.targetSet(from: key.entitySet, path: hop)
+            {
+                let title = environment.setProfile(far).title ?? far
+                result.append(Line(label: title, value: "› through \(navigation)", name: "", hop: hop))
+            }
+            result.append(Line(label: navigation, value: "›", navigation: navigation, name: navigation))
         }
         return result
     }
@@ -185,6 +196,12 @@ public final class EntityDetailController: ScreenController {
             let all = lines
             guard cursor.selected < all.count else { return .handled }
             guard !all[cursor.selected].isHeading else { return .handled }
+            if let hop = all[cursor.selected].hop {
+                return .push(
+                    EntityListController(
+                        environment: environment, source: .related(parent: self.key, path: hop),
+                        breadcrumb: all[cursor.selected].label, kindTitle: all[cursor.selected].label))
+            }
             guard let navigation = all[cursor.selected].navigation else {
                 // A field: change it where this session writes and the field can be typed, else read it whole.
                 let property = all[cursor.selected].name
@@ -204,7 +221,8 @@ public final class EntityDetailController: ScreenController {
                 ))
         case .char("v"):
             let all = lines
-            guard cursor.selected < all.count, all[cursor.selected].navigation == nil, !all[cursor.selected].isHeading
+            guard cursor.selected < all.count, all[cursor.selected].navigation == nil, !all[cursor.selected].isHeading,
+                all[cursor.selected].hop == nil
             else { return .handled }
             return fullValue(of: all[cursor.selected].name).map(ScreenAction.push) ?? .handled
         case .char("e"):
@@ -263,7 +281,7 @@ public final class EntityDetailController: ScreenController {
                 buffer.put(item.label, row: line, column: SelectionGutter.width, style: CellStyle(.bold, role: .title))
                 continue
             }
-            let labelStyle = CellStyle(role: item.navigation == nil ? .header : .accent)
+            let labelStyle = CellStyle(role: item.navigation == nil && item.hop == nil ? .header : .accent)
             let next = buffer.put(
                 item.label, row: line, column: SelectionGutter.width, width: labelWidth, style: labelStyle)
             buffer.put(item.value, row: line, column: next + 1, width: max(0, buffer.size.columns - next - 1))

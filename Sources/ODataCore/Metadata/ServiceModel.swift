@@ -135,6 +135,30 @@ extension ServiceModel {
         return association.ends.count == 2 && association.ends.allSatisfy { $0.multiplicity == .many }
     }
 
+    /// The path through a link entity to what it links, when `name` leads from `sourceSet` to one: `Person`'s
+    /// `PersonCar` leads to `PersonCar` rows that hold only keys and stamps (what the service sets: concurrency
+    /// tokens, computed properties) and two to-one navigations, one back to the person and one on to a car, so
+    /// `[PersonCar, Car]`. Nil for a navigation to anything else, or where the far end is not clear.
+    public func linkHop(_ name: String, fromSet sourceSet: String) -> [String]? {
+        guard let first = resolveNavigation(name, fromSet: sourceSet), first.isCollection,
+            let linkType = entityTypes[first.targetType]
+        else { return nil }
+        let keys = Set(keyProperties(of: linkType))
+        let onlyKeysAndStamps = properties(of: linkType).allSatisfy { property in
+            keys.contains(property.name) || property.isConcurrencyToken
+                || (!property.isCreatable && !property.isUpdatable)
+        }
+        guard onlyKeysAndStamps else { return nil }
+        let toOne = navigationProperties(of: linkType).compactMap { navigation in
+            resolveNavigation(navigation.name, fromSet: first.targetSet).flatMap { $0.isCollection ? nil : $0 }
+        }
+        guard toOne.count == 2 else { return nil }
+        let onward = toOne.filter { $0.targetSet != sourceSet }
+        // (a link of a set to itself, as friends are, has no one far end to tell apart by its set)
+        guard onward.count == 1 else { return nil }
+        return [name, onward[0].name]
+    }
+
     /// A v4 navigation: its binding in the source set says the target set; else the only set of its type.
     func resolveVersion4(_ navigation: NavigationProperty, target: String, from set: EntitySet) -> ResolvedNavigation? {
         let isCollection = target.hasPrefix("Collection(") && target.hasSuffix(")")
