@@ -1,3 +1,4 @@
+import CarDealerTestSupport
 import Foundation
 import ODataCore
 import Testing
@@ -88,5 +89,28 @@ import Testing
         property.unit = .currency(path: "EUR")
         #expect(ValueFormatter.template(for: property) { _ in false } == "{net}")  // no such property
         #expect(ValueFormatter.template(for: property) { _ in true } == "{net:currency=EUR}")
+    }
+}
+
+/// A profile overrides the service's description where it speaks, and only there (issue 33).
+@Suite struct ProfileOverAnnotationsTests {
+    @Test func what_a_profile_leaves_unsaid_comes_from_the_service() throws {
+        let model = CarDealerModel.model
+        let completed = DisplayProfile(
+            root: nil,
+            sets: [
+                "Person": DisplayProfile.SetProfile(
+                    title: nil, row: "{lastName}", orderBy: nil, search: nil, columns: nil, drill: nil),
+                "Car": DisplayProfile.SetProfile(
+                    title: "Vehicles", row: nil, orderBy: ["carID desc"], search: nil, columns: nil, drill: nil),
+            ]
+        ).completed(for: model)
+        #expect(completed.sets["Person"]?.title == "People")  // UI.HeaderInfo
+        #expect(completed.sets["Person"]?.orderBy == ["lastName", "firstName", "personID"])  // UI.PresentationVariant
+        #expect(completed.sets["Person"]?.row == "{lastName}")  // the profile's
+        #expect(completed.sets["Car"]?.title == "Vehicles")
+        #expect(completed.sets["Car"]?.orderBy == ["carID desc"])
+        #expect(completed.sets["Car"]?.row == "{make} · {model}")  // UI.HeaderInfo's title and description
+        #expect(completed.sets["Maintenance"]?.orderBy == ["serviceDate desc", "maintenanceID"])
     }
 }

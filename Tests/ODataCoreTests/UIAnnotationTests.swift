@@ -372,3 +372,26 @@ import Testing
         #expect(order.property(named: "weight")?.unit == .unitCode("kg"))
     }
 }
+
+/// A list's default order (issue 33): `UI.PresentationVariant`'s `SortOrder`.
+@Suite struct SortOrderAnnotationTests {
+    @Test func the_presentation_variants_sort_order_is_read() throws {
+        let metadata = FacetTests.metadata.replacingOccurrences(
+            of: "<Annotation Term=\"UI.Identification\">",
+            with: """
+                <Annotation Term="UI.PresentationVariant"><Record>
+                  <PropertyValue Property="SortOrder"><Collection>
+                    <Record><PropertyValue Property="Property" PropertyPath="amount"/>
+                      <PropertyValue Property="Descending" Bool="true"/></Record>
+                    <Record><PropertyValue Property="Property" PropertyPath="id"/></Record>
+                    <Record><PropertyValue Property="Property" PropertyPath="items/no"/></Record>
+                  </Collection></PropertyValue>
+                </Record></Annotation>
+                <Annotation Term="UI.Identification">
+                """)
+        let ui = try #require(try EDMXParser.parse(metadata).entityTypes["N.Order"]?.ui)
+        // (a path through a navigation is no order a list of these can be asked for)
+        #expect(ui.sortOrder?.map(\.property) == ["amount", "id"])
+        #expect(ui.sortOrder?.map(\.descending) == [true, false])
+    }
+}

@@ -110,19 +110,35 @@ public struct DisplayProfile: Sendable, Decodable {
                 : (type.titleProperties.map { "{\($0)}" }.joined(separator: " · "), type.titleProperties)
             // The service's name for a list of them (`UI.HeaderInfo`'s `TypeNamePlural`), else the set's.
             let plural = type.ui.typeNamePlural.map { String($0.prefix(60)) }
+            // The order `UI.PresentationVariant` gives a list of them (properties it has, at most 8).
+            let names = Set(properties.map(\.name))
+            let order = type.ui.sortOrder?.filter { names.contains($0.property) }.prefix(8)
+                .map { $0.property + ($0.descending ? " desc" : "") }
             sets[set.name] = SetProfile(
                 title: plural.flatMap { $0.allSatisfy(\.isWhitespace) ? nil : $0 } ?? set.name, row: label.row,
-                orderBy: nil, search: label.search, columns: nil, drill: nil
+                orderBy: order.flatMap { $0.isEmpty ? nil : $0 }, search: label.search, columns: nil, drill: nil
             )
         }
         return DisplayProfile(root: nil, sets: sets)
     }
 
-    /// This profile with sets it does not mention filled in from `$metadata`.
+    /// This profile with what it leaves unsaid filled in from `$metadata` and the service's annotations: sets it
+    /// does not mention, and, of those it does, a title, an order or a row label it does not give (a profile overrides the
+    /// service where it speaks, and only there).
     public func completed(for model: ServiceModel) -> DisplayProfile {
         var result = self
-        for (name, set) in Self.defaults(for: model).sets where result.sets[name] == nil {
-            result.sets[name] = set
+        for (name, set) in Self.defaults(for: model).sets {
+            guard var mine = result.sets[name] else {
+                result.sets[name] = set
+                continue
+            }
+            mine.title = mine.title ?? set.title
+            mine.orderBy = mine.orderBy ?? set.orderBy
+            if mine.row == nil {
+                mine.row = set.row
+                mine.search = mine.search ?? set.search
+            }
+            result.sets[name] = mine
         }
         if let root, model.entitySet(named: root) == nil { result.root = nil }
         return result

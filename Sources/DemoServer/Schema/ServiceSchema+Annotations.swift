@@ -16,11 +16,15 @@ public struct ScreenSchema: Sendable {
     public var labels: [String: String]
     /// `Measures.ISOCurrency` by property: the currency every amount of it is in.
     public var currencies: [String: String] = [:]
+    /// `UI.PresentationVariant`'s `SortOrder`: a list's default order.
+    public var sortOrder: [(property: String, descending: Bool)] = []
 
     public init(
         typeName: String, typeNamePlural: String, title: String, description: String? = nil,
-        lineItem: [(property: String, label: String)], labels: [String: String], currencies: [String: String] = [:]
+        lineItem: [(property: String, label: String)], labels: [String: String], currencies: [String: String] = [:],
+        sortOrder: [(property: String, descending: Bool)] = []
     ) {
+        self.sortOrder = sortOrder
         self.typeName = typeName
         self.typeNamePlural = typeNamePlural
         self.title = title
@@ -84,7 +88,21 @@ extension ServiceSchema {
                 xml += "<Record Type=\"UI.DataField\"><PropertyValue Property=\"Value\" Path=\"\(field.property)\"/>"
                 xml += "<PropertyValue Property=\"Label\" String=\"\(Self.escaped(field.label))\"/></Record>"
             }
-            xml += "</Collection></Annotation>\n</Annotations>\n"
+            xml += "</Collection></Annotation>\n"
+            if !screen.sortOrder.isEmpty {
+                xml += "<Annotation Term=\"UI.PresentationVariant\"><Record><PropertyValue Property=\"SortOrder\">"
+                xml += "<Collection>"
+                for item in screen.sortOrder {
+                    xml += "<Record Type=\"Common.SortOrderType\">"
+                    xml += "<PropertyValue Property=\"Property\" PropertyPath=\"\(item.property)\"/>"
+                    if item.descending { xml += "<PropertyValue Property=\"Descending\" Bool=\"true\"/>" }
+                    xml += "</Record>"
+                }
+                xml += "</Collection></PropertyValue><PropertyValue Property=\"Visualizations\"><Collection>"
+                xml += "<AnnotationPath>@UI.LineItem</AnnotationPath></Collection></PropertyValue>"
+                xml += "</Record></Annotation>\n"
+            }
+            xml += "</Annotations>\n"
             for property in set.properties {
                 let label = screen.labels[property.name]
                 let currency = screen.currencies[property.name]

@@ -23,7 +23,8 @@ extension ServiceSchema {
                     labels: [
                         "personID": "Person number", "firstName": "First name", "lastName": "Last name",
                         "ssn": "Social security number", "createDate": "Customer since",
-                    ])
+                    ],
+                    sortOrder: [("lastName", false), ("firstName", false), ("personID", false)])
             ),
             EntitySetSchema(
                 name: "Car", key: "carID",
@@ -39,7 +40,8 @@ extension ServiceSchema {
                     labels: [
                         "carID": "Car number", "make": "Make", "model": "Model", "manufactureDate": "Built",
                         "createStamp": "Changed",
-                    ])
+                    ],
+                    sortOrder: [("make", false), ("model", false), ("carID", false)])
             ),
             EntitySetSchema(
                 name: "PersonCar", key: "personCarID",
@@ -69,7 +71,7 @@ extension ServiceSchema {
                         "maintenanceID": "Record number", "description": "Description", "serviceDate": "Date",
                         "mileage": "Mileage", "cost": "Cost", "createStamp": "Changed",
                     ],
-                    currencies: ["cost": "USD"])
+                    currencies: ["cost": "USD"], sortOrder: [("serviceDate", true), ("maintenanceID", false)])
             ),
             EntitySetSchema(
                 name: "PersonCarMaintenance", key: "personCarMaintenanceID",

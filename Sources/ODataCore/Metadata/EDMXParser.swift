@@ -250,6 +250,22 @@ public enum EDMXParser {
                     }
                     notes.ui.fieldGroups[annotation.attribute("Qualifier") ?? ""] = FieldGroup(
                         label: value(record, "Label").flatMap(string), data: lineItem(data))
+                case "com.sap.vocabularies.UI.v1.PresentationVariant" where annotation.attribute("Qualifier") == nil:
+                    // <Record><PropertyValue Property="SortOrder"><Collection><Record>
+                    //   <PropertyValue Property="Property" PropertyPath="…"/><PropertyValue Property="Descending" Bool="true"/>
+                    guard let record = annotation.child(named: "Record"), let order = value(record, "SortOrder") else {
+                        continue
+                    }
+                    let items = (order.child(named: "Collection")?.children(named: "Record") ?? []).prefix(16)
+                        .compactMap { item -> (String, Bool)? in
+                            guard let property = value(item, "Property"),
+                                let path = property.attribute("PropertyPath")
+                                    ?? property.child(named: "PropertyPath")?.text ?? property.attribute("Path"),
+                                !path.isEmpty, !path.contains("/"), !path.contains(" ")
+                            else { return nil }
+                            return (path, value(item, "Descending").map(bool) ?? false)
+                        }
+                    if !items.isEmpty { notes.ui.sortOrder = items.map { (property: $0.0, descending: $0.1) } }
                 case "com.sap.vocabularies.UI.v1.Facets" where annotation.attribute("Qualifier") == nil:
                     notes.ui.facets = facets(annotation, depth: 0)
                 case "com.sap.vocabularies.UI.v1.HeaderInfo":

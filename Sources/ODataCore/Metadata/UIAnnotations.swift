@@ -4,6 +4,20 @@
 ///
 /// Only what the service declares is kept; a browser falls back on `$metadata`'s properties where it says nothing.
 public struct UIAnnotations: Sendable, Hashable {
+    public static func == (lhs: UIAnnotations, rhs: UIAnnotations) -> Bool {
+        lhs.lineItem == rhs.lineItem && lhs.typeName == rhs.typeName && lhs.typeNamePlural == rhs.typeNamePlural
+            && lhs.facets == rhs.facets && lhs.fieldGroups == rhs.fieldGroups
+            && lhs.identification == rhs.identification
+            && lhs.sortOrder?.map(\.property) == rhs.sortOrder?.map(\.property)
+            && lhs.sortOrder?.map(\.descending) == rhs.sortOrder?.map(\.descending)
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(lineItem)
+        hasher.combine(typeNamePlural)
+        hasher.combine(sortOrder?.map(\.property))
+    }
+
     /// `UI.LineItem` (unqualified): a list's columns, in order.
     public var lineItem: [DataField]?
     /// `UI.HeaderInfo`'s `TypeName` ("Sales Order").
@@ -17,11 +31,15 @@ public struct UIAnnotations: Sendable, Hashable {
     public var fieldGroups: [String: FieldGroup] = [:]
     /// `UI.Identification`: the fields that identify one of these.
     public var identification: [DataField]?
+    /// `UI.PresentationVariant`'s `SortOrder`: a list's default order (`Descending` true sorts that one down).
+    public var sortOrder: [(property: String, descending: Bool)]?
 
     public init(
         lineItem: [DataField]? = nil, typeName: String? = nil, typeNamePlural: String? = nil, facets: [Facet]? = nil,
-        fieldGroups: [String: FieldGroup] = [:], identification: [DataField]? = nil
+        fieldGroups: [String: FieldGroup] = [:], identification: [DataField]? = nil,
+        sortOrder: [(property: String, descending: Bool)]? = nil
     ) {
+        self.sortOrder = sortOrder
         self.lineItem = lineItem
         self.typeName = typeName
         self.typeNamePlural = typeNamePlural
@@ -33,7 +51,7 @@ public struct UIAnnotations: Sendable, Hashable {
     /// Whether nothing was declared.
     public var isEmpty: Bool {
         lineItem == nil && typeName == nil && typeNamePlural == nil && facets == nil && fieldGroups.isEmpty
-            && identification == nil
+            && identification == nil && sortOrder == nil
     }
 
     /// These annotations with what `later` declares in their place, term by term (a later source overrides; a
@@ -43,7 +61,7 @@ public struct UIAnnotations: Sendable, Hashable {
             lineItem: later.lineItem ?? lineItem, typeName: later.typeName ?? typeName,
             typeNamePlural: later.typeNamePlural ?? typeNamePlural, facets: later.facets ?? facets,
             fieldGroups: fieldGroups.merging(later.fieldGroups) { $1 },
-            identification: later.identification ?? identification)
+            identification: later.identification ?? identification, sortOrder: later.sortOrder ?? sortOrder)
     }
 }
 
