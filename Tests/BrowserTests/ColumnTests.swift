@@ -165,6 +165,15 @@ import Testing
         #expect(header.contains("ssn"))  // no label: its name
     }
 
+    @Test func a_property_the_service_hides_is_no_column_of_a_list_without_a_line_item() throws {
+        let terminal = try app { type in
+            if let index = type.properties.firstIndex(where: { $0.name == "ssn" }) {
+                type.properties[index].isHidden = true
+            }
+        }
+        #expect(!terminal.lastFrame[1].contains("ssn") && terminal.lastFrame[1].contains("createDate"))
+    }
+
     @Test func hostile_labels_are_shown_sanitised_and_cut() throws {
         let terminal = try app(label("ssn", "\u{1B}]0;pwned\u{07}" + String(repeating: "W", count: 500)))
         let header = terminal.lastFrame[1]

@@ -395,3 +395,35 @@ import Testing
         #expect(ui.sortOrder?.map(\.descending) == [true, false])
     }
 }
+
+/// What a service hides, and what it makes read-only or mandatory for every entity (issue 33): `UI.Hidden`,
+/// `Common.FieldControl` as a fixed member, `sap:visible`. (By path they vary per entity, and are not read.)
+@Suite struct FieldControlAnnotationTests {
+    @Test func hidden_read_only_and_mandatory_fields_are_read() throws {
+        let metadata = FacetTests.metadata.replacingOccurrences(
+            of: #"<Property Name="note" Type="Edm.String"/>"#,
+            with: """
+                <Property Name="note" Type="Edm.String"><Annotation Term="UI.Hidden"/></Property>
+                <Property Name="code" Type="Edm.String">
+                  <Annotation Term="com.sap.vocabularies.Common.v1.FieldControl"
+                    EnumMember="com.sap.vocabularies.Common.v1.FieldControlType/ReadOnly"/></Property>
+                <Property Name="name" Type="Edm.String">
+                  <Annotation Term="com.sap.vocabularies.Common.v1.FieldControl"
+                    EnumMember="com.sap.vocabularies.Common.v1.FieldControlType/Mandatory"/></Property>
+                <Property Name="varies" Type="Edm.String">
+                  <Annotation Term="UI.Hidden" Path="isSecret"/>
+                  <Annotation Term="com.sap.vocabularies.Common.v1.FieldControl" Path="control"/></Property>
+                """)
+        let order = try #require(try EDMXParser.parse(metadata).entityTypes["N.Order"])
+        #expect(order.property(named: "note")?.isHidden == true)
+        #expect(order.property(named: "code")?.isUpdatable == false)
+        #expect(order.property(named: "code")?.isCreatable == false)
+        #expect(order.property(named: "name")?.isMandatory == true)
+        #expect(order.property(named: "varies")?.isHidden == false)
+        #expect(order.property(named: "varies")?.isUpdatable == true)
+        let version2 = UIAnnotationTests.version2.replacingOccurrences(
+            of: #"<Property Name="Note" Type="Edm.String"/>"#,
+            with: #"<Property Name="Note" Type="Edm.String" sap:visible="false"/>"#)
+        #expect(try EDMXParser.parse(version2).entityTypes["SHOP.Order"]?.property(named: "Note")?.isHidden == true)
+    }
+}

@@ -20,7 +20,7 @@ struct FieldInput: Hashable {
         shownName =
             property.label.flatMap { $0.allSatisfy(\.isWhitespace) ? nil : String($0.prefix(40)) } ?? property.name
         if case .primitive(let primitive) = property.type { type = primitive } else { type = .string }
-        isNullable = property.isNullable
+        isNullable = property.isNullable && !property.isMandatory
         maxLength = property.maxLength
         precision = property.precision
         scale = property.scale

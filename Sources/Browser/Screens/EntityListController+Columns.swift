@@ -52,7 +52,9 @@ extension EntityListController {
         }
         var columns = [labelColumn]
         let inLabel = Set(ValueFormatter.fields(of: label))
-        for property in properties where !inLabel.contains(property.name) && isShownInList(property) {
+        // (a property the service hides is no column here; the detail still shows it)
+        for property in properties
+        where !inLabel.contains(property.name) && isShownInList(property) && !property.isHidden {
             columns.append(column(for: property, title: nil, in: properties))
         }
         return uniquelyTitled(columns)

@@ -186,6 +186,10 @@ public enum EDMXParser {
             var text: (path: String, arrangement: TextArrangement?)?
             /// `Measures.ISOCurrency` or `Measures.Unit`.
             var unit: MeasureUnit?
+            /// `UI.Hidden` (a static one, not a path).
+            var hidden: Bool?
+            /// `Common.FieldControl`'s static member: `ReadOnly`, `Mandatory`, `Hidden`, `Inapplicable`, `Optional`.
+            var fieldControl: String?
         }
 
         /// Reads `<Annotation Term="…">` elements (terms through their vocabulary's alias or namespace).
@@ -224,6 +228,14 @@ public enum EDMXParser {
                         .flatMap { $0.split(separator: "/").last }
                         .flatMap { TextArrangement(rawValue: String($0.filter { !$0.isWhitespace })) }
                     notes.text = (path, arrangement)
+                case "com.sap.vocabularies.UI.v1.Hidden" where annotation.attribute("Path") == nil:
+                    notes.hidden = bool(annotation)
+                case "com.sap.vocabularies.Common.v1.FieldControl":
+                    // (a path says it per entity; only a fixed member says it for all)
+                    let member = annotation.attribute("EnumMember") ?? annotation.child(named: "EnumMember")?.text
+                    notes.fieldControl = member?.split(separator: "/").last.map {
+                        String($0.filter { !$0.isWhitespace })
+                    }
                 case "Org.OData.Measures.V1.ISOCurrency", "Org.OData.Measures.V1.Unit":
                     let currency = term.hasSuffix("ISOCurrency")
                     if let path = annotation.attribute("Path") ?? annotation.child(named: "Path")?.text, !path.isEmpty {
@@ -394,6 +406,15 @@ public enum EDMXParser {
                 if let arrangement = text.arrangement { property.textArrangement = arrangement }
             }
             if let unit = notes.unit { property.unit = unit }
+            if let hidden = notes.hidden { property.isHidden = hidden }
+            switch notes.fieldControl {
+            case "ReadOnly"?:
+                property.isCreatable = false
+                property.isUpdatable = false
+            case "Mandatory"?: property.isMandatory = true
+            case "Hidden"?, "Inapplicable"?: property.isHidden = true
+            default: break
+            }
             if notes.computed == true {
                 property.isCreatable = false
                 property.isUpdatable = false
@@ -507,6 +528,7 @@ public enum EDMXParser {
             // (a unit the property's type names is a currency when that property says so: see `entityType`)
             parsed.unit = vendor(node, "unit").flatMap { $0.isEmpty ? nil : MeasureUnit.unit(path: $0) }
             parsed.semantics = vendor(node, "semantics")
+            parsed.isHidden = vendor(node, "visible") == "false"
             let inline = node.children(named: "Annotation")
             return inline.isEmpty ? parsed : annotated(parsed, notes(inline))
         }

@@ -82,6 +82,11 @@ public struct Property: Sendable, Hashable {
     public var unit: MeasureUnit?
     /// `sap:semantics` (`currency-code`, `unit-of-measure`, `email`, …).
     public var semantics: String?
+    /// `UI.Hidden`, `Common.FieldControl` `Hidden` or `sap:visible="false"`: not a column of a list unless a line
+    /// item names it.
+    public var isHidden = false
+    /// `Common.FieldControl` `Mandatory`: a form does not take it empty.
+    public var isMandatory = false
     /// `sap:creatable` / `sap:updatable` (true unless a service says `false`): may a client set it.
     public var isCreatable: Bool
     public var isUpdatable: Bool
