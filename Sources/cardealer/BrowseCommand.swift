@@ -57,8 +57,8 @@ struct BrowserOptions: ParsableArguments {
     @Option(
         name: .customLong("annotations"),
         help: ArgumentHelp(
-            "An annotation document (file or URL) that describes the service's screens; repeatable, a later one "
-                + "overriding an earlier one and the service's own.", valueName: "FILE|URL"))
+            "An annotation document (a file, or a URL on the service's host) that describes the service's screens; "
+                + "repeatable, a later one overriding an earlier one and the service's own.", valueName: "FILE|URL"))
     var annotations: [String] = []
     @Option(
         help: ArgumentHelp(

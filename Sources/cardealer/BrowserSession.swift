@@ -98,7 +98,10 @@ enum BrowserSession {
         keymap: Keymap = Keymap(), counter: TransferCounter? = nil, end: @escaping (Int32) -> Void
     ) {
         SessionLog.write("browsing \(session.root) (cache \(session.cache.path ?? "in memory"))")
-        for note in session.notes { SessionLog.write(note, level: .warning) }
+        // (their URLs and reasons come from the service: sanitised and cut like anything else it sends)
+        for note in session.notes {
+            SessionLog.write(String(TextSanitizer.sanitize(note).prefix(400)), level: .warning)
+        }
         if let proxy = session.proxy { SessionLog.write("through the proxy \(proxy)") }
         let environment = session.makeEnvironment()
         if let counter { environment.bytesArrived = { counter.total } }

@@ -82,6 +82,14 @@ import Testing
         #expect(ValueFormatter.fields(of: "{net:currency='USD'}") == ["net"])
     }
 
+    @Test func a_double_amount_is_never_read_in_exponent_form() {
+        func amount(_ number: Double) -> String { ValueFormatter.fill("{x:currency='USD'}") { _ in .double(number) } }
+        #expect(amount(0.00005) == "0.00 USD")
+        #expect(amount(-1234.567) == "-1,234.57 USD")
+        #expect(amount(1e15) == ValueFormatter.format(.double(1e15)))  // too large to hold exactly: as it is
+        #expect(amount(.nan) == "nan")
+    }
+
     @Test func a_code_from_a_hostile_document_never_becomes_part_of_a_template() {
         var property = Property(name: "net", type: .primitive(.decimal))
         property.unit = .currencyCode("}{statusText")

@@ -19,6 +19,7 @@ struct SelfDescriptionTests {
         var bare = version2
         for name in bare.entityTypes.keys {
             bare.entityTypes[name]?.ui = UIAnnotations()
+            bare.entityTypes[name]?.titleProperties = []
             for index in bare.entityTypes[name]?.properties.indices ?? 0..<0 {
                 bare.entityTypes[name]?.properties[index].label = nil
                 bare.entityTypes[name]?.properties[index].unit = nil

@@ -311,6 +311,20 @@ import Testing
         // The facet nested past the limit holds nothing within it, so it is left out; the others stay
         #expect(ui.facets?.map(\.label) == ["Header", "Items"])
     }
+
+    @Test func a_document_of_thousands_of_facets_is_cut() throws {
+        let reference =
+            "<Record Type=\"UI.ReferenceFacet\"><PropertyValue Property=\"Target\" AnnotationPath=\"@UI.Identification\"/></Record>"
+        let collection =
+            "<Record Type=\"UI.CollectionFacet\"><PropertyValue Property=\"Facets\"><Collection>"
+            + String(repeating: reference, count: 60) + "</Collection></PropertyValue></Record>"
+        let metadata = Self.metadata.replacingOccurrences(
+            of: "<Annotation Term=\"UI.Facets\"><Collection>",
+            with: "<Annotation Term=\"UI.Facets\"><Collection>" + String(repeating: collection, count: 60))
+        let ui = try #require(try EDMXParser.parse(metadata).entityTypes["N.Order"]?.ui)
+        func count(_ facets: [Facet]) -> Int { facets.reduce(0) { $0 + 1 + count($1.facets) } }
+        #expect(count(ui.facets ?? []) <= 128)
+    }
 }
 
 /// Values a service relates to others (issue 33): a code's readable text (`sap:text`, `Common.Text` with its

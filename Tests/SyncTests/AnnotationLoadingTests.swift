@@ -92,6 +92,24 @@ import Testing
             })
     }
 
+    @Test func a_warm_start_that_cannot_read_the_service_document_keeps_the_stored_annotations() async throws {
+        let path = try BuiltProducts.temporaryDirectory("annotations") + "/cache.sqlite"
+        _ = try await MetadataLoader.open(root: Self.root, transport: Self.service { Self.document(plural: "Kept") }) {
+            _ in path
+        }
+        // Given a service whose $metadata changed and whose service document now fails
+        let changed = UIAnnotationFixtures.version2.replacingOccurrences(of: "Net Value", with: "Net")
+        let failing = FakeTransport { request, _ in
+            request.url == Self.root + "$metadata"
+                ? TransportResponse(status: 200, body: Array(changed.utf8)) : TransportResponse(status: 503, body: [])
+        }
+        let warm = try await MetadataLoader.open(root: Self.root, transport: failing) { _ in path }
+        // When the background refresh has stored the new $metadata
+        #expect(try await eventually { try warm.cache.metadataDocument() == Array(changed.utf8) })
+        // Then the annotation document stored before is still there for the next start
+        #expect(try warm.cache.annotationDocuments().map(\.document) == [Array(Self.document(plural: "Kept").utf8)])
+    }
+
     @Test(arguments: [
         ("<!doctype html><html><body>Log on</body></html>", "it is an HTML page, not EDMX"),
         (String(repeating: "<a>", count: 10_000), "passed over"),

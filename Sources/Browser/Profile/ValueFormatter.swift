@@ -99,7 +99,7 @@ public enum ValueFormatter {
                 switch value {
                 case .decimal(let text): text
                 case .int(let number): String(number)
-                case .double(let number): String(format: number)
+                case .double(let number): decimalText(number)
                 default: nil
                 }
             guard let number else { return code }
@@ -108,6 +108,16 @@ public enum ValueFormatter {
         case "unit": return code + (other.map { " " + $0 } ?? "")
         default: return code
         }
+    }
+
+    /// A double as plain decimal text to four places (`1234.5000`), never in exponent form; nil when it is not
+    /// finite or too large to hold exactly that way.
+    static func decimalText(_ number: Double) -> String? {
+        guard number.isFinite, abs(number) < 1e14 else { return nil }
+        let scaled = Int64((abs(number) * 10_000).rounded())
+        let fraction = String(scaled % 10_000)
+        return (number < 0 && scaled != 0 ? "-" : "") + String(scaled / 10_000) + "."
+            + String(repeating: "0", count: 4 - fraction.count) + fraction
     }
 
     /// The decimals an amount in an ISO 4217 currency is shown with (two but for the currencies with none or

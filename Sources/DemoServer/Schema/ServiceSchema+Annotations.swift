@@ -54,14 +54,19 @@ extension ServiceSchema {
     ]
 
     /// `<edmx:Reference>` elements for ``vocabularyReferences`` (and, for an annotation document, the service).
-    func references(service: String? = nil) -> String {
+    /// `declaringNamespace`: in a v2 document, each element declares the v4 EDMX namespace it belongs to (as SAP
+    /// Gateway writes them), the document's own `edmx` prefix being v2's.
+    func references(service: String? = nil, declaringNamespace: Bool = false) -> String {
+        let declaration = declaringNamespace ? " xmlns:edmx=\"http://docs.oasis-open.org/odata/ns/edmx\"" : ""
         var xml = ""
         for (uri, namespace, alias) in Self.vocabularyReferences {
-            xml += "<edmx:Reference Uri=\"\(uri)\"><edmx:Include Namespace=\"\(namespace)\" Alias=\"\(alias)\"/>"
+            xml += "<edmx:Reference\(declaration) Uri=\"\(uri)\">"
+            xml += "<edmx:Include Namespace=\"\(namespace)\" Alias=\"\(alias)\"/>"
             xml += "</edmx:Reference>\n"
         }
         if let service {
-            xml += "<edmx:Reference Uri=\"\(service)\"><edmx:Include Namespace=\"\(namespace)\"/></edmx:Reference>\n"
+            xml += "<edmx:Reference Uri=\"\(Self.escaped(service))\"><edmx:Include Namespace=\"\(namespace)\"/>"
+            xml += "</edmx:Reference>\n"
         }
         return xml
     }

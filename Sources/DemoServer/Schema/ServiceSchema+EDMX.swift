@@ -8,7 +8,7 @@ extension ServiceSchema {
         var xml = """
             <?xml version="1.0" encoding="utf-8" standalone="yes"?>
             <edmx:Edmx Version="1.0" xmlns:edmx="http://schemas.microsoft.com/ado/2007/06/edmx">
-            \(references())<edmx:DataServices xmlns:m="http://schemas.microsoft.com/ado/2007/08/dataservices/metadata" \
+            \(references(declaringNamespace: true))<edmx:DataServices xmlns:m="http://schemas.microsoft.com/ado/2007/08/dataservices/metadata" \
             m:DataServiceVersion="2.0">
             <Schema Namespace="\(namespace)" xmlns="http://schemas.microsoft.com/ado/2008/09/edm">
 

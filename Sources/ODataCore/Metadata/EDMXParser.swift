@@ -343,14 +343,22 @@ public enum EDMXParser {
         /// group, the identification or a navigation's line item, and collection facets to a depth of
         /// ``maxFacetDepth``; facets to anything else are left out.
         func facets(_ node: XMLNode, depth: Int) -> [Facet] {
+            var budget = Self.maxFacets
+            return facets(node, depth: depth, budget: &budget)
+        }
+
+        /// (`budget`: how many facets may still be read, over every level: a document of thousands is cut.)
+        func facets(_ node: XMLNode, depth: Int, budget: inout Int) -> [Facet] {
             guard depth < Self.maxFacetDepth else { return [] }
             var result: [Facet] = []
             for record in (node.child(named: "Collection")?.children(named: "Record") ?? []).prefix(64) {
+                guard budget > 0 else { break }
+                budget -= 1
                 let values = record.children(named: "PropertyValue")
                 let label = values.first { $0.attribute("Property") == "Label" }
                     .flatMap { $0.attribute("String") ?? $0.child(named: "String")?.text }
                 if let nested = values.first(where: { $0.attribute("Property") == "Facets" }) {
-                    let inner = facets(nested, depth: depth + 1)
+                    let inner = facets(nested, depth: depth + 1, budget: &budget)
                     if !inner.isEmpty { result.append(Facet(label: label, target: .collection, facets: inner)) }
                     continue
                 }
@@ -383,6 +391,8 @@ public enum EDMXParser {
 
         /// How deep collection facets nest before the rest is left out.
         static let maxFacetDepth = 4
+        /// The most facets one `UI.Facets` gives a detail, at every level together.
+        static let maxFacets = 128
 
         /// The most columns a line item gives a list (a document that declares thousands is cut, not obeyed).
         static let maxLineItemFields = 64

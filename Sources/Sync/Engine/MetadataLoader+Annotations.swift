@@ -20,13 +20,15 @@ extension MetadataLoader {
 
     /// The annotation documents the service document at `root` names (see ``AnnotationLinks``), fetched; and a
     /// sentence for each that could not be had.
+    /// `complete` is false when the service document or one of the documents it names could not be had: what
+    /// was stored before is then kept rather than replaced by less.
     static func advertisedAnnotations(
         root: String, transport: any ODataTransport
-    ) async -> (documents: [AnnotationDocument], notes: [String]) {
+    ) async -> (documents: [AnnotationDocument], notes: [String], complete: Bool) {
         guard
             let response = try? await transport.send(TransportRequest(url: root, acceptsXML: true)),
             response.status == 200
-        else { return ([], []) }
+        else { return ([], [], false) }
         var documents: [AnnotationDocument] = []
         var notes: [String] = []
         for link in AnnotationLinks.links(in: response.body, root: root) {
@@ -35,7 +37,7 @@ extension MetadataLoader {
             case .failure(let note): notes.append(note.sentence)
             }
         }
-        return (documents, notes)
+        return (documents, notes, notes.isEmpty)
     }
 
     /// The documents `--annotations` names, in order: a URL is fetched, anything else read as a file.

@@ -21,6 +21,9 @@ public enum MetadataLoader {
         public var annotations: [AnnotationDocument] = []
         /// Sentences for the log: annotation documents that could not be had or read.
         public var notes: [String] = []
+        /// Whether `annotations` is all the service advertises (its service document and every document it names
+        /// were had): only then do they replace what a cache holds.
+        public var annotationsComplete = true
     }
 
     /// Why `$metadata` could not be loaded, in a sentence that says what to check.
@@ -74,13 +77,13 @@ public enum MetadataLoader {
         }
         do {
             let model = try EDMXParser.parse(response.body)
-            var (documents, notes) =
+            var (documents, notes, complete) =
                 serviceDocument && model.dialect == .v2
-                ? await advertisedAnnotations(root: root, transport: transport) : ([], [])
+                ? await advertisedAnnotations(root: root, transport: transport) : ([], [], true)
             let annotated = merged(model, with: documents, notes: &notes)
             return Loaded(
                 root: root, model: annotated, document: response.body, entitySet: nil, annotations: documents,
-                notes: notes)
+                notes: notes, annotationsComplete: complete)
         } catch {
             let what = kind(of: response.body, contentType: response.headers["content-type"])
             let reason =
@@ -170,9 +173,11 @@ extension MetadataLoader {
                 // holds is dropped, and the next start begins afresh in the new dialect.
                 if fresh.model.dialect != dialect { try? warm.clear() }
                 let annotations = fresh.annotations.map { ($0.source, $0.document) }
+                // (a service document or annotation document not had this time leaves the stored ones as they are)
+                let replaceAnnotations = fresh.annotationsComplete
                 try? await warm.write {
                     try $0.storeMetadataDocument(fresh.document, at: Date())
-                    try $0.storeAnnotationDocuments(annotations, at: Date())
+                    if replaceAnnotations { try $0.storeAnnotationDocuments(annotations, at: Date()) }
                 }
             }
             var notes: [String] = []
