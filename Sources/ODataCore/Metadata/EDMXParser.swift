@@ -12,15 +12,19 @@
 /// and its line.
 public enum EDMXParser {
     public static func parse(_ bytes: some Collection<UInt8>) throws(MetadataError) -> ServiceModel {
+        let (root, data) = try read(bytes)
+        var context = Context(bytes: data)
+        return try context.model(from: root)
+    }
+
+    /// The document's element tree (and its bytes, for the line of what a later error names).
+    static func read(_ bytes: some Collection<UInt8>) throws(MetadataError) -> (XMLNode, [UInt8]) {
         let data = Array(bytes)
-        let root: XMLNode
         do {
-            root = try XMLReader.parse(data)
+            return (try XMLReader.parse(data), data)
         } catch {
             throw MetadataError(line: error.line, reason: error.reason + " (column \(error.column))")
         }
-        var context = Context(bytes: data)
-        return try context.model(from: root)
     }
 
     public static func parse(_ text: String) throws(MetadataError) -> ServiceModel {
@@ -36,13 +40,7 @@ public enum EDMXParser {
     ) throws(MetadataError)
         -> ServiceModel
     {
-        let data = Array(bytes)
-        let root: XMLNode
-        do {
-            root = try XMLReader.parse(data)
-        } catch {
-            throw MetadataError(line: error.line, reason: error.reason + " (column \(error.column))")
-        }
+        let (root, data) = try read(bytes)
         var context = Context(bytes: data)
         var model = model
         try context.merge(annotationsFrom: root, into: &model)
