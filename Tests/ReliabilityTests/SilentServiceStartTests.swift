@@ -63,16 +63,19 @@ struct SilentServiceStartTests {
         let browser = try CardealerProcess()
         defer { browser.kill() }
         let before = try await browser.ttySettings()
-        // When the browser starts on it
-        try browser.launch(["browse", "http://127.0.0.1:\(server.port)/svc/"])
+        // When the browser starts on it (its request bound far off: a machine busy with the whole suite was seen to
+        // take over 20 s to draw, and the default 30 s bound then closed the screen before it was seen)
+        try browser.launch([
+            "browse", "http://127.0.0.1:\(server.port)/svc/", "--timeout", "300", "--request-timeout", "300",
+        ])
         // Then the terminal opens at once, saying what it waits for and how to quit
-        let waiting = try await browser.tmux.waitFor(timeout: .seconds(10)) {
+        let waiting = try await browser.tmux.waitFor(timeout: .seconds(60)) {
             $0.contains("Loading the service's $metadata") && $0.contains("q quits")
         }
         #expect(waiting.matched, "never said it was loading:\n\(waiting.screen)")
         #expect(try browser.tmux.display("#{alternate_on}") == "1")
         // And after a few seconds it says how long it has waited
-        let counting = try await browser.tmux.waitFor(timeout: .seconds(10)) { $0.contains("No answer yet after") }
+        let counting = try await browser.tmux.waitFor(timeout: .seconds(60)) { $0.contains("No answer yet after") }
         #expect(counting.matched, "\(counting.screen)")
         // When q is pressed, it quits with 0 and gives the terminal back
         try browser.tmux.sendKeys("q")

@@ -338,8 +338,9 @@ import Testing
         let bound = error.firstMatch(of: /no whole answer within ([0-9.]+) s/).flatMap { Double($0.1) }
         #expect(bound.map { $0 >= 0 && $0 <= 4 } == true, "\(error)")
         #expect(status.slowRequest == nil)
-        // (two attempts within the fetch's budget; the service is then probed as offline, at most once here)
-        #expect(service.exchanges.count <= 3)
+        // (two attempts within the fetch's budget; the service is then probed as offline: once here, twice when a
+        // machine busy with the whole suite stretched the wait for the engine to settle; not without end)
+        #expect(service.exchanges.count <= 4)
     }
 
     // MARK: - 6. Paging that leads back ends
