@@ -21,7 +21,12 @@ public final class EntityDetailController: ScreenController {
     }
     let environment: BrowserEnvironment
     let key: EntityKey
-    var entity: CachedEntity?
+    var entity: CachedEntity? {
+        didSet { builtLines = nil }
+    }
+    /// ``lines`` as last built: a keypress and the frame after it read them several times, and they change only
+    /// with the entity (sections, texts and currencies are worked out once per copy of it).
+    private var builtLines: [Line]?
     var loaded = false
     var cursor = ListCursor()
     var observation: CacheObservation?
@@ -56,6 +61,13 @@ public final class EntityDetailController: ScreenController {
     /// shows under "More", so that nothing the entity holds is hidden.
     /// A property shows under its `$metadata` label (`sap:label`, `Common.Label`) when the service gives one.
     var lines: [Line] {
+        if let builtLines { return builtLines }
+        let built = buildLines()
+        builtLines = built
+        return built
+    }
+
+    func buildLines() -> [Line] {
         let type = environment.model.entityType(ofSet: key.entitySet)
         let declared = type.map { environment.model.properties(of: $0) } ?? []
         let present = Set((entity?.properties ?? []).map(\.name))
