@@ -62,6 +62,16 @@ extension MetadataLoader {
         return (documents, notes)
     }
 
+    /// `model` with the documents `--annotations` names merged last, what could not be had or read in `notes`.
+    static func merged(
+        _ model: ServiceModel, withGiven sources: [String], transport: any ODataTransport, notes: inout [String]
+    ) async -> ServiceModel {
+        guard !sources.isEmpty else { return model }
+        let given = await givenAnnotations(sources, transport: transport)
+        notes += given.notes
+        return merged(model, with: given.documents, notes: &notes)
+    }
+
     /// One annotation document by URL.
     static func fetchAnnotations(
         _ url: String, transport: any ODataTransport

@@ -184,9 +184,9 @@ extension MetadataLoader {
             let stored = ((try? warm.annotationDocuments()) ?? []).map {
                 AnnotationDocument(source: $0.source, document: $0.document)
             }
-            let given = await givenAnnotations(annotationSources, transport: transport)
-            notes += given.notes
-            let model = merged(cached, with: stored + given.documents, notes: &notes)
+            let model = await merged(
+                merged(cached, with: stored, notes: &notes), withGiven: annotationSources, transport: transport,
+                notes: &notes)
             return Opened(root: root, cache: warm, model: model, entitySet: nil, fromCache: true, notes: notes)
         }
         let loaded = try await load(root: root, transport: transport)
@@ -198,9 +198,7 @@ extension MetadataLoader {
             try $0.storeAnnotationDocuments(annotations, at: Date())
         }
         var notes = loaded.notes
-        let given = await givenAnnotations(annotationSources, transport: transport)
-        notes += given.notes
-        let model = merged(loaded.model, with: given.documents, notes: &notes)
+        let model = await merged(loaded.model, withGiven: annotationSources, transport: transport, notes: &notes)
         return Opened(
             root: loaded.root, cache: cache, model: model, entitySet: loaded.entitySet, fromCache: false,
             notes: notes)
