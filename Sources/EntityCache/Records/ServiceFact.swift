@@ -12,6 +12,8 @@ public enum ServiceFact: String, Sendable, CaseIterable {
     case refusesNestedExpand
     /// It refused a request that named `$select` (400, 414 or 501): prefetches ask for whole entities.
     case refusesSelect
+    /// It answered `$batch` with 404, 405 or 501: writes go one request each.
+    case refusesBatch
 }
 
 extension CacheDatabase {

@@ -175,6 +175,27 @@ extension CacheWriteSession {
         return due
     }
 
+    /// The queued creates of link entities that bind `key` (a create not yet made, so they wait for it), claimed
+    /// like ``dueOutboxEntries(at:limit:claimant:lease:)``'s: sent in one changeset with that create.
+    public func claimQueuedLinks(
+        to key: EntityKey, at date: Date, claimant: OutboxClaimant = .thisProcess, lease: TimeInterval = 120
+    ) throws -> [OutboxEntry] {
+        let now = date.timeIntervalSince1970
+        let links = try CacheQueries.outbox(
+            db,
+            where: """
+                kind = 'create' AND bindKey = ? AND state = 'pending' AND instr(coalesce(parentKey, ''), ?) = 0
+                AND (claimedBy IS NULL OR claimedBy = ? OR claimedUntil <= ?) ORDER BY id
+                """,
+            arguments: [key.canonical, EntityKey.temporaryMarker, claimant.id, now])
+        for link in links {
+            try db.execute(
+                sql: "UPDATE outbox SET claimedBy = ?, claimedUntil = ? WHERE id = ?",
+                arguments: [claimant.id, now + lease, link.id])
+        }
+        return links
+    }
+
     /// Every queued write waiting for a retry is due now (the service is back).
     public func makeQueuedWritesDue() throws {
         try db.execute(sql: "UPDATE outbox SET nextAttemptAt = NULL WHERE state = 'pending'")

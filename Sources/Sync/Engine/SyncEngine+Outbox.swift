@@ -31,19 +31,25 @@ extension SyncEngine {
         outboxTask = Task { await self.drainOutbox() }
     }
 
-    /// Sends every due write, up to `maxConcurrentWrites` at once, until none is due; then waits for the next retry.
+    /// Sends every due write until none is due, in `$batch`es of up to `writeBatchSize` (``sendBatch(_:)``), or where
+    /// the service takes none, up to `maxConcurrentWrites` requests at once; then waits for the next retry.
     func drainOutbox() async {
         repeat {
             outboxAgain = false
             while !Task.isCancelled {
                 let now = clock.now()
-                let limit = configuration.maxConcurrentWrites
+                let batches = batchesWrites
+                let limit = batches ? writeBatchLimit : configuration.maxConcurrentWrites
                 let claimant = cache.claimant
                 guard
                     let due = try? await cache.write({
                         try $0.dueOutboxEntries(at: now, limit: limit, claimant: claimant)
                     }), !due.isEmpty
                 else { break }
+                if batches {
+                    await sendBatch(due)
+                    continue
+                }
                 await withTaskGroup(of: Void.self) { group in
                     for entry in due { group.addTask { await self.send(entry) } }
                 }
@@ -67,6 +73,20 @@ extension SyncEngine {
 
     /// One attempt of one write, and what its answer means.
     func send(_ entry: OutboxEntry) async {
+        guard let request = await prepared(entry) else { return }
+        let started = clock.now()
+        let outcome: Result<TransportResponse, any Error>
+        do {
+            outcome = .success(try await transport.send(request))
+        } catch {
+            outcome = .failure(error)
+        }
+        await settle(entry, request: request, outcome: outcome, started: started)
+    }
+
+    /// The request that sends `entry`, marked as on its way; nil when it is not to be sent (settled otherwise).
+    /// `reference` names the entity a new link entity binds, when that entity is made in the same changeset.
+    func prepared(_ entry: OutboxEntry, reference: String? = nil) async -> TransportRequest? {
         let now = clock.now()
         if entry.kind == .create, entry.state == .sending, !honoursRepeatability {
             // It was on its way when the browser stopped: as a lost answer, it waits for the user.
@@ -76,12 +96,11 @@ extension SyncEngine {
                     error: "The browser stopped while this was on its way, so the service may or may not have made "
                         + "it. Look for it on the service: r sends it again, x drops it.")
             }
-            return
+            return nil
         }
         do {
             try await cache.write { try $0.markOutboxSending(entry.id, at: now) }
-        } catch { return }
-        let attempt = entry.attempts + 1
+        } catch { return nil }
         let url = builder.url(ResourcePath(entry.entityKey), QueryOptions())
         // v4 updates with PATCH; v2 with MERGE, tunnelled through POST where the verb was refused.
         let version4 = model?.dialect == .v4
@@ -104,22 +123,36 @@ extension SyncEngine {
         case .unlink:
             guard let parent = entry.shownIn?.parent, let navigation = entry.shownIn?.navigation else {
                 try? await cache.write { try $0.failOutbox(entry.id, error: "It does not say which link to remove.") }
-                return
+                return nil
             }
             request.method = .delete
             request.url = builder.linkURL(parent: parent, navigation: navigation, child: entry.entityKey)
         case .create:
-            request = createRequest(entry, headers: request.headers)
+            request = createRequest(entry, headers: request.headers, reference: reference)
         }
         if let etag = entry.baseEtag { request.headers["If-Match"] = etag }
-        let started = clock.now()
+        return request
+    }
+
+    /// What the answer to one write (or the failure to get one) means for it: settled, tried again, refused, or in
+    /// conflict. `inBatch`: it was one request of a `$batch`, and `outcome` its own answer there.
+    func settle(
+        _ entry: OutboxEntry, request: TransportRequest, outcome: Result<TransportResponse, any Error>,
+        started: Date, inBatch: Bool = false
+    ) async {
+        let now = clock.now()
+        let attempt = entry.attempts + 1
+        let version4 = model?.dialect == .v4
         let response: TransportResponse
-        do {
-            response = try await transport.send(request)
-        } catch is CancellationError {
+        switch outcome {
+        case .success(let answer):
+            response = answer
+        case .failure(is CancellationError):
             return
-        } catch let error as ODataError {
-            logWrite(request, status: nil, bytes: 0, started: started, attempts: attempt, error: error.description)
+        case .failure(let error as ODataError):
+            logWrite(
+                request, status: nil, bytes: 0, started: started, attempts: attempt, error: error.description,
+                inBatch: inBatch)
             if error.kind == .refused {
                 try? await cache.write { try $0.failOutbox(entry.id, error: error.description) }
             } else if entry.kind == .create, !honoursRepeatability, !error.neverSent {
@@ -140,7 +173,7 @@ extension SyncEngine {
                 await retryLater(entry, attempt: attempt, error: error.description, after: nil)
             }
             return
-        } catch {
+        case .failure(let error):
             await retryLater(entry, attempt: attempt, error: String(describing: error), after: nil)
             return
         }
@@ -165,7 +198,7 @@ extension SyncEngine {
             ).description
         logWrite(
             request, status: response.status, bytes: response.body.count, started: started, attempts: attempt,
-            error: failure, received: response.headers)
+            error: failure, received: response.headers, inBatch: inBatch)
         switch response.status {
         case 200..<300 where entry.kind == .create:
             await settleCreate(entry, response: response)
@@ -213,7 +246,8 @@ extension SyncEngine {
     /// `POST Set` with the properties, or `POST Parent(k)/Navigation` for one linked to its parent; a link
     /// entity binds the entity it links (`"Car":{"__metadata":{"uri":"…/Car(7)"}}`). Keys left empty (or
     /// temporary) are the service's to give; null values are left out.
-    func createRequest(_ entry: OutboxEntry, headers: [String: String]) -> TransportRequest {
+    /// `reference`: what names the bound entity instead of its URL (`$1`, the create made with it in one changeset).
+    func createRequest(_ entry: OutboxEntry, headers: [String: String], reference: String? = nil) -> TransportRequest {
         let path: ResourcePath
         if let parent = entry.shownIn?.parent, let navigation = entry.shownIn?.navigation, entry.shownIn?.list == nil {
             path = ResourcePath(segments: [
@@ -226,7 +260,7 @@ extension SyncEngine {
         let properties = entry.changes.filter { $0.value != .null }
         var bindings: [(navigation: String, uri: String)] = []
         if let navigation = entry.bindNavigation, let target = entry.bindKey {
-            bindings.append((navigation, builder.url(ResourcePath(target), QueryOptions())))
+            bindings.append((navigation, reference ?? builder.url(ResourcePath(target), QueryOptions())))
         }
         var request = TransportRequest(
             method: .post, url: builder.url(path, QueryOptions()), headers: headers, dialect: model?.dialect)
@@ -337,12 +371,13 @@ extension SyncEngine {
     /// Logs a write with the headers it sent and, when an answer came, those it got (secrets left out, as for reads).
     func logWrite(
         _ request: TransportRequest, status: Int?, bytes: Int, started: Date, attempts: Int, error: String?,
-        received: [String: String] = [:]
+        received: [String: String] = [:], inBatch: Bool = false
     ) {
         let entry = RequestLogEntry(
             url: request.url, status: status, bytes: bytes, duration: clock.now().timeIntervalSince(started),
             outcome: error == nil ? .written : .failed, startedAt: started, attempts: attempts, error: error,
-            method: request.headers["X-HTTP-Method"].map { "POST (\($0))" } ?? request.method.rawValue,
+            method: (request.headers["X-HTTP-Method"].map { "POST (\($0))" } ?? request.method.rawValue)
+                + (inBatch ? " in $batch" : ""),
             headers: JobRunner.logLines(sent: request.headers, received: received) + Self.bodyLine(request.body)
         )
         _ = try? cache.write { try $0.appendRequestLog(entry) }

@@ -22,6 +22,8 @@ public actor SyncEngine {
         public var maxConcurrent = 4
         /// Writes on the wire at once, each to a different entity (one entity's writes go one after another).
         public var maxConcurrentWrites = 8
+        /// Writes sent together in one `$batch` (each its own changeset); 1 sends one request per write.
+        public var writeBatchSize = 100
         /// Rows per list request (`$top`).
         public var pageSize = 50
         /// Fetch the next page when the window's end is this close to the cached end.
@@ -119,6 +121,11 @@ public actor SyncEngine {
     /// The service refused a `$select`: prefetches ask for whole entities (kept in the cache,
     /// ``ServiceFact/refusesSelect``).
     var selectRefused = false
+    /// The service answered `$batch` with 404, 405 or 501: writes go one request each (kept in the cache,
+    /// ``ServiceFact/refusesBatch``).
+    var batchRefused = false
+    /// Writes per `$batch`: the configured size, halved by each `413`.
+    var writeBatchLimit: Int
     nonisolated let intents: AsyncStream<Intent>.Continuation
 
     public init(
@@ -137,6 +144,8 @@ public actor SyncEngine {
         let flatExpand = facts.contains(.refusesNestedExpand)
         self.flatExpand = flatExpand
         self.selectRefused = facts.contains(.refusesSelect)
+        self.batchRefused = facts.contains(.refusesBatch)
+        self.writeBatchLimit = max(1, configuration.writeBatchSize)
         self.builder =
             model.map { ODataURLBuilder(serviceRoot: configuration.serviceRoot, model: $0, nestsExpand: !flatExpand) }
             ?? ODataURLBuilder(serviceRoot: configuration.serviceRoot)

@@ -1,0 +1,180 @@
+import EntityCache
+import Foundation
+import ODataCore
+
+/// Writes flushed together: the due writes go in one `$batch` (up to ``SyncEngine/Configuration/writeBatchSize``),
+/// each write its own changeset, and on a v4 service a create with the link entities that bind it in one changeset
+/// (`"Car@odata.bind":"$1"`), so that a refused link leaves no new entity behind, linked to nobody.
+///
+/// Each answer inside is read as if its write had been sent alone (``SyncEngine/settle(_:request:outcome:started:inBatch:)``):
+/// an inner `412` opens the conflict view for that write only. A changeset refused as a unit rolls back every write
+/// in it, with a sentence saying none of it was made. A service that answers `$batch` with 404, 405 or 501 is
+/// learned once (``ServiceFact/refusesBatch``) and sent one request per write from then on; a `413` halves the size
+/// of later batches. An answer that cannot be read is a lost answer for every write in the batch (the service may or
+/// may not have applied them), never a refusal.
+extension SyncEngine {
+    /// Whether the due writes go together.
+    var batchesWrites: Bool {
+        !batchRefused && writeBatchLimit > 1 && model != nil
+    }
+
+    /// Sends `due` (one write per entity) in one `$batch`; fewer than two to send go alone.
+    func sendBatch(_ due: [OutboxEntry]) async {
+        let version4 = model?.dialect == .v4
+        var changesets: [[(entry: OutboxEntry, request: TransportRequest, id: String)]] = []
+        var number = 0
+        func nextID() -> String {
+            number += 1
+            return String(number)
+        }
+        for entry in due {
+            guard let request = await prepared(entry) else { continue }
+            var changeset = [(entry, request, nextID())]
+            if version4, entry.kind == .create, entry.entityKey.isTemporary {
+                let now = clock.now()
+                let claimant = cache.claimant
+                let key = entry.entityKey
+                let links =
+                    (try? await cache.write { try $0.claimQueuedLinks(to: key, at: now, claimant: claimant) }) ?? []
+                let reference = "$" + changeset[0].2
+                for link in links {
+                    guard let linkRequest = await prepared(link, reference: reference) else { continue }
+                    changeset.append((link, linkRequest, nextID()))
+                }
+            }
+            changesets.append(changeset)
+        }
+        guard !changesets.isEmpty else { return }
+        if changesets.count == 1, changesets[0].count == 1 {
+            let (entry, request, _) = changesets[0][0]
+            await exchangeAlone(entry, request: request)
+            return
+        }
+        let batch = ODataBatch(
+            changesets: changesets.map { $0.map { ODataBatch.Item(request: $0.request, contentID: $0.id) } })
+        let dialect = model?.dialect ?? .v2
+        let format = ODataBatch.format(for: dialect)
+        let request = batch.request(
+            serviceRoot: builder.serviceRoot, dialect: dialect, format: format, boundary: UUID().uuidString)
+        let started = clock.now()
+        let response: TransportResponse
+        do {
+            response = try await transport.send(request)
+        } catch {
+            for changeset in changesets {
+                for (entry, inner, _) in changeset {
+                    await settle(entry, request: inner, outcome: .failure(error), started: started, inBatch: true)
+                }
+            }
+            return
+        }
+        switch response.status {
+        case 404, 405, 501:
+            // No `$batch` here: learned once, and these go one by one at once.
+            batchRefused = true
+            logBatch(
+                request, response: response, started: started, note: "the service takes no $batch; writes go one by one"
+            )
+            try? await cache.write { try $0.learn(.refusesBatch) }
+            await sendAgainNow(changesets.flatMap { $0.map(\.entry) })
+            return
+        case 413:
+            writeBatchLimit = max(1, min(writeBatchLimit, batch.count) / 2)
+            logBatch(
+                request, response: response, started: started, note: "too large; later batches hold \(writeBatchLimit)")
+            await sendAgainNow(changesets.flatMap { $0.map(\.entry) })
+            return
+        case 200..<300:
+            break  // read below (only 200 and 202 hold answers)
+        default:
+            // The batch itself was refused or failed: its answer is each write's (none of them was applied).
+            for changeset in changesets {
+                for (entry, inner, _) in changeset {
+                    await settle(entry, request: inner, outcome: .success(response), started: started, inBatch: true)
+                }
+            }
+            return
+        }
+        let answers: [ChangesetAnswer]
+        do {
+            answers = try batch.decode(response, format: format, url: request.url)
+        } catch {
+            // What was applied cannot be told: as for an answer lost on the way.
+            logBatch(request, response: response, started: started, note: error.description)
+            let lost = ODataError(kind: .transport, message: error.message, url: request.url)
+            for changeset in changesets {
+                for (entry, inner, _) in changeset {
+                    await settle(entry, request: inner, outcome: .failure(lost), started: started, inBatch: true)
+                }
+            }
+            return
+        }
+        for (changeset, answer) in zip(changesets, answers) {
+            if case .whole(let refusal) = answer, changeset.count > 1, (400..<500).contains(refusal.status),
+                ![408, 429].contains(refusal.status)
+            {
+                await refuseTogether(changeset.map { ($0.entry, $0.request) }, refusal: refusal, started: started)
+                continue
+            }
+            for (index, (entry, inner, _)) in changeset.enumerated() {
+                guard let own = answer.answer(at: index) else { continue }
+                await settle(entry, request: inner, outcome: .success(own), started: started, inBatch: true)
+            }
+        }
+    }
+
+    /// One write on its own, as ``send(_:)`` sends it.
+    func exchangeAlone(_ entry: OutboxEntry, request: TransportRequest) async {
+        let started = clock.now()
+        let outcome: Result<TransportResponse, any Error>
+        do {
+            outcome = .success(try await transport.send(request))
+        } catch {
+            outcome = .failure(error)
+        }
+        await settle(entry, request: request, outcome: outcome, started: started)
+    }
+
+    /// A changeset the service refused as a unit: every write in it goes back, each saying that none of it was made.
+    func refuseTogether(
+        _ writes: [(entry: OutboxEntry, request: TransportRequest)], refusal: TransportResponse, started: Date
+    ) async {
+        let reason = ODataError.fromResponse(
+            status: refusal.status, url: writes.last?.request.url, contentType: refusal.headers["content-type"],
+            body: refusal.body
+        ).description
+        let names = writes.map { "\($0.entry.kind == .create ? "the new " : "")\($0.entry.entitySet)" }
+        let sentence =
+            "\(reason) It was sent together with \(names.joined(separator: " and ")) as one change, so none of it "
+            + "was made: e changes it and sends it again, x drops it."
+        _ = serviceAnswered(success: false, at: clock.now(), sendsWrites: false)
+        for (entry, request) in writes {
+            logWrite(
+                request, status: refusal.status, bytes: refusal.body.count, started: started,
+                attempts: entry.attempts + 1, error: reason, received: refusal.headers, inBatch: true)
+        }
+        for (entry, _) in writes.reversed() {
+            try? await cache.write { try $0.failOutbox(entry.id, error: sentence) }
+        }
+        publishStatus()
+    }
+
+    /// Writes that went out in a batch the service would not take as one: queued again, due at once.
+    func sendAgainNow(_ entries: [OutboxEntry]) async {
+        let now = clock.now()
+        for entry in entries {
+            try? await cache.write { try $0.retryOutboxLater(entry.id, error: "", due: now) }
+        }
+        outboxAgain = true
+    }
+
+    /// The batch itself in the request log, when what it taught is not in its writes' lines.
+    func logBatch(_ request: TransportRequest, response: TransportResponse, started: Date, note: String) {
+        let entry = RequestLogEntry(
+            url: request.url, status: response.status, bytes: response.body.count,
+            duration: clock.now().timeIntervalSince(started), outcome: .failed, startedAt: started, attempts: 1,
+            error: note, method: request.method.rawValue,
+            headers: JobRunner.logLines(sent: request.headers, received: response.headers))
+        _ = try? cache.write { try $0.appendRequestLog(entry) }
+    }
+}
