@@ -30,11 +30,11 @@ struct LiveService {
         var request = HTTPClientRequest(url: url)
         request.method = HTTPMethod(rawValue: method)
         request.headers.add(name: "Accept", value: "application/json")
-        for (name, value) in headers { request.headers.replaceOrAdd(name: name, value: value) }
         if let body {
             request.headers.replaceOrAdd(name: "Content-Type", value: "application/json")
             request.body = .bytes(ByteBuffer(string: body))
         }
+        for (name, value) in headers { request.headers.replaceOrAdd(name: name, value: value) }
         let response = try await HTTPClient.shared.execute(request, timeout: .seconds(30))
         let body = try await response.body.collect(upTo: 64 << 20)
         var fields: [String: String] = [:]

@@ -84,6 +84,11 @@ extension ODataResponder {
 
     /// An OData error body with the error's status (v4: `message` a plain string).
     static func errorResponse(_ error: ServiceError, dialect: ODataDialect = .v2) -> Response {
+        errorAnswer(error, dialect: dialect).response
+    }
+
+    /// The OData error body of `error`, with its status (and `Allow` for a 405).
+    static func errorAnswer(_ error: ServiceError, dialect: ODataDialect = .v2) -> ServiceAnswer {
         var json = JSONWriter()
         json.beginObject()
         json.key("error")
@@ -106,12 +111,8 @@ extension ODataResponder {
         var headers = HTTPFields()
         headers[.contentType] = "application/json;charset=utf-8"
         if dialect == .v4 { headers[.odataVersion] = "4.0" } else { headers[.dataServiceVersion] = "1.0;" }
-        headers[.contentLength] = String(json.bytes.count)
         if error.status == 405 { headers[.allow] = "GET, HEAD, MERGE, PATCH, PUT, DELETE" }
-        return Response(
-            status: HTTPResponse.Status(code: error.status), headers: headers,
-            body: ResponseBody(byteBuffer: ByteBuffer(bytes: json.bytes))
-        )
+        return ServiceAnswer(status: error.status, headers: headers, body: json.bytes)
     }
 
     /// A weak ETag over a response body (FNV-1a, 64 bits): collections change when any member does.

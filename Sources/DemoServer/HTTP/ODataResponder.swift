@@ -88,28 +88,37 @@ public struct ODataResponder: HTTPResponder {
                     + "\(Self.version4Path)/).")
         }
         let relative = String(path.dropFirst(rootPath.count)).trimmingCharacters(in: "/")
-        if relative == "$batch" { throw ServiceError.notImplemented("$batch is not supported by this service.") }
         // `POST` with `X-HTTP-Method` tunnels a verb a proxy would not let through.
         var method = request.method.rawValue.uppercased()
         if method == "POST", let tunnelled = request.headers[.xHTTPMethod] { method = tunnelled.uppercased() }
+        let unescapedRelative = relative.replacingOccurrences(of: "%24", with: "$", options: .caseInsensitive)
+        if unescapedRelative == "$batch" {
+            guard method == "POST" else { throw ServiceError.methodNotAllowed("\(method) of $batch (POST it)") }
+            return try await batch(request, dialect: dialect)
+        }
         if readOnly, ["MERGE", "PATCH", "PUT", "DELETE", "POST"].contains(method) {
             throw ServiceError(
                 status: 403, code: "ReadOnly",
                 message: "This service is read-only (started with --read-only): \(method) changes nothing here.")
         }
-        if relative.replacingOccurrences(of: "%24", with: "$", options: .caseInsensitive).split(separator: "/")
-            .contains("$links")
-        {
-            guard dialect == .v2 else { throw ServiceError.notFound("$links is OData v2's; v4 links with $ref.") }
-            return try await links(request, method: method, relative: String(relative))
+        let isLinks = unescapedRelative.split(separator: "/").contains("$links")
+        if isLinks, dialect != .v2 { throw ServiceError.notFound("$links is OData v2's; v4 links with $ref.") }
+        if isLinks, method == "GET" || method == "HEAD" { return try await links(request, relative: String(relative)) }
+        if ["MERGE", "PATCH", "PUT", "DELETE", "POST"].contains(method) {
+            var body: [UInt8] = []
+            if method != "DELETE" {
+                do {
+                    body = Array(buffer: try await request.body.collect(upTo: EntityWriter.maximumBodyBytes))
+                } catch {
+                    throw ServiceError(status: 413, code: "PayloadTooLarge", message: "The body is larger than 1 MiB.")
+                }
+            }
+            let write = WriteRequest(
+                method: method, relative: String(relative), dialect: dialect, headers: request.headers, body: body,
+                serviceRoot: "http://\(request.head.authority ?? "127.0.0.1")\(rootPath)/")
+            let step = try planWrite(write)
+            return try await writer.writer.write(step).response
         }
-        if relative.replacingOccurrences(of: "%24", with: "$", options: .caseInsensitive).hasSuffix("/$ref") {
-            throw ServiceError.notImplemented("$ref is not supported here; link with @odata.bind in a create.")
-        }
-        if ["MERGE", "PATCH", "PUT", "DELETE"].contains(method) {
-            return try await change(request, method: method, relative: String(relative), dialect: dialect)
-        }
-        if method == "POST" { return try await create(request, relative: String(relative), dialect: dialect) }
         guard request.method == .get || request.method == .head else {
             throw ServiceError.methodNotAllowed(request.method.rawValue)
         }
@@ -196,65 +205,6 @@ public struct ODataResponder: HTTPResponder {
         }
     }
 
-    /// `Set(key)/$links/Navigation[(key)]`: the links read (`GET`) or written (see ``EntityWriter/writeLink``).
-    private func links(_ request: Request, method: String, relative: String) async throws -> Response {
-        var unescaped = relative
-        for (escape, character) in [("%28", "("), ("%29", ")"), ("%27", "'"), ("%24", "$")] {
-            unescaped = unescaped.replacingOccurrences(of: escape, with: character, options: .caseInsensitive)
-        }
-        guard let path = ResourcePath.parse(relative: unescaped), path.segments.count == 3,
-            path.segments[1].name == "$links", path.segments[1].key == nil,
-            let source = engine.schema.entitySet(path.segments[0].name), let sourceKey = path.segments[0].key
-        else {
-            throw ServiceError.badRequest(
-                "A link is addressed as Set(key)/$links/Navigation: not '\(PercentEncoding.decode(relative))'.")
-        }
-        var address = try writer.linkAddress(
-            source: source, key: try engine.keyValue(sourceKey, source), navigation: path.segments[2].name,
-            target: nil)
-        if let targetKey = path.segments[2].key {
-            guard !address.fromDependent, let dependent = engine.schema.entitySet(address.relation.dependent) else {
-                throw ServiceError.badRequest(
-                    "\(source.name).\(path.segments[2].name) links one entity: no key after it.")
-            }
-            address.target = try engine.keyValue(targetKey, dependent)
-        }
-        let host = request.head.authority ?? "127.0.0.1"
-        let root = "http://\(host)\(Self.servicePath)/"
-        if method == "GET" || method == "HEAD" {
-            let keys = try await writer.linkedKeys(address)
-            let linked = address.fromDependent ? address.relation.principal : address.relation.dependent
-            let uris = keys.map { #"{"uri":"# + Self.jsonString(root + "\(linked)(\($0))") + "}" }
-            let isVersion2 = Self.clientAcceptsVersion2(request.headers)
-            let body: String
-            if address.fromDependent || address.target != nil {
-                guard let uri = uris.first else {
-                    throw ServiceError.notFound("\(PercentEncoding.decode(relative)) links nothing.")
-                }
-                body = #"{"d":"# + uri + "}"
-            } else {
-                let list = "[" + uris.joined(separator: ",") + "]"
-                body = isVersion2 ? #"{"d":{"results":"# + list + "}}" : #"{"d":"# + list + "}"
-            }
-            return respond(request, body: Array(body.utf8), version: isVersion2 ? "2.0" : "1.0", etag: nil)
-        }
-        var body: [UInt8] = []
-        if method != "DELETE" {
-            do {
-                body = Array(buffer: try await request.body.collect(upTo: EntityWriter.maximumBodyBytes))
-            } catch {
-                throw ServiceError(status: 413, code: "PayloadTooLarge", message: "The body is larger than 1 MiB.")
-            }
-        }
-        let outcome = try await writer.writeLink(
-            method, address, body: body, requestID: request.headers[.repeatabilityRequestID])
-        var headers = HTTPFields()
-        headers[.dataServiceVersion] = "1.0;"
-        if let etag = outcome.etag { headers[.eTag] = etag }
-        if request.headers[.repeatabilityRequestID] != nil { headers[.repeatabilityResult] = "accepted" }
-        return Response(status: HTTPResponse.Status(code: outcome.status), headers: headers)
-    }
-
     /// A JSON string literal of `text`.
     static func jsonString(_ text: String) -> String {
         var out = "\""
@@ -268,95 +218,6 @@ public struct ODataResponder: HTTPResponder {
             }
         }
         return out + "\""
-    }
-
-    /// A change or delete of one entity (`Set(key)`): 204 with its new ETag (see ``EntityWriter``).
-    private func change(
-        _ request: Request, method: String, relative: String, dialect: ODataDialect
-    ) async throws -> Response {
-        guard let path = ResourcePath.parse(relative: relative), path.segments.count == 1,
-            let segment = path.segments.first, let set = engine.schema.entitySet(segment.name), let key = segment.key
-        else {
-            throw ServiceError.badRequest("\(method) applies to one entity, addressed as Set(key): not '\(relative)'.")
-        }
-        let keyValue = try engine.keyValue(key, set)
-        var body: [UInt8] = []
-        if method != "DELETE" {
-            do {
-                body = Array(buffer: try await request.body.collect(upTo: EntityWriter.maximumBodyBytes))
-            } catch {
-                throw ServiceError(status: 413, code: "PayloadTooLarge", message: "The body is larger than 1 MiB.")
-            }
-        }
-        let change: EntityWriter.Change = method == "DELETE" ? .delete : method == "PUT" ? .replace : .merge
-        let outcome = try await writer.write(
-            change, set: set, key: keyValue, body: body, ifMatch: request.headers[.ifMatch],
-            requestID: request.headers[.repeatabilityRequestID])
-        var headers = HTTPFields()
-        if dialect == .v4 { headers[.odataVersion] = "4.0" } else { headers[.dataServiceVersion] = "1.0;" }
-        if let etag = outcome.etag { headers[.eTag] = etag }
-        if request.headers[.repeatabilityRequestID] != nil {
-            headers[.repeatabilityResult] = "accepted"
-        }
-        return Response(status: HTTPResponse.Status(code: outcome.status), headers: headers)
-    }
-
-    /// A create: `POST /Set`, or `POST /Parent(k)/Navigation` for one linked to its parent (see
-    /// ``EntityWriter/create(set:body:parent:requestID:)``). `201` with the entity, its `Location` and `ETag`.
-    private func create(_ request: Request, relative: String, dialect: ODataDialect) async throws -> Response {
-        guard let path = ResourcePath.parse(relative: relative), (1...2).contains(path.segments.count) else {
-            throw ServiceError.badRequest("POST creates in Set or Parent(key)/Navigation: not '\(relative)'.")
-        }
-        let set: EntitySetSchema
-        var parent: EntityWriter.CreateParent?
-        let first = path.segments[0]
-        guard let firstSet = engine.schema.entitySet(first.name) else {
-            throw ServiceError.notFound("There is no entity set \(first.name).")
-        }
-        if path.segments.count == 2 {
-            let navigation = path.segments[1].name
-            guard let key = first.key, path.segments[1].key == nil,
-                let relation = engine.schema.relations.first(where: {
-                    $0.principal == firstSet.name && $0.principalNavigation == navigation
-                }),
-                let dependent = engine.schema.entitySet(relation.dependent)
-            else {
-                throw ServiceError.badRequest(
-                    "POST to Parent(key)/Navigation needs a navigation to many of \(firstSet.name): not '\(relative)'.")
-            }
-            let principalKey = try engine.keyValue(key, firstSet)
-            set = dependent
-            parent = EntityWriter.CreateParent(relation: relation, principalKey: principalKey)
-        } else {
-            guard first.key == nil else {
-                throw ServiceError.methodNotAllowed("POST to one entity (\(relative)); MERGE or PUT change it")
-            }
-            set = firstSet
-        }
-        let body: [UInt8]
-        do {
-            body = Array(buffer: try await request.body.collect(upTo: EntityWriter.maximumBodyBytes))
-        } catch {
-            throw ServiceError(status: 413, code: "PayloadTooLarge", message: "The body is larger than 1 MiB.")
-        }
-        let requestID = request.headers[.repeatabilityRequestID]
-        let made = try await writer.create(set: set, body: body, parent: parent, requestID: requestID)
-        let isVersion2 = dialect == .v4 || Self.clientAcceptsVersion2(request.headers)
-        let host = request.head.authority ?? "127.0.0.1"
-        let payload = PayloadWriter(
-            schema: engine.schema, serviceRoot: "http://\(host)\(Self.root(of: request.uri.path).prefix)/",
-            isVersion2: isVersion2, dialect: dialect)
-        let created = ResourcePath(entitySet: set.name, key: [.init(name: nil, value: .int(made.key))])
-        guard case .entity(let node) = try await engine.execute(created, QueryRequest(query: nil)) else {
-            throw ServiceError.notFound("\(set.name)(\(made.key)) does not exist.")
-        }
-        var response = respond(
-            request, body: payload.entityDocument(node, select: PathTree(paths: [])),
-            version: dialect == .v4 ? "4.0" : "1.0", etag: payload.etag(node))
-        response.status = .created
-        response.headers[.location] = payload.serviceRoot + "\(set.name)(\(made.key))"
-        if requestID != nil { response.headers[.repeatabilityResult] = "accepted" }
-        return response
     }
 
     /// The service root-relative URL of the next page: the same options, `$skip` dropped, `$top` reduced.

@@ -22,6 +22,13 @@ extension EntityWriter {
     func create(
         set: EntitySetSchema, body: [UInt8], parent: CreateParent?, requestID: String?
     ) async throws -> (key: Int64, replayed: Bool) {
+        try await writer.write(try creating(set: set, body: body, parent: parent, requestID: requestID))
+    }
+
+    /// The create checked (a `400` for a bad body), as a step to run in a transaction.
+    func creating(
+        set: EntitySetSchema, body: [UInt8], parent: CreateParent?, requestID: String?
+    ) throws -> @Sendable (Database) throws -> (key: Int64, replayed: Bool) {
         if let requestID, requestID.isEmpty || requestID.utf8.count > 100 {
             throw ServiceError.badRequest("Repeatability-Request-ID is 1 to 100 characters.")
         }
@@ -72,7 +79,7 @@ extension EntityWriter {
                     + "or POST to \(relation.principal)(1)/\(relation.principalNavigation).")
         }
         let (resolvedLinks, resolvedKey, resolvedValues) = (links, givenKey, values)
-        return try await writer.write { db in
+        return { db in
             try Self.createRepeatabilityTable(db)
             if let requestID,
                 let stored = try Row.fetchOne(

@@ -75,6 +75,13 @@ extension EntityWriter {
     func writeLink(
         _ method: String, _ address: LinkAddress, body: [UInt8], requestID: String?
     ) async throws -> Outcome {
+        try await writer.write(try linking(method, address, body: body, requestID: requestID))
+    }
+
+    /// The write of a link checked, as a step to run in a transaction.
+    func linking(
+        _ method: String, _ address: LinkAddress, body: [UInt8], requestID: String?
+    ) throws -> @Sendable (Database) throws -> Outcome {
         if let requestID, requestID.isEmpty || requestID.utf8.count > 100 {
             throw ServiceError.badRequest("Repeatability-Request-ID is 1 to 100 characters.")
         }
@@ -101,7 +108,7 @@ extension EntityWriter {
                 status: 405, code: "MethodNotAllowed",
                 message: "\(method) does not apply to links to many \(dependent.name): POST {\"uri\": …} adds one.")
         }
-        return try await writer.write { db in
+        return { db in
             try Self.createRepeatabilityTable(db)
             if let requestID,
                 let stored = try Row.fetchOne(

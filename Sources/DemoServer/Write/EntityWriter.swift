@@ -36,12 +36,21 @@ struct EntityWriter: Sendable {
     func write(
         _ change: Change, set: EntitySetSchema, key: Int64, body: [UInt8], ifMatch: String?, requestID: String?
     ) async throws -> Outcome {
+        try await writer.write(
+            try writing(change, set: set, key: key, body: body, ifMatch: ifMatch, requestID: requestID))
+    }
+
+    /// The write checked (a `400` for a bad body), as a step to run in a transaction: alone, or with the rest of
+    /// a `$batch` changeset.
+    func writing(
+        _ change: Change, set: EntitySetSchema, key: Int64, body: [UInt8], ifMatch: String?, requestID: String?
+    ) throws -> @Sendable (Database) throws -> Outcome {
         if let requestID, requestID.isEmpty || requestID.utf8.count > 100 {
             throw ServiceError.badRequest("Repeatability-Request-ID is 1 to 100 characters.")
         }
         let values =
             change == .delete ? [:] : try Self.values(of: body, for: set, key: key, replace: change == .replace)
-        return try await writer.write { db in
+        return { db in
             try Self.createRepeatabilityTable(db)
             if let requestID,
                 let stored = try Row.fetchOne(

@@ -3,15 +3,15 @@ import Foundation
 /// Reads `multipart/mixed` bodies (RFC 2046) and the `application/http` messages inside them, as `$batch` answers
 /// hold them. Tolerant of what servers send (LF for CRLF, a preamble, no closing delimiter after the last part);
 /// bounded for what a hostile one could (parts and header lines are counted).
-enum Multipart {
-    struct Part {
+public enum Multipart {
+    public struct Part: Sendable {
         /// Names lower-cased.
-        var headers: [String: String]
-        var body: ArraySlice<UInt8>
+        public var headers: [String: String]
+        public var body: ArraySlice<UInt8>
     }
 
-    struct Malformed: Error {
-        var reason: String
+    public struct Malformed: Error, Sendable {
+        public var reason: String
     }
 
     /// Most parts read from one body, and header lines from one part.
@@ -19,7 +19,7 @@ enum Multipart {
     static let maximumHeaderLines = 200
 
     /// The `boundary` parameter of a `multipart/…` content type (quoted or not).
-    static func boundary(of contentType: String) -> String? {
+    public static func boundary(of contentType: String) -> String? {
         for parameter in contentType.split(separator: ";").dropFirst() {
             let pair = parameter.split(separator: "=", maxSplits: 1)
             guard pair.count == 2, pair[0].trimmingCharacters(in: .whitespaces).lowercased() == "boundary" else {
@@ -35,7 +35,7 @@ enum Multipart {
     }
 
     /// The parts between `--boundary` delimiters, each with its headers and body.
-    static func parts(of body: ArraySlice<UInt8>, boundary: String) throws(Malformed) -> [Part] {
+    public static func parts(of body: ArraySlice<UInt8>, boundary: String) throws(Malformed) -> [Part] {
         let delimiter = Array(("--" + boundary).utf8)
         var starts: [(start: Int, end: Int)] = []  // where each delimiter line begins, and where its line ends
         var index = body.startIndex
@@ -98,7 +98,7 @@ enum Multipart {
 
     /// An `application/http` response: `HTTP/1.1 201 Created`, its headers, then the body (as long as its
     /// `Content-Length` says when it says, else the rest).
-    static func response(in bytes: ArraySlice<UInt8>) throws(Malformed) -> TransportResponse {
+    public static func response(in bytes: ArraySlice<UInt8>) throws(Malformed) -> TransportResponse {
         var start = bytes.startIndex
         while start < bytes.endIndex, bytes[start] == 13 || bytes[start] == 10 { start += 1 }
         var end = start
@@ -115,6 +115,30 @@ enum Multipart {
             body = body.prefix(length)
         }
         return TransportResponse(status: status, headers: rest.headers, body: Array(body))
+    }
+
+    /// An `application/http` request: `MERGE Car(1) HTTP/1.1`, its headers, then the body (as long as its
+    /// `Content-Length` says when it says, else the rest).
+    public static func request(
+        in bytes: ArraySlice<UInt8>
+    ) throws(Malformed) -> (
+        method: String, target: String, headers: [String: String], body: [UInt8]
+    ) {
+        var start = bytes.startIndex
+        while start < bytes.endIndex, bytes[start] == 13 || bytes[start] == 10 { start += 1 }
+        var end = start
+        while end < bytes.endIndex, bytes[end] != 10 { end += 1 }
+        let requestLine = String(decoding: bytes[start..<end], as: UTF8.self)
+        let words = requestLine.split(separator: " ", omittingEmptySubsequences: true)
+        guard words.count == 3, words[2].hasPrefix("HTTP/"), words[0].allSatisfy({ $0.isLetter && $0.isASCII }) else {
+            throw Malformed(reason: "a part is not an HTTP request (\(ODataBatch.shown(requestLine)))")
+        }
+        let rest = try part(bytes[min(end + 1, bytes.endIndex)...])
+        var body = rest.body
+        if let length = rest.headers["content-length"].flatMap({ Int($0) }), length >= 0, length <= body.count {
+            body = body.prefix(length)
+        }
+        return (words[0].uppercased(), String(words[1]), rest.headers, Array(body))
     }
 
     static func find(_ needle: [UInt8], in haystack: ArraySlice<UInt8>, from: Int) -> Int? {

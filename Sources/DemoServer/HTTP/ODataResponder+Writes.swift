@@ -1,0 +1,202 @@
+import Foundation
+import GRDB
+import HTTPTypes
+import Hummingbird
+import ODataCore
+
+/// A write as the service takes it: from a request of its own, or from a part of a `$batch`.
+struct WriteRequest: Sendable {
+    /// The verb, tunnelled ones (`X-HTTP-Method`) already applied.
+    var method: String
+    /// The path under the service root, without a leading slash (`Car(1)`, `Person(1)/$links/Cars`).
+    var relative: String
+    var dialect: ODataDialect
+    var headers: HTTPFields
+    var body: [UInt8]
+    /// `http://host/CarDealer.svc/`: where `Location` and the answer's URIs point.
+    var serviceRoot: String
+}
+
+/// An answer before it is an HTTP response: what a request alone answers, and what a `$batch` writes into its parts.
+struct ServiceAnswer: Sendable {
+    var status: Int
+    var headers: HTTPFields
+    var body: [UInt8]
+    /// Where the entity a create made is, relative to the service root (`Car(9)`), for `$<Content-ID>` references.
+    var created: String?
+
+    var response: Response {
+        var headers = headers
+        if !body.isEmpty { headers[.contentLength] = String(body.count) }
+        return Response(
+            status: HTTPResponse.Status(code: status), headers: headers,
+            body: body.isEmpty ? ResponseBody() : ResponseBody(byteBuffer: ByteBuffer(bytes: body)))
+    }
+}
+
+extension ODataResponder {
+    /// A write checked and resolved (`400`, `404`, `405` thrown as ``ServiceError``), as a step to run in a
+    /// transaction: alone, or with the other writes of a `$batch` changeset.
+    func planWrite(_ write: WriteRequest) throws -> @Sendable (Database) throws -> ServiceAnswer {
+        let unescaped = write.relative.replacingOccurrences(of: "%24", with: "$", options: .caseInsensitive)
+        if unescaped.split(separator: "/").contains("$links") {
+            guard write.dialect == .v2 else { throw ServiceError.notFound("$links is OData v2's; v4 links with $ref.") }
+            return try planLink(write)
+        }
+        if unescaped.hasSuffix("/$ref") {
+            throw ServiceError.notImplemented("$ref is not supported here; link with @odata.bind in a create.")
+        }
+        if write.method == "POST" { return try planCreate(write) }
+        return try planChange(write)
+    }
+
+    /// The versions header and, for a write sent with a request id, `Repeatability-Result`.
+    static func writeHeaders(_ write: WriteRequest, etag: String?) -> HTTPFields {
+        var headers = HTTPFields()
+        if write.dialect == .v4 { headers[.odataVersion] = "4.0" } else { headers[.dataServiceVersion] = "1.0;" }
+        if let etag { headers[.eTag] = etag }
+        if write.headers[.repeatabilityRequestID] != nil { headers[.repeatabilityResult] = "accepted" }
+        return headers
+    }
+
+    /// A change or delete of one entity (`Set(key)`): 204 with its new ETag (see ``EntityWriter``).
+    private func planChange(_ write: WriteRequest) throws -> @Sendable (Database) throws -> ServiceAnswer {
+        let method = write.method
+        guard ["MERGE", "PATCH", "PUT", "DELETE"].contains(method) else {
+            throw ServiceError.methodNotAllowed(method)
+        }
+        guard let path = ResourcePath.parse(relative: write.relative), path.segments.count == 1,
+            let segment = path.segments.first, let set = engine.schema.entitySet(segment.name), let key = segment.key
+        else {
+            throw ServiceError.badRequest(
+                "\(method) applies to one entity, addressed as Set(key): not '\(write.relative)'.")
+        }
+        let keyValue = try engine.keyValue(key, set)
+        let change: EntityWriter.Change = method == "DELETE" ? .delete : method == "PUT" ? .replace : .merge
+        let step = try writer.writing(
+            change, set: set, key: keyValue, body: write.body, ifMatch: write.headers[.ifMatch],
+            requestID: write.headers[.repeatabilityRequestID])
+        return { db in
+            let outcome = try step(db)
+            return ServiceAnswer(
+                status: outcome.status, headers: Self.writeHeaders(write, etag: outcome.etag), body: [])
+        }
+    }
+
+    /// A create: `POST /Set`, or `POST /Parent(k)/Navigation` for one linked to its parent (see
+    /// ``EntityWriter/create(set:body:parent:requestID:)``). `201` with the entity, its `Location` and `ETag`.
+    private func planCreate(_ write: WriteRequest) throws -> @Sendable (Database) throws -> ServiceAnswer {
+        let relative = write.relative
+        guard let path = ResourcePath.parse(relative: relative), (1...2).contains(path.segments.count) else {
+            throw ServiceError.badRequest("POST creates in Set or Parent(key)/Navigation: not '\(relative)'.")
+        }
+        let set: EntitySetSchema
+        var parent: EntityWriter.CreateParent?
+        let first = path.segments[0]
+        guard let firstSet = engine.schema.entitySet(first.name) else {
+            throw ServiceError.notFound("There is no entity set \(first.name).")
+        }
+        if path.segments.count == 2 {
+            let navigation = path.segments[1].name
+            guard let key = first.key, path.segments[1].key == nil,
+                let relation = engine.schema.relations.first(where: {
+                    $0.principal == firstSet.name && $0.principalNavigation == navigation
+                }),
+                let dependent = engine.schema.entitySet(relation.dependent)
+            else {
+                throw ServiceError.badRequest(
+                    "POST to Parent(key)/Navigation needs a navigation to many of \(firstSet.name): not '\(relative)'.")
+            }
+            let principalKey = try engine.keyValue(key, firstSet)
+            set = dependent
+            parent = EntityWriter.CreateParent(relation: relation, principalKey: principalKey)
+        } else {
+            guard first.key == nil else {
+                throw ServiceError.methodNotAllowed("POST to one entity (\(relative)); MERGE or PUT change it")
+            }
+            set = firstSet
+        }
+        let step = try writer.creating(
+            set: set, body: write.body, parent: parent, requestID: write.headers[.repeatabilityRequestID])
+        let isVersion2 = write.dialect == .v4 || Self.clientAcceptsVersion2(write.headers)
+        let payload = PayloadWriter(
+            schema: engine.schema, serviceRoot: write.serviceRoot, isVersion2: isVersion2, dialect: write.dialect)
+        let engine = self.engine
+        return { db in
+            let made = try step(db)
+            let created = ResourcePath(entitySet: set.name, key: [.init(name: nil, value: .int(made.key))])
+            guard case .entity(let node) = try engine.execute(created, QueryRequest(query: nil), db) else {
+                throw ServiceError.notFound("\(set.name)(\(made.key)) does not exist.")
+            }
+            var headers = Self.writeHeaders(write, etag: payload.etag(node))
+            if write.dialect == .v2 { headers[.dataServiceVersion] = "1.0;" }
+            headers[.contentType] = "application/json;charset=utf-8"
+            headers[.cacheControl] = "no-cache"
+            headers[.location] = payload.serviceRoot + "\(set.name)(\(made.key))"
+            return ServiceAnswer(
+                status: 201, headers: headers, body: payload.entityDocument(node, select: PathTree(paths: [])),
+                created: "\(set.name)(\(made.key))")
+        }
+    }
+
+    /// `Set(key)/$links/Navigation[(key)]` resolved.
+    private func linkAddress(_ relative: String) throws -> EntityWriter.LinkAddress {
+        var unescaped = relative
+        for (escape, character) in [("%28", "("), ("%29", ")"), ("%27", "'"), ("%24", "$")] {
+            unescaped = unescaped.replacingOccurrences(of: escape, with: character, options: .caseInsensitive)
+        }
+        guard let path = ResourcePath.parse(relative: unescaped), path.segments.count == 3,
+            path.segments[1].name == "$links", path.segments[1].key == nil,
+            let source = engine.schema.entitySet(path.segments[0].name), let sourceKey = path.segments[0].key
+        else {
+            throw ServiceError.badRequest(
+                "A link is addressed as Set(key)/$links/Navigation: not '\(PercentEncoding.decode(relative))'.")
+        }
+        var address = try writer.linkAddress(
+            source: source, key: try engine.keyValue(sourceKey, source), navigation: path.segments[2].name,
+            target: nil)
+        if let targetKey = path.segments[2].key {
+            guard !address.fromDependent, let dependent = engine.schema.entitySet(address.relation.dependent) else {
+                throw ServiceError.badRequest(
+                    "\(source.name).\(path.segments[2].name) links one entity: no key after it.")
+            }
+            address.target = try engine.keyValue(targetKey, dependent)
+        }
+        return address
+    }
+
+    /// A write of a link (see ``EntityWriter/writeLink``).
+    private func planLink(_ write: WriteRequest) throws -> @Sendable (Database) throws -> ServiceAnswer {
+        let step = try writer.linking(
+            write.method, try linkAddress(write.relative), body: write.body,
+            requestID: write.headers[.repeatabilityRequestID])
+        return { db in
+            let outcome = try step(db)
+            var headers = Self.writeHeaders(write, etag: outcome.etag)
+            headers[.dataServiceVersion] = "1.0;"
+            return ServiceAnswer(status: outcome.status, headers: headers, body: [])
+        }
+    }
+
+    /// `Set(key)/$links/Navigation[(key)]` read: the URIs of the linked entities.
+    func links(_ request: Request, relative: String) async throws -> Response {
+        let address = try linkAddress(relative)
+        let host = request.head.authority ?? "127.0.0.1"
+        let root = "http://\(host)\(Self.servicePath)/"
+        let keys = try await writer.linkedKeys(address)
+        let linked = address.fromDependent ? address.relation.principal : address.relation.dependent
+        let uris = keys.map { #"{"uri":"# + Self.jsonString(root + "\(linked)(\($0))") + "}" }
+        let isVersion2 = Self.clientAcceptsVersion2(request.headers)
+        let body: String
+        if address.fromDependent || address.target != nil {
+            guard let uri = uris.first else {
+                throw ServiceError.notFound("\(PercentEncoding.decode(relative)) links nothing.")
+            }
+            body = #"{"d":"# + uri + "}"
+        } else {
+            let list = "[" + uris.joined(separator: ",") + "]"
+            body = isVersion2 ? #"{"d":{"results":"# + list + "}}" : #"{"d":"# + list + "}"
+        }
+        return respond(request, body: Array(body.utf8), version: isVersion2 ? "2.0" : "1.0", etag: nil)
+    }
+}
