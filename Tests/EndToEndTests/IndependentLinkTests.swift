@@ -127,28 +127,33 @@ struct IndependentLinkTests {
         try await app.expect("a clean exit") { $0.contains("EXIT=0") }
     }
 
-    @Test func a_car_whose_ownership_is_refused_is_deleted_from_the_service_when_the_ownership_is_dropped()
-        async throws
-    {
+    @Test func a_car_whose_ownership_is_refused_is_not_made_and_both_go_once_the_ownership_is_fixed() async throws {
         let app = try await cars(of: "Jones, Bob", on: "Corolla")
         defer { app.close() }
-        // When a car is added without the ownership's key: odatapy makes the car and refuses the ownership
+        // When a car is added without the ownership's key: odatapy refuses the ownership, in the changeset that
+        // makes the car too (issue 34), so the car is not made either
         try await add(app, car: 32, make: "Wartburg", model: "353", ownership: nil)
         try await app.expect("the refusal") { $0.contains("to resolve") }
-        #expect(try await status("Car(32)") == 200)
-        // Then the outbox says the car is left on the service linked to nobody
-        try app.tmux.sendKeys("o", "Enter")
-        try await app.expect("what is left") {
-            $0.replacingOccurrences(of: "\n", with: "").contains(
-                "Car(32), made with it, is on the service linked to nobody")
+        #expect(try await status("Car(32)") == 404)
+        // Then the outbox says so, for the ownership
+        try app.tmux.sendKeys("o")
+        try await app.expect("the outbox") { $0.contains("Changes not yet on the service") && $0.contains("PersonCar") }
+        try app.tmux.sendKeys("j", "Enter")
+        try await app.expect("why") {
+            $0.replacingOccurrences(of: "\n", with: "").replacingOccurrences(of: "  ", with: " ")
+                .contains("It was sent with the new Car as one change, so none of it was made")
         }
-        // When the ownership is dropped there, after the question naming the car
-        try app.tmux.sendKeys("Escape", "x")
-        try await app.expect("the question") { $0.contains("Drop this PersonCar and delete Car(32) from the service?") }
-        try app.tmux.sendKeys("y")
-        // Then the car is deleted from the service, and nothing is left to resolve
+        // When the ownership is given its key there and sent again
+        try app.tmux.sendKeys("Escape", "e")
+        try await app.expect("the ownership's form") { $0.contains("personCarID") }
+        // (the form opens on the first field the service does not key: its key is the one before)
+        try app.tmux.sendKeys("BTab")
+        try app.tmux.run("send-keys", "-t", app.tmux.target, "-l", "33")
+        try app.tmux.sendKeys("Enter")
+        // Then both are made, the car linked to Bob, and nothing is left to resolve
         try await app.expect("nothing left") { $0.contains("Every change made here is on the service.") }
-        #expect(try await eventually { try await status("Car(32)") == 404 })
+        #expect(try await eventually { try await status("PersonCar(33)/Car") == 200 })
+        #expect(try await status("Car(32)") == 200)
         try app.tmux.sendKeys("q")
         try await app.expect("a clean exit") { $0.contains("EXIT=0") }
     }

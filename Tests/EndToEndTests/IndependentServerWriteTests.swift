@@ -206,3 +206,65 @@ extension IndependentServerWriteTests {
         withExtendedLifetime(engine) {}
     }
 }
+
+extension IndependentServerWriteTests {
+    @Test func queued_changes_to_three_partners_go_in_one_batch_with_the_csrf_token_and_each_lands() async throws {
+        let root = try #require(Self.root)
+        // Given the fetcher on mock-sap's v2 service, business partners 2 to 4 cached with their ETags
+        let transport = try HTTPClientTransport(serviceRoot: root, environment: [:], timeout: 5)
+        let model = try EDMXParser.parse(try await transport.send(TransportRequest(url: root + "$metadata")).body)
+        let cache = try CacheDatabase()
+        let engine = SyncEngine(
+            configuration: SyncEngine.Configuration(serviceRoot: root), cache: cache, transport: transport,
+            model: model)
+        let partners = ListRequest(entitySet: "BusinessPartnerSet")
+        engine.screenDidShow(.list(partners), visible: 0..<5, screen: ScreenID(1))
+        await engine.waitUntilIdle()
+        let keys = try cache.listWindow(partners.key, range: 1..<4).rows.compactMap { $0.entity?.key }
+        #expect(keys.count == 3)
+        let last = try await mockSAPRequests(root: root, after: 0).map(\.id).max() ?? 0
+        // When a change to each is queued at once and the outbox flushed
+        let suffix = UInt16.random(in: 1000...9999)
+        try await cache.write { session in
+            for (index, key) in keys.enumerated() {
+                _ = try session.enqueueUpdate(
+                    key, changes: [.init(name: "CompanyName", value: .string("Batched \(index) \(suffix)"))],
+                    requestID: UUID().uuidString, at: Date())
+            }
+        }
+        await engine.flushOutbox()
+        let settled = try await eventually { try cache.outboxEntries().isEmpty }
+        let left = try cache.outboxEntries().map { "\($0.state): \($0.lastError ?? "")" }
+        #expect(settled, "\(left)")
+        // Then mock-sap received one $batch for them (after the CSRF token), and no MERGE of its own
+        let received = try await mockSAPRequests(root: root, after: last)
+        #expect(received.filter { $0.path.hasSuffix("$batch") }.map(\.status) == [202], "\(received)")
+        #expect(!received.contains { $0.method == "MERGE" || $0.method == "PATCH" })
+        // And the service holds each change
+        for (index, key) in keys.enumerated() {
+            guard case .string(let id)? = key.values.first?.value else { continue }
+            #expect(try await companyName(id) == "Batched \(index) \(suffix)")
+        }
+        withExtendedLifetime(engine) {}
+    }
+}
+
+/// mock-sap's request log after entry `earlier` (its own record of what reached it), of the service at `root` only
+/// (tests of other services run at the same time): method, path and status.
+func mockSAPRequests(
+    root: String, after earlier: Int
+) async throws -> [(
+    id: Int, method: String, path: String, status: Int
+)] {
+    let origin = root.components(separatedBy: "/sap/").first ?? root
+    let servicePath = String(root.dropFirst(origin.count))
+    let response = try await HTTPClientTransport(timeout: 5).send(TransportRequest(url: origin + "/_mock/requests"))
+    guard case .array(let entries)? = try JSONReader().read(response.body)["results"] else { return [] }
+    return entries.compactMap { entry in
+        guard case .number(let id)? = entry["id"], let number = Int(id), number > earlier,
+            case .string(let method)? = entry["method"], case .string(let path)? = entry["path"],
+            case .number(let status)? = entry["status"], path.hasPrefix(servicePath)
+        else { return nil }
+        return (number, method, path, Int(status) ?? 0)
+    }
+}

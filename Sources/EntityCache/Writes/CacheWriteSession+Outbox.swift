@@ -399,6 +399,15 @@ extension CacheWriteSession {
         for dependent in try dependents(of: entry.entityKey) where dependent.state == .failed {
             try requeueCreate(dependent, changes: dependent.changes)
         }
+        // A link entity refused with the new entity it binds (one changeset): that one goes again too.
+        if let target = entry.bindKey, target.isTemporary,
+            let made = try CacheQueries.outbox(
+                db, where: "kind = 'create' AND entityKey = ? AND state = 'failed' ORDER BY id",
+                arguments: [target.canonical]
+            ).first
+        {
+            try requeueCreate(made, changes: made.changes)
+        }
     }
 
     // MARK: - Helpers

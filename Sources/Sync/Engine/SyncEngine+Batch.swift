@@ -143,10 +143,12 @@ extension SyncEngine {
             status: refusal.status, url: writes.last?.request.url, contentType: refusal.headers["content-type"],
             body: refusal.body
         ).description
-        let names = writes.map { "\($0.entry.kind == .create ? "the new " : "")\($0.entry.entitySet)" }
-        let sentence =
-            "\(reason) It was sent together with \(names.joined(separator: " and ")) as one change, so none of it "
-            + "was made: e changes it and sends it again, x drops it."
+        func name(_ entry: OutboxEntry) -> String { (entry.kind == .create ? "the new " : "") + entry.entitySet }
+        func sentence(for entry: OutboxEntry) -> String {
+            let others = writes.filter { $0.entry.id != entry.id }.map { name($0.entry) }
+            return "\(reason) It was sent with \(others.joined(separator: " and ")) as one change, so none of it was "
+                + "made: e changes it and sends it again, x drops it."
+        }
         _ = serviceAnswered(success: false, at: clock.now(), sendsWrites: false)
         for (entry, request) in writes {
             logWrite(
@@ -154,7 +156,8 @@ extension SyncEngine {
                 attempts: entry.attempts + 1, error: reason, received: refusal.headers, inBatch: true)
         }
         for (entry, _) in writes.reversed() {
-            try? await cache.write { try $0.failOutbox(entry.id, error: sentence) }
+            let said = sentence(for: entry)
+            try? await cache.write { try $0.failOutbox(entry.id, error: said) }
         }
         publishStatus()
     }
