@@ -4,8 +4,9 @@
 //    executable builds it, the Car list on a headless terminal; a change is handed to the fetcher as the form
 //    does and the time until a presented frame shows it is taken, 200 times. The write itself is still on
 //    the wire: the screen never waits for it.
-// 2. Flush: 1,000 changes to 1,000 different people queued at once over 100 ms latency, sent 8 at a time (as
-//    the fetcher does) and one at a time; writes per second each, and their ratio.
+// 2. Flush: 1,000 changes to 1,000 different people queued at once over 100 ms latency, sent in `$batch`es of
+//    100 (as the fetcher does where a service takes them, issue 34), 8 requests at a time (as it does where one does
+//    not) and one at a time; writes per second each, and the ratios to one at a time.
 // Prints a line of figures per measurement and a `json:` line for the benchmark suite.
 import Browser
 import DemoServer
@@ -23,14 +24,17 @@ func percentile(_ values: [Double], _ p: Double) -> Double {
 }
 
 func session(
-    latency: Int, maxConcurrentWrites: Int, directory: String, people: Int = 200
+    latency: Int, maxConcurrentWrites: Int, batch: Int = 100, directory: String, people: Int = 200
 ) async throws -> (RunningDemoServer, BrowsingSession) {
     let server = try await DemoServer.start(
         DemoServerConfiguration(people: people, dataPath: directory + "/demo.sqlite", latencyMilliseconds: latency))
     var settings = SessionSettings(serviceRoot: server.baseURL)
     settings.profile = DisplayProfile.carDealer
-    settings.cacheFile = directory + "/cache-\(latency)-\(maxConcurrentWrites).sqlite"
-    settings.tune = { $0.maxConcurrentWrites = maxConcurrentWrites }
+    settings.cacheFile = directory + "/cache-\(latency)-\(maxConcurrentWrites)-\(batch).sqlite"
+    settings.tune = {
+        $0.maxConcurrentWrites = maxConcurrentWrites
+        $0.writeBatchSize = batch
+    }
     return (server, try await BrowsingSession.start(settings))
 }
 
@@ -71,10 +75,12 @@ func saveToFrame(latency: Int, directory: String, saves: Int) async throws -> [D
     return times
 }
 
-/// Seconds to empty an outbox of `count` changes to as many people, `concurrency` writes at a time.
-func flush(count: Int, concurrency: Int, directory: String) async throws -> Double {
+/// Seconds to empty an outbox of `count` changes to as many people: `batch` writes per `$batch` (1: none), or
+/// `concurrency` requests at a time.
+func flush(count: Int, concurrency: Int, batch: Int, directory: String) async throws -> (seconds: Double, requests: Int)
+{
     let (server, session) = try await session(
-        latency: 100, maxConcurrentWrites: concurrency, directory: directory, people: count)
+        latency: 100, maxConcurrentWrites: concurrency, batch: batch, directory: directory, people: count)
     // The people in the cache, as a screen would have fetched them: ten pages at once.
     let list = ListKey(canonical: "Person")
     await withTaskGroup(of: Void.self) { group in
@@ -89,6 +95,7 @@ func flush(count: Int, concurrency: Int, directory: String) async throws -> Doub
     let people = (1...count).map { EntityKey(entitySet: "Person", value: .int(Int64($0))) }
     let arrived = try people.allSatisfy { try session.cache.entity($0) != nil }
     precondition(arrived, "the people never arrived")
+    let logBefore = try session.cache.requestLog(limit: 100_000).count
     let start = ContinuousClock.now
     for person in people {
         session.engine.save(
@@ -102,10 +109,15 @@ func flush(count: Int, concurrency: Int, directory: String) async throws -> Doub
     let written = try await server.store.reader.read { db in
         try Int.fetchOne(db, sql: "SELECT count(*) FROM Person WHERE lastName = 'Flushed'") ?? 0
     }
-    let logged = try session.cache.requestLog(limit: 100_000).filter { $0.outcome == .written }.count
+    let log = try session.cache.requestLog(limit: 100_000)
+    let logged = log.filter { $0.outcome == .written }.count
     precondition(written == count, "\(written) of \(count) changes reached the service (\(logged) logged)")
+    // Requests on the wire: the writes sent alone, and one per batch (its writes are logged each, "in $batch").
+    let writes = log.suffix(max(0, log.count - logBefore))
+    let batched = Set(writes.filter { $0.method.hasSuffix("in $batch") }.map(\.startedAt)).count
+    let requests = writes.filter { !$0.method.hasSuffix("in $batch") && $0.method != "GET" }.count + batched
     await server.stop()
-    return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+    return (Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18, requests)
 }
 
 let root = NSTemporaryDirectory() + "write-bench-\(getpid())"
@@ -122,18 +134,25 @@ for latency in [0, 300] {
             percentile(times, 0.5), percentile(times, 0.99), times.count))
 }
 let count = 1000
-for concurrency in [8, 1] {
-    let directory = root + "/flush-\(concurrency)"
+for (name, concurrency, batch) in [("batched", 8, 100), ("8", 8, 1), ("1", 1, 1)] {
+    let directory = root + "/flush-\(name)"
     try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-    let seconds = try await flush(count: count, concurrency: concurrency, directory: directory)
-    figures["flush_writes_per_s_\(concurrency)"] = Double(count) / seconds
+    let (seconds, requests) = try await flush(
+        count: count, concurrency: concurrency, batch: batch, directory: directory)
+    figures["flush_writes_per_s_\(name)"] = Double(count) / seconds
+    figures["flush_requests_\(name)"] = Double(requests)
+    let how = batch > 1 ? "in $batches of \(batch)" : "\(concurrency) at a time"
     print(
         String(
-            format: "flush of %d changes to %d people over 100 ms latency, %d at a time: %.2f s = %.1f writes/s",
-            count, count, concurrency, seconds, Double(count) / seconds))
+            format: "flush of %d changes to %d people over 100 ms latency, %@: %.2f s = %.1f writes/s, %d requests",
+            count, count, how, seconds, Double(count) / seconds, requests))
 }
 figures["flush_ratio"] = figures["flush_writes_per_s_8"]! / figures["flush_writes_per_s_1"]!
-print(String(format: "flush: %.1f× one at a time", figures["flush_ratio"]!))
+figures["flush_ratio_batched"] = figures["flush_writes_per_s_batched"]! / figures["flush_writes_per_s_1"]!
+print(
+    String(
+        format: "flush: batched %.1f× one at a time; 8 at a time %.1f×", figures["flush_ratio_batched"]!,
+        figures["flush_ratio"]!))
 try? FileManager.default.removeItem(atPath: root)
 let json = try JSONSerialization.data(withJSONObject: figures, options: [.sortedKeys])
 print("json: " + String(decoding: json, as: UTF8.self))

@@ -3,8 +3,9 @@
 `write-bench` (release) builds a session as the executable does, on the built-in service in-process:
 * save → row on screen: a change handed to the fetcher as the form does, until a presented frame of the
   Car list (headless terminal) shows it; 200 saves at 0 and at 300 ms latency (the write is still on the wire);
-* flush: 1,000 changes to 1,000 different people queued at once over 100 ms latency, sent 8 at a time as the
-  fetcher does, and one at a time; writes per second each and their ratio.
+* flush: 1,000 changes to 1,000 different people queued at once over 100 ms latency, sent in $batches of 100 as
+  the fetcher does where the service takes them (issue 34), 8 requests at a time as it does where one does not, and
+  one at a time; writes per second and requests on the wire each, and the ratios to one at a time.
 """
 from common import log, run_release_bench
 

@@ -132,6 +132,9 @@ struct OutboxCrashSafetyTests {
         #expect(drained, "the outbox never drained:\n\(screen)")
         try last.tmux.sendKeys("q")
         #expect(try await last.exitStatus() == 0)
+        // (the writes of a round, queued together, went in $batches: the kills came during those too)
+        #expect(
+            try CacheDatabase(path: cachePath).requestLog(limit: 2_000).contains { $0.method.hasSuffix("in $batch") })
 
         // Then the service holds every accepted new person exactly once, and every person's last change
         let made = try await people("firstName eq 'Crash'", at: root)

@@ -12,7 +12,8 @@ import ODataCore
 /// * **JSON** (v4.01): `{"requests":[…]}`, a changeset being the requests that share an `atomicityGroup`; the
 ///   answer `{"responses":[…]}`, a refused group answered by its refused request alone.
 ///
-/// A changeset is applied in one SQLite transaction: all of it, or (rolled back) none of it. A later request may
+/// A batch is applied in one SQLite transaction, each changeset under a savepoint of its own: all of a changeset, or
+/// (rolled back to its savepoint) none of it. A later request may
 /// name what an earlier one in its changeset made as `$<Content-ID>` — at the start of its URL, or as the whole
 /// value of a binding in its body (`"Car@odata.bind":"$1"`, `"Car":{"__metadata":{"uri":"$1"}}`). Reads are not
 /// served inside a batch (an answer of 501 each, the rest goes on). `--latency` and `--fail-rate` apply to a batch
@@ -23,7 +24,7 @@ extension ODataResponder {
     static let maximumBatchRequests = 1_000
 
     /// A changeset carried out: an answer per request, or the one of the request that stopped it.
-    struct BatchResult {
+    struct BatchResult: Sendable {
         var members: [BatchMember]
         var answers: [ServiceAnswer]
         var stoppedAt: Int?
@@ -63,54 +64,46 @@ extension ODataResponder {
                 status: 413, code: "PayloadTooLarge",
                 message: "The batch holds \(members.count) requests; at most \(Self.maximumBatchRequests) are taken.")
         }
-        var results: [BatchResult] = []
-        var index = 0
-        while index < members.count {
-            let group = members[index].group
-            var changeset: [BatchMember] = []
-            while index < members.count, members[index].group == group {
-                changeset.append(members[index])
-                index += 1
+        var changesets: [[BatchMember]] = []
+        for member in members {
+            if let last = changesets.last?.last, last.group == member.group {
+                changesets[changesets.count - 1].append(member)
+            } else {
+                changesets.append([member])
             }
-            let (answers, stoppedAt) = await apply(changeset, dialect: dialect)
-            results.append(BatchResult(members: changeset, answers: answers, stoppedAt: stoppedAt))
+        }
+        // One transaction for the batch, a savepoint for each changeset: a refused one is rolled back alone.
+        let (responder, grouped) = (self, changesets)
+        let results = try await writer.writer.write { db in
+            try grouped.map { try responder.apply($0, dialect: dialect, db) }
         }
         return json ? jsonAnswer(results) : multipartAnswer(results, dialect: dialect)
     }
 
-    /// Carries out one changeset in one transaction. Returns an answer per request, or the one answer of the
+    /// Carries out one changeset under a savepoint. Returns an answer per request, or the one answer of the
     /// request that stopped it (`stoppedAt`), everything before it rolled back.
-    func apply(_ changeset: [BatchMember], dialect: ODataDialect) async -> (answers: [ServiceAnswer], stoppedAt: Int?) {
-        struct Stopped: Error {
-            var answer: ServiceAnswer
-            var index: Int
-        }
-        let responder = self
-        do {
-            let answers = try await writer.writer.write { db -> [ServiceAnswer] in
-                var made: [String: String] = [:]
-                var answers: [ServiceAnswer] = []
-                for (index, member) in changeset.enumerated() {
-                    do {
-                        if let refusal = member.refusal { throw refusal }
-                        guard var write = member.write else { throw ServiceError.badRequest("An empty request.") }
-                        Self.resolveReferences(&write, made: made)
-                        let answer = try responder.planWrite(write)(db)
-                        if let id = member.id, let created = answer.created { made[id] = created }
-                        answers.append(answer)
-                    } catch let error as ServiceError {
-                        throw Stopped(answer: Self.errorAnswer(error, dialect: dialect), index: index)
-                    }
+    func apply(_ changeset: [BatchMember], dialect: ODataDialect, _ db: Database) throws -> BatchResult {
+        var made: [String: String] = [:]
+        var answers: [ServiceAnswer] = []
+        var stopped: (answer: ServiceAnswer, index: Int)?
+        try db.inSavepoint {
+            for (index, member) in changeset.enumerated() {
+                do {
+                    if let refusal = member.refusal { throw refusal }
+                    guard var write = member.write else { throw ServiceError.badRequest("An empty request.") }
+                    Self.resolveReferences(&write, made: made)
+                    let answer = try planWrite(write)(db)
+                    if let id = member.id, let created = answer.created { made[id] = created }
+                    answers.append(answer)
+                } catch let error as ServiceError {
+                    stopped = (Self.errorAnswer(error, dialect: dialect), index)
+                    return .rollback
                 }
-                return answers
             }
-            return (answers, nil)
-        } catch let stopped as Stopped {
-            return ([stopped.answer], stopped.index)
-        } catch {
-            let failure = ServiceError(status: 500, code: "InternalError", message: "The service failed: \(error).")
-            return ([Self.errorAnswer(failure, dialect: dialect)], 0)
+            return .commit
         }
+        if let stopped { return BatchResult(members: changeset, answers: [stopped.answer], stoppedAt: stopped.index) }
+        return BatchResult(members: changeset, answers: answers, stoppedAt: nil)
     }
 
     /// `$1` at the start of the URL, or as a binding's whole value in the body, becomes what request 1 made.

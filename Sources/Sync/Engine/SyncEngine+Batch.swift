@@ -27,8 +27,15 @@ extension SyncEngine {
             number += 1
             return String(number)
         }
+        // All of them on their way, in one transaction.
+        let now = clock.now()
+        let ids = due.map(\.id)
+        guard
+            (try? await cache.write({ session in try ids.forEach { try session.markOutboxSending($0, at: now) } }))
+                != nil
+        else { return }
         for entry in due {
-            guard let request = await prepared(entry) else { continue }
+            guard let request = await prepared(entry, marked: true) else { continue }
             var changeset = [(entry, request, nextID())]
             if version4, entry.kind == .create, entry.entityKey.isTemporary {
                 let now = clock.now()
@@ -109,6 +116,16 @@ extension SyncEngine {
             }
             return
         }
+        // Each answer read as if its write went alone, their log lines written together, at the batch's time.
+        let answeredAt = clock.now()
+        if batchesReading == 0 { deferredWriteLog = [] }
+        batchesReading += 1
+        defer {
+            batchesReading -= 1
+            if batchesReading == 0 { flushDeferredWriteLog() }
+        }
+        // Changes and deletes the service applied (the common case) settle together, in one transaction.
+        var applied: [(entry: OutboxEntry, etag: String?, copy: [ODataProperty]?)] = []
         for (changeset, answer) in zip(changesets, answers) {
             if case .whole(let refusal) = answer, changeset.count > 1, (400..<500).contains(refusal.status),
                 ![408, 429].contains(refusal.status)
@@ -118,9 +135,36 @@ extension SyncEngine {
             }
             for (index, (entry, inner, _)) in changeset.enumerated() {
                 guard let own = answer.answer(at: index) else { continue }
-                await settle(entry, request: inner, outcome: .success(own), started: started, inBatch: true)
+                if case .each = answer, (200..<300).contains(own.status), entry.kind != .create {
+                    _ = await noteAnswer(
+                        own, to: inner, attempts: entry.attempts + 1, started: started, inBatch: true, at: answeredAt)
+                    let copy = own.status == 200 ? decodedCopy(own.body, entitySet: entry.entitySet) : nil
+                    applied.append((entry, own.etag, copy))
+                    continue
+                }
+                await settle(
+                    entry, request: inner, outcome: .success(own), started: started, inBatch: true,
+                    answeredAt: answeredAt)
             }
         }
+        guard !applied.isEmpty else { return }
+        let (settled, done) = (clock.now(), applied)
+        try? await cache.write { session in
+            for (entry, etag, copy) in done {
+                try session.settleOutbox(entry.id, etag: etag, serverCopy: copy, at: settled)
+            }
+        }
+        for (entry, _, copy) in applied where entry.kind == .update {
+            sayWhatTheServiceChanged(entry.changes, answer: copy, of: entry.entityKey)
+        }
+    }
+
+    /// Writes the log lines batches' answers left (``deferredWriteLog``), in one transaction.
+    func flushDeferredWriteLog() {
+        guard let lines = deferredWriteLog else { return }
+        deferredWriteLog = nil
+        guard !lines.isEmpty else { return }
+        _ = try? cache.write { session in try lines.forEach { _ = try session.appendRequestLog($0) } }
     }
 
     /// One write on its own, as ``send(_:)`` sends it.

@@ -39,7 +39,9 @@ extension SyncEngine {
             while !Task.isCancelled {
                 let now = clock.now()
                 let batches = batchesWrites
-                let limit = batches ? writeBatchLimit : configuration.maxConcurrentWrites
+                let limit =
+                    batches
+                    ? writeBatchLimit * max(1, configuration.maxConcurrentBatches) : configuration.maxConcurrentWrites
                 let claimant = cache.claimant
                 guard
                     let due = try? await cache.write({
@@ -47,7 +49,13 @@ extension SyncEngine {
                     }), !due.isEmpty
                 else { break }
                 if batches {
-                    await sendBatch(due)
+                    let size = writeBatchLimit
+                    await withTaskGroup(of: Void.self) { group in
+                        for start in stride(from: 0, to: due.count, by: size) {
+                            let part = Array(due[start..<min(due.count, start + size)])
+                            group.addTask { await self.sendBatch(part) }
+                        }
+                    }
                     continue
                 }
                 await withTaskGroup(of: Void.self) { group in
@@ -86,7 +94,8 @@ extension SyncEngine {
 
     /// The request that sends `entry`, marked as on its way; nil when it is not to be sent (settled otherwise).
     /// `reference` names the entity a new link entity binds, when that entity is made in the same changeset.
-    func prepared(_ entry: OutboxEntry, reference: String? = nil) async -> TransportRequest? {
+    /// `marked`: the caller marked it as on its way already (a batch marks all of its writes at once).
+    func prepared(_ entry: OutboxEntry, reference: String? = nil, marked: Bool = false) async -> TransportRequest? {
         let now = clock.now()
         if entry.kind == .create, entry.state == .sending, !honoursRepeatability {
             // It was on its way when the browser stopped: as a lost answer, it waits for the user.
@@ -98,9 +107,11 @@ extension SyncEngine {
             }
             return nil
         }
-        do {
-            try await cache.write { try $0.markOutboxSending(entry.id, at: now) }
-        } catch { return nil }
+        if !marked {
+            do {
+                try await cache.write { try $0.markOutboxSending(entry.id, at: now) }
+            } catch { return nil }
+        }
         let url = builder.url(ResourcePath(entry.entityKey), QueryOptions())
         // v4 updates with PATCH; v2 with MERGE, tunnelled through POST where the verb was refused.
         let version4 = model?.dialect == .v4
@@ -138,7 +149,7 @@ extension SyncEngine {
     /// conflict. `inBatch`: it was one request of a `$batch`, and `outcome` its own answer there.
     func settle(
         _ entry: OutboxEntry, request: TransportRequest, outcome: Result<TransportResponse, any Error>,
-        started: Date, inBatch: Bool = false
+        started: Date, inBatch: Bool = false, answeredAt: Date? = nil
     ) async {
         let now = clock.now()
         let attempt = entry.attempts + 1
@@ -177,28 +188,8 @@ extension SyncEngine {
             await retryLater(entry, attempt: attempt, error: String(describing: error), after: nil)
             return
         }
-        let answered = serviceAnswered(
-            success: (200..<300).contains(response.status), at: clock.now(), sendsWrites: false)
-        publishStatus()
-        if answered {
-            // The first answer: what waited out a backoff from before goes now (this write's own verdict follows).
-            try? await cache.write { try $0.makeQueuedWritesDue() }
-            outboxAgain = true
-        }
-        if response.headers["repeatability-result"] != nil, !honoursRepeatability {
-            honoursRepeatability = true
-            try? await cache.write { try $0.learn(.honoursRepeatability) }
-        }
-        let failure =
-            (200..<300).contains(response.status)
-            ? nil
-            : ODataError.fromResponse(
-                status: response.status, url: request.url, contentType: response.headers["content-type"],
-                body: response.body
-            ).description
-        logWrite(
-            request, status: response.status, bytes: response.body.count, started: started, attempts: attempt,
-            error: failure, received: response.headers, inBatch: inBatch)
+        let failure = await noteAnswer(
+            response, to: request, attempts: attempt, started: started, inBatch: inBatch, at: answeredAt ?? clock.now())
         switch response.status {
         case 200..<300 where entry.kind == .create:
             await settleCreate(entry, response: response)
@@ -233,6 +224,36 @@ extension SyncEngine {
             let sentence = Self.refusal(of: entry, failure: failure ?? "refused")
             try? await cache.write { try $0.failOutbox(entry.id, error: sentence) }
         }
+    }
+
+    /// What any answer to a write tells before its own verdict: the service is there (what waited out a backoff goes
+    /// now), whether it keeps request ids; and the request log line. Returns the failure's sentence, if it was one.
+    func noteAnswer(
+        _ response: TransportResponse, to request: TransportRequest, attempts: Int, started: Date, inBatch: Bool,
+        at date: Date
+    ) async -> String? {
+        let answered = serviceAnswered(success: (200..<300).contains(response.status), at: date, sendsWrites: false)
+        publishStatus()
+        if answered {
+            // The first answer: what waited out a backoff from before goes now (this write's own verdict follows).
+            try? await cache.write { try $0.makeQueuedWritesDue() }
+            outboxAgain = true
+        }
+        if response.headers["repeatability-result"] != nil, !honoursRepeatability {
+            honoursRepeatability = true
+            try? await cache.write { try $0.learn(.honoursRepeatability) }
+        }
+        let failure =
+            (200..<300).contains(response.status)
+            ? nil
+            : ODataError.fromResponse(
+                status: response.status, url: request.url, contentType: response.headers["content-type"],
+                body: response.body
+            ).description
+        logWrite(
+            request, status: response.status, bytes: response.body.count, started: started, attempts: attempts,
+            error: failure, received: response.headers, inBatch: inBatch)
+        return failure
     }
 
     /// Why a write was refused, as the outbox shows it. A link refused after the entity it was made with was
@@ -380,7 +401,11 @@ extension SyncEngine {
                 + (inBatch ? " in $batch" : ""),
             headers: JobRunner.logLines(sent: request.headers, received: received) + Self.bodyLine(request.body)
         )
-        _ = try? cache.write { try $0.appendRequestLog(entry) }
+        if deferredWriteLog != nil {
+            deferredWriteLog?.append(entry)
+        } else {
+            _ = try? cache.write { try $0.appendRequestLog(entry) }
+        }
     }
 
     /// What a write sent, for the request log (`> body: {"model":"Ka"}`), cut past 2,000 characters.

@@ -24,6 +24,8 @@ public actor SyncEngine {
         public var maxConcurrentWrites = 8
         /// Writes sent together in one `$batch` (each its own changeset); 1 sends one request per write.
         public var writeBatchSize = 100
+        /// `$batch`es on the wire at once (each to different entities).
+        public var maxConcurrentBatches = 2
         /// Rows per list request (`$top`).
         public var pageSize = 50
         /// Fetch the next page when the window's end is this close to the cached end.
@@ -126,6 +128,10 @@ public actor SyncEngine {
     var batchRefused = false
     /// Writes per `$batch`: the configured size, halved by each `413`.
     var writeBatchLimit: Int
+    /// While batches' answers are read (``batchesReading`` of them): the request log lines of their writes, written
+    /// in one transaction when the last ends.
+    var deferredWriteLog: [RequestLogEntry]?
+    var batchesReading = 0
     nonisolated let intents: AsyncStream<Intent>.Continuation
 
     public init(
