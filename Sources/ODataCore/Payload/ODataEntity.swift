@@ -78,11 +78,21 @@ public struct ODataCollection: Sendable, Hashable {
     public var count: Int64?
     /// `__next`: where the next page is, whether sent as a string or `{"uri": …}`.
     public var nextLink: String?
+    /// Where to ask what changed since this answer (change tracking): v4 `@odata.deltaLink`, v2 `__delta`.
+    public var deltaLink: String?
+    /// Entities a delta answer says left the collection (deleted, or no longer matching it): v4 `@removed` entries
+    /// (and 4.0's `$deletedEntity`), v2 entries whose `__metadata` says `"deleted": true`. Not in ``entities``.
+    public var removed: [EntityKey] = []
 
-    public init(entities: [ODataEntity] = [], count: Int64? = nil, nextLink: String? = nil) {
+    public init(
+        entities: [ODataEntity] = [], count: Int64? = nil, nextLink: String? = nil, deltaLink: String? = nil,
+        removed: [EntityKey] = []
+    ) {
         self.entities = entities
         self.count = count
         self.nextLink = nextLink
+        self.deltaLink = deltaLink
+        self.removed = removed
     }
 }
 

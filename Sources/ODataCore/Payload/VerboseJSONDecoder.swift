@@ -86,11 +86,11 @@ public struct VerboseJSONDecoder: Sendable {
             return .collection(try context.collection(d, count: nil, next: nil, set: entitySet, depth: 0))
         case .object:
             if let results = tape.member(d, "results"), tape[results].kind == .array {
-                return .collection(
-                    try context.collection(
-                        results, count: tape.member(d, "__count"), next: tape.member(d, "__next"), set: entitySet,
-                        depth: 0
-                    ))
+                var collection = try context.collection(
+                    results, count: tape.member(d, "__count"), next: tape.member(d, "__next"), set: entitySet,
+                    depth: 0)
+                collection.deltaLink = try context.link(tape.member(d, "__delta"), named: "__delta")
+                return .collection(collection)
             }
             return .entity(try context.entity(d, set: entitySet, depth: 0))
         default:
@@ -128,10 +128,11 @@ public struct VerboseJSONDecoder: Sendable {
         let context = Context(decoder: self, tape: tape, url: url, version4: true)
         if let value = tape.member(0, "value"), isCollectionEnvelope(tape, 0) {
             guard tape[value].kind == .array else { return .value(context.untypedValue(value, depth: 0)) }
-            return .collection(
-                try context.collection(
-                    value, count: tape.member(0, "@odata.count"), next: tape.member(0, "@odata.nextLink"),
-                    set: entitySet, depth: 0))
+            var collection = try context.collection(
+                value, count: tape.member(0, "@odata.count"), next: tape.member(0, "@odata.nextLink"),
+                set: entitySet, depth: 0)
+            collection.deltaLink = try context.link(tape.member(0, "@odata.deltaLink"), named: "@odata.deltaLink")
+            return .collection(collection)
         }
         return .entity(try context.entity(0, set: entitySet, depth: 0))
     }
@@ -167,6 +168,7 @@ extension VerboseJSONDecoder {
         ) throws(ODataError) -> ODataCollection {
             try admit(Int(tape[array].count))
             var entities: [ODataEntity] = []
+            var removed: [EntityKey] = []
             entities.reserveCapacity(Int(tape[array].count))
             var element = tape.firstChild(array)
             for position in 0..<Int(tape[array].count) {
@@ -174,10 +176,53 @@ extension VerboseJSONDecoder {
                     throw malformed(
                         "entry \(position) of a collection is \(tape.kindName(element)), not an entity object")
                 }
-                entities.append(try entity(element, set: set, depth: depth))
+                if let gone = try removedKey(element, position: position) {
+                    removed.append(gone)
+                } else {
+                    entities.append(try entity(element, set: set, depth: depth))
+                }
                 element = tape.after(element)
             }
-            return ODataCollection(entities: entities, count: try self.count(count), nextLink: try nextLink(next))
+            return ODataCollection(
+                entities: entities, count: try self.count(count), nextLink: try nextLink(next), removed: removed)
+        }
+
+        /// The key of a delta answer's entry that says its entity left the collection; nil for an entity.
+        /// v4.01: `{"@removed": {…}, "@id": "People(1)"}`; v4.0: `{"@odata.context": "…/$deletedEntity", "id": …}`;
+        /// v2 (SAP): `{"__metadata": {"uri": "…/People(1)", "deleted": true}}`.
+        func removedKey(_ object: Int, position: Int) throws(ODataError) -> EntityKey? {
+            var id: String?
+            if version4 {
+                if tape.member(object, "@removed") != nil || tape.member(object, "@odata.removed") != nil {
+                    id = stringMember(object, "@id") ?? stringMember(object, "@odata.id") ?? stringMember(object, "id")
+                } else if let context = stringMember(object, "@odata.context"), context.hasSuffix("$deletedEntity") {
+                    id = stringMember(object, "id") ?? stringMember(object, "@id")
+                } else {
+                    return nil
+                }
+            } else {
+                guard let metadata = tape.member(object, "__metadata"), tape[metadata].kind == .object,
+                    let deleted = tape.member(metadata, "deleted"), tape[deleted].kind == .true
+                else { return nil }
+                id = stringMember(metadata, "uri") ?? stringMember(metadata, "id")
+            }
+            guard let id, let key = Self.entityKey(uri: id) else {
+                throw malformed("entry \(position) says an entity was removed, but names none")
+            }
+            return key
+        }
+
+        /// A link member (`__delta`, `@odata.deltaLink`): a string, or v2's `{"uri": …}`.
+        func link(_ node: Int?, named name: String) throws(ODataError) -> String? {
+            guard let node else { return nil }
+            switch tape[node].kind {
+            case .null: return nil
+            case .string: return tape.string(node)
+            case .object:
+                if let uri = tape.member(node, "uri"), tape[uri].kind == .string { return tape.string(uri) }
+                throw malformed("\(name) is an object without a \"uri\" string")
+            default: throw malformed("\(name) is \(tape.kindName(node)), not a link")
+            }
         }
 
         func count(_ node: Int?) throws(ODataError) -> Int64? {
