@@ -3,7 +3,7 @@
 #
 #   Fuzz/run.sh [SECONDS_PER_TARGET] [TARGET...]
 #
-# Targets: json-decoder, edmx-parser, key-predicate (ODataCore), filter-parser
+# Targets: json-decoder, edmx-parser, key-predicate, batch-answer (ODataCore), filter-parser
 # (the demo service's `$filter` lexer and parser, with ODataCore) and key-decoder
 # (Terminal's key decoder and text sanitiser; links ncursesw). Default: the three
 # ODataCore targets (.ci/checks/10-fuzz.sh); .ci/checks/21-fuzz-server-terminal.sh
@@ -17,7 +17,7 @@ cd "$(dirname "$0")"
 seconds=${1:-30}
 shift || true
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(json-decoder edmx-parser key-predicate)
+[ ${#targets[@]} -gt 0 ] || targets=(json-decoder edmx-parser key-predicate batch-answer)
 
 mkdir -p .out artifacts
 odata=$(find ../Sources/ODataCore -name '*.swift' | sort)

@@ -106,14 +106,14 @@ extension SyncEngine {
         do {
             answers = try batch.decode(response, format: format, url: request.url)
         } catch {
-            // What was applied cannot be told: as for an answer lost on the way.
-            logBatch(request, response: response, started: started, note: error.description)
-            let lost = ODataError(kind: .transport, message: error.message, url: request.url)
+            // What was applied cannot be told: as for an answer lost on the way (though the service is there).
+            _ = serviceAnswered(success: false, at: clock.now(), sendsWrites: false)
             for changeset in changesets {
                 for (entry, inner, _) in changeset {
-                    await settle(entry, request: inner, outcome: .failure(lost), started: started, inBatch: true)
+                    await answerUnreadable(entry, request: inner, reason: error.description, started: started)
                 }
             }
+            publishStatus()
             return
         }
         // Each answer read as if its write went alone, their log lines written together, at the batch's time.
@@ -165,6 +165,24 @@ extension SyncEngine {
         deferredWriteLog = nil
         guard !lines.isEmpty else { return }
         _ = try? cache.write { session in try lines.forEach { _ = try session.appendRequestLog($0) } }
+    }
+
+    /// A write whose batch came back with an answer that cannot be read: it may or may not have been applied. A
+    /// create waits for the user where the service does not keep request ids (sent again, it could be made twice);
+    /// anything else waits to be sent again (a change meets its ETag, a delete finds the entity gone).
+    func answerUnreadable(_ entry: OutboxEntry, request: TransportRequest, reason: String, started: Date) async {
+        let attempt = entry.attempts + 1
+        logWrite(request, status: nil, bytes: 0, started: started, attempts: attempt, error: reason, inBatch: true)
+        if entry.kind == .create, !honoursRepeatability {
+            try? await cache.write {
+                try $0.failOutbox(
+                    entry.id,
+                    error: "The answer could not be read (\(reason)), so the service may or may not have made it. "
+                        + "Look for it on the service: r sends it again, x drops it.")
+            }
+        } else {
+            await retryLater(entry, attempt: attempt, error: reason, after: nil)
+        }
     }
 
     /// One write on its own, as ``send(_:)`` sends it.
