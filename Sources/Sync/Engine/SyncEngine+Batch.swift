@@ -35,7 +35,7 @@ extension SyncEngine {
                 != nil
         else { return }
         for entry in due {
-            guard let request = await prepared(entry, marked: true) else { continue }
+            guard let request = await prepared(entry, markedAt: now) else { continue }
             var changeset = [(entry, request, nextID())]
             if version4, entry.kind == .create, entry.entityKey.isTemporary {
                 let now = clock.now()

@@ -94,9 +94,10 @@ extension SyncEngine {
 
     /// The request that sends `entry`, marked as on its way; nil when it is not to be sent (settled otherwise).
     /// `reference` names the entity a new link entity binds, when that entity is made in the same changeset.
-    /// `marked`: the caller marked it as on its way already (a batch marks all of its writes at once).
-    func prepared(_ entry: OutboxEntry, reference: String? = nil, marked: Bool = false) async -> TransportRequest? {
-        let now = clock.now()
+    /// `markedAt`: when the caller marked it as on its way (a batch marks all of its writes at once); its first
+    /// attempt is sent as first sent then.
+    func prepared(_ entry: OutboxEntry, reference: String? = nil, markedAt: Date? = nil) async -> TransportRequest? {
+        let now = markedAt ?? clock.now()
         if entry.kind == .create, entry.state == .sending, !honoursRepeatability {
             // It was on its way when the browser stopped: as a lost answer, it waits for the user.
             try? await cache.write {
@@ -107,7 +108,7 @@ extension SyncEngine {
             }
             return nil
         }
-        if !marked {
+        if markedAt == nil {
             do {
                 try await cache.write { try $0.markOutboxSending(entry.id, at: now) }
             } catch { return nil }
@@ -153,7 +154,6 @@ extension SyncEngine {
     ) async {
         let now = clock.now()
         let attempt = entry.attempts + 1
-        let version4 = model?.dialect == .v4
         let response: TransportResponse
         switch outcome {
         case .success(let answer):
@@ -164,23 +164,24 @@ extension SyncEngine {
             logWrite(
                 request, status: nil, bytes: 0, started: started, attempts: attempt, error: error.description,
                 inBatch: inBatch)
-            if error.kind == .refused {
-                try? await cache.write { try $0.failOutbox(entry.id, error: error.description) }
-            } else if entry.kind == .create, !honoursRepeatability, !error.neverSent {
-                // The create may have been made without its answer reaching us: sent again blindly to a service
-                // that ignores request ids, it could be made twice. It waits for the user to look and decide.
+            let verdict = WriteVerdict.of(entry.kind, failure: error, known: known)
+            if verdict != .refused {
+                // No answer: the service is away (the status line says so, the probe watches for its return).
                 wentOffline(error.description, at: clock.now())
                 startProbe()
+            }
+            switch verdict {
+            case .refused:
+                try? await cache.write { try $0.failOutbox(entry.id, error: error.description) }
+            case .unknownOutcome:
+                // Sent again blindly to a service that ignores request ids, it could be made twice.
                 try? await cache.write {
                     try $0.failOutbox(
                         entry.id,
                         error: "No answer came (\(error.description)), so the service may or may not have made it. "
                             + "Look for it on the service: r sends it again, x drops it.")
                 }
-            } else {
-                // No answer: the service is away (the status line says so, the probe watches for its return).
-                wentOffline(error.description, at: clock.now())
-                startProbe()
+            default:
                 await retryLater(entry, attempt: attempt, error: error.description, after: nil)
             }
             return
@@ -190,40 +191,44 @@ extension SyncEngine {
         }
         let failure = await noteAnswer(
             response, to: request, attempts: attempt, started: started, inBatch: inBatch, at: answeredAt ?? clock.now())
-        switch response.status {
-        case 200..<300 where entry.kind == .create:
+        switch WriteVerdict.of(entry.kind, status: response.status, retryAfter: Self.retryAfter(response), known: known)
+        {
+        case .settled where entry.kind == .create:
             await settleCreate(entry, response: response)
-        case 200..<300:
+        case .settled:
             let copy = response.status == 200 ? decodedCopy(response.body, entitySet: entry.entitySet) : nil
             let settled = clock.now()
             try? await cache.write { try $0.settleOutbox(entry.id, etag: response.etag, serverCopy: copy, at: settled) }
             if entry.kind == .update { sayWhatTheServiceChanged(entry.changes, answer: copy, of: entry.entityKey) }
-        case 404 where entry.kind == .delete || entry.kind == .unlink:
-            // Already gone: what the delete wanted.
+        case .alreadyGone:
             try? await cache.write { try $0.settleOutbox(entry.id, etag: nil) }
-        case 405 where !tunnelMerge && !version4 && entry.kind == .update,
-            501 where !tunnelMerge && !version4 && entry.kind == .update:
-            // The verb itself was refused: tunnel it from now on, and send this one again at once.
+        case .tunnelAndResend:
             tunnelMerge = true
             try? await cache.write { try $0.learn(.refusesMergeVerb) }
             try? await cache.write { try $0.retryOutboxLater(entry.id, error: failure ?? "", due: now) }
-        case 412:
+        case .conflict:
             await conflict(entry, error: failure ?? "the entity changed on the service")
-        case 502 where entry.kind == .create && !honoursRepeatability,
-            504 where entry.kind == .create && !honoursRepeatability:
-            // A gateway that got no answer from the service behind it: made or not, nobody knows (as above).
+        case .unknownOutcome:
             try? await cache.write {
                 try $0.failOutbox(
                     entry.id,
                     error: "The gateway got no answer (\(failure ?? "HTTP \(response.status)")), so the service may "
                         + "or may not have made it. Look for it on the service: r sends it again, x drops it.")
             }
-        case 408, 429, 500...599:
-            await retryLater(entry, attempt: attempt, error: failure ?? "", after: Self.retryAfter(response))
-        default:
+        case .retry(let after):
+            await retryLater(entry, attempt: attempt, error: failure ?? "", after: after)
+        case .offline:
+            await retryLater(entry, attempt: attempt, error: failure ?? "", after: nil)
+        case .refused:
             let sentence = Self.refusal(of: entry, failure: failure ?? "refused")
             try? await cache.write { try $0.failOutbox(entry.id, error: sentence) }
         }
+    }
+
+    /// What is known of the service that changes a write's verdict.
+    var known: WriteVerdict.Known {
+        WriteVerdict.Known(
+            honoursRepeatability: honoursRepeatability, tunnelsMerge: tunnelMerge, version4: model?.dialect == .v4)
     }
 
     /// What any answer to a write tells before its own verdict: the service is there (what waited out a backoff goes
