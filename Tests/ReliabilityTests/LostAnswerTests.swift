@@ -32,6 +32,8 @@ struct LostAnswerTests {
         let cache = try CacheDatabase(path: directory + "/cache.sqlite")
         var configuration = SyncEngine.Configuration(serviceRoot: root)
         configuration.writeRetry = RetryPolicy(maxAttempts: .max, baseDelay: 0.01, maxDelay: 0.1, budget: .infinity)
+        // (small batches: many exchanges, each of whose answers may be lost)
+        configuration.writeBatchSize = 4
         let engine = SyncEngine(
             configuration: configuration, cache: cache, transport: HTTPClientTransport(timeout: 5),
             model: CarDealerModel.model)
@@ -44,8 +46,8 @@ struct LostAnswerTests {
         await engine.waitUntilIdle()
         #expect(try await eventually { try cache.outboxEntries().isEmpty })
 
-        // When half the answers are lost from now on, while 8 people are made and 8 others changed
-        proxy.setFaultRate(0.5, faults: [.loseAnswer])
+        // When every answer is lost until two were, then half of them, while 8 people are made and 8 others changed
+        proxy.setFaultRate(1, faults: [.loseAnswer])
         for index in 0..<8 {
             engine.create(
                 EntityCreation(
@@ -62,6 +64,8 @@ struct LostAnswerTests {
         }
 
         await engine.waitUntilIdle()
+        #expect(try await eventually(seconds: 30) { (proxy.injected[.loseAnswer] ?? 0) >= 2 })
+        proxy.setFaultRate(0.5, faults: [.loseAnswer])
 
         // Then every write settles, each once, though some answers were lost
         let settled = try await eventually(seconds: 60) { try cache.outboxEntries().isEmpty }

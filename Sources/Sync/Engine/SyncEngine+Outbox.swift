@@ -113,38 +113,27 @@ extension SyncEngine {
                 try await cache.write { try $0.markOutboxSending(entry.id, at: now) }
             } catch { return nil }
         }
-        let url = builder.url(ResourcePath(entry.entityKey), QueryOptions())
-        // v4 updates with PATCH; v2 with MERGE, tunnelled through POST where the verb was refused.
-        let version4 = model?.dialect == .v4
-        var request = TransportRequest(
-            method: version4 ? .patch : tunnelMerge ? .post : .merge, url: url,
-            headers: [
-                "Repeatability-Request-ID": entry.requestID,
-                "Repeatability-First-Sent": Self.httpDate(entry.firstSent ?? now),
-            ],
-            dialect: model?.dialect
-        )
+        let attempt = WriteRequestBuilder.Attempt(
+            requestID: entry.requestID, firstSent: entry.firstSent ?? now, etag: entry.baseEtag)
         switch entry.kind {
         case .update:
-            request.headers["Content-Type"] = "application/json"
-            request.body = RequestBodyEncoder.object(
-                entry.changes, types: propertyTypes(of: entry.entitySet), dialect: model?.dialect ?? .v2)
-            if tunnelMerge, !version4 { request.headers["X-HTTP-Method"] = "MERGE" }
+            return writes.update(
+                entry.entityKey, changes: entry.changes, types: propertyTypes(of: entry.entitySet), attempt: attempt)
         case .delete:
-            request.method = .delete
+            return writes.delete(entry.entityKey, attempt: attempt)
         case .unlink:
             guard let parent = entry.shownIn?.parent, let navigation = entry.shownIn?.navigation else {
                 try? await cache.write { try $0.failOutbox(entry.id, error: "It does not say which link to remove.") }
                 return nil
             }
-            request.method = .delete
-            request.url = builder.linkURL(parent: parent, navigation: navigation, child: entry.entityKey)
+            return writes.unlink(parent: parent, navigation: navigation, child: entry.entityKey, attempt: attempt)
         case .create:
-            request = createRequest(entry, headers: request.headers, reference: reference)
+            return createRequest(entry, attempt: attempt, reference: reference)
         }
-        if let etag = entry.baseEtag { request.headers["If-Match"] = etag }
-        return request
     }
+
+    /// Write requests for this service, as learned so far.
+    var writes: WriteRequestBuilder { WriteRequestBuilder(urls: builder, tunnelsMerge: tunnelMerge) }
 
     /// What the answer to one write (or the failure to get one) means for it: settled, tried again, refused, or in
     /// conflict. `inBatch`: it was one request of a `$batch`, and `outcome` its own answer there.
@@ -273,7 +262,9 @@ extension SyncEngine {
     /// entity binds the entity it links (`"Car":{"__metadata":{"uri":"…/Car(7)"}}`). Keys left empty (or
     /// temporary) are the service's to give; null values are left out.
     /// `reference`: what names the bound entity instead of its URL (`$1`, the create made with it in one changeset).
-    func createRequest(_ entry: OutboxEntry, headers: [String: String], reference: String? = nil) -> TransportRequest {
+    func createRequest(
+        _ entry: OutboxEntry, attempt: WriteRequestBuilder.Attempt, reference: String? = nil
+    ) -> TransportRequest {
         let path: ResourcePath
         if let parent = entry.shownIn?.parent, let navigation = entry.shownIn?.navigation, entry.shownIn?.list == nil {
             path = ResourcePath(segments: [
@@ -283,17 +274,13 @@ extension SyncEngine {
         } else {
             path = ResourcePath(entitySet: entry.entitySet)
         }
-        let properties = entry.changes.filter { $0.value != .null }
         var bindings: [(navigation: String, uri: String)] = []
         if let navigation = entry.bindNavigation, let target = entry.bindKey {
             bindings.append((navigation, reference ?? builder.url(ResourcePath(target), QueryOptions())))
         }
-        var request = TransportRequest(
-            method: .post, url: builder.url(path, QueryOptions()), headers: headers, dialect: model?.dialect)
-        request.headers["Content-Type"] = "application/json"
-        request.body = RequestBodyEncoder.object(
-            properties, types: propertyTypes(of: entry.entitySet), bindings: bindings, dialect: model?.dialect ?? .v2)
-        return request
+        return writes.create(
+            at: path, properties: entry.changes, types: propertyTypes(of: entry.entitySet), bindings: bindings,
+            attempt: attempt)
     }
 
     /// A `201`: the service's key (from the answer's entity, else its `Location`) replaces the temporary one.
@@ -426,7 +413,4 @@ extension SyncEngine {
         if let seconds = Double(value) { return min(max(seconds, 0), 300) }
         return HTTPDate.parse(value).map { min(max($0.timeIntervalSince(now), 0), 300) }
     }
-
-    /// An HTTP date (RFC 9110 IMF-fixdate).
-    static func httpDate(_ date: Date) -> String { HTTPDate.format(date) }
 }
