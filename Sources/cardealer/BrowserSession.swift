@@ -34,7 +34,13 @@ enum BrowserSession {
         settings.maxEntities = options.maxEntities
         settings.prefetch = !options.noPrefetch && config.prefetch != false
         settings.selectPrefetch = !options.noSelect
-        if let pageSize = config.pageSize { settings.tune = { $0.pageSize = pageSize } }
+        let (pageSize, batchSize) = (config.pageSize, config.batchSize)
+        if pageSize != nil || batchSize != nil {
+            settings.tune = {
+                if let pageSize { $0.pageSize = pageSize }
+                if let batchSize { $0.writeBatchSize = batchSize }
+            }
+        }
         return settings
     }
 

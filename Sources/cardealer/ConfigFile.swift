@@ -13,6 +13,8 @@ struct ConfigFile: Equatable {
     var mouse: Bool?
     var prefetch: Bool?
     var pageSize: Int?
+    /// Writes sent together in one `$batch`; 1 sends each alone.
+    var batchSize: Int?
     var service: String?
     var profile: String?
     /// Annotation documents (files or URLs) for `service`.
@@ -39,7 +41,9 @@ struct ConfigFile: Equatable {
         return try parse(text, source: path)
     }
 
-    static let settings = ["theme", "mouse", "prefetch", "page-size", "service", "profile", "annotations", "keys"]
+    static let settings = [
+        "theme", "mouse", "prefetch", "page-size", "batch-size", "service", "profile", "annotations", "keys",
+    ]
 
     /// Parses and checks the text of a config file.
     @MainActor
@@ -96,6 +100,12 @@ struct ConfigFile: Equatable {
                 throw ConfigError("\(line(of: "page-size")): 'page-size' must be a whole number from 1 to 1000.")
             }
             config.pageSize = size
+        }
+        if let value = table["batch-size"] {
+            guard let size = value.int, (1...1000).contains(size) else {
+                throw ConfigError("\(line(of: "batch-size")): 'batch-size' must be a whole number from 1 to 1000.")
+            }
+            config.batchSize = size
         }
         if let service = try string("service") {
             guard let url = URL(string: service), ["http", "https"].contains(url.scheme?.lowercased() ?? ""),
@@ -172,6 +182,10 @@ struct ConfigFile: Equatable {
 
         # Entities asked for per request.
         # page-size = 50
+
+        # Changes sent together in one $batch where the service takes one (each still applied on its own);
+        # 1 sends each change in a request of its own.
+        # batch-size = 100
 
         # The service `cardealer browse` opens when given no URL, and the display profile it uses.
         # service = "https://host/sap/opu/odata/sap/API_BUSINESS_PARTNER/"

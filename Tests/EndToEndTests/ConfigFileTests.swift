@@ -33,6 +33,7 @@ import Testing
             ("# mine\ncolour = \"red\"\n", "\(path):2: unknown setting 'colour'"),
             ("mouse = \"yes\"\n", "\(path):1: 'mouse' must be true or false."),
             ("page-size = 0\n", "'page-size' must be a whole number from 1 to 1000."),
+            ("batch-size = 5000\n", "'batch-size' must be a whole number from 1 to 1000."),
             ("[keys]\nexplode = \"x\"\n", "\(path):2: no action 'explode' to bind"),
             ("[keys]\nquit = \"xyz\"\n", "'quit' must be a key or a list of keys"),
             ("[keys]\ndown = [\"j\", 3]\n", "\(path):2: 'down' must be a key or a list of keys"),
