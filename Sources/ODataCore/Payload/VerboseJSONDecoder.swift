@@ -239,17 +239,7 @@ extension VerboseJSONDecoder {
             }
         }
 
-        func nextLink(_ node: Int?) throws(ODataError) -> String? {
-            guard let node else { return nil }
-            switch tape[node].kind {
-            case .null: return nil
-            case .string: return tape.string(node)
-            case .object:
-                if let uri = tape.member(node, "uri"), tape[uri].kind == .string { return tape.string(uri) }
-                throw malformed("__next is an object without a \"uri\" string")
-            default: throw malformed("__next is \(tape.kindName(node)), not a link")
-            }
-        }
+        func nextLink(_ node: Int?) throws(ODataError) -> String? { try link(node, named: "__next") }
 
         /// Counts `more` entities against the limit, refusing the answer past it.
         func admit(_ more: Int) throws(ODataError) {

@@ -82,14 +82,7 @@ extension SyncEngine {
     /// One attempt of one write, and what its answer means.
     func send(_ entry: OutboxEntry) async {
         guard let request = await prepared(entry) else { return }
-        let started = clock.now()
-        let outcome: Result<TransportResponse, any Error>
-        do {
-            outcome = .success(try await transport.send(request))
-        } catch {
-            outcome = .failure(error)
-        }
-        await settle(entry, request: request, outcome: outcome, started: started)
+        await exchangeAlone(entry, request: request)
     }
 
     /// The request that sends `entry`, marked as on its way; nil when it is not to be sent (settled otherwise).
