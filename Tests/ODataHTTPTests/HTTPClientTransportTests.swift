@@ -9,10 +9,13 @@ import Testing
 @Suite struct HTTPClientTransportTests {
     static let json = Array(#"{"d":{"results":[{"personID":1,"firstName":"Ada","lastName":"Lovelace"}]}}"#.utf8)
     static let ok = ScriptedHTTPServer.response(body: json)
+    /// The bound for tests about what comes back, not about when: far, so that a run of the whole suite (seen to hold
+    /// every answer up for over 15 s at its busiest moments) does not turn them into timeouts.
+    static let patient: TimeInterval = 60
 
     @Test func a_refused_connection_is_a_transport_error_with_a_sentence() async throws {
         // Given the real transport and a port nothing listens on
-        let transport = HTTPClientTransport(timeout: 5)
+        let transport = HTTPClientTransport(timeout: Self.patient)
         // When a GET is sent there
         do {
             _ = try await transport.send(TransportRequest(url: "http://127.0.0.1:9/svc/Person"))
@@ -27,7 +30,7 @@ import Testing
     }
 
     @Test func a_URL_that_is_not_http_is_refused_before_any_connection() async throws {
-        let transport = HTTPClientTransport(timeout: 5)
+        let transport = HTTPClientTransport(timeout: Self.patient)
         for url in ["not a url", "ftp://127.0.0.1/svc/", "file:///etc/passwd", "http:///svc/Person"] {
             await #expect { try await transport.send(TransportRequest(url: url)) } throws: { error in
                 (error as? ODataError)?.kind == .refused
@@ -43,7 +46,8 @@ import Testing
             exchange.connection == 0 ? .bytes(closing, close: true) : .hangUp
         }
         let secret = "tok-3f9a-SECRET"
-        let transport = HTTPClientTransport(timeout: 5, credentials: Credentials(authorization: "Bearer " + secret))
+        let transport = HTTPClientTransport(
+            timeout: Self.patient, credentials: Credentials(authorization: "Bearer " + secret))
         // When $metadata is asked for with a validator
         let response = try await transport.send(
             TransportRequest(
@@ -74,7 +78,7 @@ import Testing
 
     @Test func each_dialect_gets_its_own_version_headers_and_metadata_before_it_is_known_gets_both() async throws {
         let server = try ScriptedHTTPServer { _ in .bytes(ScriptedHTTPServer.response(body: Self.json), close: false) }
-        let transport = HTTPClientTransport(timeout: 5)
+        let transport = HTTPClientTransport(timeout: Self.patient)
         _ = try await transport.send(TransportRequest(url: server.url("/svc/$metadata"), acceptsXML: true))
         _ = try await transport.send(TransportRequest(url: server.url("/svc/Orders"), dialect: .v4))
         _ = try await transport.send(TransportRequest(url: server.url("/svc/Person"), dialect: .v2))
@@ -107,7 +111,7 @@ import Testing
                     headers: ["Content-Type: application/json", "Content-Encoding: \(encoding)"], body: Array(body)
                 ))
         }
-        let transport = HTTPClientTransport(timeout: 5)
+        let transport = HTTPClientTransport(timeout: Self.patient)
         // When both are fetched
         for path in ["/gzip", "/deflate"] {
             let response = try await transport.send(TransportRequest(url: server.url(path)))
@@ -132,7 +136,7 @@ import Testing
             }
             return .bytes(ScriptedHTTPServer.response(headers: ["Content-Encoding: gzip"], body: Array(bomb)))
         }
-        let transport = HTTPClientTransport(timeout: 5, maxBodyBytes: 1_024)
+        let transport = HTTPClientTransport(timeout: Self.patient, maxBodyBytes: 1_024)
         for path in ["/plain", "/announced", "/bomb"] {
             // When it is fetched
             do {
@@ -157,7 +161,7 @@ import Testing
                 ))
         }
         // When it is asked
-        let response = try await HTTPClientTransport(timeout: 5).send(TransportRequest(url: server.url()))
+        let response = try await HTTPClientTransport(timeout: Self.patient).send(TransportRequest(url: server.url()))
         // Then the answer is a response, not an error
         #expect(response.status == 500)
         #expect(response.body == body)
@@ -215,7 +219,7 @@ import Testing
         let server = try ScriptedHTTPServer { _ in .bytes(Self.halfAnswer, close: true) }
         // When it is asked
         do {
-            _ = try await HTTPClientTransport(timeout: 5).send(TransportRequest(url: server.url()))
+            _ = try await HTTPClientTransport(timeout: Self.patient).send(TransportRequest(url: server.url()))
             Issue.record("the request should have failed")
         } catch let error as ODataError {
             // Then it is a transport error that says the answer was cut short
@@ -229,7 +233,7 @@ import Testing
         // Given a server that answers the first request on a connection with a keep-alive 200, and closes
         // cleanly, without writing a byte, when a second request arrives on the same connection
         let server = try ScriptedHTTPServer { exchange in exchange.indexOnConnection == 0 ? .bytes(Self.ok) : .hangUp }
-        let transport = HTTPClientTransport(timeout: 5)
+        let transport = HTTPClientTransport(timeout: Self.patient)
         // When two GETs are sent one after the other
         let first = try await transport.send(TransportRequest(url: server.url()))
         #expect(first.status == 200)
@@ -249,7 +253,7 @@ import Testing
     @Test func a_server_closing_right_after_a_keep_alive_answer_is_asked_again_on_a_fresh_connection() async throws {
         // Given a server that promises keep-alive but closes each connection right after its first answer
         let server = try ScriptedHTTPServer { _ in .bytes(Self.ok, close: true) }
-        let transport = HTTPClientTransport(timeout: 5)
+        let transport = HTTPClientTransport(timeout: Self.patient)
         // When GETs follow one another at once (the client may pick the closed connection before it notices)
         for _ in 0..<20 {
             // Then each is answered, on a connection of its own
@@ -264,7 +268,7 @@ import Testing
         let server = try ScriptedHTTPServer { _ in .hangUp }
         // When a GET is sent
         do {
-            _ = try await HTTPClientTransport(timeout: 5).send(TransportRequest(url: server.url()))
+            _ = try await HTTPClientTransport(timeout: Self.patient).send(TransportRequest(url: server.url()))
             Issue.record("the request should have failed")
         } catch let error as ODataError {
             // Then it was tried twice, each on its own connection, and the error says what happened
@@ -288,7 +292,8 @@ import Testing
             }
             return .bytes(Self.ok)
         }
-        let transport = HTTPClientTransport(timeout: 5, credentials: Credentials(authorization: "Bearer t0k"))
+        let transport = HTTPClientTransport(
+            timeout: Self.patient, credentials: Credentials(authorization: "Bearer t0k"))
         // When a redirect within the origin is met, it is followed, credentials included
         let moved = try await transport.send(TransportRequest(url: server.url("/moved")))
         #expect(moved.status == 200)
@@ -317,7 +322,7 @@ import Testing
             }
             return .bytes(Self.ok)
         }
-        let transport = HTTPClientTransport(timeout: 5)
+        let transport = HTTPClientTransport(timeout: Self.patient)
         // When $metadata is asked for, then a page
         let metadata = try await transport.send(TransportRequest(url: server.url("/svc/$metadata"), acceptsXML: true))
         let page = try await transport.send(TransportRequest(url: server.url("/svc/Person")))
@@ -331,7 +336,7 @@ import Testing
             ])
         #expect(metadata.headers["set-cookie"] == nil)
         // And another transport (another service) has none of them
-        _ = try await HTTPClientTransport(timeout: 5).send(TransportRequest(url: server.url("/svc/Person")))
+        _ = try await HTTPClientTransport(timeout: Self.patient).send(TransportRequest(url: server.url("/svc/Person")))
         #expect(server.exchanges.last?.header("Cookie") == nil)
     }
 
@@ -340,7 +345,7 @@ import Testing
         let server = try ScriptedHTTPServer { _ in .bytes(Self.ok) }
         weak var client: AnyObject?
         do {
-            let transport = HTTPClientTransport(timeout: 5)
+            let transport = HTTPClientTransport(timeout: Self.patient)
             client = transport.client
             #expect(try await transport.send(TransportRequest(url: server.url())).status == 200)
         }

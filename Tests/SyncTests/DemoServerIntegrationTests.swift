@@ -202,12 +202,21 @@ import Testing
             // Then the screen's rows are readable before any request has been made
             let window = try cache.listWindow(people.key, range: 0..<20)
             #expect(window.rows.count == 20 && window.rows.allSatisfy { $0.entity != nil })
-            // And a refresh revalidates with If-None-Match and is answered 304
+            // And a refresh revalidates by the delta link the first page came with
             let second = try await engine(server, dialect: dialect, path: path)
             second.screenDidShow(.list(people), visible: 0..<20, screen: ScreenID(1))
             second.refresh(screen: ScreenID(1))
             await second.waitUntilIdle()
-            #expect(try second.cache.requestLog().contains { $0.outcome == .notModified && $0.status == 304 })
+            #expect(try second.cache.deltaLink(for: people.key) != nil)
+            let log = try second.cache.requestLog()
+            #expect(
+                log.contains { $0.method.hasPrefix("GET (delta: ") },
+                "\(log.map { "\($0.method) \($0.url) \($0.error ?? "")" })")
+            // And without one, the page is read again (not revalidated: a 304 has no link) and brings one
+            try await second.cache.write { try $0.setDeltaLink(nil, for: people.key) }
+            second.refresh(screen: ScreenID(1))
+            await second.waitUntilIdle()
+            #expect(try second.cache.deltaLink(for: people.key) != nil)
             #expect(try second.cache.listWindow(people.key, range: 0..<20).rows.allSatisfy { $0.entity != nil })
         }
     }

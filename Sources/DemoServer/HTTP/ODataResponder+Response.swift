@@ -10,6 +10,8 @@ extension HTTPField.Name {
     static let xHTTPMethod = HTTPField.Name("X-HTTP-Method")!
     static let repeatabilityRequestID = HTTPField.Name("Repeatability-Request-ID")!
     static let repeatabilityResult = HTTPField.Name("Repeatability-Result")!
+    static let preferenceApplied = HTTPField.Name("Preference-Applied")!
+    static let prefer = HTTPField.Name("Prefer")!
 }
 
 extension ODataResponder {

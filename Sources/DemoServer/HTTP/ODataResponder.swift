@@ -151,6 +151,13 @@ public struct ODataResponder: HTTPResponder {
         guard let resourcePath = ResourcePath.parse(relative: unescaped) else {
             throw ServiceError.badRequest("The resource path '\(PercentEncoding.decode(relative))' is malformed.")
         }
+        // Change tracking on an entity set: the moment taken before the read, so that what changes while it reads is
+        // in the next delta.
+        let tracks =
+            resourcePath.segments.count == 1 && resourcePath.segments[0].key == nil
+            && (options.deltaToken != nil
+                || (request.headers[.prefer] ?? "").lowercased().contains("odata.track-changes"))
+        let moment = Int64(Date().timeIntervalSince1970 * 1000)
         let result: QueryResult
         if options.filter != nil, Self.readsUntilClientGoes(request) {
             // A filter can read much of a big table, and a client typing one supersedes it at the next keystroke
@@ -178,9 +185,30 @@ public struct ODataResponder: HTTPResponder {
                 )
             }
             let nextLink = next.map { nextPageLink(writer.serviceRoot + relative, options, $0) }
-            let body = writer.collectionDocument(nodes, count: count, nextLink: nextLink, select: select)
-            return respond(
-                request, body: body, version: v4 ? "4.0" : isVersion2 ? "2.0" : "1.0", etag: Self.weakETag(of: body))
+            var deltaLink: String?
+            var removed: [String] = []
+            if tracks, let set = engine.schema.entitySet(resourcePath.segments[0].name) {
+                // Where to ask what changed since this moment, on the last page; a delta's deletions on its first.
+                if next == nil { deltaLink = self.deltaLink(writer.serviceRoot + set.name, options, moment: moment) }
+                if let since = options.deltaToken, options.skipToken == nil {
+                    removed = try await engine.reader.read { db in
+                        try EntityWriter.deletedKeys(set, since: since, db).map { "\(set.name)(\($0))" }
+                    }
+                }
+            }
+            let body = writer.collectionDocument(
+                nodes, count: count, nextLink: nextLink, select: select, deltaLink: deltaLink, removed: removed)
+            // The ETag is the rows' (a delta link names the moment it was made, so a page would never be the same):
+            // a tracked page revalidates with 304, and the client keeps the link it has.
+            let etag = Self.weakETag(
+                of: deltaLink == nil
+                    ? body
+                    : writer.collectionDocument(
+                        nodes, count: count, nextLink: nextLink, select: select, deltaLink: nil, removed: removed))
+            var response = respond(
+                request, body: body, version: v4 ? "4.0" : isVersion2 ? "2.0" : "1.0", etag: etag)
+            if tracks { response.headers[.preferenceApplied] = "odata.track-changes" }
+            return response
         case .count(let count):
             return respond(
                 request, body: Array(String(count).utf8), version: v4 ? "4.0" : "2.0", etag: nil,
@@ -220,6 +248,19 @@ public struct ODataResponder: HTTPResponder {
         return out + "\""
     }
 
+    /// Where a tracked read asks what changed since `moment`: its `$filter`, `$select` and `$expand`, and the token
+    /// (v4 `$deltatoken`, v2 `!deltatoken` as SAP Gateway spells it).
+    private func deltaLink(_ base: String, _ options: QueryRequest, moment: Int64) -> String {
+        var items: [String] = []
+        if let filter = options.filterText { items.append("$filter=" + PercentEncoding.encodeQueryValue(filter)) }
+        if !options.select.isEmpty {
+            items.append("$select=" + PercentEncoding.encodeQueryValue(options.select.joined(separator: ",")))
+        }
+        if let expand = options.expandText { items.append("$expand=" + PercentEncoding.encodeQueryValue(expand)) }
+        items.append(options.dialect == .v4 ? "$deltatoken=D\(moment)" : "!deltatoken='D\(moment)'")
+        return base + "?" + items.joined(separator: "&")
+    }
+
     /// The service root-relative URL of the next page: the same options, `$skip` dropped, `$top` reduced.
     private func nextPageLink(_ base: String, _ options: QueryRequest, _ next: NextPage) -> String {
         var items: [String] = []
@@ -239,6 +280,9 @@ public struct ODataResponder: HTTPResponder {
         }
         add("$top", next.remainingTop.map(String.init))
         add("$skiptoken", next.skipToken)
+        if let token = options.deltaToken {
+            items.append(options.dialect == .v4 ? "$deltatoken=D\(token)" : "!deltatoken='D\(token)'")
+        }
         for (name, value) in options.custom { add(PercentEncoding.encodeQueryValue(name), value) }
         return base + "?" + items.joined(separator: "&")
     }

@@ -47,7 +47,12 @@ struct PayloadWriter {
         return json.bytes
     }
 
-    func collectionDocument(_ nodes: [EntityNode], count: Int?, nextLink: String?, select: PathTree) -> [UInt8] {
+    /// A collection: `deltaLink` (change tracking: where to ask what changed since) and `removed` (a delta answer's
+    /// entities gone since its token: v4 `@removed` entries, v2 entries whose `__metadata` says `deleted`).
+    func collectionDocument(
+        _ nodes: [EntityNode], count: Int?, nextLink: String?, select: PathTree, deltaLink: String? = nil,
+        removed: [String] = []
+    ) -> [UInt8] {
         var json = JSONWriter(capacity: 1024 * max(1, nodes.count))
         if dialect == .v4 {
             json.beginObject()
@@ -60,10 +65,25 @@ struct PayloadWriter {
             json.key("value")
             json.beginArray()
             for node in nodes { writeVersion4(node, select: select, context: nil, into: &json) }
+            for gone in removed {
+                json.beginObject()
+                json.key("@id")
+                json.string(serviceRoot + gone)
+                json.key("@removed")
+                json.beginObject()
+                json.key("reason")
+                json.string("deleted")
+                json.endObject()
+                json.endObject()
+            }
             json.endArray()
             if let nextLink {
                 json.key("@odata.nextLink")
                 json.string(nextLink)
+            }
+            if let deltaLink {
+                json.key("@odata.deltaLink")
+                json.string(deltaLink)
             }
             json.endObject()
             return json.bytes
@@ -76,6 +96,17 @@ struct PayloadWriter {
         }
         json.beginArray()
         for node in nodes { write(node, select: select, into: &json) }
+        for gone in removed {
+            json.beginObject()
+            json.key("__metadata")
+            json.beginObject()
+            json.key("uri")
+            json.string(serviceRoot + gone)
+            json.key("deleted")
+            json.raw("true")
+            json.endObject()
+            json.endObject()
+        }
         json.endArray()
         if isVersion2 {
             if let count {
@@ -85,6 +116,10 @@ struct PayloadWriter {
             if let nextLink {
                 json.key("__next")
                 json.string(nextLink)
+            }
+            if let deltaLink {
+                json.key("__delta")
+                json.string(deltaLink)
             }
             json.endObject()
         }

@@ -66,6 +66,10 @@ extension QueryEngine {
         var conditions: [SQLFragment] = []
         if let scope { conditions.append(scope) }
         if let filter = options.filter { conditions.append(try FilterTranslator(set: set).condition(filter)) }
+        if let since = options.deltaToken {
+            // Every write moves the concurrency stamp on (ms): what changed since the token, made ones included.
+            conditions.append(SQLFragment("\(quoted(set.concurrencyProperty)) >= ?", [since.databaseValue]))
+        }
         return conditions
     }
 

@@ -18,6 +18,8 @@ struct QueryRequest: Sendable {
     var skip: Int?
     var skipToken: [EntityKey.KeyValue]?
     var inlineCount = false
+    /// A delta read (`$deltatoken`, SAP's v2 `!deltatoken`): what changed since this moment (ms since 1970).
+    var deltaToken: Int64?
     /// Non-system options (`sap-client=100`), passed on in `__next` links.
     var custom: [(name: String, value: String)] = []
 
@@ -33,6 +35,10 @@ struct QueryRequest: Sendable {
             let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
             let name = PercentEncoding.decode(parts[0])
             let value = parts.count > 1 ? PercentEncoding.decode(parts[1]) : ""
+            if name == "!deltatoken" {
+                deltaToken = try Self.deltaToken(value)
+                continue
+            }
             guard name.hasPrefix("$") else {
                 custom.append((name, value))
                 continue
@@ -90,11 +96,22 @@ struct QueryRequest: Sendable {
                 throw .notImplemented("$format=\(value): this service answers in JSON only.")
             default: throw .badRequest("$format '\(value)' is not known.")
             }
+        case "$deltatoken":
+            deltaToken = try Self.deltaToken(value)
         case "$links", "$batch", "$callback":
             throw .notImplemented("\(name) is not supported by this service.")
         default:
             throw .badRequest("Unknown system query option \(name).")
         }
+    }
+
+    /// A delta token this service issued: `D` and the moment in ms (quoted in v2's `!deltatoken='D…'`).
+    static func deltaToken(_ value: String) throws(ServiceError) -> Int64 {
+        let text = value.trimmingCharacters(in: "'")
+        guard text.hasPrefix("D"), let moment = Int64(text.dropFirst()), moment >= 0 else {
+            throw .badRequest("The delta token '\(value)' was not issued by this service.")
+        }
+        return moment
     }
 
     /// v4's `A($expand=B($expand=C)),D` as the paths `A`, `A/B`, `A/B/C`, `D`; a `$select` inside the parentheses

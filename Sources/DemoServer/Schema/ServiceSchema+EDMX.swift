@@ -10,7 +10,8 @@ extension ServiceSchema {
             <edmx:Edmx Version="1.0" xmlns:edmx="http://schemas.microsoft.com/ado/2007/06/edmx">
             \(references(declaringNamespace: true))<edmx:DataServices xmlns:m="http://schemas.microsoft.com/ado/2007/08/dataservices/metadata" \
             m:DataServiceVersion="2.0">
-            <Schema Namespace="\(namespace)" xmlns="http://schemas.microsoft.com/ado/2008/09/edm">
+            <Schema Namespace="\(namespace)" xmlns="http://schemas.microsoft.com/ado/2008/09/edm" \
+            xmlns:sap="http://www.sap.com/Protocols/SAPData">
 
             """
         for set in entitySets {
@@ -44,7 +45,8 @@ extension ServiceSchema {
         }
         xml += "<EntityContainer Name=\"\(containerName)\" m:IsDefaultEntityContainer=\"true\">\n"
         for set in entitySets {
-            xml += "<EntitySet Name=\"\(set.name)\" EntityType=\"\(namespace).\(set.name)\"/>\n"
+            xml +=
+                "<EntitySet Name=\"\(set.name)\" EntityType=\"\(namespace).\(set.name)\" sap:change-tracking=\"true\"/>\n"
         }
         for relation in relations {
             xml += """
@@ -104,6 +106,8 @@ extension ServiceSchema {
             for navigation in navigations(from: set.name) {
                 xml += "<NavigationPropertyBinding Path=\"\(navigation.name)\" Target=\"\(navigation.target)\"/>"
             }
+            xml += "<Annotation Term=\"Org.OData.Capabilities.V1.ChangeTracking\"><Record>"
+            xml += "<PropertyValue Property=\"Supported\" Bool=\"true\"/></Record></Annotation>"
             xml += "</EntitySet>\n"
         }
         xml += "</EntityContainer>\n" + annotationBlocks(xmlns: false)

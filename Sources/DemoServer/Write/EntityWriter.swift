@@ -141,6 +141,29 @@ struct EntityWriter: Sendable {
             for dependentKey in keys { try delete(dependent, key: dependentKey, db) }
         }
         try db.execute(sql: "DELETE FROM \(quoted(set.name)) WHERE \(quoted(set.key)) = ?", arguments: [key])
+        // A tombstone, for delta reads (kept a day).
+        try Self.createTombstoneTable(db)
+        let now = Int64(Date().timeIntervalSince1970 * 1000)
+        try db.execute(
+            sql: "INSERT INTO demo_tombstone (entitySet, key, deletedAt) VALUES (?, ?, ?)",
+            arguments: [set.name, key, now])
+        try db.execute(sql: "DELETE FROM demo_tombstone WHERE deletedAt < ?", arguments: [now - 86_400_000])
+    }
+
+    static func createTombstoneTable(_ db: Database) throws {
+        try db.execute(
+            sql: """
+                CREATE TABLE IF NOT EXISTS demo_tombstone (
+                    entitySet TEXT NOT NULL, key INTEGER NOT NULL, deletedAt INTEGER NOT NULL)
+                """)
+    }
+
+    /// The keys of `set`'s entities deleted at or after `since` (ms).
+    static func deletedKeys(_ set: EntitySetSchema, since: Int64, _ db: Database) throws -> [Int64] {
+        guard try db.tableExists("demo_tombstone") else { return [] }  // (nothing deleted yet; this is a read)
+        return try Int64.fetchAll(
+            db, sql: "SELECT DISTINCT key FROM demo_tombstone WHERE entitySet = ? AND deletedAt >= ? ORDER BY key",
+            arguments: [set.name, since])
     }
 
     /// The stored values a body sets, checked against the schema: a `400` naming the property and the rule.

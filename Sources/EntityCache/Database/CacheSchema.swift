@@ -221,6 +221,17 @@ enum CacheSchema {
                     );
                     """)
         }
+        migrator.registerMigration("v13: a list's delta link") { db in
+            // Where a list tracked by the service asks what changed since it was read (issue 34).
+            try db.execute(
+                sql: """
+                    CREATE TABLE listDelta (
+                        listKey TEXT PRIMARY KEY NOT NULL,
+                        link TEXT NOT NULL,
+                        storedAt DOUBLE NOT NULL
+                    );
+                    """)
+        }
         return migrator
     }
 }

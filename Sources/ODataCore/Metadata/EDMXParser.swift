@@ -176,6 +176,8 @@ public enum EDMXParser {
             var insertable: Bool?
             var updatable: Bool?
             var deletable: Bool?
+            /// `Capabilities.ChangeTracking`'s `Supported` (true when the record leaves it out).
+            var tracksChanges: Bool?
             /// `UI.HeaderInfo`'s `Title` and `Description` value paths.
             var title: [String] = []
             /// `UI.LineItem` and `UI.HeaderInfo`'s type names.
@@ -250,6 +252,8 @@ public enum EDMXParser {
                     notes.updatable = restriction(annotation, "Updatable")
                 case "Org.OData.Capabilities.V1.DeleteRestrictions":
                     notes.deletable = restriction(annotation, "Deletable")
+                case "Org.OData.Capabilities.V1.ChangeTracking":
+                    notes.tracksChanges = restriction(annotation, "Supported") ?? true
                 case "com.sap.vocabularies.UI.v1.LineItem" where annotation.attribute("Qualifier") == nil:
                     notes.ui.lineItem = lineItem(annotation)
                 case "com.sap.vocabularies.UI.v1.Identification" where annotation.attribute("Qualifier") == nil:
@@ -437,6 +441,7 @@ public enum EDMXParser {
             if let insertable = notes.insertable { set.isCreatable = insertable }
             if let updatable = notes.updatable { set.isUpdatable = updatable }
             if let deletable = notes.deletable { set.isDeletable = deletable }
+            if let tracks = notes.tracksChanges { set.tracksChanges = tracks }
             return set
         }
 
@@ -582,7 +587,8 @@ public enum EDMXParser {
                 let parsed = EntitySet(
                     name: try required(set, "Name"), entityType: qualify(try required(set, "EntityType")),
                     isCreatable: vendor(set, "creatable") != "false", isUpdatable: vendor(set, "updatable") != "false",
-                    isDeletable: vendor(set, "deletable") != "false", navigationBindings: bindings)
+                    isDeletable: vendor(set, "deletable") != "false", navigationBindings: bindings,
+                    tracksChanges: vendor(set, "change-tracking") == "true")
                 let inline = set.children(named: "Annotation")
                 return inline.isEmpty ? parsed : annotated(parsed, notes(inline))
             }

@@ -236,11 +236,15 @@ public struct EntitySet: Sendable, Hashable {
     public var isDeletable: Bool
     /// v4 `NavigationPropertyBinding`s: navigation path → the entity set its targets are in.
     public var navigationBindings: [String: String]
+    /// The service tracks changes to it (`sap:change-tracking="true"`, `Capabilities.ChangeTracking`): a list read
+    /// with `Prefer: odata.track-changes` comes with a delta link that says later what changed.
+    public var tracksChanges: Bool
 
     public init(
         name: String, entityType: String, isCreatable: Bool = true, isUpdatable: Bool = true, isDeletable: Bool = true,
-        navigationBindings: [String: String] = [:]
+        navigationBindings: [String: String] = [:], tracksChanges: Bool = false
     ) {
+        self.tracksChanges = tracksChanges
         self.name = name
         self.entityType = entityType
         self.isCreatable = isCreatable

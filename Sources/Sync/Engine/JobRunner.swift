@@ -40,7 +40,16 @@ struct JobRunner: Sendable {
             report.attempts += 1
             var headers: [String: String] = [:]
             // Not for a record known only in part: "not modified" would leave it so.
-            if let etag = try? cache.validator(forURL: job.url), !isPartialEntity(job.target) {
+            // A list's first page, of a set the service tracks changes to, asks for a delta link (issue 34); while
+            // the list has none, a 304 (no body, so no link) would not do.
+            var wantsDeltaLink = false
+            if case .listPage(let key, let set, 0, _) = job.target,
+                decoder.model?.entitySet(named: set)?.tracksChanges == true
+            {
+                headers["Prefer"] = "odata.track-changes"
+                wantsDeltaLink = (try? cache.askedForDeltaLink(of: key)) != true
+            }
+            if !wantsDeltaLink, let etag = try? cache.validator(forURL: job.url), !isPartialEntity(job.target) {
                 headers["If-None-Match"] = etag
             }
             do {
@@ -126,11 +135,18 @@ struct JobRunner: Sendable {
         let requestedAt = report.sentAt
         let normaliser = self.normaliser
         let etag = Self.isWholeTail(payload, job) ? response.etag ?? Self.entityETag(payload, target: job.target) : nil
-        let summary = try await cache.write { session in
+        var deltaLink: String?
+        if case .collection(let collection) = payload, let link = collection.deltaLink { deltaLink = resolve(link) }
+        let summary = try await cache.write { [deltaLink] session in
             let summary = try normaliser.write(
                 payload, for: job.target, partial: job.partial, partialSets: job.partialSets, at: date,
                 requestedAt: requestedAt, into: session)
             try session.setValidator(url: job.url, etag: etag, at: date)
+            if case .listPage(let key, _, 0, _) = job.target,
+                decoder.model?.entitySet(named: job.target.entitySetHint ?? "")?.tracksChanges == true
+            {
+                try session.setDeltaLink(deltaLink ?? "", for: key, at: date)
+            }
             return summary
         }
         var report = report

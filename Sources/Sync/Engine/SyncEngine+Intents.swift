@@ -81,7 +81,16 @@ extension SyncEngine: SyncIntents {
             guard let state = screens.removeValue(forKey: screen) else { return }
             release(state.shown.union(state.predicted), from: screen)
         case .refresh(let screen):
-            replan(screen, force: true)
+            // (by delta, a request on its own: the intents after it are not held up by its round trip)
+            if case .list(let request)? = screens[screen]?.content, (try? cache.deltaLink(for: request.key)) != nil {
+                deltaRefreshes += 1
+                Task {
+                    await self.refresh(screen)
+                    await self.deltaRefreshEnded()
+                }
+            } else {
+                replan(screen, force: true)
+            }
         case .save(let change):
             // Awaited here, so that writes are recorded in the order they were made.
             await record(change)

@@ -248,7 +248,7 @@ extension SyncEngine {
     }
 
     func resumeIdleWaitersIfIdle() {
-        guard queue.isEmpty, running.isEmpty, !idleWaiters.isEmpty else { return }
+        guard queue.isEmpty, running.isEmpty, deltaRefreshes == 0, !idleWaiters.isEmpty else { return }
         let waiters = idleWaiters
         idleWaiters = []
         for waiter in waiters { waiter.resume() }

@@ -132,6 +132,8 @@ public actor SyncEngine {
     /// in one transaction when the last ends.
     var deferredWriteLog: [RequestLogEntry]?
     var batchesReading = 0
+    /// Refreshes by delta link under way (``refresh(_:)``): work, as running jobs are.
+    var deltaRefreshes = 0
     nonisolated let intents: AsyncStream<Intent>.Continuation
 
     public init(
@@ -210,7 +212,7 @@ public actor SyncEngine {
     /// Parked (offline) jobs do not count.
     public func waitUntilIdle() async {
         await flushIntents()
-        if queue.isEmpty && running.isEmpty { return }
+        if queue.isEmpty && running.isEmpty && deltaRefreshes == 0 { return }
         await withCheckedContinuation { idleWaiters.append($0) }
     }
 

@@ -130,6 +130,28 @@ public struct Normaliser: Sendable {
         return summary
     }
 
+    /// Files a delta answer for `list` (issue 34): changed entities upserted, those it says left the list removed
+    /// (rows and count), and its delta link kept for next time. Returns whether every changed entity is a row of
+    /// the list already: otherwise a new one belongs somewhere in it, which only a read of its pages can say.
+    public func writeDelta(
+        _ collection: ODataCollection, list: ListKey, resolvedLink: String?, at date: Date,
+        into session: CacheWriteSession
+    ) throws -> Bool {
+        var summary = Summary()
+        var allListed = true
+        for entity in collection.entities {
+            guard
+                let key = try write(
+                    entity, partial: Shape(all: false, sets: [:]), at: date, requestedAt: date, session: session,
+                    summary: &summary)
+            else { continue }
+            if try !session.listHolds(key, in: list) { allListed = false }
+        }
+        for gone in collection.removed { try session.removeFromList(gone, list: list) }
+        try session.setDeltaLink(resolvedLink, for: list, at: date)
+        return allListed
+    }
+
     /// Which entities of a response are partial: all, or those of some entity sets.
     struct Shape {
         var all: Bool
