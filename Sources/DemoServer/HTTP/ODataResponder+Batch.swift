@@ -248,18 +248,7 @@ extension ODataResponder {
             } else {
                 lastGroup = nil
             }
-            var headers: [String: String] = [:]
-            if case .object(let given)? = object["headers"] {
-                for header in given.members {
-                    if case .string(let value) = header.value { headers[header.key.lowercased()] = value }
-                }
-            }
-            var bytes: [UInt8] = []
-            switch object["body"] {
-            case nil, .null?: break
-            case .string(let text)?: bytes = Array(text.utf8)
-            case let value?: bytes = Array(value.jsonText.utf8)
-            }
+            let (headers, bytes) = ODataBatch.jsonPart(object)
             members.append(
                 member(
                     id: id, group: group, method: method, target: url, headers: headers, body: bytes,

@@ -118,7 +118,7 @@ extension ODataResponder {
     }
 
     /// A weak ETag over a response body (FNV-1a, 64 bits): collections change when any member does.
-    static func weakETag(of body: [UInt8]) -> String {
+    static func weakETag(of body: some Collection<UInt8>) -> String {
         var hash: UInt64 = 0xCBF2_9CE4_8422_2325
         for byte in body {
             hash ^= UInt64(byte)

@@ -196,15 +196,11 @@ public struct ODataResponder: HTTPResponder {
                     }
                 }
             }
-            let body = writer.collectionDocument(
+            let (body, rows) = writer.collectionDocumentAndRows(
                 nodes, count: count, nextLink: nextLink, select: select, deltaLink: deltaLink, removed: removed)
             // The ETag is the rows' (a delta link names the moment it was made, so a page would never be the same):
             // a tracked page revalidates with 304, and the client keeps the link it has.
-            let etag = Self.weakETag(
-                of: deltaLink == nil
-                    ? body
-                    : writer.collectionDocument(
-                        nodes, count: count, nextLink: nextLink, select: select, deltaLink: nil, removed: removed))
+            let etag = Self.weakETag(of: body[..<rows])
             var response = respond(
                 request, body: body, version: v4 ? "4.0" : isVersion2 ? "2.0" : "1.0", etag: etag)
             if tracks { response.headers[.preferenceApplied] = "odata.track-changes" }

@@ -53,7 +53,20 @@ struct PayloadWriter {
         _ nodes: [EntityNode], count: Int?, nextLink: String?, select: PathTree, deltaLink: String? = nil,
         removed: [String] = []
     ) -> [UInt8] {
+        collectionDocumentAndRows(
+            nodes, count: count, nextLink: nextLink, select: select, deltaLink: deltaLink, removed: removed
+        ).body
+    }
+
+    /// ``collectionDocument(_:count:nextLink:select:deltaLink:removed:)``, and how many of its first bytes hold
+    /// everything but the delta link (written last): what the page's ETag is taken from, since the link names the
+    /// moment it was made and would make every page a new one.
+    func collectionDocumentAndRows(
+        _ nodes: [EntityNode], count: Int?, nextLink: String?, select: PathTree, deltaLink: String? = nil,
+        removed: [String] = []
+    ) -> (body: [UInt8], rows: Int) {
         var json = JSONWriter(capacity: 1024 * max(1, nodes.count))
+        var rows: Int?
         if dialect == .v4 {
             json.beginObject()
             json.key("@odata.context")
@@ -82,11 +95,12 @@ struct PayloadWriter {
                 json.string(nextLink)
             }
             if let deltaLink {
+                rows = json.bytes.count
                 json.key("@odata.deltaLink")
                 json.string(deltaLink)
             }
             json.endObject()
-            return json.bytes
+            return (json.bytes, rows ?? json.bytes.count)
         }
         json.beginObject()
         json.key("d")
@@ -118,13 +132,14 @@ struct PayloadWriter {
                 json.string(nextLink)
             }
             if let deltaLink {
+                rows = json.bytes.count
                 json.key("__delta")
                 json.string(deltaLink)
             }
             json.endObject()
         }
         json.endObject()
-        return json.bytes
+        return (json.bytes, rows ?? json.bytes.count)
     }
 
     /// `{"d": {"name": value}}` (v4: `{"value": value}`), the answer to `Person(1)/firstName`.

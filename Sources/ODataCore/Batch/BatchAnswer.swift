@@ -132,21 +132,7 @@ extension ODataBatch {
             guard case .object(let object) = entry, case .number(let statusText)? = object["status"],
                 let status = Int(statusText), (100...599).contains(status)
             else { throw refuse("answer \(position + 1) has no status") }
-            var headers: [String: String] = [:]
-            if case .object(let given)? = object["headers"] {
-                for member in given.members {
-                    if case .string(let value) = member.value { headers[member.key.lowercased()] = value }
-                }
-            }
-            var bytes: [UInt8] = []
-            switch object["body"] {
-            case nil, .null?: break
-            case .string(let text)? where !(headers["content-type"] ?? "").lowercased().contains("json"):
-                bytes = Array(text.utf8)
-            case let value?:
-                bytes = Array(value.jsonText.utf8)
-                if headers["content-type"] == nil { headers["content-type"] = "application/json" }
-            }
+            let (headers, bytes) = ODataBatch.jsonPart(object)
             let answer = TransportResponse(status: status, headers: headers, body: bytes)
             guard case .string(let id)? = object["id"], let place = places[id] else {
                 if case .string(let id)? = object["id"] {
@@ -173,6 +159,26 @@ extension ODataBatch {
             }
         }
         return answers
+    }
+
+    /// The headers (names lower-cased) and body of a JSON batch's request or answer: a body is a JSON value, written
+    /// out as JSON text, or a string taken as it is where its content type is not JSON.
+    public static func jsonPart(_ object: JSONObject) -> (headers: [String: String], body: [UInt8]) {
+        var headers: [String: String] = [:]
+        if case .object(let given)? = object["headers"] {
+            for member in given.members {
+                if case .string(let value) = member.value { headers[member.key.lowercased()] = value }
+            }
+        }
+        switch object["body"] {
+        case nil, .null?:
+            return (headers, [])
+        case .string(let text)? where !(headers["content-type"] ?? "").lowercased().contains("json"):
+            return (headers, Array(text.utf8))
+        case let value?:
+            if headers["content-type"] == nil { headers["content-type"] = "application/json" }
+            return (headers, Array(value.jsonText.utf8))
+        }
     }
 
     /// Server text inside a sentence: printable, and short.

@@ -174,12 +174,7 @@ extension SyncEngine {
         let attempt = entry.attempts + 1
         logWrite(request, status: nil, bytes: 0, started: started, attempts: attempt, error: reason, inBatch: true)
         if entry.kind == .create, !honoursRepeatability {
-            try? await cache.write {
-                try $0.failOutbox(
-                    entry.id,
-                    error: "The answer could not be read (\(reason)), so the service may or may not have made it. "
-                        + "Look for it on the service: r sends it again, x drops it.")
-            }
+            await waitForUser(entry, because: "The answer could not be read (\(reason))")
         } else {
             await retryLater(entry, attempt: attempt, error: reason, after: nil)
         }

@@ -19,14 +19,8 @@ extension SyncEngine {
         resumeIdleWaitersIfIdle()
     }
 
-    /// `r` on `screen`: by its list's delta link when it has one, else its pages again.
-    func refresh(_ screen: ScreenID) async {
-        guard case .list(let request)? = screens[screen]?.content,
-            let link = try? cache.deltaLink(for: request.key)
-        else {
-            replan(screen, force: true)
-            return
-        }
+    /// `r` on `screen`, which shows `request`: by the list's delta `link`.
+    func refresh(_ screen: ScreenID, list request: ListRequest, by link: String) async {
         let started = clock.now()
         var entry = RequestLogEntry(
             url: link, status: nil, bytes: 0, duration: 0, outcome: .failed, startedAt: started, attempts: 1,

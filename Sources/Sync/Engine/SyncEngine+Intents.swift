@@ -82,10 +82,10 @@ extension SyncEngine: SyncIntents {
             release(state.shown.union(state.predicted), from: screen)
         case .refresh(let screen):
             // (by delta, a request on its own: the intents after it are not held up by its round trip)
-            if case .list(let request)? = screens[screen]?.content, (try? cache.deltaLink(for: request.key)) != nil {
+            if case .list(let request)? = screens[screen]?.content, let link = try? cache.deltaLink(for: request.key) {
                 deltaRefreshes += 1
                 Task {
-                    await self.refresh(screen)
+                    await self.refresh(screen, list: request, by: link)
                     await self.deltaRefreshEnded()
                 }
             } else {

@@ -93,12 +93,7 @@ extension SyncEngine {
         let now = markedAt ?? clock.now()
         if entry.kind == .create, entry.state == .sending, !honoursRepeatability {
             // It was on its way when the browser stopped: as a lost answer, it waits for the user.
-            try? await cache.write {
-                try $0.failOutbox(
-                    entry.id,
-                    error: "The browser stopped while this was on its way, so the service may or may not have made "
-                        + "it. Look for it on the service: r sends it again, x drops it.")
-            }
+            await waitForUser(entry, because: "The browser stopped while this was on its way")
             return nil
         }
         if markedAt == nil {
@@ -157,12 +152,7 @@ extension SyncEngine {
                 try? await cache.write { try $0.failOutbox(entry.id, error: error.description) }
             case .unknownOutcome:
                 // Sent again blindly to a service that ignores request ids, it could be made twice.
-                try? await cache.write {
-                    try $0.failOutbox(
-                        entry.id,
-                        error: "No answer came (\(error.description)), so the service may or may not have made it. "
-                            + "Look for it on the service: r sends it again, x drops it.")
-                }
+                await waitForUser(entry, because: "No answer came (\(error.description))")
             default:
                 await retryLater(entry, attempt: attempt, error: error.description, after: nil)
             }
@@ -191,12 +181,7 @@ extension SyncEngine {
         case .conflict:
             await conflict(entry, error: failure ?? "the entity changed on the service")
         case .unknownOutcome:
-            try? await cache.write {
-                try $0.failOutbox(
-                    entry.id,
-                    error: "The gateway got no answer (\(failure ?? "HTTP \(response.status)")), so the service may "
-                        + "or may not have made it. Look for it on the service: r sends it again, x drops it.")
-            }
+            await waitForUser(entry, because: "The gateway got no answer (\(failure ?? "HTTP \(response.status)"))")
         case .retry(let after):
             await retryLater(entry, attempt: attempt, error: failure ?? "", after: after)
         case .offline:
@@ -211,6 +196,15 @@ extension SyncEngine {
     var known: WriteVerdict.Known {
         WriteVerdict.Known(
             honoursRepeatability: honoursRepeatability, tunnelsMerge: tunnelMerge, version4: model?.dialect == .v4)
+    }
+
+    /// A create made or not, nobody knows (its answer was lost): sent again to a service that ignores request ids it
+    /// could be made twice, so it waits for the user to look and decide, saying `cause`.
+    func waitForUser(_ entry: OutboxEntry, because cause: String) async {
+        let sentence =
+            "\(cause), so the service may or may not have made it. Look for it on the service: r sends it again, "
+            + "x drops it."
+        try? await cache.write { try $0.failOutbox(entry.id, error: sentence) }
     }
 
     /// What any answer to a write tells before its own verdict: the service is there (what waited out a backoff goes
