@@ -53,6 +53,8 @@ public final class HTTPClientTransport: ODataTransport {
 
     let client: HTTPClient
     let authorization: String?
+    /// Where bearer tokens come from when the service is signed in to with OAuth (in place of `authorization`).
+    public let tokens: TokenSource?
     let timeout: TimeInterval
     let requestTimeout: TimeInterval
     let maxBodyBytes: Int
@@ -85,9 +87,10 @@ public final class HTTPClientTransport: ODataTransport {
     ///   - counter: counts body bytes as they arrive; none by default.
     public init(
         serviceOrigin: String? = nil, timeout: TimeInterval = defaultTimeout, requestTimeout: TimeInterval? = nil,
-        credentials: Credentials = Credentials(), maxBodyBytes: Int = defaultMaxBodyBytes, proxy: ProxyServer? = nil,
-        counter: TransferCounter? = nil
+        credentials: Credentials = Credentials(), tokens: TokenSource? = nil, maxBodyBytes: Int = defaultMaxBodyBytes,
+        proxy: ProxyServer? = nil, counter: TransferCounter? = nil
     ) {
+        self.tokens = tokens
         self.counter = counter
         self.timeout = timeout
         self.requestTimeout = requestTimeout ?? timeout * 3
@@ -114,14 +117,14 @@ public final class HTTPClientTransport: ODataTransport {
     public convenience init(
         serviceRoot: String, environment: [String: String] = ProcessInfo.processInfo.environment,
         timeout: TimeInterval = defaultTimeout, requestTimeout: TimeInterval? = nil,
-        credentials: Credentials = Credentials(), maxBodyBytes: Int = defaultMaxBodyBytes,
+        credentials: Credentials = Credentials(), tokens: TokenSource? = nil, maxBodyBytes: Int = defaultMaxBodyBytes,
         counter: TransferCounter? = nil
     ) throws(ProxySettings.ConfigurationError) {
         var proxy: ProxyServer?
         if let url = Self.webURL(serviceRoot) { proxy = try ProxySettings(environment: environment).proxy(for: url) }
         self.init(
             serviceOrigin: serviceRoot, timeout: timeout, requestTimeout: requestTimeout, credentials: credentials,
-            maxBodyBytes: maxBodyBytes, proxy: proxy, counter: counter
+            tokens: tokens, maxBodyBytes: maxBodyBytes, proxy: proxy, counter: counter
         )
     }
 
@@ -189,6 +192,7 @@ public final class HTTPClientTransport: ODataTransport {
                 response = try await exchange(request, url: url, deadline: deadline)
             } catch {
                 if Task.isCancelled { throw CancellationError() }
+                if let signIn = error as? ODataError { throw signIn }
                 if let sentence = proxy.flatMap({ Self.sentence(for: error, proxy: $0, target: url) }) {
                     throw failure(sentence, request)
                 }
@@ -235,8 +239,40 @@ public final class HTTPClientTransport: ODataTransport {
         }
     }
 
-    /// One request and its whole answer; errors as the client threw them (see ``sentence(for:maxBodyBytes:)``).
+    /// One request and its whole answer, signed in: with a token from ``tokens`` when there are any, renewed and
+    /// the request sent once more when the service answers `401` (a `401` means it did nothing with the request,
+    /// so a write is safe to resend); a second `401` comes back as it is. A token that cannot be had fails the
+    /// request before it is sent (``ODataError/neverSent``), so a write waits in the outbox.
     func exchange(_ request: TransportRequest, url: URL, deadline: NIODeadline) async throws -> TransportResponse {
+        guard let tokens else { return try await exchange(request, url: url, deadline: deadline, as: authorization) }
+        let sent = try await signedIn(request) { () async throws(SignInError) in try await tokens.authorization() }
+        let response = try await exchange(request, url: url, deadline: deadline, as: sent)
+        guard response.status == 401 else { return response }
+        let renewed = try await signedIn(request) { () async throws(SignInError) in
+            try await tokens.renewed(after: sent)
+        }
+        return try await exchange(request, url: url, deadline: deadline, as: renewed)
+    }
+
+    /// A token, or the request's failure: what went wrong, and `cardealer login` when only the user can mend it.
+    func signedIn(
+        _ request: TransportRequest, _ token: () async throws(SignInError) -> String
+    ) async throws(ODataError) -> String {
+        do {
+            return try await token()
+        } catch {
+            var sentence = "could not sign in: " + error.description
+            if error.isFinal, let root = tokens?.settings.serviceRoot { sentence += "; run `cardealer login \(root)`" }
+            var failure = ODataError(kind: .transport, message: sentence, url: request.url)
+            failure.neverSent = true
+            throw failure
+        }
+    }
+
+    /// One request and its whole answer; errors as the client threw them (see ``sentence(for:maxBodyBytes:)``).
+    func exchange(
+        _ request: TransportRequest, url: URL, deadline: NIODeadline, as authorization: String?
+    ) async throws -> TransportResponse {
         var outgoing = HTTPClientRequest(url: url.absoluteString)
         outgoing.method = HTTPMethod(rawValue: request.method.rawValue)
         for (name, value) in Self.protocolHeaders(request) { outgoing.headers.replaceOrAdd(name: name, value: value) }

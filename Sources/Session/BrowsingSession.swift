@@ -14,6 +14,10 @@ public struct SessionSettings: Sendable {
     /// What the cache is keyed by: the service root when nil; the demo passes its stable name.
     public var identity: String?
     public var credentials: Credentials
+    /// OAuth 2.0 sign-in, in place of `credentials`' `Authorization`; nil for none.
+    public var signIn: SignInSettings?
+    /// Where the sign-in's tokens are kept (``TokenStore/defaultPath(environment:)`` when nil).
+    public var tokenFile: String?
     /// How entity sets are shown; nil derives one from `$metadata`.
     public var profile: DisplayProfile?
     /// Annotation documents (files or URLs) merged into `$metadata` after the service's own, before the profile.
@@ -92,19 +96,35 @@ public final class BrowsingSession: Sendable {
     /// Throws ``SessionError`` with a sentence a person can act on.
     public static func start(_ settings: SessionSettings) async throws -> BrowsingSession {
         let root = settings.serviceRoot.hasSuffix("/") ? settings.serviceRoot : settings.serviceRoot + "/"
+        // Signed in with OAuth, the cache is the token's user's (the client's, for client credentials): known before
+        // the cache opens, so a first run signs in here, and a run with a stored token needs no network for it.
+        var tokens: TokenSource?
+        var user = CacheIdentity.user(settings.credentials)
+        if let signIn = settings.signIn {
+            if let problem = signIn.problem() { throw SessionError("Cannot sign in: \(problem).") }
+            let store = TokenStore(
+                path: settings.tokenFile ?? TokenStore.defaultPath(environment: settings.environment))
+            let source = TokenSource(settings: signIn, store: store, endpoint: TokenEndpoint(timeout: settings.timeout))
+            do {
+                user = try await source.identity()
+            } catch {
+                throw SessionError("Could not sign in to \(root): \(error.description).")
+            }
+            tokens = source
+        }
         let http: HTTPClientTransport
         do {
             // The proxy comes from http_proxy / https_proxy / all_proxy / no_proxy; loopback (the demo) goes direct.
             http = try HTTPClientTransport(
                 serviceRoot: root, environment: settings.environment, timeout: settings.timeout,
-                requestTimeout: settings.requestTimeout, credentials: settings.credentials,
+                requestTimeout: settings.requestTimeout, credentials: settings.credentials, tokens: tokens,
                 maxBodyBytes: settings.maxResponseBytes, counter: settings.counter
             )
         } catch {
             throw SessionError(error.description)
         }
         let transport = settings.wrapTransport?(http) ?? http
-        let user = CacheIdentity.user(settings.credentials)
+        let cacheUser = user
         let opened: MetadataLoader.Opened
         do {
             opened = try await MetadataLoader.open(
@@ -113,8 +133,10 @@ public final class BrowsingSession: Sendable {
                 if let file = settings.cacheFile { return file }
                 // A URL that named an entity set is cached as its service, unless an identity was given.
                 let identity = settings.identity ?? serviceRoot
-                return CacheIdentity.location(identity: identity, user: user, cacheDirectory: settings.cacheDirectory)
-                    .path
+                return CacheIdentity.location(
+                    identity: identity, user: cacheUser, cacheDirectory: settings.cacheDirectory
+                )
+                .path
             }
         } catch let failure as MetadataLoader.Failure {
             throw SessionError(failure.sentence)

@@ -16,6 +16,7 @@ struct BrowseCommand: AsyncParsableCommand {
     @Option(help: "A display profile (JSON) naming titles, columns and link entities to hop through.")
     var profile: String?
     @OptionGroup var browserOptions: BrowserOptions
+    @OptionGroup var signIn: SignInOptions
 
     mutating func run() async throws {
         SessionLog.level = browserOptions.logLevel
@@ -45,8 +46,11 @@ struct BrowseCommand: AsyncParsableCommand {
             }
         }
         // No identity: the cache is the service's, also when the URL names one of its entity sets.
-        let settings = try BrowserSession.settings(
+        var settings = try BrowserSession.settings(
             serviceRoot: url, identity: nil, options: browserOptions, profile: displayProfile, config: config)
+        // Signed in with OAuth: the token store's entry is the service root's, also when the URL names a set.
+        settings.signIn = try await signIn.settings(serviceRoot: url.appendingSlash)
+        settings.tokenFile = signIn.tokenFile.map(SignInOptions.absolute)
         try await BrowserSession.run(settings, options: browserOptions, config: config)
     }
 }

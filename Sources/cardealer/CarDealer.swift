@@ -17,13 +17,15 @@ struct CarDealer: AsyncParsableCommand {
             Keys: arrows or j/k move, Enter opens, Esc goes back, / filters, : runs a command, c charts, \
             i shows the request log, ? help, q quits.
             Credentials for `browse` come from CARDEALER_BEARER_TOKEN or CARDEALER_USER/CARDEALER_PASSWORD, else
-            from ~/.config/cardealer/credentials (or CARDEALER_CREDENTIALS), which must have mode 0600.
+            from ~/.config/cardealer/credentials (or CARDEALER_CREDENTIALS), which must have mode 0600; with
+            --client-id and --token-url (or --issuer), from OAuth 2.0: `cardealer login URL` signs in, and the
+            token is renewed by itself while browsing.
             Behind a proxy: http_proxy, https_proxy, all_proxy and no_proxy, read as curl reads them.
             """,
         version: version,
         subcommands: [
             DemoCommand.self, BrowseCommand.self, ServeCommand.self, ServeSSHCommand.self, ExportCommand.self,
-            CacheCommand.self, ConfigCommand.self,
+            CacheCommand.self, ConfigCommand.self, LoginCommand.self, LogoutCommand.self, WhoamiCommand.self,
             SSHSessionCommand.self,
         ],
         defaultSubcommand: DemoCommand.self

@@ -1,0 +1,76 @@
+import Foundation
+
+/// How to sign in to one service with OAuth 2.0: where its tokens come from and as whom.
+///
+/// The client secret is held for the token requests only: it is in no description, log line or file this
+/// client writes.
+public struct SignInSettings: Sendable, Hashable, CustomStringConvertible {
+    /// The grants this client can carry out.
+    public enum Grant: String, Sendable, Hashable, CaseIterable {
+        /// RFC 6749 §4.4: the client signs in as itself with its id and secret.
+        case clientCredentials = "client-credentials"
+    }
+
+    /// The service root the tokens are for (with one trailing slash): the token store's key.
+    public var serviceRoot: String
+    public var tokenURL: String
+    public var clientID: String
+    public var grant: Grant
+    public var scope: String?
+    /// The client's secret (from `CARDEALER_CLIENT_SECRET` or a file); nil for a public client.
+    public var clientSecret: String?
+    /// Whether credentials may go over plain `http://` to a host that is not loopback.
+    public var allowsPlainHTTP: Bool
+
+    public init(
+        serviceRoot: String, tokenURL: String, clientID: String, grant: Grant = .clientCredentials,
+        scope: String? = nil, clientSecret: String? = nil, allowsPlainHTTP: Bool = false
+    ) {
+        self.serviceRoot = serviceRoot.hasSuffix("/") ? serviceRoot : serviceRoot + "/"
+        self.tokenURL = tokenURL
+        self.clientID = clientID
+        self.grant = grant
+        self.scope = scope
+        self.clientSecret = clientSecret
+        self.allowsPlainHTTP = allowsPlainHTTP
+    }
+
+    public var description: String {
+        "\(grant.rawValue) sign-in as client \(clientID) at \(tokenURL)"
+    }
+
+    /// Why these settings cannot be used, or nil: a token URL that is not http(s), or plain http to a host that is
+    /// not loopback without ``allowsPlainHTTP``, or a grant that needs a secret without one.
+    public func problem() -> String? {
+        if let reason = Self.plainHTTPProblem(tokenURL, what: "the token endpoint", allowed: allowsPlainHTTP) {
+            return reason
+        }
+        if let reason = Self.plainHTTPProblem(serviceRoot, what: "the service", allowed: allowsPlainHTTP) {
+            return reason
+        }
+        if clientID.isEmpty { return "the client id is empty" }
+        if grant == .clientCredentials, (clientSecret ?? "").isEmpty {
+            return "client credentials need the client's secret: set CARDEALER_CLIENT_SECRET or give "
+                + "--client-secret-file FILE"
+        }
+        return nil
+    }
+
+    /// Why credentials must not go to `url`, or nil: not http(s), or plain http to a host that is not loopback
+    /// unless `allowed`.
+    public static func plainHTTPProblem(_ url: String, what: String, allowed: Bool) -> String? {
+        guard let parsed = URL(string: url), let scheme = parsed.scheme?.lowercased(), let host = parsed.host,
+            scheme == "http" || scheme == "https"
+        else { return "\(what) (\(url)) is not an http or https URL" }
+        if scheme == "http", !allowed, !isLoopback(host) {
+            return "\(what) (\(url)) is plain http on another host: credentials would cross the network "
+                + "unencrypted; use https, or --allow-plain-http if that is really meant"
+        }
+        return nil
+    }
+
+    static func isLoopback(_ host: String) -> Bool {
+        let bare = host.trimmingCharacters(in: CharacterSet(charactersIn: "[]")).lowercased()
+        return bare == "localhost" || bare == "::1" || bare.hasPrefix("127.")
+    }
+}

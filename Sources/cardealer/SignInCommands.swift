@@ -1,0 +1,192 @@
+import ArgumentParser
+import Foundation
+import ODataHTTP
+
+/// How `browse`, `login`, `logout` and `whoami` sign in to a service with OAuth 2.0. Secrets never come from the
+/// command line (it shows in `ps`) or the config file: `CARDEALER_CLIENT_SECRET`, or a file only its owner reads.
+struct SignInOptions: ParsableArguments {
+    @Option(name: .customLong("client-id"), help: "The OAuth 2.0 client id; with it, requests carry a bearer token.")
+    var clientID: String?
+    @Option(name: .customLong("token-url"), help: "The authorization server's token endpoint.")
+    var tokenURL: String?
+    @Option(help: "An OpenID issuer whose discovery document names the token endpoint (in place of --token-url).")
+    var issuer: String?
+    @Option(help: "How to sign in: client-credentials (the client as itself, with its secret).")
+    var grant: SignInSettings.Grant = .clientCredentials
+    @Option(help: "The scopes to ask for, space-separated.") var scope: String?
+    @Option(
+        help: ArgumentHelp(
+            "A file holding the client secret (mode 0600); else CARDEALER_CLIENT_SECRET.", valueName: "FILE"))
+    var clientSecretFile: String?
+    @Option(
+        help: ArgumentHelp(
+            "Where tokens are kept (default: $XDG_STATE_HOME/cardealer/tokens.json).", valueName: "FILE"))
+    var tokenFile: String?
+    @Flag(help: "Let credentials go over plain http to a host that is not loopback.")
+    var allowPlainHTTP = false
+
+    /// Whether any sign-in option was given.
+    var isGiven: Bool { clientID != nil || tokenURL != nil || issuer != nil }
+
+    var store: TokenStore {
+        TokenStore(path: tokenFile.map(Self.absolute) ?? TokenStore.defaultPath())
+    }
+
+    static func absolute(_ path: String) -> String {
+        path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
+    }
+
+    /// The settings for `serviceRoot`, the token endpoint discovered from `--issuer` when that is how it is named;
+    /// nil without `--client-id`.
+    func settings(
+        serviceRoot: String, environment: [String: String] = ProcessInfo.processInfo.environment
+    )
+        async throws -> SignInSettings?
+    {
+        guard isGiven else { return nil }
+        guard let clientID, !clientID.isEmpty else {
+            throw ValidationError("--token-url and --issuer need --client-id: the client to sign in as.")
+        }
+        var tokenURL = self.tokenURL
+        if tokenURL == nil, let issuer {
+            if let problem = SignInSettings.plainHTTPProblem(issuer, what: "the issuer", allowed: allowPlainHTTP) {
+                throw ValidationError("Cannot sign in: \(problem).")
+            }
+            do {
+                tokenURL = try await TokenEndpoint().discoverTokenURL(issuer: issuer)
+            } catch {
+                throw ValidationError("Cannot sign in: \(error.description).")
+            }
+        }
+        guard let tokenURL else {
+            throw ValidationError("--client-id needs --token-url URL, or --issuer URL to discover it.")
+        }
+        var settings = SignInSettings(
+            serviceRoot: serviceRoot, tokenURL: tokenURL, clientID: clientID, grant: grant, scope: scope,
+            clientSecret: try secret(environment: environment), allowsPlainHTTP: allowPlainHTTP)
+        settings.scope = scope
+        if let problem = settings.problem() { throw ValidationError("Cannot sign in: \(problem).") }
+        return settings
+    }
+
+    /// The client secret: `--client-secret-file` (which only its owner may read), else `CARDEALER_CLIENT_SECRET`.
+    func secret(environment: [String: String]) throws -> String? {
+        if let file = clientSecretFile {
+            var info = stat()
+            guard stat(file, &info) == 0, let text = try? String(contentsOfFile: file, encoding: .utf8) else {
+                throw ValidationError("Cannot read the client secret file \(file).")
+            }
+            guard info.st_mode & 0o077 == 0 else {
+                throw ValidationError(
+                    "The client secret file \(file) is readable by others; run `chmod 600 \(file)` and try again.")
+            }
+            return text.trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+        return environment["CARDEALER_CLIENT_SECRET"].flatMap { $0.isEmpty ? nil : $0 }
+    }
+}
+
+extension SignInSettings.Grant: ExpressibleByArgument {}
+
+/// The service root of a sign-in command: the argument, else the config file's service, with one trailing slash.
+func signInRoot(_ url: String?) async throws -> String {
+    let config = try await BrowserOptions.loadConfig()
+    guard let root = url ?? config.service else {
+        throw ValidationError("Give the service root URL, or set service in \(ConfigFile.path()).")
+    }
+    guard let parsed = URL(string: root), ["http", "https"].contains(parsed.scheme?.lowercased() ?? ""),
+        parsed.host != nil
+    else { throw ValidationError("'\(root)' is not an http(s) URL of an OData service root.") }
+    return root.appendingSlash
+}
+
+/// `cardealer login URL`: asks for a token now and keeps it for `browse`.
+struct LoginCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "login",
+        abstract: "Sign in to a service with OAuth 2.0 and keep the token (renewed by itself while browsing).")
+
+    @Argument(help: "The service root (default: service in config.toml).") var url: String?
+    @OptionGroup var signIn: SignInOptions
+
+    func run() async throws {
+        let root = try await signInRoot(url)
+        guard signIn.clientID != nil else {
+            throw ValidationError("login needs --client-id and --token-url (or --issuer).")
+        }
+        guard let settings = try await signIn.settings(serviceRoot: root) else { return }
+        let source = TokenSource(settings: settings, store: signIn.store)
+        let token: IssuedToken
+        do {
+            token = try await source.signIn()
+        } catch {
+            FileHandle.standardError.write(Data("Could not sign in to \(root): \(error.description).\n".utf8))
+            throw ExitCode(1)
+        }
+        print(
+            "Signed in to \(root) as \(token.user ?? "client " + settings.clientID) by \(settings.grant.rawValue)"
+                + "; \(WhoamiCommand.ending(token)). The token is kept in \(signIn.store.path) (mode 0600).")
+    }
+}
+
+/// `cardealer logout URL`: forgets the service's tokens.
+struct LogoutCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "logout", abstract: "Forget the tokens kept for a service.")
+
+    @Argument(help: "The service root (default: service in config.toml).") var url: String?
+    @Option(help: ArgumentHelp("Where tokens are kept.", valueName: "FILE")) var tokenFile: String?
+
+    func run() async throws {
+        let root = try await signInRoot(url)
+        let store = TokenStore(path: tokenFile.map(SignInOptions.absolute) ?? TokenStore.defaultPath())
+        do {
+            let removed = try store.remove(serviceRoot: root)
+            print(removed == 0 ? "No token was kept for \(root)." : "Forgot the tokens kept for \(root).")
+        } catch {
+            FileHandle.standardError.write(Data("Could not sign out: \(error.description).\n".utf8))
+            throw ExitCode(1)
+        }
+    }
+}
+
+/// `cardealer whoami URL`: who the kept token is for, and when it ends. Asks the network nothing.
+struct WhoamiCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "whoami", abstract: "Say who the token kept for a service is for, and when it ends.")
+
+    @Argument(help: "The service root (default: service in config.toml).") var url: String?
+    @Option(help: ArgumentHelp("Where tokens are kept.", valueName: "FILE")) var tokenFile: String?
+
+    func run() async throws {
+        let root = try await signInRoot(url)
+        let store = TokenStore(path: tokenFile.map(SignInOptions.absolute) ?? TokenStore.defaultPath())
+        let entries: [TokenStore.Entry]
+        do {
+            entries = try store.entries().filter { $0.serviceRoot == root }
+        } catch {
+            FileHandle.standardError.write(Data("\(error.description).\n".utf8))
+            throw ExitCode(1)
+        }
+        guard !entries.isEmpty else {
+            print("Not signed in to \(root).")
+            throw ExitCode(1)
+        }
+        for entry in entries {
+            print(
+                "\(root): \(entry.token.user ?? "client " + entry.clientID) (client \(entry.clientID), "
+                    + "\(entry.grant)); \(Self.ending(entry.token)).")
+        }
+    }
+
+    /// When the token ends, and whether it can be renewed.
+    static func ending(_ token: IssuedToken, now: Date = Date()) -> String {
+        let renewal = token.refreshToken == nil ? "" : ", renewed with its refresh token"
+        guard let expiresAt = token.expiresAt else { return "the server did not say when the token ends" + renewal }
+        let format = ISO8601DateFormatter()
+        let left = expiresAt.timeIntervalSince(now)
+        if left <= 0 { return "the token ended at \(format.string(from: expiresAt))" + renewal }
+        let span = left < 120 ? "\(Int(left)) s" : left < 7200 ? "\(Int(left / 60)) min" : "\(Int(left / 3600)) h"
+        return "the token ends at \(format.string(from: expiresAt)) (in \(span))" + renewal
+    }
+}
