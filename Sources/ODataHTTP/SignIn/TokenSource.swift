@@ -71,7 +71,7 @@ public actor TokenSource {
     public func signIn() async throws(SignInError) -> IssuedToken {
         ended = nil
         token = nil
-        return try await fresh(force: true)
+        return try await fresh(force: true, storedWins: false)
     }
 
     func endsSoon(_ token: IssuedToken) -> Bool {
@@ -93,10 +93,11 @@ public actor TokenSource {
         return stored
     }
 
-    /// A token that does not end soon: the stored one if newer, else from the server (one renewal at a time).
-    func fresh(force: Bool = false) async throws(SignInError) -> IssuedToken {
+    /// A token that does not end soon: the stored one if newer (unless not `storedWins`: a sign-in asks anew), else
+    /// from the server (one renewal at a time).
+    func fresh(force: Bool = false, storedWins: Bool = true) async throws(SignInError) -> IssuedToken {
         if !force, let token, !endsSoon(token) { return token }
-        if let stored = storedToken(), !endsSoon(stored) {
+        if storedWins, let stored = storedToken(), !endsSoon(stored) {
             token = stored
             ended = nil
             return stored
