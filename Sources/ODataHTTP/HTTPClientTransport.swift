@@ -261,10 +261,11 @@ public final class HTTPClientTransport: ODataTransport {
         do {
             return try await token()
         } catch {
-            var sentence = "could not sign in: " + error.description
+            var sentence = error.description
             if error.isFinal, let root = tokens?.settings.serviceRoot { sentence += "; run `cardealer login \(root)`" }
             var failure = ODataError(kind: .transport, message: sentence, url: request.url)
             failure.neverSent = true
+            failure.isSignIn = true
             throw failure
         }
     }

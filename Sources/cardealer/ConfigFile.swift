@@ -1,6 +1,7 @@
 import ArgumentParser
 import Browser
 import Foundation
+import ODataHTTP
 import TOMLKit
 import Terminal
 
@@ -23,6 +24,8 @@ struct ConfigFile: Equatable {
     var keys: [String: [String]] = [:]
     /// Default keys that do nothing (`unbind = ["q"]` under `[keys]`), unless bound to an action here.
     var unbind: [String] = []
+    /// How to sign in to `service` with OAuth 2.0 (`[sign-in]`): option name (`client-id`) → value. No secret.
+    var signIn: [String: String] = [:]
 
     /// `$XDG_CONFIG_HOME/cardealer/config.toml`, or `~/.config/cardealer/config.toml`; `CARDEALER_CONFIG` wins.
     static func path(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
@@ -43,7 +46,11 @@ struct ConfigFile: Equatable {
 
     static let settings = [
         "theme", "mouse", "prefetch", "page-size", "batch-size", "service", "profile", "annotations", "keys",
+        "sign-in",
     ]
+
+    /// What `[sign-in]` may say: `browse`'s options of the same names, for the config's service.
+    static let signInSettings = ["client-id", "token-url", "issuer", "grant", "scope", "client-secret-file"]
 
     /// Parses and checks the text of a config file.
     @MainActor
@@ -150,6 +157,33 @@ struct ConfigFile: Equatable {
                 if action == "unbind" { config.unbind = names } else { config.keys[action] = names }
             }
         }
+        if let value = table["sign-in"] {
+            guard let signIn = value.table else {
+                throw ConfigError(
+                    "\(line(of: "sign-in")): 'sign-in' must be a table: [sign-in] then client-id = \"…\".")
+            }
+            for key in signIn.keys {
+                guard signInSettings.contains(key) else {
+                    let secret = key.lowercased().contains("secret") || key.lowercased().contains("password")
+                    throw ConfigError(
+                        "\(line(of: key)): "
+                            + (secret
+                                ? "no secret is kept in the config file; set CARDEALER_CLIENT_SECRET or name a 0600 "
+                                    + "file with client-secret-file."
+                                : "unknown sign-in setting '\(key)'; they are "
+                                    + signInSettings.joined(separator: ", ") + "."))
+                }
+                guard let text = signIn[key]?.tomlValue.string, !text.isEmpty else {
+                    throw ConfigError("\(line(of: key)): '\(key)' must be a string in quotes.")
+                }
+                if key == "grant", SignInSettings.Grant(rawValue: text) == nil {
+                    throw ConfigError(
+                        "\(line(of: key)): no grant '\(text)'; the grants are "
+                            + SignInSettings.Grant.allCases.map(\.rawValue).joined(separator: ", ") + ".")
+                }
+                config.signIn[key] = text
+            }
+        }
         return config
     }
 
@@ -215,6 +249,16 @@ struct ConfigFile: Equatable {
         # open = "enter"
         # back = "esc"
         # unbind = []
+
+        # Signing in to `service` with OAuth 2.0 (the options of the same names win). No secret goes here: the
+        # client secret comes from CARDEALER_CLIENT_SECRET or the file client-secret-file names (mode 0600).
+        # [sign-in]
+        # client-id = "my-client"
+        # token-url = "https://host/oauth/token"
+        # issuer = "https://login.example.com/tenant/v2.0"
+        # grant = "client-credentials"
+        # scope = "API_BUSINESS_PARTNER_0001"
+        # client-secret-file = "/path/to/secret"
 
         """
 }

@@ -12,7 +12,7 @@ struct SignInOptions: ParsableArguments {
     @Option(help: "An OpenID issuer whose discovery document names the token endpoint (in place of --token-url).")
     var issuer: String?
     @Option(help: "How to sign in: client-credentials (the client as itself, with its secret).")
-    var grant: SignInSettings.Grant = .clientCredentials
+    var grant: SignInSettings.Grant?
     @Option(help: "The scopes to ask for, space-separated.") var scope: String?
     @Option(
         help: ArgumentHelp(
@@ -27,6 +27,25 @@ struct SignInOptions: ParsableArguments {
 
     /// Whether any sign-in option was given.
     var isGiven: Bool { clientID != nil || tokenURL != nil || issuer != nil }
+
+    /// These options, with the config file's `[sign-in]` for what they leave unsaid when `serviceRoot` is the
+    /// config's service.
+    func completed(by config: ConfigFile, serviceRoot: String) -> SignInOptions {
+        guard config.service.map({ $0.appendingSlash }) == serviceRoot.appendingSlash, !config.signIn.isEmpty else {
+            return self
+        }
+        var options = self
+        let saved = config.signIn
+        options.clientID = clientID ?? saved["client-id"]
+        if tokenURL == nil, issuer == nil {
+            options.tokenURL = saved["token-url"]
+            options.issuer = saved["issuer"]
+        }
+        options.grant = grant ?? saved["grant"].flatMap(SignInSettings.Grant.init(rawValue:))
+        options.scope = scope ?? saved["scope"]
+        options.clientSecretFile = clientSecretFile ?? saved["client-secret-file"]
+        return options
+    }
 
     var store: TokenStore {
         TokenStore(path: tokenFile.map(Self.absolute) ?? TokenStore.defaultPath())
@@ -62,7 +81,8 @@ struct SignInOptions: ParsableArguments {
             throw ValidationError("--client-id needs --token-url URL, or --issuer URL to discover it.")
         }
         var settings = SignInSettings(
-            serviceRoot: serviceRoot, tokenURL: tokenURL, clientID: clientID, grant: grant, scope: scope,
+            serviceRoot: serviceRoot, tokenURL: tokenURL, clientID: clientID, grant: grant ?? .clientCredentials,
+            scope: scope,
             clientSecret: try secret(environment: environment), allowsPlainHTTP: allowPlainHTTP)
         settings.scope = scope
         if let problem = settings.problem() { throw ValidationError("Cannot sign in: \(problem).") }
@@ -111,6 +131,7 @@ struct LoginCommand: AsyncParsableCommand {
 
     func run() async throws {
         let root = try await signInRoot(url)
+        let signIn = self.signIn.completed(by: try await BrowserOptions.loadConfig(), serviceRoot: root)
         guard signIn.clientID != nil else {
             throw ValidationError("login needs --client-id and --token-url (or --issuer).")
         }

@@ -39,6 +39,9 @@ import Testing
             ("[keys]\ndown = [\"j\", 3]\n", "\(path):2: 'down' must be a key or a list of keys"),
             ("[keys]\nunbind = \"nothing\"\n", "'unbind' must be a key or a list of keys"),
             ("service = \"ftp://host/\"\n", "'service' must be an http(s) service root"),
+            ("[sign-in]\nclient-secret = \"hunter2\"\n", "\(path):2: no secret is kept in the config file"),
+            ("[sign-in]\ngrant = \"magic\"\n", "no grant 'magic'; the grants are client-credentials"),
+            ("[sign-in]\nclient = \"x\"\n", "unknown sign-in setting 'client'"),
         ]
         for (text, expected) in cases {
             try write(text, in: directory)

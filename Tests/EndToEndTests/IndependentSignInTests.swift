@@ -64,7 +64,10 @@ struct IndependentSignInTests {
         let directory = try BuiltProducts.temporaryDirectory("cardealer-oauth")
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let signIn = ["--client-id", Self.clientID, "--token-url", Self.tokenURL]
-        let environment = ["XDG_STATE_HOME": directory + "/state", "XDG_CACHE_HOME": directory + "/cache"]
+        let environment = [
+            "XDG_STATE_HOME": directory + "/state", "XDG_CACHE_HOME": directory + "/cache",
+            "XDG_CONFIG_HOME": directory + "/config",
+        ]
         // Given no token: whoami says so, and a wrong secret is refused in the server's words
         let none = try await offThePool {
             try CommandLineTests.runWithStatus(["whoami", root], in: directory, environment: environment)
@@ -76,10 +79,14 @@ struct IndependentSignInTests {
                 environment: environment.merging(["CARDEALER_CLIENT_SECRET": "nope"]) { $1 })
         }
         #expect(wrong.status == 1 && wrong.output.contains("invalid_client"), "\(wrong.output)")
-        // When the client signs in
+        // When the client signs in, the service and how to sign in to it kept in the config file
+        try FileManager.default.createDirectory(
+            atPath: directory + "/config/cardealer", withIntermediateDirectories: true)
+        try "service = \"\(root)\"\n[sign-in]\nclient-id = \"\(Self.clientID)\"\ntoken-url = \"\(Self.tokenURL)\"\n"
+            .write(toFile: directory + "/config/cardealer/config.toml", atomically: true, encoding: .utf8)
         let login = try await offThePool {
             try CommandLineTests.runWithStatus(
-                ["login", root] + signIn, in: directory,
+                ["login"], in: directory,
                 environment: environment.merging(["CARDEALER_CLIENT_SECRET": Self.secret]) { $1 })
         }
         #expect(login.status == 0 && login.output.contains("Signed in to \(root)"), "\(login.output)")

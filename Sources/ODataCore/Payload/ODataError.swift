@@ -31,6 +31,9 @@ public struct ODataError: Error, Sendable, Hashable, CustomStringConvertible {
     /// A transport failure before any of the request could reach the server (no connection was made): a write
     /// that failed so was certainly not applied.
     public var neverSent = false
+    /// A `transport` failure because no token could be had to send the request with (OAuth 2.0): said as a sign-in
+    /// that failed, not as a service out of reach.
+    public var isSignIn = false
 
     public init(kind: Kind, message: String, url: String? = nil, status: Int? = nil, code: String? = nil) {
         self.kind = kind
@@ -48,6 +51,8 @@ public struct ODataError: Error, Sendable, Hashable, CustomStringConvertible {
             return "The server's answer is not valid OData JSON: \(message)\(place)"
         case .metadata:
             return "The service's $metadata could not be read: \(message)\(place)"
+        case .transport where isSignIn:
+            return "Could not sign in: \(message)\(place)"
         case .transport:
             return "Could not reach the service: \(message)\(place)"
         case .refused:
