@@ -117,15 +117,20 @@ class QuietHandler(WSGIRequestHandler):
         sys.stderr.write("%s\n" % (format % args))
 
 
-def main():
-    port = int(sys.argv[1])
+def wsgi_app():
+    """The service as a WSGI application mounted at /odata (sign_in_service.py puts it behind OAuth 2.0)."""
     odata = OData.new_instance()
     handler = odata.create_handler(odata.create_service_metadata(Schema()))
     store = InMemoryDataStore()
     seed(store)
     handler.register(InMemoryProcessor(store))
     handler.register(EveryEntityHasAnETag())
-    app = ODataWSGIApp(handler, mount_path="/odata")
+    return ODataWSGIApp(handler, mount_path="/odata")
+
+
+def main():
+    port = int(sys.argv[1])
+    app = wsgi_app()
     server = make_server("127.0.0.1", port, app, server_class=Server, handler_class=QuietHandler)
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
     print("serving http://127.0.0.1:%d/odata/" % port, flush=True)

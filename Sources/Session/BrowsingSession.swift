@@ -16,6 +16,9 @@ public struct SessionSettings: Sendable {
     public var credentials: Credentials
     /// OAuth 2.0 sign-in, in place of `credentials`' `Authorization`; nil for none.
     public var signIn: SignInSettings?
+    /// Told what the user must do to sign in (the device grant's "open URL and enter the code …"), and nil once
+    /// it is done: the start-up screen shows it.
+    public var onSignInPrompt: (@Sendable (String?) -> Void)?
     /// Where the sign-in's tokens are kept (``TokenStore/defaultPath(environment:)`` when nil).
     public var tokenFile: String?
     /// How entity sets are shown; nil derives one from `$metadata`.
@@ -105,6 +108,8 @@ public final class BrowsingSession: Sendable {
             let store = TokenStore(
                 path: settings.tokenFile ?? TokenStore.defaultPath(environment: settings.environment))
             let source = TokenSource(settings: signIn, store: store, endpoint: TokenEndpoint(timeout: settings.timeout))
+            let prompt = settings.onSignInPrompt
+            await source.setPromptHandler { prompt?($0.map { "To sign in, " + $0.sentence }) }
             do {
                 user = try await source.identity()
             } catch {

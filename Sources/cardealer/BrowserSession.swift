@@ -67,6 +67,7 @@ enum BrowserSession {
         let screen = try await MainActor.run {
             try StartupScreen.open(serviceRoot: settings.serviceRoot, counter: counter, mouse: mouse, theme: theme)
         }
+        settings.onSignInPrompt = { [weak screen] text in Task { @MainActor in screen?.notice = text } }
         let session: BrowsingSession
         do {
             session = try await BrowsingSession.start(settings)

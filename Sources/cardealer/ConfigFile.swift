@@ -50,7 +50,9 @@ struct ConfigFile: Equatable {
     ]
 
     /// What `[sign-in]` may say: `browse`'s options of the same names, for the config's service.
-    static let signInSettings = ["client-id", "token-url", "issuer", "grant", "scope", "client-secret-file"]
+    static let signInSettings = [
+        "client-id", "token-url", "device-url", "issuer", "grant", "scope", "client-secret-file",
+    ]
 
     /// Parses and checks the text of a config file.
     @MainActor
@@ -256,7 +258,8 @@ struct ConfigFile: Equatable {
         # client-id = "my-client"
         # token-url = "https://host/oauth/token"
         # issuer = "https://login.example.com/tenant/v2.0"
-        # grant = "client-credentials"
+        # device-url = "https://host/oauth/devicecode"
+        # grant = "client-credentials"   # or "device"
         # scope = "API_BUSINESS_PARTNER_0001"
         # client-secret-file = "/path/to/secret"
 

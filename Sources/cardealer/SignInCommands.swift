@@ -9,9 +9,16 @@ struct SignInOptions: ParsableArguments {
     var clientID: String?
     @Option(name: .customLong("token-url"), help: "The authorization server's token endpoint.")
     var tokenURL: String?
-    @Option(help: "An OpenID issuer whose discovery document names the token endpoint (in place of --token-url).")
+    @Option(
+        name: .customLong("device-url"), help: "The device authorization endpoint, for --grant device (or --issuer).")
+    var deviceURL: String?
+    @Option(
+        help: "An OpenID issuer whose discovery document names the token and device endpoints (in place of the URLs).")
     var issuer: String?
-    @Option(help: "How to sign in: client-credentials (the client as itself, with its secret).")
+    @Option(
+        help: ArgumentHelp(
+            "How to sign in: client-credentials (the client as itself, with its secret), or device (you enter a "
+                + "code on another device's web browser; works over SSH)."))
     var grant: SignInSettings.Grant?
     @Option(help: "The scopes to ask for, space-separated.") var scope: String?
     @Option(
@@ -41,6 +48,7 @@ struct SignInOptions: ParsableArguments {
             options.tokenURL = saved["token-url"]
             options.issuer = saved["issuer"]
         }
+        options.deviceURL = deviceURL ?? saved["device-url"]
         options.grant = grant ?? saved["grant"].flatMap(SignInSettings.Grant.init(rawValue:))
         options.scope = scope ?? saved["scope"]
         options.clientSecretFile = clientSecretFile ?? saved["client-secret-file"]
@@ -67,12 +75,15 @@ struct SignInOptions: ParsableArguments {
             throw ValidationError("--token-url and --issuer need --client-id: the client to sign in as.")
         }
         var tokenURL = self.tokenURL
+        var deviceURL = self.deviceURL
         if tokenURL == nil, let issuer {
             if let problem = SignInSettings.plainHTTPProblem(issuer, what: "the issuer", allowed: allowPlainHTTP) {
                 throw ValidationError("Cannot sign in: \(problem).")
             }
             do {
-                tokenURL = try await TokenEndpoint().discoverTokenURL(issuer: issuer)
+                let found = try await TokenEndpoint().discover(issuer: issuer)
+                tokenURL = found.tokenURL
+                deviceURL = deviceURL ?? found.deviceURL
             } catch {
                 throw ValidationError("Cannot sign in: \(error.description).")
             }
@@ -81,7 +92,8 @@ struct SignInOptions: ParsableArguments {
             throw ValidationError("--client-id needs --token-url URL, or --issuer URL to discover it.")
         }
         var settings = SignInSettings(
-            serviceRoot: serviceRoot, tokenURL: tokenURL, clientID: clientID, grant: grant ?? .clientCredentials,
+            serviceRoot: serviceRoot, tokenURL: tokenURL, deviceURL: deviceURL, clientID: clientID,
+            grant: grant ?? .clientCredentials,
             scope: scope,
             clientSecret: try secret(environment: environment), allowsPlainHTTP: allowPlainHTTP)
         settings.scope = scope
@@ -89,7 +101,8 @@ struct SignInOptions: ParsableArguments {
         return settings
     }
 
-    /// The client secret: `--client-secret-file` (which only its owner may read), else `CARDEALER_CLIENT_SECRET`.
+    /// The client secret: `--client-secret-file` (which only its owner may read), else `CARDEALER_CLIENT_SECRET`;
+    /// none for a public client (the device grant).
     func secret(environment: [String: String]) throws -> String? {
         if let file = clientSecretFile {
             var info = stat()
@@ -137,6 +150,13 @@ struct LoginCommand: AsyncParsableCommand {
         }
         guard let settings = try await signIn.settings(serviceRoot: root) else { return }
         let source = TokenSource(settings: settings, store: signIn.store)
+        await source.setPromptHandler { prompt in
+            guard let prompt else { return }
+            let minutes = max(1, Int((prompt.expiresAt.timeIntervalSinceNow / 60).rounded(.up)))
+            // (written at once: stdout to a pipe is buffered until the end, and this must be read while it waits)
+            FileHandle.standardOutput.write(
+                Data("To sign in, \(prompt.sentence) (within \(minutes) min). Waiting…\n".utf8))
+        }
         let token: IssuedToken
         do {
             token = try await source.signIn()

@@ -23,6 +23,10 @@ final class StartupScreen {
     private let counter: TransferCounter?
     private let started = ContinuousClock.now
     private var handler: (([TerminalEvent]) -> Void)?
+    /// What the user must do before loading can go on (sign in on another device), drawn above the rest.
+    var notice: String? {
+        didSet { draw() }
+    }
     private var timer: DispatchSourceTimer?
 
     private init(terminal: CursesTerminal, serviceRoot: String, counter: TransferCounter?) {
@@ -116,7 +120,7 @@ final class StartupScreen {
         var buffer = ScreenBuffer(size: size)
         let arrived = counter?.total ?? 0
         let lines = [
-            "Loading the service's $metadata…",
+            notice.map { TextSanitizer.sanitize($0) } ?? "Loading the service's $metadata…",
             TextSanitizer.sanitize(serviceRoot),
             arrived > 0
                 ? "\(ByteCountText.format(arrived)) arrived\(waited >= 1 ? " in \(waited) s" : "")"

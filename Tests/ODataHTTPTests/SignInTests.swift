@@ -291,9 +291,9 @@ final class Issued: Sendable {
         }
         port.withLock { $0 = server.port }
         #expect(
-            try await TokenEndpoint(timeout: 5).discoverTokenURL(issuer: server.url("/good")) == server.url("/token"))
+            try await TokenEndpoint(timeout: 5).discover(issuer: server.url("/good")).tokenURL == server.url("/token"))
         await #expect {
-            _ = try await TokenEndpoint(timeout: 5).discoverTokenURL(issuer: server.url("/evil"))
+            _ = try await TokenEndpoint(timeout: 5).discover(issuer: server.url("/evil"))
         } throws: { ($0 as? SignInError)?.description.contains("not to the issuer's own origin") == true }
         #expect(
             server.exchanges.map(\.target) == [
@@ -319,5 +319,101 @@ final class Issued: Sendable {
             SignInSettings(
                 serviceRoot: "http://127.0.0.1:1/", tokenURL: "http://[::1]:2/t", clientID: "c", clientSecret: "s"
             ).problem() == nil)
+    }
+}
+
+/// The device authorization grant (RFC 8628) against a scripted server: the prompt read, polls paced.
+@Suite struct DeviceGrantTests {
+    @Test func a_prompt_is_read_with_its_defaults_and_a_bad_one_is_a_sentence() throws {
+        let now = Date(timeIntervalSince1970: 1000)
+        let body =
+            #"{"device_code":"d1","user_code":"AB\u001b[2J-CD","verification_uri":"https://login.example/device"}"#
+        let prompt = try DevicePrompt.read(
+            status: 200, contentType: "application/json", body: Array(body.utf8), now: now
+        )
+        .get()
+        #expect(prompt.userCode == "AB[2J-CD", "the escape is gone")
+        #expect(prompt.interval == 5 && prompt.expiresAt == now.addingTimeInterval(600))
+        #expect(prompt.sentence == "open https://login.example/device and enter the code AB[2J-CD")
+        let bad: [(String, String)] = [
+            (
+                #"{"device_code":"d1","user_code":"U","verification_uri":"javascript:alert(1)"}"#,
+                "no http(s) verification_uri"
+            ),
+            (#"{"user_code":"U","verification_uri":"https://x/"}"#, "holds no device_code and user_code"),
+        ]
+        for (text, sentence) in bad {
+            guard case .failure(let error) = DevicePrompt.read(status: 200, contentType: nil, body: Array(text.utf8))
+            else {
+                Issue.record("a prompt from \(text)")
+                continue
+            }
+            #expect(error.description.contains(sentence), "\(error)")
+        }
+    }
+
+    /// A token endpoint answering `answers` in turn (then the token).
+    static func server(_ answers: [String]) throws -> ScriptedHTTPServer {
+        let next = Issued()
+        return try ScriptedHTTPServer { _ in
+            let index = next.next() - 1
+            guard index < answers.count else {
+                return TokenSourceTests.json("200 OK", #"{"access_token":"dev","token_type":"Bearer"}"#)
+            }
+            return TokenSourceTests.json("400 Bad Request", #"{"error":"\#(answers[index])"}"#)
+        }
+    }
+
+    @Test func polls_wait_the_interval_five_seconds_longer_after_slow_down_until_the_token() async throws {
+        let server = try Self.server(["authorization_pending", "slow_down", "authorization_pending"])
+        let settings = SignInSettings(
+            serviceRoot: server.url("/svc/"), tokenURL: server.url("/token"), deviceURL: server.url("/device"),
+            clientID: "c", grant: .device)
+        let prompt = DevicePrompt(
+            deviceCode: "d", userCode: "U", verificationURI: "https://x/", expiresAt: Date().addingTimeInterval(600),
+            interval: 1)
+        let slept = Mutex<[Double]>([])
+        let token = try await TokenEndpoint(timeout: 5).pollDevice(
+            settings, prompt, sleep: { seconds in slept.withLock { $0.append(seconds) } })
+        #expect(token.accessToken == "dev")
+        #expect(slept.withLock { $0 } == [1, 1, 6, 6])
+        #expect(server.exchanges.allSatisfy { $0.target == "/token" } && server.exchanges.count == 4)
+    }
+
+    @Test(arguments: [
+        ("access_denied", "the sign-in was refused at https://x/"), ("expired_token", "the code U expired"),
+    ])
+    func a_denied_or_expired_code_ends_the_polling_with_a_sentence(code: String, sentence: String) async throws {
+        let server = try Self.server(["authorization_pending", code])
+        let settings = SignInSettings(
+            serviceRoot: server.url("/svc/"), tokenURL: server.url("/token"), deviceURL: server.url("/device"),
+            clientID: "c", grant: .device)
+        let prompt = DevicePrompt(
+            deviceCode: "d", userCode: "U", verificationURI: "https://x/", expiresAt: Date().addingTimeInterval(600),
+            interval: 1)
+        await #expect {
+            _ = try await TokenEndpoint(timeout: 5).pollDevice(settings, prompt, sleep: { _ in })
+        } throws: { error in
+            guard let error = error as? SignInError else { return false }
+            return error.isFinal && error.description.contains(sentence)
+        }
+        #expect(server.exchanges.count == 2)
+    }
+
+    @Test func a_code_past_its_time_is_not_polled_again() async throws {
+        let server = try Self.server(Array(repeating: "authorization_pending", count: 100))
+        let settings = SignInSettings(
+            serviceRoot: server.url("/svc/"), tokenURL: server.url("/token"), deviceURL: server.url("/device"),
+            clientID: "c", grant: .device)
+        let clock = Mutex(Date(timeIntervalSince1970: 0))
+        let prompt = DevicePrompt(
+            deviceCode: "d", userCode: "U", verificationURI: "https://x/", expiresAt: Date(timeIntervalSince1970: 10),
+            interval: 4)
+        await #expect {
+            _ = try await TokenEndpoint(timeout: 5).pollDevice(
+                settings, prompt, now: { clock.withLock { $0 } }, sleep: { seconds in clock.withLock { $0 += seconds } }
+            )
+        } throws: { ($0 as? SignInError)?.description.contains("expired before it was entered") == true }
+        #expect(server.exchanges.count == 2, "polled at 4 s and 8 s, not at 12 s")
     }
 }

@@ -52,7 +52,7 @@ public struct ODataError: Error, Sendable, Hashable, CustomStringConvertible {
         case .metadata:
             return "The service's $metadata could not be read: \(message)\(place)"
         case .transport where isSignIn:
-            return "Could not sign in: \(message)\(place)"
+            return "Not signed in: \(message)\(place)"
         case .transport:
             return "Could not reach the service: \(message)\(place)"
         case .refused:

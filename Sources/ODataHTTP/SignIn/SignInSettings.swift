@@ -9,11 +9,16 @@ public struct SignInSettings: Sendable, Hashable, CustomStringConvertible {
     public enum Grant: String, Sendable, Hashable, CaseIterable {
         /// RFC 6749 §4.4: the client signs in as itself with its id and secret.
         case clientCredentials = "client-credentials"
+        /// RFC 8628: the user signs in on another device (a phone, a laptop's web browser) with a code this
+        /// client shows; what works over SSH, and what Microsoft's identity platform recommends for command lines.
+        case device
     }
 
     /// The service root the tokens are for (with one trailing slash): the token store's key.
     public var serviceRoot: String
     public var tokenURL: String
+    /// The device authorization endpoint (the device grant's).
+    public var deviceURL: String?
     public var clientID: String
     public var grant: Grant
     public var scope: String?
@@ -23,9 +28,11 @@ public struct SignInSettings: Sendable, Hashable, CustomStringConvertible {
     public var allowsPlainHTTP: Bool
 
     public init(
-        serviceRoot: String, tokenURL: String, clientID: String, grant: Grant = .clientCredentials,
-        scope: String? = nil, clientSecret: String? = nil, allowsPlainHTTP: Bool = false
+        serviceRoot: String, tokenURL: String, deviceURL: String? = nil, clientID: String,
+        grant: Grant = .clientCredentials, scope: String? = nil, clientSecret: String? = nil,
+        allowsPlainHTTP: Bool = false
     ) {
+        self.deviceURL = deviceURL
         self.serviceRoot = serviceRoot.hasSuffix("/") ? serviceRoot : serviceRoot + "/"
         self.tokenURL = tokenURL
         self.clientID = clientID
@@ -49,6 +56,17 @@ public struct SignInSettings: Sendable, Hashable, CustomStringConvertible {
             return reason
         }
         if clientID.isEmpty { return "the client id is empty" }
+        if grant == .device {
+            guard let deviceURL else {
+                return "the device grant needs the device authorization endpoint: --device-url URL, or --issuer URL "
+                    + "whose discovery document names it"
+            }
+            if let reason = Self.plainHTTPProblem(
+                deviceURL, what: "the device authorization endpoint", allowed: allowsPlainHTTP)
+            {
+                return reason
+            }
+        }
         if grant == .clientCredentials, (clientSecret ?? "").isEmpty {
             return "client credentials need the client's secret: set CARDEALER_CLIENT_SECRET or give "
                 + "--client-secret-file FILE"

@@ -38,10 +38,75 @@ public struct SignInError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The server said no for good (`invalid_grant`, `invalid_client`, `access_denied`, …): asking again with the
     /// same credentials gets the same, so nothing is asked again until the user signs in anew.
     public var isFinal: Bool
+    /// The server's error code (`authorization_pending`, `invalid_grant`, …), when it sent one.
+    public var code: String?
 
-    public init(_ description: String, isFinal: Bool) {
+    public init(_ description: String, isFinal: Bool, code: String? = nil) {
         self.description = description
         self.isFinal = isFinal
+        self.code = code
+    }
+}
+
+/// What the device authorization endpoint (RFC 8628 §3.2) gave: the code the user enters, where, and the code
+/// this client polls with. Its ``sentence`` is what the user is shown (a terminal line, sanitised).
+public struct DevicePrompt: Sendable, Hashable {
+    public var deviceCode: String
+    public var userCode: String
+    public var verificationURI: String
+    public var expiresAt: Date
+    /// Seconds between polls.
+    public var interval: Double
+
+    /// What to do, in one line.
+    public var sentence: String { "open \(verificationURI) and enter the code \(userCode)" }
+
+    /// The prompt in a device authorization answer, or why there is none.
+    public static func read(
+        status: Int, contentType: String?, body: [UInt8], now: Date = Date()
+    ) -> Result<
+        DevicePrompt, SignInError
+    > {
+        guard (200..<300).contains(status) else {
+            if case .failure(let error) = TokenAnswer.read(
+                status: status, contentType: contentType, body: body, now: now)
+            {
+                return .failure(
+                    SignInError(
+                        error.description.replacingOccurrences(
+                            of: "the token endpoint", with: "the device authorization endpoint"),
+                        isFinal: error.isFinal, code: error.code))
+            }
+            return .failure(SignInError("the device authorization endpoint answered \(status)", isFinal: false))
+        }
+        guard let json = try? JSONReader().read(body), case .string(let device)? = json["device_code"],
+            case .string(let user)? = json["user_code"], !device.isEmpty, !user.isEmpty
+        else {
+            return .failure(
+                SignInError(
+                    "the device authorization endpoint's answer holds no device_code and user_code"
+                        + TokenAnswer.shape(contentType), isFinal: false))
+        }
+        // (Google's endpoint says verification_url)
+        guard case .string(let uri)? = json["verification_uri"] ?? json["verification_url"],
+            let url = URL(string: uri), ["http", "https"].contains(url.scheme?.lowercased() ?? ""), url.host != nil
+        else {
+            return .failure(
+                SignInError("the device authorization endpoint names no http(s) verification_uri", isFinal: false))
+        }
+        func seconds(_ key: String) -> Double? {
+            switch json[key] {
+            case .number(let text)?: Double(text)
+            case .string(let text)?: Double(text)
+            default: nil
+            }
+        }
+        let lifetime = min(max(seconds("expires_in") ?? 600, 1), 1800)
+        let interval = min(max(seconds("interval") ?? 5, 1), 60)
+        return .success(
+            DevicePrompt(
+                deviceCode: device, userCode: TokenAnswer.quote(user), verificationURI: TokenAnswer.quote(uri),
+                expiresAt: now.addingTimeInterval(lifetime), interval: interval))
     }
 }
 
@@ -61,7 +126,7 @@ public enum TokenAnswer {
                 if case .string(let detail)? = json["error_description"], !detail.isEmpty {
                     sentence += " (" + quote(detail) + ")"
                 }
-                return .failure(SignInError(sentence, isFinal: finalErrors.contains(code)))
+                return .failure(SignInError(sentence, isFinal: finalErrors.contains(code), code: code))
             }
             return .failure(SignInError("the token endpoint answered \(status)" + shape(contentType), isFinal: false))
         }

@@ -31,31 +31,29 @@ public final class TokenEndpoint: Sendable {
         client.shutdown(queue: .global()) { _ in }
     }
 
-    /// Asks for a token with `form` (its `grant_type` and what that grant needs).
+    /// Asks for a token with `form` (its `grant_type` and what that grant needs), with the settings' scope unless
+    /// not `withScope` (a device code or a refresh token carries the scope it was given).
     public func token(
-        _ settings: SignInSettings, form: [(String, String)], now: @Sendable () -> Date = Date.init
+        _ settings: SignInSettings, form: [(String, String)], now: @Sendable () -> Date = Date.init,
+        withScope: Bool = true
     ) async throws(SignInError) -> IssuedToken {
-        var fields = form
-        if let scope = settings.scope, !scope.isEmpty { fields.append(("scope", scope)) }
-        var headers = HTTPHeaders()
-        headers.add(name: "Content-Type", value: "application/x-www-form-urlencoded")
-        headers.add(name: "Accept", value: "application/json")
-        if let secret = settings.clientSecret, !secret.isEmpty {
-            let pair = Self.formEncode(settings.clientID) + ":" + Self.formEncode(secret)
-            headers.add(name: "Authorization", value: "Basic " + Data(pair.utf8).base64EncodedString())
-        } else {
-            fields.append(("client_id", settings.clientID))
-        }
-        let body = fields.map { Self.formEncode($0.0) + "=" + Self.formEncode($0.1) }.joined(separator: "&")
+        let (headers, fields) = Self.clientAuthentication(settings, form: form)
         let started = now()
         let (status, type, bytes) = try await exchange(
-            url: settings.tokenURL, method: .POST, headers: headers, body: Array(body.utf8))
+            url: settings.tokenURL, method: .POST, headers: headers,
+            body: Self.formBody(fields, scope: withScope ? settings.scope : nil))
         return try TokenAnswer.read(status: status, contentType: type, body: bytes, now: started).get()
     }
 
-    /// The token endpoint an OpenID provider names at `issuer/.well-known/openid-configuration`; it must be on the
+    /// What an OpenID provider's discovery document names.
+    public struct Discovered: Sendable, Hashable {
+        public var tokenURL: String
+        public var deviceURL: String?
+    }
+
+    /// The endpoints an OpenID provider names at `issuer/.well-known/openid-configuration`; each must be on the
     /// issuer's own origin (a document that sends tokens elsewhere is refused).
-    public func discoverTokenURL(issuer: String) async throws(SignInError) -> String {
+    public func discover(issuer: String) async throws(SignInError) -> Discovered {
         let base = issuer.hasSuffix("/") ? String(issuer.dropLast()) : issuer
         var headers = HTTPHeaders()
         headers.add(name: "Accept", value: "application/json")
@@ -64,18 +62,98 @@ public final class TokenEndpoint: Sendable {
         guard (200..<300).contains(status) else {
             throw SignInError("the issuer's discovery document answered \(status)", isFinal: false)
         }
-        guard let json = try? JSONReader().read(body), case .string(let endpoint)? = json["token_endpoint"] else {
+        guard let json = try? JSONReader().read(body), case .string(let token)? = json["token_endpoint"] else {
             throw SignInError("the issuer's discovery document names no token_endpoint", isFinal: true)
         }
-        guard let url = URL(string: endpoint), let issuerURL = URL(string: base),
-            HTTPClientTransport.Origin(url) != nil,
-            HTTPClientTransport.Origin(url) == HTTPClientTransport.Origin(issuerURL)
-        else {
-            throw SignInError(
-                "the issuer's discovery document sends tokens to \(TokenAnswer.quote(endpoint)), not to the issuer's "
-                    + "own origin; refused", isFinal: true)
+        var device: String?
+        if case .string(let named)? = json["device_authorization_endpoint"] { device = named }
+        let origin = URL(string: base).flatMap(HTTPClientTransport.Origin.init)
+        for endpoint in [token] + (device.map { [$0] } ?? []) {
+            guard let url = URL(string: endpoint), let found = HTTPClientTransport.Origin(url), found == origin else {
+                throw SignInError(
+                    "the issuer's discovery document sends tokens to \(TokenAnswer.quote(endpoint)), not to the "
+                        + "issuer's own origin; refused", isFinal: true)
+            }
         }
-        return endpoint
+        return Discovered(tokenURL: token, deviceURL: device)
+    }
+
+    /// Starts the device grant (RFC 8628 §3.1): the code for the user to enter, and where.
+    public func deviceAuthorization(
+        _ settings: SignInSettings, now: @Sendable () -> Date = Date.init
+    ) async throws(SignInError) -> DevicePrompt {
+        guard let deviceURL = settings.deviceURL else {
+            throw SignInError("no device authorization endpoint is known", isFinal: true)
+        }
+        let (headers, fields) = Self.clientAuthentication(settings, form: [])
+        let started = now()
+        let (status, type, bytes) = try await exchange(
+            url: deviceURL, method: .POST, headers: headers, body: Self.formBody(fields, scope: settings.scope))
+        return try DevicePrompt.read(status: status, contentType: type, body: bytes, now: started).get()
+    }
+
+    /// Polls for the device grant's token (RFC 8628 §3.4–3.5) at the interval the server gave, five seconds longer
+    /// after each `slow_down`, until the user approves (the token), denies (`access_denied`) or the code expires.
+    /// A poll that gets no answer is tried again at the next interval.
+    public func pollDevice(
+        _ settings: SignInSettings, _ prompt: DevicePrompt, now: @escaping @Sendable () -> Date = Date.init,
+        sleep: @Sendable (Double) async throws -> Void = { try await Task.sleep(for: .seconds($0)) }
+    ) async throws(SignInError) -> IssuedToken {
+        var interval = prompt.interval
+        while true {
+            do { try await sleep(interval) } catch { throw SignInError("the sign-in was cancelled", isFinal: true) }
+            guard now() < prompt.expiresAt else {
+                throw SignInError(
+                    "the code \(prompt.userCode) expired before it was entered; sign in again", isFinal: true,
+                    code: "expired_token")
+            }
+            do {
+                return try await token(
+                    settings,
+                    form: [
+                        ("grant_type", "urn:ietf:params:oauth:grant-type:device_code"),
+                        ("device_code", prompt.deviceCode),
+                    ],
+                    now: now, withScope: false)
+            } catch {
+                switch error.code {
+                case "authorization_pending"?: continue
+                case "slow_down"?: interval += 5
+                case "access_denied"?:
+                    throw SignInError(
+                        "the sign-in was refused at \(prompt.verificationURI)", isFinal: true, code: error.code)
+                case "expired_token"?:
+                    throw SignInError(
+                        "the code \(prompt.userCode) expired before it was entered; sign in again", isFinal: true,
+                        code: error.code)
+                default:
+                    if error.isFinal { throw error }
+                }
+            }
+        }
+    }
+
+    /// The client's authentication: HTTP Basic with its secret, else its id in the form (a public client).
+    static func clientAuthentication(
+        _ settings: SignInSettings, form: [(String, String)]
+    ) -> (HTTPHeaders, [(String, String)]) {
+        var fields = form
+        var headers = HTTPHeaders()
+        headers.add(name: "Content-Type", value: "application/x-www-form-urlencoded")
+        headers.add(name: "Accept", value: "application/json")
+        if let secret = settings.clientSecret, !secret.isEmpty {
+            let pair = formEncode(settings.clientID) + ":" + formEncode(secret)
+            headers.add(name: "Authorization", value: "Basic " + Data(pair.utf8).base64EncodedString())
+        } else {
+            fields.append(("client_id", settings.clientID))
+        }
+        return (headers, fields)
+    }
+
+    static func formBody(_ fields: [(String, String)], scope: String?) -> [UInt8] {
+        var fields = fields
+        if let scope, !scope.isEmpty { fields.append(("scope", scope)) }
+        return Array(fields.map { formEncode($0.0) + "=" + formEncode($0.1) }.joined(separator: "&").utf8)
     }
 
     func exchange(

@@ -8,9 +8,14 @@ import Foundation
 ///   grant again — and the transport resends the request once. Requests that fail together share one renewal,
 ///   and a token renewed meanwhile (by another request, or by `cardealer login` in another terminal, read from the
 ///   token store) is used without asking the server again.
-/// * **When the server says no for good** (`invalid_grant`, `invalid_client`, …) the source ends: it asks the
-///   server nothing more until the token store holds a new token, and every request fails with the sentence that
-///   says to run `cardealer login`. Writes wait in the outbox meanwhile (the request was never sent).
+/// * **A grant that needs the user** (the device grant, once its refresh token is refused or missing) starts the
+///   device flow in the background: the prompt goes to ``setPromptHandler(_:)``'s handler (the start-up screen,
+///   `cardealer login`), and requests meanwhile fail at once with it ("open URL and enter the code …"), so the
+///   status line shows it and nothing waits for a person; once approved, the token is stored and used.
+/// * **When the server says no for good** (`invalid_grant`, `invalid_client`, a denied or expired code) the
+///   source ends: it asks the server nothing more until the token store holds a new token, and every request fails
+///   with the sentence that says to run `cardealer login`. Writes wait in the outbox meanwhile (the request was
+///   never sent).
 ///
 /// Renewals run on whatever task sends the request (never the main actor), so a frame never waits for one.
 public actor TokenSource {
@@ -23,7 +28,11 @@ public actor TokenSource {
     var ended: SignInError?
     /// The renewal under way, which every request that needs one waits for.
     var renewal: Task<IssuedToken, any Error>?
-    /// How many tokens were asked of the server by this source (for tests and the request log's count).
+    /// The device flow under way: what the user is asked to do, and the polling.
+    var device: (prompt: DevicePrompt, polling: Task<IssuedToken, any Error>)?
+    /// Told of a device prompt (and of nil once it is over).
+    var promptHandler: (@Sendable (DevicePrompt?) -> Void)?
+    /// How many times the server was asked for a token by this source.
     public private(set) var tokensAsked = 0
 
     public init(
@@ -37,10 +46,16 @@ public actor TokenSource {
         token = try? store.entry(serviceRoot: settings.serviceRoot, clientID: settings.clientID)?.token
     }
 
+    /// Where device prompts go (the start-up screen, `cardealer login`'s output).
+    public func setPromptHandler(_ handler: (@Sendable (DevicePrompt?) -> Void)?) {
+        promptHandler = handler
+        if let device { handler?(device.prompt) }
+    }
+
     /// The stored token's user, else the client's id: whose data the cache holds. Signs in first when nothing is
-    /// stored (client credentials need no one at the keyboard), so the name is known before the cache opens.
+    /// stored (waiting for the user when the grant needs one), so the name is known before the cache opens.
     public func identity() async throws(SignInError) -> String {
-        if token == nil { _ = try await fresh() }
+        if token == nil { _ = try await fresh(waitsForUser: true) }
         return token?.user ?? "client-" + settings.clientID
     }
 
@@ -60,18 +75,17 @@ public actor TokenSource {
             return "Bearer " + token.accessToken
         }
         if let stored = storedToken(), "Bearer " + stored.accessToken != rejected {
-            token = stored
-            ended = nil
+            take(stored)
             return "Bearer " + stored.accessToken
         }
         return "Bearer " + (try await fresh(force: true)).accessToken
     }
 
-    /// A new token by the grant itself (`cardealer login`), stored.
+    /// A new token by the grant itself (`cardealer login`), stored; the device grant waits for the user.
     public func signIn() async throws(SignInError) -> IssuedToken {
         ended = nil
         token = nil
-        return try await fresh(force: true, storedWins: false)
+        return try await fresh(force: true, storedWins: false, waitsForUser: true)
     }
 
     func endsSoon(_ token: IssuedToken) -> Bool {
@@ -93,22 +107,54 @@ public actor TokenSource {
         return stored
     }
 
+    /// Takes a token another process stored: whatever ended or was under way is over.
+    func take(_ stored: IssuedToken) {
+        token = stored
+        ended = nil
+        if let device {
+            device.polling.cancel()
+            self.device = nil
+            promptHandler?(nil)
+        }
+    }
+
     /// A token that does not end soon: the stored one if newer (unless not `storedWins`: a sign-in asks anew), else
-    /// from the server (one renewal at a time).
-    func fresh(force: Bool = false, storedWins: Bool = true) async throws(SignInError) -> IssuedToken {
+    /// from the server (one renewal at a time). A grant that needs the user starts the device flow, and waits for it
+    /// when `waitsForUser`, else fails at once with its prompt.
+    func fresh(
+        force: Bool = false, storedWins: Bool = true, waitsForUser: Bool = false
+    ) async throws(SignInError)
+        -> IssuedToken
+    {
         if !force, let token, !endsSoon(token) { return token }
         if storedWins, let stored = storedToken(), !endsSoon(stored) {
-            token = stored
-            ended = nil
+            take(stored)
             return stored
         }
         if let ended { throw ended }
+        if device == nil {
+            do {
+                return try await renew(refreshOnly: settings.grant == .device)
+            } catch  where error.code == Self.needsUser {
+                // (the device flow below)
+            }
+        }
+        return try await deviceFlow(waits: waitsForUser)
+    }
+
+    /// The code a renewal throws when only the user can go on (the device grant with no usable refresh token).
+    static let needsUser = "cardealer_needs_user"
+
+    /// One renewal shared by every request that needs it.
+    func renew(refreshOnly: Bool) async throws(SignInError) -> IssuedToken {
         let task: Task<IssuedToken, any Error>
         if let renewal {
             task = renewal
         } else {
             let (settings, endpoint, previous, now) = (settings, endpoint, token, now)
-            task = Task { try await Self.ask(settings, endpoint: endpoint, previous: previous, now: now) }
+            task = Task {
+                try await Self.ask(settings, endpoint: endpoint, previous: previous, refreshOnly: refreshOnly, now: now)
+            }
             renewal = task
             tokensAsked += 1
         }
@@ -116,42 +162,87 @@ public actor TokenSource {
             let issued = try await task.value
             if renewal == task {
                 renewal = nil
-                token = issued
-                try? store.save(
-                    TokenStore.Entry(
-                        serviceRoot: settings.serviceRoot, clientID: settings.clientID, tokenURL: settings.tokenURL,
-                        grant: settings.grant.rawValue, token: issued))
+                keep(issued)
             }
             return issued
         } catch {
             if renewal == task { renewal = nil }
             let failure = error as? SignInError ?? SignInError(String(describing: error), isFinal: false)
-            if failure.isFinal { ended = failure }
+            if failure.isFinal, failure.code != Self.needsUser { ended = failure }
             throw failure
         }
     }
 
+    /// Holds and stores a new token.
+    func keep(_ issued: IssuedToken) {
+        token = issued
+        ended = nil
+        try? store.save(
+            TokenStore.Entry(
+                serviceRoot: settings.serviceRoot, clientID: settings.clientID, tokenURL: settings.tokenURL,
+                grant: settings.grant.rawValue, token: issued))
+    }
+
+    /// The device flow: started once (its prompt to the handler), then awaited when `waits`, else its prompt as the
+    /// failure of the request that needed a token.
+    func deviceFlow(waits: Bool) async throws(SignInError) -> IssuedToken {
+        if device == nil {
+            let prompt = try await endpoint.deviceAuthorization(settings, now: now)
+            tokensAsked += 1
+            guard device == nil else { return try await deviceFlow(waits: waits) }
+            let (settings, endpoint, now) = (settings, endpoint, now)
+            let polling = Task { try await endpoint.pollDevice(settings, prompt, now: now) }
+            device = (prompt, polling)
+            promptHandler?(prompt)
+            Task { await self.deviceEnded(polling) }
+        }
+        guard let device else { throw SignInError("the sign-in ended", isFinal: false) }
+        guard waits else { throw SignInError(device.prompt.sentence, isFinal: false) }
+        do {
+            return try await device.polling.value
+        } catch {
+            throw error as? SignInError ?? SignInError("the sign-in was cancelled", isFinal: true)
+        }
+    }
+
+    /// The device flow's end: its token kept, or why it failed, for good.
+    func deviceEnded(_ polling: Task<IssuedToken, any Error>) async {
+        let result = await polling.result
+        guard device?.polling == polling else { return }
+        device = nil
+        promptHandler?(nil)
+        switch result {
+        case .success(let issued): keep(issued)
+        case .failure(let error):
+            ended = error as? SignInError ?? SignInError("the sign-in was cancelled", isFinal: true)
+        }
+    }
+
     /// One renewal: the refresh token when there is one (falling back to the grant when it is refused and the
-    /// grant needs no one), else the grant.
+    /// grant needs no one), else the grant; a grant that needs the user throws ``needsUser``.
     static func ask(
-        _ settings: SignInSettings, endpoint: TokenEndpoint, previous: IssuedToken?, now: @escaping @Sendable () -> Date
+        _ settings: SignInSettings, endpoint: TokenEndpoint, previous: IssuedToken?, refreshOnly: Bool,
+        now: @escaping @Sendable () -> Date
     ) async throws(SignInError) -> IssuedToken {
         if let refresh = previous?.refreshToken {
             do {
                 var issued = try await endpoint.token(
-                    settings, form: [("grant_type", "refresh_token"), ("refresh_token", refresh)], now: now)
+                    settings, form: [("grant_type", "refresh_token"), ("refresh_token", refresh)], now: now,
+                    withScope: false)
                 if issued.refreshToken == nil { issued.refreshToken = refresh }
                 if issued.user == nil { issued.user = previous?.user }
                 return issued
-            } catch  where !error.isFinal || settings.grant != .clientCredentials {
+            } catch  where !error.isFinal {
                 throw error
             } catch {
-                // A refused refresh token; client credentials can simply be asked again.
+                // A refused refresh token: the grant again, when it needs no one.
             }
         }
         switch settings.grant {
-        case .clientCredentials:
+        case .clientCredentials where !refreshOnly:
             return try await endpoint.token(settings, form: [("grant_type", "client_credentials")], now: now)
+        case .clientCredentials, .device:
+            throw SignInError("a person must sign in", isFinal: true, code: needsUser)
         }
     }
 }
