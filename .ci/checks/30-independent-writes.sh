@@ -12,15 +12,17 @@
 # Queued writes flush as one $batch: multipart with CSRF on mock-sap's v2, JSON on its v4, and on odatapy a car and the
 # ownership that makes it visible in one changeset, refused or made together (issue 34).
 # And a third mock-sap behind OAuth 2.0 (client credentials, 5-second tokens, refresh tokens, revocation): login,
-# whoami, browsing past expiry and revocation, a change waiting for a sign-in and landing once (issue 35).
+# whoami, browsing past expiry and revocation, a change waiting for a sign-in and landing once; and Authlib's
+# authorization server (.ci/independent/sign_in_service.py) in front of the ownership service: the device grant from
+# login and from browse's start-up screen and status line, slow_down honoured, a denied code (issue 35).
 # Runs after `swift test` has built everything; bounded by `timeout`.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 VENV=.ci/.venv
-if ! "$VENV/bin/python" -c 'import mocksap, odatapy' 2>/dev/null; then
-    echo "independent-writes: installing mock-sap and odatapy into $VENV"
+if ! "$VENV/bin/python" -c 'import mocksap, odatapy, authlib, flask' 2>/dev/null; then
+    echo "independent-writes: installing mock-sap, odatapy, Authlib and Flask into $VENV"
     python3 -m venv "$VENV"
-    "$VENV/bin/pip" install --quiet mock-sap==0.22.0 odatapy==5.3.0
+    "$VENV/bin/pip" install --quiet mock-sap==0.22.0 odatapy==5.3.0 Authlib==1.9.10 Flask==3.1.3
 fi
 port=$("$VENV/bin/python" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 "$VENV/bin/python" -m mocksap --host 127.0.0.1 --port "$port" -q >.ci-mocksap.log 2>&1 &
@@ -29,14 +31,18 @@ oauth=$("$VENV/bin/python" -c 'import socket; s = socket.socket(); s.bind(("127.
 "$VENV/bin/python" -m mocksap --host 127.0.0.1 --port "$oauth" -q --oauth cardealer-ci:ci-Secret-7f3a9 --token-ttl 5 \
     >.ci-mocksap-oauth.log 2>&1 &
 oauthServer=$!
+issuer=$("$VENV/bin/python" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+"$VENV/bin/python" .ci/independent/sign_in_service.py "$issuer" 5 >.ci-signin.log 2>&1 &
+issuerServer=$!
 links=$("$VENV/bin/python" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 "$VENV/bin/python" .ci/independent/ownership_service.py "$links" >.ci-odatapy.log 2>&1 &
 linkServer=$!
-trap 'kill "$server" "$linkServer" "$oauthServer" 2>/dev/null || true' EXIT
-"$VENV/bin/python" - "$port" "$links" "$oauth" <<'PY'
+trap 'kill "$server" "$linkServer" "$oauthServer" "$issuerServer" 2>/dev/null || true' EXIT
+"$VENV/bin/python" - "$port" "$links" "$oauth" "$issuer" <<'PY'
 import sys, time, urllib.request
 for url in ("http://127.0.0.1:%s/_mock/health" % sys.argv[1], "http://127.0.0.1:%s/odata/" % sys.argv[2],
-            "http://127.0.0.1:%s/_mock/health" % sys.argv[3]):
+            "http://127.0.0.1:%s/_mock/health" % sys.argv[3],
+            "http://127.0.0.1:%s/.well-known/openid-configuration" % sys.argv[4]):
     for _ in range(200):
         try:
             urllib.request.urlopen(url, timeout=1)
@@ -48,17 +54,18 @@ for url in ("http://127.0.0.1:%s/_mock/health" % sys.argv[1], "http://127.0.0.1:
 PY
 export CARDEALER_MOCKSAP_ROOT="http://127.0.0.1:$port/sap/opu/odata/IWBEP/GWSAMPLE_BASIC/"
 export CARDEALER_MOCKSAP_OAUTH_ROOT="http://127.0.0.1:$oauth/sap/opu/odata/IWBEP/GWSAMPLE_BASIC/"
+export CARDEALER_SIGNIN_ISSUER="http://127.0.0.1:$issuer"
 export CARDEALER_ODATAPY_ROOT="http://127.0.0.1:$links/odata/"
 set +e
-timeout 300 swift test --skip-build --filter 'EndToEndTests.Independent' >.ci-independent.log 2>&1
+timeout 300 swift test --skip-build --filter "${CI_FILTER:-EndToEndTests.Independent}" >.ci-independent.log 2>&1
 status=$?
 set -e
 tail -n 15 .ci-independent.log
-# Skipped tests would pass silently: all twenty-one must have run (five v2 writes, one of them a $batch, one v4
+# Skipped tests would pass silently: all twenty-four must have run (five v2 writes, one of them a $batch, one v4
 # $metadata, two v4 browsing, two v4 writes, one of them a JSON $batch, one export, one $select, five links on odatapy,
 # one of them a create and its link in one changeset, two of the screens annotations describe, two signed in with
-# OAuth 2.0).
-if [ "$status" -eq 0 ] && ! grep -q "Test run with 21 tests" .ci-independent.log; then
+# OAuth 2.0 client credentials, three with the device grant).
+if [ "$status" -eq 0 ] && ! grep -q "Test run with 24 tests" .ci-independent.log; then
     echo "independent-writes: the tests did not run"
     exit 1
 fi

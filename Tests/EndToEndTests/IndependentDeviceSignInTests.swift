@@ -1,0 +1,162 @@
+import CarDealerTestSupport
+import Foundation
+import ODataCore
+import ODataHTTP
+import Testing
+
+/// The issuer of `.ci/independent/sign_in_service.py` (Authlib's authorization server in front of the ownership
+/// service), when `.ci/checks/30-independent-writes.sh` started one.
+let signInIssuer = ProcessInfo.processInfo.environment["CARDEALER_SIGNIN_ISSUER"]
+
+/// The device authorization grant (issue 35) against an authorization server we did not write (Authlib's), with
+/// 5-second tokens: the test plays the person who enters the code on another device, through the server's test
+/// hands (`/_test/device`), and reads the outcome on the server's side.
+@Suite(
+    .serialized,
+    .enabled(if: TmuxSession.executable != nil, "tmux is not installed"),
+    .enabled(if: signInIssuer != nil, "CARDEALER_SIGNIN_ISSUER is not set (see .ci/checks)")
+)
+struct IndependentDeviceSignInTests {
+    typealias Launch = BrowserInTmuxTests.Launch
+    static let clientID = "cardealer-device"
+    static var issuer: String { signInIssuer ?? "" }
+    static var root: String { issuer + "/odata/" }
+    static var signIn: [String] {
+        ["--client-id", clientID, "--issuer", issuer, "--grant", "device", "--scope", "openid"]
+    }
+
+    /// POSTs `body` (JSON) to the server's test hands at `path`.
+    static func hands(_ path: String, _ body: String = "{}") async throws {
+        let response = try await HTTPClientTransport(timeout: 5).send(
+            TransportRequest(
+                method: .post, url: issuer + path, headers: ["Content-Type": "application/json"], body: Array(body.utf8)
+            ))
+        #expect(response.status == 200, "\(path): \(response.status)")
+    }
+
+    /// Approves (or denies) `code` as `user`, as the person at the other device would.
+    static func decide(_ code: String, as user: String, approve: Bool = true) async throws {
+        try await hands("/_test/device", #"{"user_code":"\#(code)","user":"\#(user)","approve":\#(approve)}"#)
+    }
+
+    /// The code in `text` ("… enter the code ABCD-EFGH …").
+    static func code(in text: String) -> String? {
+        guard let range = text.range(of: #"the code [A-Z0-9]{4}-[A-Z0-9]{4}"#, options: .regularExpression) else {
+            return nil
+        }
+        return String(text[range].suffix(9))
+    }
+
+    /// The times the server saw polls of `code`.
+    static func polls(of code: String) async throws -> [Double] {
+        let response = try await HTTPClientTransport(timeout: 5).send(TransportRequest(url: issuer + "/_test/polls"))
+        guard case .array(let entries)? = try JSONReader().read(response.body)["results"] else { return [] }
+        for entry in entries {
+            guard case .string(code)? = entry["user_code"], case .array(let times)? = entry["at"] else { continue }
+            return times.compactMap { if case .number(let text) = $0 { Double(text) } else { nil } }
+        }
+        return []
+    }
+
+    /// `cardealer login` running, its output read as it comes.
+    final class Running: @unchecked Sendable {
+        let process = Process()
+        let pipe = Pipe()
+        let lock = NSLock()
+        var text = ""
+
+        init(_ arguments: [String], state: String) throws {
+            process.executableURL = URL(
+                fileURLWithPath: try #require(BuiltProducts.executable("cardealer"), "cardealer is not built"))
+            process.arguments = arguments
+            process.environment = ["HOME": state, "XDG_STATE_HOME": state, "PATH": "/usr/bin:/bin"]
+            process.standardOutput = pipe
+            process.standardError = pipe
+            pipe.fileHandleForReading.readabilityHandler = { [weak self] handle in
+                let data = handle.availableData
+                guard let self, !data.isEmpty else { return }
+                self.lock.withLock { self.text += String(decoding: data, as: UTF8.self) }
+            }
+            try process.run()
+        }
+
+        var output: String { lock.withLock { text } }
+
+        /// The exit status, once it ends (at most `seconds`).
+        func status(within seconds: Double) async throws -> Int32? {
+            let ended = try await eventually(seconds: seconds) { !self.process.isRunning }
+            return ended ? process.terminationStatus : nil
+        }
+    }
+
+    @Test func login_shows_a_code_waits_for_it_honours_slow_down_and_names_the_user() async throws {
+        let state = try BuiltProducts.temporaryDirectory("cardealer-device")
+        defer { try? FileManager.default.removeItem(atPath: state) }
+        // When login runs with the device grant, the server asked to slow the next poll down
+        try await Self.hands("/_test/slow-down")
+        let login = try Running(["login", Self.root] + Self.signIn, state: state)
+        // Then it says where to go and which code to enter
+        let shown = try await eventually(seconds: 20) { Self.code(in: login.output) != nil }
+        #expect(shown, "\(login.output)")
+        let code = try #require(Self.code(in: login.output))
+        #expect(login.output.contains("open \(Self.issuer)/device"), "\(login.output)")
+        // And polls, five seconds apart once it was told to slow down
+        let slowed = try await eventually(seconds: 20) { try await Self.polls(of: code).count >= 2 }
+        #expect(slowed)
+        // When ann enters the code
+        try await Self.decide(code, as: "ann")
+        // Then login ends signed in as ann (the token names her), and whoami says so
+        #expect(try await login.status(within: 30) == 0, "\(login.output)")
+        #expect(login.output.contains("as ann by device"), "\(login.output)")
+        let times = try await Self.polls(of: code)
+        #expect(times.count >= 3, "\(times)")
+        if times.count >= 3 {
+            #expect(times[2] - times[1] >= 5.5, "the poll after slow_down came \(times[2] - times[1]) s later")
+        }
+        let whoami = try await offThePool {
+            try CommandLineTests.runWithStatus(
+                ["whoami", Self.root], in: state, environment: ["XDG_STATE_HOME": state])
+        }
+        #expect(whoami.output.contains("ann (client \(Self.clientID), device)"), "\(whoami.output)")
+    }
+
+    @Test func a_denied_code_ends_login_with_a_sentence() async throws {
+        let state = try BuiltProducts.temporaryDirectory("cardealer-device")
+        defer { try? FileManager.default.removeItem(atPath: state) }
+        let login = try Running(["login", Self.root] + Self.signIn, state: state)
+        let shown = try await eventually(seconds: 20) { Self.code(in: login.output) != nil }
+        #expect(shown, "\(login.output)")
+        try await Self.decide(try #require(Self.code(in: login.output)), as: "ann", approve: false)
+        #expect(try await login.status(within: 30) == 1, "\(login.output)")
+        #expect(login.output.contains("the sign-in was refused at \(Self.issuer)/device"), "\(login.output)")
+        #expect(try TokenStore(path: state + "/cardealer/tokens.json").entries().isEmpty)
+    }
+
+    @Test func browse_asks_for_the_code_on_its_start_up_screen_and_again_on_the_status_line_when_revoked() async throws
+    {
+        // Given no token: browse with the device grant shows the code on the start-up screen
+        let app = try Launch("browse \(Self.root)Person " + Self.signIn.joined(separator: " "), columns: 120, rows: 30)
+        defer { app.close() }
+        let prompt = try await app.expect("the code on the start-up screen") {
+            $0.contains("To sign in, open \(Self.issuer)/device") && Self.code(in: $0) != nil
+        }
+        // When bob enters it on another device
+        try await Self.decide(try #require(Self.code(in: prompt)), as: "bob")
+        // Then the people are browsed, from a cache that is bob's
+        try await app.expect("the people") { $0.contains("● online") && $0.contains("Alice Smith") }
+        let caches = try FileManager.default.contentsOfDirectory(atPath: app.directory + "/cache/cardealer")
+        #expect(caches.contains { $0.contains("_bob-") && $0.hasSuffix(".sqlite") }, "\(caches)")
+        // When every token is revoked on the server (so the refresh token is refused) and the list refreshed
+        try await Self.hands("/_test/revoke")
+        try app.tmux.sendKeys("r")
+        // Then the status line says which code to enter, and nothing else waits
+        let asked = try await app.expect("a new code on the status line") {
+            $0.contains("Not signed in: open \(Self.issuer)/device and enter the code") && Self.code(in: $0) != nil
+        }
+        // When bob enters it, the browser goes on by itself
+        try await Self.decide(try #require(Self.code(in: asked)), as: "bob")
+        try await app.expect("online again") { $0.contains("● online") && !$0.contains("Not signed in") }
+        try app.tmux.sendKeys("q")
+        try await app.expect("a clean exit") { $0.contains("EXIT=0") }
+    }
+}
