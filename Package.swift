@@ -28,7 +28,8 @@ let package = Package(
         // Already in the graph through async-http-client; named because ODataHTTP imports their modules.
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
-        // Already in the graph; Session hashes a credential into the cache's file name with its SHA-256.
+        // Already in the graph; Session hashes a credential into the cache's file name with its SHA-256, and
+        // ODataHTTP makes PKCE's S256 code challenge with it.
         .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
         // The SSH protocol for `cardealer serve-ssh`.
         .package(url: "https://github.com/apple/swift-nio-ssh", from: "0.15.1"),
@@ -53,6 +54,8 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOHTTPCompression", package: "swift-nio-extras"),
+                // PKCE's S256 challenge.
+                .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
         // The background fetcher: request registry, prefetch policy, normaliser, `$metadata` loading. No HTTP of its own.

@@ -113,7 +113,8 @@ public final class BrowsingSession: Sendable {
             do {
                 user = try await source.identity()
             } catch {
-                throw SessionError("Could not sign in to \(root): \(error.description).")
+                let mend = error.isFinal ? "; run `cardealer login \(root)` with the same sign-in options" : ""
+                throw SessionError("Could not sign in to \(root): \(error.description)\(mend).")
             }
             tokens = source
         }

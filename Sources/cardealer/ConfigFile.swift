@@ -51,7 +51,7 @@ struct ConfigFile: Equatable {
 
     /// What `[sign-in]` may say: `browse`'s options of the same names, for the config's service.
     static let signInSettings = [
-        "client-id", "token-url", "device-url", "issuer", "grant", "scope", "client-secret-file",
+        "client-id", "token-url", "device-url", "authorize-url", "issuer", "grant", "scope", "client-secret-file",
     ]
 
     /// Parses and checks the text of a config file.
@@ -259,7 +259,8 @@ struct ConfigFile: Equatable {
         # token-url = "https://host/oauth/token"
         # issuer = "https://login.example.com/tenant/v2.0"
         # device-url = "https://host/oauth/devicecode"
-        # grant = "client-credentials"   # or "device"
+        # authorize-url = "https://host/oauth/authorize"
+        # grant = "client-credentials"   # or "device", or "code"
         # scope = "API_BUSINESS_PARTNER_0001"
         # client-secret-file = "/path/to/secret"
 

@@ -13,12 +13,16 @@ struct SignInOptions: ParsableArguments {
         name: .customLong("device-url"), help: "The device authorization endpoint, for --grant device (or --issuer).")
     var deviceURL: String?
     @Option(
+        name: .customLong("authorize-url"), help: "The authorization endpoint, for --grant code (or --issuer).")
+    var authorizeURL: String?
+    @Option(
         help: "An OpenID issuer whose discovery document names the token and device endpoints (in place of the URLs).")
     var issuer: String?
     @Option(
         help: ArgumentHelp(
-            "How to sign in: client-credentials (the client as itself, with its secret), or device (you enter a "
-                + "code on another device's web browser; works over SSH)."))
+            "How to sign in: client-credentials (the client as itself, with its secret), device (you enter a "
+                + "code on another device's web browser; works over SSH), or code (login only: a web browser here, "
+                + "PKCE, back to 127.0.0.1)."))
     var grant: SignInSettings.Grant?
     @Option(help: "The scopes to ask for, space-separated.") var scope: String?
     @Option(
@@ -49,6 +53,7 @@ struct SignInOptions: ParsableArguments {
             options.issuer = saved["issuer"]
         }
         options.deviceURL = deviceURL ?? saved["device-url"]
+        options.authorizeURL = authorizeURL ?? saved["authorize-url"]
         options.grant = grant ?? saved["grant"].flatMap(SignInSettings.Grant.init(rawValue:))
         options.scope = scope ?? saved["scope"]
         options.clientSecretFile = clientSecretFile ?? saved["client-secret-file"]
@@ -76,6 +81,7 @@ struct SignInOptions: ParsableArguments {
         }
         var tokenURL = self.tokenURL
         var deviceURL = self.deviceURL
+        var authorizeURL = self.authorizeURL
         if tokenURL == nil, let issuer {
             if let problem = SignInSettings.plainHTTPProblem(issuer, what: "the issuer", allowed: allowPlainHTTP) {
                 throw ValidationError("Cannot sign in: \(problem).")
@@ -84,6 +90,7 @@ struct SignInOptions: ParsableArguments {
                 let found = try await TokenEndpoint().discover(issuer: issuer)
                 tokenURL = found.tokenURL
                 deviceURL = deviceURL ?? found.deviceURL
+                authorizeURL = authorizeURL ?? found.authorizeURL
             } catch {
                 throw ValidationError("Cannot sign in: \(error.description).")
             }
@@ -92,7 +99,8 @@ struct SignInOptions: ParsableArguments {
             throw ValidationError("--client-id needs --token-url URL, or --issuer URL to discover it.")
         }
         var settings = SignInSettings(
-            serviceRoot: serviceRoot, tokenURL: tokenURL, deviceURL: deviceURL, clientID: clientID,
+            serviceRoot: serviceRoot, tokenURL: tokenURL, deviceURL: deviceURL, authorizeURL: authorizeURL,
+            clientID: clientID,
             grant: grant ?? .clientCredentials,
             scope: scope,
             clientSecret: try secret(environment: environment), allowsPlainHTTP: allowPlainHTTP)
@@ -157,6 +165,11 @@ struct LoginCommand: AsyncParsableCommand {
             FileHandle.standardOutput.write(
                 Data("To sign in, \(prompt.sentence) (within \(minutes) min). Waiting…\n".utf8))
         }
+        await source.setBrowserHandler { url in
+            FileHandle.standardOutput.write(
+                Data("To sign in, open this in a web browser on this machine:\n\(url)\nWaiting…\n".utf8))
+            LoginCommand.openBrowser(url)
+        }
         let token: IssuedToken
         do {
             token = try await source.signIn()
@@ -167,6 +180,27 @@ struct LoginCommand: AsyncParsableCommand {
         print(
             "Signed in to \(root) as \(token.user ?? "client " + settings.clientID) by \(settings.grant.rawValue)"
                 + "; \(WhoamiCommand.ending(token)). The token is kept in \(signIn.store.path) (mode 0600).")
+    }
+}
+
+extension LoginCommand {
+    /// Opens `url` in the desktop's web browser, when there is a desktop here (not over SSH) and `xdg-open`.
+    static func openBrowser(_ url: String) {
+        let environment = ProcessInfo.processInfo.environment
+        guard environment["SSH_CONNECTION"] == nil,
+            environment["DISPLAY"] != nil || environment["WAYLAND_DISPLAY"] != nil
+        else { return }
+        for directory in (environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":") {
+            let opener = "\(directory)/xdg-open"
+            guard FileManager.default.isExecutableFile(atPath: opener) else { continue }
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: opener)
+            process.arguments = [url]
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            try? process.run()
+            return
+        }
     }
 }
 

@@ -160,3 +160,66 @@ struct IndependentDeviceSignInTests {
         try await app.expect("a clean exit") { $0.contains("EXIT=0") }
     }
 }
+
+/// The authorization code grant with PKCE and a loopback redirect (issue 35) against Authlib's server, which
+/// requires an S256 challenge: the test is the web browser — it opens the URL login prints, signs in there as a
+/// user (or declines), and follows the redirect back to login's listener on 127.0.0.1.
+extension IndependentDeviceSignInTests {
+    static var codeSignIn: [String] {
+        ["--client-id", clientID, "--issuer", issuer, "--grant", "code", "--scope", "openid"]
+    }
+
+    /// The authorization URL login printed.
+    static func authorizationURL(in text: String) -> String? {
+        text.split(separator: "\n").first { $0.hasPrefix(issuer + "/oauth/authorize?") }.map(String.init)
+    }
+
+    /// Opens `url` as a web browser would, up to the redirect back to 127.0.0.1 (followed too); that last answer.
+    static func browse(_ url: String) async throws -> (status: Int, location: String?, page: String) {
+        let first = try await HTTPClientTransport(timeout: 5).send(TransportRequest(url: url))
+        guard let location = first.headers["location"] else {
+            return (first.status, nil, String(decoding: first.body, as: UTF8.self))
+        }
+        let back = try await HTTPClientTransport(timeout: 5).send(TransportRequest(url: location))
+        return (back.status, location, String(decoding: back.body, as: UTF8.self))
+    }
+
+    @Test func login_in_a_web_browser_with_pkce_comes_back_to_the_loopback_listener() async throws {
+        let state = try BuiltProducts.temporaryDirectory("cardealer-code")
+        defer { try? FileManager.default.removeItem(atPath: state) }
+        let login = try Running(["login", Self.root] + Self.codeSignIn, state: state)
+        let printed = try await eventually(seconds: 20) { Self.authorizationURL(in: login.output) != nil }
+        #expect(printed, "\(login.output)")
+        let url = try #require(Self.authorizationURL(in: login.output))
+        #expect(url.contains("code_challenge_method=S256") && url.contains("redirect_uri=http%3A%2F%2F127.0.0.1%3A"))
+        // When carol signs in at that page
+        let back = try await Self.browse(url + "&login=carol")
+        #expect(back.location?.hasPrefix("http://127.0.0.1:") == true && back.page.contains("Signed in"), "\(back)")
+        // Then login ends signed in as carol
+        #expect(try await login.status(within: 30) == 0, "\(login.output)")
+        #expect(login.output.contains("as carol by code"), "\(login.output)")
+        #expect(try TokenStore(path: state + "/cardealer/tokens.json").entries().first?.token.user == "carol")
+    }
+
+    @Test func a_declined_sign_in_or_a_forged_callback_ends_login_with_a_sentence() async throws {
+        let state = try BuiltProducts.temporaryDirectory("cardealer-code")
+        defer { try? FileManager.default.removeItem(atPath: state) }
+        // A declined sign-in comes back with access_denied
+        let declined = try Running(["login", Self.root] + Self.codeSignIn, state: state)
+        _ = try await eventually(seconds: 20) { Self.authorizationURL(in: declined.output) != nil }
+        _ = try await Self.browse(try #require(Self.authorizationURL(in: declined.output)) + "&login=")
+        #expect(try await declined.status(within: 30) == 1, "\(declined.output)")
+        #expect(declined.output.contains("the authorization server said access_denied"), "\(declined.output)")
+        // A request to the listener from another page (its own state) is refused, and nothing is stored
+        let forged = try Running(["login", Self.root] + Self.codeSignIn, state: state)
+        _ = try await eventually(seconds: 20) { Self.authorizationURL(in: forged.output) != nil }
+        let url = try #require(Self.authorizationURL(in: forged.output))
+        let redirect = try #require(
+            URLComponents(string: url)?.queryItems?.first { $0.name == "redirect_uri" }?.value)
+        _ = try await HTTPClientTransport(timeout: 5).send(
+            TransportRequest(url: redirect + "?code=stolen&state=not-the-one-sent"))
+        #expect(try await forged.status(within: 30) == 1, "\(forged.output)")
+        #expect(forged.output.contains("another state than was sent"), "\(forged.output)")
+        #expect(try TokenStore(path: state + "/cardealer/tokens.json").entries().isEmpty)
+    }
+}

@@ -12,6 +12,9 @@ public struct SignInSettings: Sendable, Hashable, CustomStringConvertible {
         /// RFC 8628: the user signs in on another device (a phone, a laptop's web browser) with a code this
         /// client shows; what works over SSH, and what Microsoft's identity platform recommends for command lines.
         case device
+        /// RFC 6749 §4.1 with PKCE: the user signs in in a web browser on this machine, which comes back to a
+        /// listener on 127.0.0.1 (`cardealer login` only: nothing opens a browser mid-session).
+        case code
     }
 
     /// The service root the tokens are for (with one trailing slash): the token store's key.
@@ -19,6 +22,8 @@ public struct SignInSettings: Sendable, Hashable, CustomStringConvertible {
     public var tokenURL: String
     /// The device authorization endpoint (the device grant's).
     public var deviceURL: String?
+    /// The authorization endpoint (the code grant's).
+    public var authorizeURL: String?
     public var clientID: String
     public var grant: Grant
     public var scope: String?
@@ -28,11 +33,12 @@ public struct SignInSettings: Sendable, Hashable, CustomStringConvertible {
     public var allowsPlainHTTP: Bool
 
     public init(
-        serviceRoot: String, tokenURL: String, deviceURL: String? = nil, clientID: String,
-        grant: Grant = .clientCredentials, scope: String? = nil, clientSecret: String? = nil,
+        serviceRoot: String, tokenURL: String, deviceURL: String? = nil, authorizeURL: String? = nil,
+        clientID: String, grant: Grant = .clientCredentials, scope: String? = nil, clientSecret: String? = nil,
         allowsPlainHTTP: Bool = false
     ) {
         self.deviceURL = deviceURL
+        self.authorizeURL = authorizeURL
         self.serviceRoot = serviceRoot.hasSuffix("/") ? serviceRoot : serviceRoot + "/"
         self.tokenURL = tokenURL
         self.clientID = clientID
@@ -56,6 +62,17 @@ public struct SignInSettings: Sendable, Hashable, CustomStringConvertible {
             return reason
         }
         if clientID.isEmpty { return "the client id is empty" }
+        if grant == .code {
+            guard let authorizeURL else {
+                return "the code grant needs the authorization endpoint: --authorize-url URL, or --issuer URL whose "
+                    + "discovery document names it"
+            }
+            if let reason = Self.plainHTTPProblem(
+                authorizeURL, what: "the authorization endpoint", allowed: allowsPlainHTTP)
+            {
+                return reason
+            }
+        }
         if grant == .device {
             guard let deviceURL else {
                 return "the device grant needs the device authorization endpoint: --device-url URL, or --issuer URL "

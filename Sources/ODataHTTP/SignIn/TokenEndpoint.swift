@@ -49,6 +49,7 @@ public final class TokenEndpoint: Sendable {
     public struct Discovered: Sendable, Hashable {
         public var tokenURL: String
         public var deviceURL: String?
+        public var authorizeURL: String?
     }
 
     /// The endpoints an OpenID provider names at `issuer/.well-known/openid-configuration`; each must be on the
@@ -67,7 +68,15 @@ public final class TokenEndpoint: Sendable {
         }
         var device: String?
         if case .string(let named)? = json["device_authorization_endpoint"] { device = named }
+        var authorize: String?
+        if case .string(let named)? = json["authorization_endpoint"] { authorize = named }
         let origin = URL(string: base).flatMap(HTTPClientTransport.Origin.init)
+        // (the authorization endpoint is opened in a web browser, not sent credentials: it may be elsewhere, but
+        // must be http(s))
+        if let authorize, URL(string: authorize).flatMap(HTTPClientTransport.Origin.init) == nil {
+            throw SignInError(
+                "the issuer's discovery document names an authorization endpoint that is not http(s)", isFinal: true)
+        }
         for endpoint in [token] + (device.map { [$0] } ?? []) {
             guard let url = URL(string: endpoint), let found = HTTPClientTransport.Origin(url), found == origin else {
                 throw SignInError(
@@ -75,7 +84,7 @@ public final class TokenEndpoint: Sendable {
                         + "issuer's own origin; refused", isFinal: true)
             }
         }
-        return Discovered(tokenURL: token, deviceURL: device)
+        return Discovered(tokenURL: token, deviceURL: device, authorizeURL: authorize)
     }
 
     /// Starts the device grant (RFC 8628 §3.1): the code for the user to enter, and where.

@@ -32,6 +32,8 @@ public actor TokenSource {
     var device: (prompt: DevicePrompt, polling: Task<IssuedToken, any Error>)?
     /// Told of a device prompt (and of nil once it is over).
     var promptHandler: (@Sendable (DevicePrompt?) -> Void)?
+    /// Given the URL to open in a web browser (the code grant's sign-in).
+    var browserHandler: (@Sendable (String) -> Void)?
     /// How many times the server was asked for a token by this source.
     public private(set) var tokensAsked = 0
 
@@ -50,6 +52,11 @@ public actor TokenSource {
     public func setPromptHandler(_ handler: (@Sendable (DevicePrompt?) -> Void)?) {
         promptHandler = handler
         if let device { handler?(device.prompt) }
+    }
+
+    /// Where the code grant's URL goes (`cardealer login` prints it, and opens it on a desktop).
+    public func setBrowserHandler(_ handler: (@Sendable (String) -> Void)?) {
+        browserHandler = handler
     }
 
     /// The stored token's user, else the client's id: whose data the cache holds. Signs in first when nothing is
@@ -85,7 +92,14 @@ public actor TokenSource {
     public func signIn() async throws(SignInError) -> IssuedToken {
         ended = nil
         token = nil
-        return try await fresh(force: true, storedWins: false, waitsForUser: true)
+        guard settings.grant == .code else {
+            return try await fresh(force: true, storedWins: false, waitsForUser: true)
+        }
+        let open = browserHandler ?? { _ in }
+        let issued = try await AuthorizationCodeFlow.run(settings, endpoint: endpoint, open: open)
+        tokensAsked += 1
+        keep(issued)
+        return issued
     }
 
     func endsSoon(_ token: IssuedToken) -> Bool {
@@ -134,7 +148,7 @@ public actor TokenSource {
         if let ended { throw ended }
         if device == nil {
             do {
-                return try await renew(refreshOnly: settings.grant == .device)
+                return try await renew(refreshOnly: settings.grant != .clientCredentials)
             } catch  where error.code == Self.needsUser {
                 // (the device flow below)
             }
@@ -243,6 +257,9 @@ public actor TokenSource {
             return try await endpoint.token(settings, form: [("grant_type", "client_credentials")], now: now)
         case .clientCredentials, .device:
             throw SignInError("a person must sign in", isFinal: true, code: needsUser)
+        case .code:
+            throw SignInError(
+                "the code grant signs in in a web browser, which only `cardealer login` opens", isFinal: true)
         }
     }
 }
