@@ -55,6 +55,11 @@ public final class HTTPClientTransport: ODataTransport {
     let authorization: String?
     /// Where bearer tokens come from when the service is signed in to with OAuth (in place of `authorization`).
     public let tokens: TokenSource?
+    /// Headers every request carries (`--header`: an API key), after the protocol's and before the request's own;
+    /// like the credentials, never in a request log line or an error.
+    let serviceHeaders: [(name: String, value: String)]
+    /// Query parameters every request's URL carries unless it has them already (`sap-client`, `sap-language`).
+    let serviceParameters: [(name: String, value: String)]
     let timeout: TimeInterval
     let requestTimeout: TimeInterval
     let maxBodyBytes: Int
@@ -87,10 +92,13 @@ public final class HTTPClientTransport: ODataTransport {
     ///   - counter: counts body bytes as they arrive; none by default.
     public init(
         serviceOrigin: String? = nil, timeout: TimeInterval = defaultTimeout, requestTimeout: TimeInterval? = nil,
-        credentials: Credentials = Credentials(), tokens: TokenSource? = nil, maxBodyBytes: Int = defaultMaxBodyBytes,
-        proxy: ProxyServer? = nil, counter: TransferCounter? = nil
+        credentials: Credentials = Credentials(), tokens: TokenSource? = nil,
+        headers: [(name: String, value: String)] = [], parameters: [(name: String, value: String)] = [],
+        maxBodyBytes: Int = defaultMaxBodyBytes, proxy: ProxyServer? = nil, counter: TransferCounter? = nil
     ) {
         self.tokens = tokens
+        serviceHeaders = headers
+        serviceParameters = parameters
         self.counter = counter
         self.timeout = timeout
         self.requestTimeout = requestTimeout ?? timeout * 3
@@ -117,14 +125,16 @@ public final class HTTPClientTransport: ODataTransport {
     public convenience init(
         serviceRoot: String, environment: [String: String] = ProcessInfo.processInfo.environment,
         timeout: TimeInterval = defaultTimeout, requestTimeout: TimeInterval? = nil,
-        credentials: Credentials = Credentials(), tokens: TokenSource? = nil, maxBodyBytes: Int = defaultMaxBodyBytes,
-        counter: TransferCounter? = nil
+        credentials: Credentials = Credentials(), tokens: TokenSource? = nil,
+        headers: [(name: String, value: String)] = [], parameters: [(name: String, value: String)] = [],
+        maxBodyBytes: Int = defaultMaxBodyBytes, counter: TransferCounter? = nil
     ) throws(ProxySettings.ConfigurationError) {
         var proxy: ProxyServer?
         if let url = Self.webURL(serviceRoot) { proxy = try ProxySettings(environment: environment).proxy(for: url) }
         self.init(
             serviceOrigin: serviceRoot, timeout: timeout, requestTimeout: requestTimeout, credentials: credentials,
-            tokens: tokens, maxBodyBytes: maxBodyBytes, proxy: proxy, counter: counter
+            tokens: tokens, headers: headers, parameters: parameters, maxBodyBytes: maxBodyBytes, proxy: proxy,
+            counter: counter
         )
     }
 
@@ -274,11 +284,12 @@ public final class HTTPClientTransport: ODataTransport {
     func exchange(
         _ request: TransportRequest, url: URL, deadline: NIODeadline, as authorization: String?
     ) async throws -> TransportResponse {
-        var outgoing = HTTPClientRequest(url: url.absoluteString)
+        var outgoing = HTTPClientRequest(url: Self.adding(serviceParameters, to: url).absoluteString)
         outgoing.method = HTTPMethod(rawValue: request.method.rawValue)
         for (name, value) in Self.protocolHeaders(request) { outgoing.headers.replaceOrAdd(name: name, value: value) }
         outgoing.headers.replaceOrAdd(name: "Accept-Encoding", value: "gzip, deflate")
         if let authorization { outgoing.headers.replaceOrAdd(name: "Authorization", value: authorization) }
+        for (name, value) in serviceHeaders { outgoing.headers.replaceOrAdd(name: name, value: value) }
         for (name, value) in request.headers { outgoing.headers.replaceOrAdd(name: name, value: value) }
         if let cookie = cookies.header(for: url) { outgoing.headers.replaceOrAdd(name: "Cookie", value: cookie) }
         if let body = request.body { outgoing.body = .bytes(ByteBuffer(bytes: body)) }
@@ -315,6 +326,21 @@ public final class HTTPClientTransport: ODataTransport {
             throw Failure.cutShort
         }
         return TransportResponse(status: Int(answer.status.code), headers: headers, body: body)
+    }
+
+    /// `url` with each of `parameters` its query does not name already.
+    static func adding(_ parameters: [(name: String, value: String)], to url: URL) -> URL {
+        guard !parameters.isEmpty, var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else {
+            return url
+        }
+        let named = Set((components.queryItems ?? []).map { $0.name.lowercased() })
+        let added = parameters.filter { !named.contains($0.name.lowercased()) }.map {
+            PercentEncoding.encodeQueryValue($0.name) + "=" + PercentEncoding.encodeQueryValue($0.value)
+        }
+        guard !added.isEmpty else { return url }
+        let existing = components.percentEncodedQuery.flatMap { $0.isEmpty ? nil : $0 }
+        components.percentEncodedQuery = ([existing].compactMap { $0 } + added).joined(separator: "&")
+        return components.url ?? url
     }
 
     /// Whether the connection closed or reset before any answer came: the request may not even have gone out.

@@ -14,6 +14,11 @@ public struct SessionSettings: Sendable {
     /// What the cache is keyed by: the service root when nil; the demo passes its stable name.
     public var identity: String?
     public var credentials: Credentials
+    /// Headers every request to the service carries (an API key); never logged.
+    public var headers: [(name: String, value: String)] = []
+    /// Query parameters every request carries (`sap-client`, `sap-language`): part of the cache's identity, since
+    /// another SAP client is other data (and another language, other texts).
+    public var parameters: [(name: String, value: String)] = []
     /// OAuth 2.0 sign-in, in place of `credentials`' `Authorization`; nil for none.
     public var signIn: SignInSettings?
     /// Told what the user must do to sign in (the device grant's "open URL and enter the code …"), and nil once
@@ -124,13 +129,16 @@ public final class BrowsingSession: Sendable {
             http = try HTTPClientTransport(
                 serviceRoot: root, environment: settings.environment, timeout: settings.timeout,
                 requestTimeout: settings.requestTimeout, credentials: settings.credentials, tokens: tokens,
-                maxBodyBytes: settings.maxResponseBytes, counter: settings.counter
+                headers: settings.headers, parameters: settings.parameters, maxBodyBytes: settings.maxResponseBytes,
+                counter: settings.counter
             )
         } catch {
             throw SessionError(error.description)
         }
         let transport = settings.wrapTransport?(http) ?? http
-        let cacheUser = user
+        // (another SAP client is other data, another language other texts: the cache is per client and language
+        // too, named with the user, since the service identity keeps only scheme, host and path)
+        let cacheUser = user + settings.parameters.map { "+\($0.name)=\($0.value)" }.joined()
         let opened: MetadataLoader.Opened
         do {
             opened = try await MetadataLoader.open(

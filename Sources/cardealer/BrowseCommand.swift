@@ -49,9 +49,7 @@ struct BrowseCommand: AsyncParsableCommand {
         var settings = try BrowserSession.settings(
             serviceRoot: url, identity: nil, options: browserOptions, profile: displayProfile, config: config)
         // Signed in with OAuth: the token store's entry is the service root's, also when the URL names a set.
-        let signIn = self.signIn.completed(by: config, serviceRoot: url)
-        settings.signIn = try await signIn.settings(serviceRoot: url.appendingSlash)
-        settings.tokenFile = signIn.tokenFile.map(SignInOptions.absolute)
+        try await signIn.apply(to: &settings, serviceRoot: url, config: config)
         try await BrowserSession.run(settings, options: browserOptions, config: config)
     }
 }

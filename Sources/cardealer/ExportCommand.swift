@@ -35,13 +35,15 @@ struct ExportCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Only entities matching this $filter expression.", valueName: "EXPRESSION"))
     var filter: String?
     @OptionGroup var browserOptions: BrowserOptions
+    @OptionGroup var signIn: SignInOptions
 
     mutating func run() async throws {
         guard let parsed = ResourcePath.parse(relative: path), !parsed.segments.isEmpty else {
             throw ValidationError("'\(path)' is not a path like Person or Person(1)/PersonCar.")
         }
-        let settings = try BrowserSession.settings(
+        var settings = try BrowserSession.settings(
             serviceRoot: url, identity: nil, options: browserOptions, profile: nil)
+        try await signIn.apply(to: &settings, serviceRoot: url, config: try await BrowserOptions.loadConfig())
         let session = try await BrowsingSession.start(settings)
         let model = session.model
         // The entity set the last segment lands in: the first segment's, then each navigation's target.

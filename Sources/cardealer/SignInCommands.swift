@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import ODataHTTP
+import Session
 
 /// How `browse`, `login`, `logout` and `whoami` sign in to a service with OAuth 2.0. Secrets never come from the
 /// command line (it shows in `ps`) or the config file: `CARDEALER_CLIENT_SECRET`, or a file only its owner reads.
@@ -35,6 +36,80 @@ struct SignInOptions: ParsableArguments {
     var tokenFile: String?
     @Flag(help: "Let credentials go over plain http to a host that is not loopback.")
     var allowPlainHTTP = false
+    @Option(
+        name: .customLong("header"),
+        help: ArgumentHelp(
+            "A header every request to the service carries, e.g. APIKey=@env:SANDBOX_KEY (VALUE or @env:VAR); "
+                + "repeatable; never logged.", valueName: "NAME=VALUE"))
+    var headers: [String] = []
+    @Option(name: .customLong("sap-client"), help: "The SAP client (three digits) every request names.")
+    var sapClient: String?
+    @Option(name: .customLong("sap-language"), help: "The SAP logon language (EN, DE, …) every request names.")
+    var sapLanguage: String?
+
+    /// Headers no option may set: the protocol's own.
+    static let reservedHeaders: Set<String> = [
+        "host", "content-length", "transfer-encoding", "connection", "cookie", "accept-encoding",
+    ]
+
+    /// The `--header` pairs, values from the environment where they say `@env:VAR`.
+    func serviceHeaders(environment: [String: String]) throws -> [(name: String, value: String)] {
+        try headers.map { pair in
+            let parts = pair.split(separator: "=", maxSplits: 1)
+            let tokenCharacters = CharacterSet(
+                charactersIn: "!#$%&'*+-.^_`|~0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz")
+            guard parts.count == 2, !parts[0].isEmpty,
+                parts[0].unicodeScalars.allSatisfy(tokenCharacters.contains)
+            else {
+                throw ValidationError(
+                    "--header wants NAME=VALUE, as APIKey=@env:SANDBOX_KEY; '\(parts.first ?? "")' is not.")
+            }
+            let name = String(parts[0])
+            guard !Self.reservedHeaders.contains(name.lowercased()) else {
+                throw ValidationError("--header cannot set \(name): the transport sends it itself.")
+            }
+            var value = String(parts[1])
+            if value.hasPrefix("@env:") {
+                let variable = String(value.dropFirst(5))
+                guard let found = environment[variable], !found.isEmpty else {
+                    throw ValidationError("--header \(name): the environment has no \(variable).")
+                }
+                value = found
+            }
+            guard !value.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else {
+                throw ValidationError("--header \(name): the value holds control characters.")
+            }
+            return (name, value)
+        }
+    }
+
+    /// `sap-client` and `sap-language` as every request's query parameters.
+    func serviceParameters() throws -> [(name: String, value: String)] {
+        var parameters: [(name: String, value: String)] = []
+        if let sapClient {
+            guard sapClient.count == 3, sapClient.allSatisfy(\.isASCII), sapClient.allSatisfy(\.isNumber) else {
+                throw ValidationError("--sap-client wants the client's three digits, as 100.")
+            }
+            parameters.append(("sap-client", sapClient))
+        }
+        if let sapLanguage {
+            guard (1...2).contains(sapLanguage.count), sapLanguage.allSatisfy({ $0.isASCII && $0.isLetter }) else {
+                throw ValidationError("--sap-language wants a language key, as EN or DE.")
+            }
+            parameters.append(("sap-language", sapLanguage.uppercased()))
+        }
+        return parameters
+    }
+
+    /// Puts these options (the config file's `[sign-in]` filling what they leave unsaid) into `settings`.
+    func apply(to settings: inout SessionSettings, serviceRoot: String, config: ConfigFile) async throws {
+        let environment = ProcessInfo.processInfo.environment
+        settings.headers = try serviceHeaders(environment: environment)
+        settings.parameters = try serviceParameters()
+        let options = completed(by: config, serviceRoot: serviceRoot)
+        settings.signIn = try await options.settings(serviceRoot: serviceRoot.appendingSlash)
+        settings.tokenFile = options.tokenFile.map(Self.absolute)
+    }
 
     /// Whether any sign-in option was given.
     var isGiven: Bool { clientID != nil || tokenURL != nil || issuer != nil }

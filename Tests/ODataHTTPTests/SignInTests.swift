@@ -417,3 +417,25 @@ final class Issued: Sendable {
         #expect(server.exchanges.count == 2, "polled at 4 s and 8 s, not at 12 s")
     }
 }
+
+/// What every request to a service carries besides the protocol: an API key (`--header`), SAP's client and
+/// language (`--sap-client`, `--sap-language`).
+@Suite struct ServiceHeadersTests {
+    @Test func every_request_carries_the_header_and_the_parameters_once() async throws {
+        let server = try ScriptedHTTPServer { _ in TokenSourceTests.json("200 OK", "{}") }
+        let transport = HTTPClientTransport(
+            serviceOrigin: server.url("/svc/"), timeout: 5, headers: [("APIKey", "k-123")],
+            parameters: [("sap-client", "100"), ("sap-language", "DE")])
+        _ = try await transport.send(TransportRequest(url: server.url("/svc/Person?$top=5")))
+        _ = try await transport.send(TransportRequest(url: server.url("/svc/Person?$skiptoken=5&sap-client=100")))
+        _ = try await transport.send(TransportRequest(url: server.url("/svc/$metadata"), acceptsXML: true))
+        let targets = server.exchanges.map(\.target)
+        #expect(
+            targets == [
+                "/svc/Person?$top=5&sap-client=100&sap-language=DE",
+                "/svc/Person?$skiptoken=5&sap-client=100&sap-language=DE",
+                "/svc/$metadata?sap-client=100&sap-language=DE",
+            ])
+        #expect(server.exchanges.allSatisfy { $0.header("APIKey") == "k-123" })
+    }
+}
