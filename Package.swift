@@ -28,6 +28,8 @@ let package = Package(
         // Already in the graph through async-http-client; named because ODataHTTP imports their modules.
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
+        // Already in the graph through async-http-client: client certificates and private CAs (TLSConfiguration).
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
         // Already in the graph; Session hashes a credential into the cache's file name with its SHA-256, and
         // ODataHTTP makes PKCE's S256 code challenge with it.
         .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
@@ -56,6 +58,7 @@ let package = Package(
                 .product(name: "NIOHTTPCompression", package: "swift-nio-extras"),
                 // PKCE's S256 challenge.
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ]
         ),
         // The background fetcher: request registry, prefetch policy, normaliser, `$metadata` loading. No HTTP of its own.
@@ -103,6 +106,7 @@ let package = Package(
             dependencies: [
                 "ODataCore", "EntityCache", "ScreenSeam", "ODataHTTP", "Sync", "Browser",
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ]
         ),
         // Argument parsing, the start-up screen, the terminal loop, the built-in service's commands.

@@ -4,6 +4,7 @@ import NIOCore
 import NIOHTTP1
 import NIOHTTPCompression
 import NIOPosix
+import NIOSSL
 
 #if canImport(Glibc)
 import Glibc
@@ -27,7 +28,7 @@ extension HTTPClientTransport {
     /// Whether no connection was made, so none of the request reached the server.
     static func isConnectFailure(_ error: any Error) -> Bool {
         switch error {
-        case is NIOConnectionError: return true
+        case is NIOConnectionError, is NIOSSLError, is BoringSSLError: return true
         case let error as HTTPClientError: return error == .connectTimeout || error == .getConnectionFromPoolTimeout
         case let error as IOError: return error.errnoCode == ECONNREFUSED || error.errnoCode == ENETUNREACH
         default: return false
@@ -79,9 +80,33 @@ extension HTTPClientTransport {
         case let error as HTTPParserError:
             if error == .invalidEOFState { return "the connection closed before the whole answer arrived" }
             return "the server's answer is not valid HTTP"
+        case let error as NIOSSLError:
+            return sentence(tls: String(describing: error))
+        case let error as BoringSSLError:
+            return sentence(tls: String(describing: error))
         default:
             return "the exchange failed (\(String(describing: error)))"
         }
+    }
+
+    /// A TLS handshake that failed, by what BoringSSL said: an untrusted service, or a service that wants a client
+    /// certificate (or refused the one given).
+    static func sentence(tls reason: String) -> String {
+        let text = reason.uppercased()
+        if text.contains("CERTIFICATE_VERIFY_FAILED") || text.contains("UNABLE_TO_GET_ISSUER") {
+            return "the TLS handshake failed: the service's certificate is not signed by a CA this client trusts "
+                + "(name a private CA with --ca-file)"
+        }
+        if text.contains("CERTIFICATE_REQUIRED") || text.contains("HANDSHAKE_FAILURE")
+            || text.contains("UNKNOWN_CA") || text.contains("BAD_CERTIFICATE")
+        {
+            return "the TLS handshake failed: the service wants a client certificate it trusts (--client-cert and "
+                + "--client-key)"
+        }
+        if text.contains("HOSTNAME") || text.contains("HOST NAME") {
+            return "the TLS handshake failed: the service's certificate is for another host name"
+        }
+        return "the TLS handshake failed"
     }
 
     /// Through a proxy, what went wrong reaching it or opening the tunnel to `target`'s host, naming the proxy

@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import Foundation
 import NIOCore
 import NIOHTTP1
+import NIOSSL
 import ODataCore
 import Synchronization
 
@@ -94,7 +95,8 @@ public final class HTTPClientTransport: ODataTransport {
         serviceOrigin: String? = nil, timeout: TimeInterval = defaultTimeout, requestTimeout: TimeInterval? = nil,
         credentials: Credentials = Credentials(), tokens: TokenSource? = nil,
         headers: [(name: String, value: String)] = [], parameters: [(name: String, value: String)] = [],
-        maxBodyBytes: Int = defaultMaxBodyBytes, proxy: ProxyServer? = nil, counter: TransferCounter? = nil
+        tls: TLSConfiguration? = nil, maxBodyBytes: Int = defaultMaxBodyBytes, proxy: ProxyServer? = nil,
+        counter: TransferCounter? = nil
     ) {
         self.tokens = tokens
         serviceHeaders = headers
@@ -114,6 +116,7 @@ public final class HTTPClientTransport: ODataTransport {
             decompression: .enabled(limit: .size(maxBodyBytes))
         )
         configuration.connectionPool.retryConnectionEstablishment = false
+        if let tls { configuration.tlsConfiguration = tls }
         client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
     }
 
@@ -127,13 +130,14 @@ public final class HTTPClientTransport: ODataTransport {
         timeout: TimeInterval = defaultTimeout, requestTimeout: TimeInterval? = nil,
         credentials: Credentials = Credentials(), tokens: TokenSource? = nil,
         headers: [(name: String, value: String)] = [], parameters: [(name: String, value: String)] = [],
-        maxBodyBytes: Int = defaultMaxBodyBytes, counter: TransferCounter? = nil
+        tls: TLSConfiguration? = nil, maxBodyBytes: Int = defaultMaxBodyBytes, counter: TransferCounter? = nil
     ) throws(ProxySettings.ConfigurationError) {
         var proxy: ProxyServer?
         if let url = Self.webURL(serviceRoot) { proxy = try ProxySettings(environment: environment).proxy(for: url) }
         self.init(
             serviceOrigin: serviceRoot, timeout: timeout, requestTimeout: requestTimeout, credentials: credentials,
-            tokens: tokens, headers: headers, parameters: parameters, maxBodyBytes: maxBodyBytes, proxy: proxy,
+            tokens: tokens, headers: headers, parameters: parameters, tls: tls, maxBodyBytes: maxBodyBytes,
+            proxy: proxy,
             counter: counter
         )
     }

@@ -1,6 +1,7 @@
 import Browser
 import EntityCache
 import Foundation
+import NIOSSL
 import ODataCore
 import ODataHTTP
 import ScreenSeam
@@ -19,6 +20,8 @@ public struct SessionSettings: Sendable {
     /// Query parameters every request carries (`sap-client`, `sap-language`): part of the cache's identity, since
     /// another SAP client is other data (and another language, other texts).
     public var parameters: [(name: String, value: String)] = []
+    /// Client certificate, private CA, or no verification; nil for the system's defaults.
+    public var tls: ClientTLS?
     /// OAuth 2.0 sign-in, in place of `credentials`' `Authorization`; nil for none.
     public var signIn: SignInSettings?
     /// Told what the user must do to sign in (the device grant's "open URL and enter the code …"), and nil once
@@ -80,13 +83,17 @@ public final class BrowsingSession: Sendable {
     public let metadataFromCache: Bool
     /// Sentences for the log from opening: annotation documents that could not be had or read.
     public let notes: [String]
+    /// Said on the status line all session long (TLS not verified).
+    public var standingWarning: String? { insecure ? "TLS not verified (--insecure)" : nil }
+    let insecure: Bool
     public let allowsWrites: Bool
 
     init(
         root: String, cache: CacheDatabase, engine: SyncEngine, model: ServiceModel, profile: DisplayProfile,
         proxy: ProxyServer?, transport: any ODataTransport, metadataFromCache: Bool, notes: [String] = [],
-        allowsWrites: Bool
+        allowsWrites: Bool, insecure: Bool = false
     ) {
+        self.insecure = insecure
         self.allowsWrites = allowsWrites
         self.transport = transport
         self.root = root
@@ -108,11 +115,18 @@ public final class BrowsingSession: Sendable {
         // the cache opens, so a first run signs in here, and a run with a stored token needs no network for it.
         var tokens: TokenSource?
         var user = CacheIdentity.user(settings.credentials)
+        let tls: TLSConfiguration?
+        do {
+            tls = try settings.tls?.configuration()
+        } catch {
+            throw SessionError("Cannot use the TLS settings: \(error.description).")
+        }
         if let signIn = settings.signIn {
             if let problem = signIn.problem() { throw SessionError("Cannot sign in: \(problem).") }
             let store = TokenStore(
                 path: settings.tokenFile ?? TokenStore.defaultPath(environment: settings.environment))
-            let source = TokenSource(settings: signIn, store: store, endpoint: TokenEndpoint(timeout: settings.timeout))
+            let source = TokenSource(
+                settings: signIn, store: store, endpoint: TokenEndpoint(timeout: settings.timeout, tls: tls))
             let prompt = settings.onSignInPrompt
             await source.setPromptHandler { prompt?($0.map { "To sign in, " + $0.sentence }) }
             do {
@@ -129,7 +143,8 @@ public final class BrowsingSession: Sendable {
             http = try HTTPClientTransport(
                 serviceRoot: root, environment: settings.environment, timeout: settings.timeout,
                 requestTimeout: settings.requestTimeout, credentials: settings.credentials, tokens: tokens,
-                headers: settings.headers, parameters: settings.parameters, maxBodyBytes: settings.maxResponseBytes,
+                headers: settings.headers, parameters: settings.parameters, tls: tls,
+                maxBodyBytes: settings.maxResponseBytes,
                 counter: settings.counter
             )
         } catch {
@@ -173,15 +188,17 @@ public final class BrowsingSession: Sendable {
         return BrowsingSession(
             root: opened.root, cache: opened.cache, engine: engine, model: opened.model, profile: profile,
             proxy: http.proxy, transport: transport, metadataFromCache: opened.fromCache, notes: opened.notes,
-            allowsWrites: settings.allowsWrites
+            allowsWrites: settings.allowsWrites, insecure: settings.tls?.insecure == true
         )
     }
 
     /// What the screens of this session share.
     @MainActor
     public func makeEnvironment() -> BrowserEnvironment {
-        BrowserEnvironment(
+        let environment = BrowserEnvironment(
             cache: cache, intents: engine, writes: allowsWrites ? engine : nil, model: model, profile: profile)
+        environment.standingWarning = standingWarning
+        return environment
     }
 
     /// The first screen: the profile's root set, else the list of entity sets.

@@ -42,6 +42,22 @@ struct SignInOptions: ParsableArguments {
             "A header every request to the service carries, e.g. APIKey=@env:SANDBOX_KEY (VALUE or @env:VAR); "
                 + "repeatable; never logged.", valueName: "NAME=VALUE"))
     var headers: [String] = []
+    @Option(
+        name: .customLong("client-cert"),
+        help: ArgumentHelp("A client certificate (PEM) for mutual TLS.", valueName: "FILE"))
+    var clientCertificate: String?
+    @Option(
+        name: .customLong("client-key"),
+        help: ArgumentHelp(
+            "The client certificate's key (PEM; an encrypted one's passphrase from CARDEALER_CLIENT_KEY_PASSPHRASE).",
+            valueName: "FILE"))
+    var clientKey: String?
+    @Option(
+        name: .customLong("ca-file"),
+        help: ArgumentHelp("CAs to trust (PEM) in place of the system's.", valueName: "FILE"))
+    var caFile: String?
+    @Flag(help: "Do not verify the service's TLS certificate (said on the status line all session).")
+    var insecure = false
     @Option(name: .customLong("sap-client"), help: "The SAP client (three digits) every request names.")
     var sapClient: String?
     @Option(name: .customLong("sap-language"), help: "The SAP logon language (EN, DE, …) every request names.")
@@ -104,6 +120,18 @@ struct SignInOptions: ParsableArguments {
     /// Puts these options (the config file's `[sign-in]` filling what they leave unsaid) into `settings`.
     func apply(to settings: inout SessionSettings, serviceRoot: String, config: ConfigFile) async throws {
         let environment = ProcessInfo.processInfo.environment
+        if clientCertificate != nil || clientKey != nil || caFile != nil || insecure {
+            settings.tls = ClientTLS(
+                certificateFile: clientCertificate.map(Self.absolute), keyFile: clientKey.map(Self.absolute),
+                keyPassphrase: environment["CARDEALER_CLIENT_KEY_PASSPHRASE"], caFile: caFile.map(Self.absolute),
+                insecure: insecure)
+        }
+        if insecure {
+            FileHandle.standardError.write(
+                Data(
+                    "Warning: --insecure: the service's TLS certificate is not verified; anyone in between can read and change what is sent.\n"
+                        .utf8))
+        }
         settings.headers = try serviceHeaders(environment: environment)
         settings.parameters = try serviceParameters()
         let options = completed(by: config, serviceRoot: serviceRoot)

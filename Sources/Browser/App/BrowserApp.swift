@@ -163,7 +163,8 @@ public final class BrowserApp {
         top.render(into: &buffer, rows: 1..<(size.rows - 1))
         Chrome.drawStatus(
             status: status, outbox: Self.outboxNote(outbox, online: status?.isOnline ?? true),
-            summary: commandMessage ?? top.statusSummary, spinnerPhase: activityVisible ? spinnerPhase : nil,
+            summary: commandMessage ?? (environment.standingWarning.map { $0 + " · " } ?? "") + top.statusSummary,
+            spinnerPhase: activityVisible ? spinnerPhase : nil,
             into: &buffer)
         if palette.isOpen { palette.render(into: &buffer, completionRows: min(8, size.rows - 3)) }
         return buffer

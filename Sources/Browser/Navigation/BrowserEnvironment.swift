@@ -24,6 +24,9 @@ public final class BrowserEnvironment {
     /// Body bytes received by this session so far (a "loading…" line says how many arrived since); nil when
     /// not counted.
     public var bytesArrived: () -> Int? = { nil }
+    /// Said on the status line before each screen's summary for the whole session: what the user chose that
+    /// weakens it (`--insecure`).
+    public var standingWarning: String?
     /// Columns the user hid (`-`, `:hide`), by entity set, for every list of that set in this session.
     var hiddenColumns: [String: Set<String>] = [:]
     /// Set by ``BrowserApp``: something changed, draw a frame soon.

@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import Foundation
 import NIOCore
 import NIOHTTP1
+import NIOSSL
 import ODataCore
 
 /// Talks to an authorization server: token requests (RFC 6749) and OpenID discovery.
@@ -16,7 +17,7 @@ public final class TokenEndpoint: Sendable {
     let client: HTTPClient
     let timeout: TimeInterval
 
-    public init(timeout: TimeInterval = 10, environment: [String: String] = ProcessInfo.processInfo.environment) {
+    public init(timeout: TimeInterval = 10, tls: TLSConfiguration? = nil) {
         self.timeout = timeout
         var configuration = HTTPClient.Configuration(
             redirectConfiguration: .disallow,
@@ -24,6 +25,7 @@ public final class TokenEndpoint: Sendable {
             decompression: .enabled(limit: .size(Self.maxBodyBytes))
         )
         configuration.connectionPool.retryConnectionEstablishment = false
+        if let tls { configuration.tlsConfiguration = tls }
         client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
     }
 

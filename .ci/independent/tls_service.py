@@ -1,0 +1,57 @@
+#!/usr/bin/env python3
+"""The ownership service (odatapy) over TLS on loopback, with client certificates required (mutual TLS).
+
+    python tls_service.py PORT SERVER_CERT SERVER_KEY CLIENT_CA    # https://127.0.0.1:PORT/odata/
+
+The certificates are made by the CI script with openssl: a CA, the server's certificate for 127.0.0.1, and the
+client certificates the tests present. The TLS is CPython's ssl module (OpenSSL), not ours.
+"""
+
+import signal
+import ssl
+import sys
+from socketserver import ThreadingMixIn
+from wsgiref.simple_server import WSGIRequestHandler, WSGIServer, make_server
+
+import ownership_service
+
+
+class Server(ThreadingMixIn, WSGIServer):
+    daemon_threads = True
+
+    def get_request(self):
+        # The handshake per connection, on its own thread (a client that never finishes one blocks nobody else).
+        connection, address = self.socket.accept()
+        return connection, address
+
+    def process_request_thread(self, request, client_address):
+        try:
+            request = self.context.wrap_socket(request, server_side=True)
+        except (ssl.SSLError, OSError) as error:
+            sys.stderr.write("handshake refused: %s\n" % error)
+            self.shutdown_request(request)
+            return
+        super().process_request_thread(request, client_address)
+
+
+class QuietHandler(WSGIRequestHandler):
+    def log_message(self, format, *args):
+        sys.stderr.write("%s\n" % (format % args))
+
+
+def main():
+    port, certificate, key, client_ca = int(sys.argv[1]), sys.argv[2], sys.argv[3], sys.argv[4]
+    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    context.load_cert_chain(certificate, key)
+    context.load_verify_locations(client_ca)
+    context.verify_mode = ssl.CERT_REQUIRED
+    server = make_server("127.0.0.1", port, ownership_service.wsgi_app(), server_class=Server,
+                         handler_class=QuietHandler)
+    server.context = context
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
+    print("serving https://127.0.0.1:%d/odata/" % port, flush=True)
+    server.serve_forever()
+
+
+if __name__ == "__main__":
+    main()
