@@ -134,6 +134,12 @@ struct SignInOptions: ParsableArguments {
         }
         settings.headers = try serviceHeaders(environment: environment)
         settings.parameters = try serviceParameters()
+        // Credentials of any kind (a password, a token, an API key) cross no network unencrypted unless asked to.
+        if settings.credentials.authorization != nil || !settings.headers.isEmpty,
+            let problem = SignInSettings.plainHTTPProblem(serviceRoot, what: "the service", allowed: allowPlainHTTP)
+        {
+            throw SessionError("Cannot send credentials: \(problem).")
+        }
         let options = completed(by: config, serviceRoot: serviceRoot)
         settings.signIn = try await options.settings(serviceRoot: serviceRoot.appendingSlash)
         settings.tokenFile = options.tokenFile.map(Self.absolute)

@@ -84,3 +84,19 @@ import Testing
         #expect(output.range(of: #"^[0-9]+\.[0-9]+\.[0-9]+\n$"#, options: .regularExpression) != nil, "\(output)")
     }
 }
+
+extension CommandLineTests {
+    @Test func credentials_go_over_plain_http_only_to_loopback_unless_asked() throws {
+        let directory = try BuiltProducts.temporaryDirectory("cardealer-cli")
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        // (192.0.2.1 is TEST-NET-1: nothing answers there, and nothing is sent)
+        for (arguments, environment) in [
+            (["export", "http://192.0.2.1/svc/", "Person"], ["CARDEALER_BEARER_TOKEN": "tok-Secret-1"]),
+            (["export", "http://192.0.2.1/svc/", "Person", "--header", "APIKey=k"], [:]),
+        ] {
+            let (status, output) = try Self.runWithStatus(arguments, in: directory, environment: environment)
+            #expect(status != 0 && output.contains("Cannot send credentials"), "\(output)")
+            #expect(output.contains("plain http on another host") && !output.contains("tok-Secret-1"), "\(output)")
+        }
+    }
+}
