@@ -174,8 +174,8 @@ let package = Package(
         .testTarget(
             name: "SSHGatewayTests",
             dependencies: [
-                "SSHGateway", "Terminal", "CarDealerTestSupport", .product(name: "NIOSSH", package: "swift-nio-ssh"),
-                .product(name: "Crypto", package: "swift-crypto"),
+                "SSHGateway", "Terminal", "CarDealerTestSupport", "ODataCore", "ODataHTTP",
+                .product(name: "NIOSSH", package: "swift-nio-ssh"), .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
         // The built cardealer binary in tmux: keys in, capture-pane out.

@@ -3,7 +3,7 @@
 # Installs what it needs (wrk and tmux from apt when missing; pyodata and mock-sap into
 # Benchmarks/.venv), builds release, runs every section, prints a markdown report and writes
 # BENCHMARKS.md. Scratch files go to Benchmarks/.work. Loopback only; every wait is bounded.
-# Usage: Benchmarks/run.sh [SECTION ...]   (navigation scale ingest terminal server cache writes ssh; default all)
+# Usage: Benchmarks/run.sh [SECTION ...]   (navigation scale ingest terminal server cache writes ssh signin; default all)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 

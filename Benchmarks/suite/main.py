@@ -1,6 +1,6 @@
 """Runs the benchmark sections, prints the markdown report, writes results.json and BENCHMARKS.md.
 
-Usage: main.py [SECTION ...] [--no-write]   (sections: navigation scale ingest terminal server cache writes ssh; default all)
+Usage: main.py [SECTION ...] [--no-write]   (sections: navigation scale ingest terminal server cache writes ssh signin; default all)
 """
 import json
 import os
@@ -14,7 +14,7 @@ sys.path.insert(0, os.path.dirname(__file__))
 import common  # noqa: E402
 import report  # noqa: E402
 
-SECTIONS = ["navigation", "scale", "ingest", "terminal", "server", "cache", "writes", "ssh"]
+SECTIONS = ["navigation", "scale", "ingest", "terminal", "server", "cache", "writes", "ssh", "signin"]
 
 
 def sh(*argv):

@@ -122,6 +122,13 @@ def summary_rows(results):
                      met(cache["entity_p99_ms"] <= 0.1)))
         rows.append(("cache and fetcher RSS with 1,000,000 rows cached", "≤ 40 MB", fmt(cache["rss_mib"], 1, " MiB"),
                      met(cache["rss_mib"] * 1.048576 <= 40)))
+    signin = results.get("signin")
+    if signin:
+        rows.append(("sign-in: key → frame p99, 60-step walk, 5 s OAuth tokens against none", "unchanged",
+                     "%s against %s ms (%d tokens asked over %.0f s, %d refused with 401)" % (
+                         fmt(signin["oauth"]["key_to_frame_p99_ms"], 2), fmt(signin["open"]["key_to_frame_p99_ms"], 2),
+                         signin["oauth"]["token_requests"], signin["oauth"]["duration_s"] or 0,
+                         signin["oauth"]["refused_401"]), met(None)))
     writes = results.get("writes")
     if writes:
         worst = max(writes["save_to_frame_p99_ms_0"], writes["save_to_frame_p99_ms_300"])

@@ -30,6 +30,8 @@ struct ServeSSHCommand: AsyncParsableCommand {
     @Option(help: "Interface to listen on.") var host = "127.0.0.1"
     @Option(help: "Port to listen on; 0 picks a free one.") var port = 2222
     @Option(help: "Browse this OData service root instead of the built-in demo.") var service: String?
+    /// How every session signs in to --service: the gateway's configuration, never the visitor's.
+    @OptionGroup var signIn: SignInOptions
     @Option(help: "Browse the built-in demo in OData 2 or 4.") var odataVersion = 2
     @Option(help: "People in the built-in demo's data.") var people = 200
     @Flag(help: "The built-in demo refuses every change (a public demo nobody can deface).") var readOnly = false
@@ -86,6 +88,9 @@ struct ServeSSHCommand: AsyncParsableCommand {
             guard let url = URL(string: service), ["http", "https"].contains(url.scheme?.lowercased() ?? ""),
                 url.host != nil, url.user == nil, url.password == nil
             else { throw ValidationError("--service must be an http(s) service root URL without credentials.") }
+        }
+        if service == nil, signIn.anyGiven {
+            throw ValidationError("The sign-in and service options go with --service (the built-in demo needs none).")
         }
     }
 
@@ -168,10 +173,12 @@ struct ServeSSHCommand: AsyncParsableCommand {
         }
 
         let opening = open
+        // What every session's browser is given to sign in with: from this command and its environment only.
+        let forwarded = try signIn.forwarded(environment: environment)
         var configuration = GatewayConfiguration(hostKey: key) { request in
             try Self.sessionCommand(
                 request, claim: claim, serviceRoot: serviceRoot, builtIn: builtIn, open: opening,
-                marksFrames: frameQuietMs > 0 && !noFrameMark)
+                marksFrames: frameQuietMs > 0 && !noFrameMark, signIn: forwarded)
         }
         configuration.host = host
         configuration.port = port
@@ -222,7 +229,8 @@ struct ServeSSHCommand: AsyncParsableCommand {
     /// state directory of its own and none of the server's environment (no credentials, no proxies).
     static func sessionCommand(
         _ request: SessionRequest, claim: SessionDirectories.Claim, serviceRoot: String, builtIn: Bool,
-        open: String? = nil, marksFrames: Bool = true
+        open: String? = nil, marksFrames: Bool = true,
+        signIn: (arguments: [String], environment: [String: String]) = ([], [:])
     ) throws -> SessionCommand {
         var template = Array(
             SessionDirectories.template(in: NSTemporaryDirectory(), claim: claim, number: request.number)
@@ -247,6 +255,8 @@ struct ServeSSHCommand: AsyncParsableCommand {
         environment[FrameMark.environmentName] = marksFrames ? "1" : nil
         var arguments = ["ssh-session", serviceRoot, "--cache-directory", directory + "/cache"]
         if builtIn { arguments.append("--built-in") }
+        arguments += signIn.arguments
+        environment.merge(signIn.environment) { $1 }
         if let open { arguments += ["--open", open] }
         return SessionCommand(
             path: executablePath(), name: "cardealer", arguments: arguments, environment: environment,
@@ -269,11 +279,13 @@ struct SSHSessionCommand: AsyncParsableCommand {
     @Argument var serviceRoot: String
     @Flag(help: "The service is the built-in demo: browse it with the CarDealer display profile.") var builtIn = false
     @OptionGroup var browserOptions: BrowserOptions
+    @OptionGroup var signIn: SignInOptions
 
     mutating func run() async throws {
-        let settings = try BrowserSession.settings(
+        var settings = try BrowserSession.settings(
             serviceRoot: serviceRoot, identity: nil, options: browserOptions,
             profile: builtIn ? DisplayProfile.carDealer : nil, config: ConfigFile())
+        try await signIn.apply(to: &settings, serviceRoot: serviceRoot, config: ConfigFile())
         try await BrowserSession.run(settings, options: browserOptions, config: ConfigFile())
     }
 }

@@ -117,6 +117,48 @@ struct SignInOptions: ParsableArguments {
         return parameters
     }
 
+    /// Whether any option here was given (serve-ssh refuses them without --service).
+    var anyGiven: Bool {
+        isGiven || !headers.isEmpty || sapClient != nil || sapLanguage != nil || clientCertificate != nil
+            || clientKey != nil || caFile != nil || insecure
+    }
+
+    /// These options as `serve-ssh` hands them to each session's browser: arguments, and the secrets (client
+    /// secret, header values, the key's passphrase) in its environment rather than on its command line. A
+    /// session keeps its own tokens in its own state directory: each visitor signs in on their own with the
+    /// device grant; the client credentials are the gateway's.
+    func forwarded(environment: [String: String]) throws -> (arguments: [String], environment: [String: String]) {
+        var arguments: [String] = []
+        var secrets: [String: String] = [:]
+        func pass(_ name: String, _ value: String?) {
+            if let value { arguments += [name, value] }
+        }
+        pass("--client-id", clientID)
+        pass("--token-url", tokenURL)
+        pass("--device-url", deviceURL)
+        pass("--authorize-url", authorizeURL)
+        pass("--issuer", issuer)
+        pass("--grant", grant?.rawValue)
+        pass("--scope", scope)
+        pass("--sap-client", sapClient)
+        pass("--sap-language", sapLanguage)
+        pass("--client-cert", clientCertificate.map(Self.absolute))
+        pass("--client-key", clientKey.map(Self.absolute))
+        pass("--ca-file", caFile.map(Self.absolute))
+        if insecure { arguments.append("--insecure") }
+        if allowPlainHTTP { arguments.append("--allow-plain-http") }
+        if let secret = try secret(environment: environment) { secrets["CARDEALER_CLIENT_SECRET"] = secret }
+        if let passphrase = environment["CARDEALER_CLIENT_KEY_PASSPHRASE"] {
+            secrets["CARDEALER_CLIENT_KEY_PASSPHRASE"] = passphrase
+        }
+        for (index, header) in try serviceHeaders(environment: environment).enumerated() {
+            let variable = "CARDEALER_GATEWAY_HEADER_\(index)"
+            secrets[variable] = header.value
+            arguments += ["--header", "\(header.name)=@env:\(variable)"]
+        }
+        return (arguments, secrets)
+    }
+
     /// Puts these options (the config file's `[sign-in]` filling what they leave unsaid) into `settings`.
     func apply(to settings: inout SessionSettings, serviceRoot: String, config: ConfigFile) async throws {
         let environment = ProcessInfo.processInfo.environment
