@@ -81,7 +81,7 @@ tail -n 15 .ci-independent.log
 # $metadata, two v4 browsing, two v4 writes, one of them a JSON $batch, one export, one $select, five links on odatapy,
 # one of them a create and its link in one changeset, two of the screens annotations describe, two signed in with
 # OAuth 2.0 client credentials, three with the device grant, two with the code grant and PKCE, one naming an SAP client, two over mutual TLS, two serve-ssh sessions signing in).
-if [ "$status" -eq 0 ] && ! grep -q "Test run with 31 tests" .ci-independent.log; then
+if [ "$status" -eq 0 ] && [ -z "${CI_FILTER:-}" ] && ! grep -q "Test run with 31 tests" .ci-independent.log; then
     echo "independent-writes: the tests did not run"
     exit 1
 fi

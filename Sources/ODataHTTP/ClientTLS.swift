@@ -29,6 +29,18 @@ public struct ClientTLS: Sendable, Hashable {
         self.insecure = insecure
     }
 
+    /// What the token endpoint at `tokenURL` is spoken to with: these settings when it is on the service's own
+    /// origin, but always verified (`--insecure` is the service's, never the authorization server's); the system's
+    /// defaults for an authorization server elsewhere (a public identity provider trusts the public CAs).
+    public func forTokenEndpoint(_ tokenURL: String, serviceRoot: String) -> ClientTLS? {
+        guard let token = URL(string: tokenURL).flatMap(HTTPClientTransport.Origin.init),
+            let service = URL(string: serviceRoot).flatMap(HTTPClientTransport.Origin.init), token == service
+        else { return nil }
+        var verified = self
+        verified.insecure = false
+        return verified
+    }
+
     /// A TLS setting that cannot be used, in a sentence.
     public struct Problem: Error, Sendable, Hashable, CustomStringConvertible {
         public var description: String

@@ -28,7 +28,12 @@ extension HTTPClientTransport {
     /// Whether no connection was made, so none of the request reached the server.
     static func isConnectFailure(_ error: any Error) -> Bool {
         switch error {
-        case is NIOConnectionError, is NIOSSLError, is BoringSSLError: return true
+        case is NIOConnectionError: return true
+        // (a handshake that failed sent nothing; a TLS error later — an unclean shutdown after the answer's head, an
+        // alert mid-body — may follow a write the service applied)
+        case let error as NIOSSLError:
+            if case .handshakeFailed = error { return true }
+            return false
         case let error as HTTPClientError: return error == .connectTimeout || error == .getConnectionFromPoolTimeout
         case let error as IOError: return error.errnoCode == ECONNREFUSED || error.errnoCode == ENETUNREACH
         default: return false
@@ -81,7 +86,9 @@ extension HTTPClientTransport {
             if error == .invalidEOFState { return "the connection closed before the whole answer arrived" }
             return "the server's answer is not valid HTTP"
         case let error as NIOSSLError:
-            return sentence(tls: String(describing: error))
+            if case .handshakeFailed = error { return sentence(tls: String(describing: error)) }
+            if case .uncleanShutdown = error { return "the connection was lost (TLS closed uncleanly)" }
+            return "the TLS connection failed"
         case let error as BoringSSLError:
             return sentence(tls: String(describing: error))
         default:

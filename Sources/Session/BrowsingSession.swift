@@ -125,8 +125,14 @@ public final class BrowsingSession: Sendable {
             if let problem = signIn.problem() { throw SessionError("Cannot sign in: \(problem).") }
             let store = TokenStore(
                 path: settings.tokenFile ?? TokenStore.defaultPath(environment: settings.environment))
+            let tokenTLS: TLSConfiguration?
+            do {
+                tokenTLS = try settings.tls?.forTokenEndpoint(signIn.tokenURL, serviceRoot: root)?.configuration()
+            } catch {
+                throw SessionError("Cannot use the TLS settings: \(error.description).")
+            }
             let source = TokenSource(
-                settings: signIn, store: store, endpoint: TokenEndpoint(timeout: settings.timeout, tls: tls))
+                settings: signIn, store: store, endpoint: TokenEndpoint(timeout: settings.timeout, tls: tokenTLS))
             let prompt = settings.onSignInPrompt
             await source.setPromptHandler { prompt?($0.map { "To sign in, " + $0.sentence }) }
             do {

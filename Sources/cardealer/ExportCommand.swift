@@ -44,6 +44,10 @@ struct ExportCommand: AsyncParsableCommand {
         var settings = try BrowserSession.settings(
             serviceRoot: url, identity: nil, options: browserOptions, profile: nil)
         try await signIn.apply(to: &settings, serviceRoot: url, config: try await BrowserOptions.loadConfig())
+        // (the device grant's code, where a person sees it: the data goes to standard output)
+        settings.onSignInPrompt = { text in
+            if let text { FileHandle.standardError.write(Data((text + " (waiting)\n").utf8)) }
+        }
         let session = try await BrowsingSession.start(settings)
         let model = session.model
         // The entity set the last segment lands in: the first segment's, then each navigation's target.

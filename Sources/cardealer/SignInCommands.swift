@@ -117,6 +117,27 @@ struct SignInOptions: ParsableArguments {
         return parameters
     }
 
+    /// The TLS options as settings; nil when none was given.
+    func clientTLS(environment: [String: String]) -> ClientTLS? {
+        guard clientCertificate != nil || clientKey != nil || caFile != nil || insecure else { return nil }
+        return ClientTLS(
+            certificateFile: clientCertificate.map(Self.absolute), keyFile: clientKey.map(Self.absolute),
+            keyPassphrase: environment["CARDEALER_CLIENT_KEY_PASSPHRASE"], caFile: caFile.map(Self.absolute),
+            insecure: insecure)
+    }
+
+    /// The authorization server as every command speaks to it: the service's TLS settings when it is on the
+    /// service's origin (always verified), the system's defaults elsewhere.
+    func tokenEndpoint(for url: String, serviceRoot: String) throws -> TokenEndpoint {
+        do {
+            let tls = try clientTLS(environment: ProcessInfo.processInfo.environment)?.forTokenEndpoint(
+                url, serviceRoot: serviceRoot)?.configuration()
+            return TokenEndpoint(tls: tls)
+        } catch {
+            throw SessionError("Cannot use the TLS settings: \(error.description).")
+        }
+    }
+
     /// Whether any option here was given (serve-ssh refuses them without --service).
     var anyGiven: Bool {
         isGiven || !headers.isEmpty || sapClient != nil || sapLanguage != nil || clientCertificate != nil
@@ -162,12 +183,7 @@ struct SignInOptions: ParsableArguments {
     /// Puts these options (the config file's `[sign-in]` filling what they leave unsaid) into `settings`.
     func apply(to settings: inout SessionSettings, serviceRoot: String, config: ConfigFile) async throws {
         let environment = ProcessInfo.processInfo.environment
-        if clientCertificate != nil || clientKey != nil || caFile != nil || insecure {
-            settings.tls = ClientTLS(
-                certificateFile: clientCertificate.map(Self.absolute), keyFile: clientKey.map(Self.absolute),
-                keyPassphrase: environment["CARDEALER_CLIENT_KEY_PASSPHRASE"], caFile: caFile.map(Self.absolute),
-                insecure: insecure)
-        }
+        settings.tls = clientTLS(environment: environment)
         if insecure {
             FileHandle.standardError.write(
                 Data(
@@ -238,12 +254,12 @@ struct SignInOptions: ParsableArguments {
                 throw ValidationError("Cannot sign in: \(problem).")
             }
             do {
-                let found = try await TokenEndpoint().discover(issuer: issuer)
+                let found = try await tokenEndpoint(for: issuer, serviceRoot: serviceRoot).discover(issuer: issuer)
                 tokenURL = found.tokenURL
                 deviceURL = deviceURL ?? found.deviceURL
                 authorizeURL = authorizeURL ?? found.authorizeURL
             } catch {
-                throw ValidationError("Cannot sign in: \(error.description).")
+                throw ValidationError("Cannot sign in: \(error).")
             }
         }
         guard let tokenURL else {
@@ -308,7 +324,9 @@ struct LoginCommand: AsyncParsableCommand {
             throw ValidationError("login needs --client-id and --token-url (or --issuer).")
         }
         guard let settings = try await signIn.settings(serviceRoot: root) else { return }
-        let source = TokenSource(settings: settings, store: signIn.store)
+        let source = TokenSource(
+            settings: settings, store: signIn.store,
+            endpoint: try signIn.tokenEndpoint(for: settings.tokenURL, serviceRoot: root))
         await source.setPromptHandler { prompt in
             guard let prompt else { return }
             let minutes = max(1, Int((prompt.expiresAt.timeIntervalSinceNow / 60).rounded(.up)))
@@ -318,7 +336,9 @@ struct LoginCommand: AsyncParsableCommand {
         }
         await source.setBrowserHandler { url in
             FileHandle.standardOutput.write(
-                Data("To sign in, open this in a web browser on this machine:\n\(url)\nWaiting…\n".utf8))
+                Data(
+                    "To sign in, open this in a web browser on this machine:\n\(TokenAnswer.clean(url))\nWaiting…\n"
+                        .utf8))
             LoginCommand.openBrowser(url)
         }
         let token: IssuedToken

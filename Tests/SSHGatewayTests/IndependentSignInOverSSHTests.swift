@@ -36,10 +36,30 @@ struct IndependentSignInOverSSHTests {
             $0.contains("Business Partners") && $0.contains("● online")
         }
         #expect(result.matched, "\(result.screen)")
+        // And the session's browser got the client from its command line, the secret on none (`ps` shows those)
+        let sessions = Self.commandLines().filter { $0.contains("ssh-session") }
+        #expect(!sessions.isEmpty)
+        #expect(sessions.allSatisfy { $0.contains("--client-id cardealer-ci") }, "\(sessions)")
+        // (cardealer's processes: the CI script gives mock-sap the client and secret on its own command line)
+        let cardealer = Self.commandLines().filter {
+            let program = $0.prefix { $0 != " " }
+            return program == "cardealer" || program.hasSuffix("/cardealer")
+        }
+        #expect(cardealer.count >= 2, "the gateway and the session: \(cardealer)")
+        #expect(!cardealer.contains { $0.contains("ci-Secret-7f3a9") })
         try tmux.sendKeys("q")
         _ = try await tmux.waitFor(timeout: .seconds(20)) { $0.contains("EXIT=0") }
-        // And the secret is on no session's command line (the gateway's own log names none either)
-        #expect(!gateway.output.contains("ci-Secret-7f3a9"))
+    }
+
+    /// Every process's command line, as `ps` would show it (arguments joined by spaces).
+    static func commandLines() -> [String] {
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+        return entries.filter { $0.allSatisfy(\.isNumber) }.compactMap { pid in
+            guard let data = FileManager.default.contents(atPath: "/proc/\(pid)/cmdline"), !data.isEmpty else {
+                return nil
+            }
+            return String(decoding: data.map { $0 == 0 ? 0x20 : $0 }, as: UTF8.self)
+        }
     }
 
     @Test(.enabled(if: ProcessInfo.processInfo.environment["CARDEALER_SIGNIN_ISSUER"] != nil))

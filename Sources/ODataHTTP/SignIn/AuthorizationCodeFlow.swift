@@ -55,10 +55,7 @@ public enum AuthorizationCodeFlow {
             authorizeURL + separator
                 + query.map { TokenEndpoint.formEncode($0.0) + "=" + TokenEndpoint.formEncode($0.1) }.joined(
                     separator: "&"))
-        let answer = try await listener.callback(timeout: timeout)
-        guard answer["state"] == state else {
-            throw SignInError("the sign-in came back with another state than was sent; refused", isFinal: true)
-        }
+        let answer = try await listener.callback(timeout: timeout, state: state)
         if let error = answer["error"] {
             let detail = answer["error_description"].map { " (" + TokenAnswer.quote($0) + ")" } ?? ""
             throw SignInError(
@@ -108,12 +105,13 @@ final class LoopbackRedirect: @unchecked Sendable {
         Glibc.close(socket)
     }
 
-    /// The callback's query parameters, from the first request to `/callback` within `timeout` seconds; other
-    /// requests (a favicon) get a 404 and are otherwise ignored.
-    func callback(timeout: TimeInterval) async throws(SignInError) -> [String: String] {
+    /// The callback's query parameters, from the first request to `/callback` with `state` within `timeout`
+    /// seconds; other requests (a favicon) get a 404, a callback with another state (another page's, a forgery)
+    /// a 400, and are otherwise ignored.
+    func callback(timeout: TimeInterval, state: String) async throws(SignInError) -> [String: String] {
         let deadline = Date().addingTimeInterval(timeout)
         let result: [String: String]? = await withCheckedContinuation { continuation in
-            Thread { continuation.resume(returning: self.wait(until: deadline)) }.start()
+            Thread { continuation.resume(returning: self.wait(until: deadline, state: state)) }.start()
         }
         guard let result else {
             throw SignInError(
@@ -122,8 +120,9 @@ final class LoopbackRedirect: @unchecked Sendable {
         return result
     }
 
-    /// Blocking: accepts connections until one brings the callback or the deadline passes.
-    func wait(until deadline: Date) -> [String: String]? {
+    /// Blocking: accepts connections until one brings the callback or the deadline passes. Each connection has at
+    /// most 5 s (and no longer than the deadline) to send its request line.
+    func wait(until deadline: Date, state: String) -> [String: String]? {
         while true {
             let left = Int32(max(0, deadline.timeIntervalSinceNow * 1000))
             guard left > 0 else { return nil }
@@ -132,11 +131,13 @@ final class LoopbackRedirect: @unchecked Sendable {
             let client = Glibc.accept(socket, nil, nil)
             guard client >= 0 else { continue }
             defer { Glibc.close(client) }
-            var limit = timeval(tv_sec: 5, tv_usec: 0)
-            setsockopt(client, SOL_SOCKET, SO_RCVTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
+            let connectionDeadline = min(deadline, Date().addingTimeInterval(5))
             var bytes: [UInt8] = []
             var buffer = [UInt8](repeating: 0, count: 2048)
             while bytes.count < 8192, !bytes.contains(0x0A) {
+                let wait = Int32(max(0, connectionDeadline.timeIntervalSinceNow * 1000))
+                var readable = pollfd(fd: client, events: Int16(POLLIN), revents: 0)
+                guard wait > 0, Glibc.poll(&readable, 1, wait) > 0 else { break }
                 let read = recv(client, &buffer, buffer.count, 0)
                 guard read > 0 else { break }
                 bytes += buffer[0..<read]
@@ -151,6 +152,10 @@ final class LoopbackRedirect: @unchecked Sendable {
             }
             var query: [String: String] = [:]
             for item in target.queryItems ?? [] { query[item.name] = item.value ?? "" }
+            guard query["state"] == state else {
+                Self.reply(client, status: "400 Bad Request", text: "This is not the sign-in cardealer is waiting for.")
+                continue
+            }
             let signedIn = query["code"] != nil && query["error"] == nil
             Self.reply(
                 client, status: "200 OK",

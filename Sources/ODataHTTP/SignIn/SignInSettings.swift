@@ -104,8 +104,9 @@ public struct SignInSettings: Sendable, Hashable, CustomStringConvertible {
         return nil
     }
 
+    /// A loopback address (127.0.0.0/8, ::1) or `localhost`; a name such as `127.evil.example` is not.
     static func isLoopback(_ host: String) -> Bool {
         let bare = host.trimmingCharacters(in: CharacterSet(charactersIn: "[]")).lowercased()
-        return bare == "localhost" || bare == "::1" || bare.hasPrefix("127.")
+        return IPAddress(bare)?.isLoopback ?? (bare == "localhost")
     }
 }

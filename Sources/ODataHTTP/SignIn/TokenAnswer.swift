@@ -179,13 +179,18 @@ public enum TokenAnswer {
     /// A server's text made safe for a terminal line and a log: control characters dropped, at most
     /// ``quoteLimit`` characters.
     public static func quote(_ text: String) -> String {
-        let cleaned = String(
+        let cleaned = clean(text)
+        return cleaned.count > quoteLimit ? String(cleaned.prefix(quoteLimit)) + "…" : cleaned
+    }
+
+    /// `text` without control characters or bidirectional overrides, whole (a URL to copy must stay whole).
+    public static func clean(_ text: String) -> String {
+        String(
             String.UnicodeScalarView(
                 text.unicodeScalars.filter {
                     !CharacterSet.controlCharacters.contains($0) && !(0x202A...0x202E).contains($0.value)
                         && !(0x2066...0x2069).contains($0.value)
                 }))
-        return cleaned.count > quoteLimit ? String(cleaned.prefix(quoteLimit)) + "…" : cleaned
     }
 }
 

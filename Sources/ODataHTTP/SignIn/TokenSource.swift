@@ -45,8 +45,16 @@ public actor TokenSource {
         self.store = store
         self.endpoint = endpoint
         self.now = now
-        token = try? store.entry(serviceRoot: settings.serviceRoot, clientID: settings.clientID)?.token
+        let entry = try? store.entry(for: settings)
+        token = entry?.token
+        storeKey = entry?.serviceRoot ?? settings.serviceRoot
     }
+
+    /// The service root this source's tokens are stored under (a URL naming an entity set keeps its service's).
+    let storeKey: String
+    /// Raised whenever the token in hand changes: a renewal that began under another generation does not
+    /// overwrite what came meanwhile (a `cardealer login` in another terminal).
+    var generation = 0
 
     /// Where device prompts go (the start-up screen, `cardealer login`'s output).
     public func setPromptHandler(_ handler: (@Sendable (DevicePrompt?) -> Void)?) {
@@ -81,7 +89,7 @@ public actor TokenSource {
         if let token, "Bearer " + token.accessToken != rejected, !endsSoon(token) {
             return "Bearer " + token.accessToken
         }
-        if let stored = storedToken(), "Bearer " + stored.accessToken != rejected {
+        if let stored = storedToken(), "Bearer " + stored.accessToken != rejected, !endsSoon(stored) {
             take(stored)
             return "Bearer " + stored.accessToken
         }
@@ -115,9 +123,9 @@ public actor TokenSource {
 
     /// The stored token, when it differs from the one in hand.
     func storedToken() -> IssuedToken? {
-        guard let stored = try? store.entry(serviceRoot: settings.serviceRoot, clientID: settings.clientID)?.token,
-            stored.accessToken != token?.accessToken
-        else { return nil }
+        guard let stored = try? store.entry(for: settings)?.token, stored.accessToken != token?.accessToken else {
+            return nil
+        }
         return stored
     }
 
@@ -125,6 +133,7 @@ public actor TokenSource {
     func take(_ stored: IssuedToken) {
         token = stored
         ended = nil
+        generation += 1
         if let device {
             device.polling.cancel()
             self.device = nil
@@ -159,30 +168,45 @@ public actor TokenSource {
     /// The code a renewal throws when only the user can go on (the device grant with no usable refresh token).
     static let needsUser = "cardealer_needs_user"
 
-    /// One renewal shared by every request that needs it.
+    /// One renewal shared by every request that needs it. Its outcome is applied once, by the request that started
+    /// it, and only if no other token came meanwhile.
     func renew(refreshOnly: Bool) async throws(SignInError) -> IssuedToken {
         let task: Task<IssuedToken, any Error>
+        let owner: Bool
         if let renewal {
             task = renewal
+            owner = false
         } else {
             let (settings, endpoint, previous, now) = (settings, endpoint, token, now)
             task = Task {
                 try await Self.ask(settings, endpoint: endpoint, previous: previous, refreshOnly: refreshOnly, now: now)
             }
             renewal = task
+            owner = true
             tokensAsked += 1
         }
+        let started = generation
         do {
             let issued = try await task.value
-            if renewal == task {
-                renewal = nil
-                keep(issued)
-            }
+            // (a request that joined the renewal uses what it brought; the one that started it keeps it, unless
+            // another token came meanwhile)
+            guard owner else { return issued }
+            renewal = nil
+            guard generation == started else { return token ?? issued }
+            keep(issued)
             return issued
         } catch {
-            if renewal == task { renewal = nil }
+            if owner { renewal = nil }
             let failure = error as? SignInError ?? SignInError(String(describing: error), isFinal: false)
-            if failure.isFinal, failure.code != Self.needsUser { ended = failure }
+            if owner, generation == started, failure.isFinal {
+                if failure.code == Self.needsUser {
+                    // (its refresh token was refused or there was none: not offered again)
+                    token?.refreshToken = nil
+                } else {
+                    ended = failure
+                }
+            }
+            if generation != started, let token { return token }
             throw failure
         }
     }
@@ -191,44 +215,77 @@ public actor TokenSource {
     func keep(_ issued: IssuedToken) {
         token = issued
         ended = nil
+        generation += 1
         try? store.save(
             TokenStore.Entry(
-                serviceRoot: settings.serviceRoot, clientID: settings.clientID, tokenURL: settings.tokenURL,
+                serviceRoot: storeKey, clientID: settings.clientID, tokenURL: settings.tokenURL,
                 grant: settings.grant.rawValue, token: issued))
     }
+
+    /// The device authorization under way (its one request), which every request that needs it waits for.
+    var deviceStart: Task<DevicePrompt, any Error>?
 
     /// The device flow: started once (its prompt to the handler), then awaited when `waits`, else its prompt as the
     /// failure of the request that needed a token.
     func deviceFlow(waits: Bool) async throws(SignInError) -> IssuedToken {
         if device == nil {
-            let prompt = try await endpoint.deviceAuthorization(settings, now: now)
-            tokensAsked += 1
-            guard device == nil else { return try await deviceFlow(waits: waits) }
-            let (settings, endpoint, now) = (settings, endpoint, now)
-            let polling = Task { try await endpoint.pollDevice(settings, prompt, now: now) }
-            device = (prompt, polling)
-            promptHandler?(prompt)
-            Task { await self.deviceEnded(polling) }
+            let task: Task<DevicePrompt, any Error>
+            if let deviceStart {
+                task = deviceStart
+            } else {
+                task = Task { try await self.startDevice() }
+                deviceStart = task
+                tokensAsked += 1
+            }
+            do {
+                _ = try await task.value
+            } catch {
+                throw error as? SignInError ?? SignInError(String(describing: error), isFinal: false)
+            }
         }
-        guard let device else { throw SignInError("the sign-in ended", isFinal: false) }
+        guard let device else { throw ended ?? SignInError("the sign-in ended", isFinal: false) }
         guard waits else { throw SignInError(device.prompt.sentence, isFinal: false) }
         do {
-            return try await device.polling.value
+            let issued = try await device.polling.value
+            // (kept here too, so that the caller finds it in hand: the flow's own end may come later)
+            if token?.accessToken != issued.accessToken { keep(issued) }
+            return issued
         } catch {
             throw error as? SignInError ?? SignInError("the sign-in was cancelled", isFinal: true)
         }
     }
 
-    /// The device flow's end: its token kept, or why it failed, for good.
+    /// Asks for a device code and starts polling for its token, before any request waiting for it goes on; a
+    /// final refusal ends the source.
+    func startDevice() async throws -> DevicePrompt {
+        defer { deviceStart = nil }
+        let prompt: DevicePrompt
+        do {
+            prompt = try await endpoint.deviceAuthorization(settings, now: now)
+        } catch {
+            if error.isFinal { ended = error }
+            throw error
+        }
+        let (settings, endpoint, now) = (settings, endpoint, now)
+        let polling = Task { try await endpoint.pollDevice(settings, prompt, now: now) }
+        device = (prompt, polling)
+        promptHandler?(prompt)
+        Task { await self.deviceEnded(polling) }
+        return prompt
+    }
+
+    /// The device flow's end: its token kept; a denied code ends the source until the user signs in anew; an
+    /// expired one leaves it to the next request that needs a token to show a new code.
     func deviceEnded(_ polling: Task<IssuedToken, any Error>) async {
         let result = await polling.result
         guard device?.polling == polling else { return }
         device = nil
         promptHandler?(nil)
         switch result {
-        case .success(let issued): keep(issued)
+        case .success(let issued): if token?.accessToken != issued.accessToken { keep(issued) }
         case .failure(let error):
-            ended = error as? SignInError ?? SignInError("the sign-in was cancelled", isFinal: true)
+            let failure = error as? SignInError ?? SignInError("the sign-in was cancelled", isFinal: true)
+            if failure.code != "expired_token" { ended = failure }
         }
     }
 

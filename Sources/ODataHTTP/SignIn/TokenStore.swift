@@ -61,6 +61,15 @@ public struct TokenStore: Sendable {
         try entries().first { $0.serviceRoot == serviceRoot && $0.clientID == clientID }
     }
 
+    /// The entry these settings may use: the same client, token endpoint and grant (a refresh token goes to no
+    /// other server), for the settings' service root or one it lies under (`ROOT/EntitySet` uses `ROOT`'s).
+    public func entry(for settings: SignInSettings) throws(SignInError) -> Entry? {
+        try entries().filter {
+            $0.clientID == settings.clientID && $0.tokenURL == settings.tokenURL
+                && $0.grant == settings.grant.rawValue && settings.serviceRoot.hasPrefix($0.serviceRoot)
+        }.max { $0.serviceRoot.count < $1.serviceRoot.count }
+    }
+
     /// Stores `entry` in place of the one for its service and client.
     public func save(_ entry: Entry) throws(SignInError) {
         var kept = try entries().filter { !($0.serviceRoot == entry.serviceRoot && $0.clientID == entry.clientID) }
