@@ -17,6 +17,9 @@ public struct ClientTLS: Sendable, Hashable {
     public var caFile: String?
     /// No certificate verification: any server is believed (`--insecure`, said on the status line).
     public var insecure = false
+    /// The CA file's certificates are trusted besides the system's, not in place of them (an authorization server
+    /// elsewhere may be a public identity provider, or one behind the same private CA).
+    public var caFileAdds = false
 
     public init(
         certificateFile: String? = nil, keyFile: String? = nil, keyPassphrase: String? = nil, caFile: String? = nil,
@@ -29,15 +32,18 @@ public struct ClientTLS: Sendable, Hashable {
         self.insecure = insecure
     }
 
-    /// What the token endpoint at `tokenURL` is spoken to with: these settings when it is on the service's own
-    /// origin, but always verified (`--insecure` is the service's, never the authorization server's); the system's
-    /// defaults for an authorization server elsewhere (a public identity provider trusts the public CAs).
+    /// What the token endpoint at `tokenURL` is spoken to with, always verified (`--insecure` is the service's,
+    /// never the authorization server's): on the service's own origin, these settings; elsewhere, the system's CAs
+    /// and the CA file's besides, and the client certificate (with which a client may authenticate, RFC 8705).
     public func forTokenEndpoint(_ tokenURL: String, serviceRoot: String) -> ClientTLS? {
-        guard let token = URL(string: tokenURL).flatMap(HTTPClientTransport.Origin.init),
-            let service = URL(string: serviceRoot).flatMap(HTTPClientTransport.Origin.init), token == service
-        else { return nil }
         var verified = self
         verified.insecure = false
+        guard let token = URL(string: tokenURL).flatMap(HTTPClientTransport.Origin.init),
+            let service = URL(string: serviceRoot).flatMap(HTTPClientTransport.Origin.init), token == service
+        else {
+            verified.caFileAdds = true
+            return verified
+        }
         return verified
     }
 
@@ -75,7 +81,11 @@ public struct ClientTLS: Sendable, Hashable {
             do {
                 let roots = try NIOSSLCertificate.fromPEMFile(caFile)
                 guard !roots.isEmpty else { throw Problem(description: "") }
-                tls.trustRoots = .certificates(roots)
+                if caFileAdds {
+                    tls.additionalTrustRoots = [.certificates(roots)]
+                } else {
+                    tls.trustRoots = .certificates(roots)
+                }
             } catch {
                 throw Problem(description: "cannot read the CA file \(caFile) as PEM certificates")
             }

@@ -272,6 +272,7 @@ struct SignInOptions: ParsableArguments {
             scope: scope,
             clientSecret: try secret(environment: environment), allowsPlainHTTP: allowPlainHTTP)
         settings.scope = scope
+        settings.authenticatesWithCertificate = clientCertificate != nil && clientKey != nil
         if let problem = settings.problem() { throw ValidationError("Cannot sign in: \(problem).") }
         return settings
     }

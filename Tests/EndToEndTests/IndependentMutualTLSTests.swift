@@ -70,3 +70,47 @@ struct IndependentMutualTLSTests {
         try await app.expect("a clean exit") { $0.contains("EXIT=0") }
     }
 }
+
+extension IndependentMutualTLSTests {
+    /// RFC 8705: client credentials with no secret, the client authenticated by its certificate at a token endpoint
+    /// on another origin (the fixture's second instance), whose CA is trusted besides the system's.
+    @Test func client_credentials_by_certificate_at_a_token_endpoint_elsewhere() async throws {
+        let tokenURL = try #require(ProcessInfo.processInfo.environment["CARDEALER_TLS_TOKEN_URL"])
+        let issuedURL = tokenURL.replacingOccurrences(of: "/token", with: "/_test/issued")
+        let before = try await Self.issued(issuedURL)
+        let signedIn = try await Self.export(
+            ["--ca-file", Self.file("ca.pem"), "--client-id", "cardealer-mtls", "--token-url", tokenURL] + Self.client)
+        #expect(signedIn.status == 0 && signedIn.output.contains("1,Alice,Smith"), "\(signedIn.output)")
+        #expect(try await Self.issued(issuedURL) == before + 1, "the token endpoint elsewhere issued the token")
+        // Without the certificate, no secret either: a sentence before any request
+        let none = try await Self.export([
+            "--ca-file", Self.file("ca.pem"), "--client-id", "cardealer-mtls", "--token-url", tokenURL,
+        ])
+        #expect(
+            none.status != 0 && none.output.contains("or its certificate (--client-cert and --client-key)"),
+            "\(none.output)")
+    }
+
+    /// How many tokens the fixture at `url` issued, read with curl (another TLS client than ours).
+    static func issued(_ url: String) async throws -> Int {
+        let output = try await offThePool { () throws -> String in
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
+            process.arguments = [
+                "-s", "--cacert", file("ca.pem"), "--cert", file("client.pem"), "--key", file("client.key"), "--pass",
+                "kiwi-passphrase", url,
+            ]
+            let pipe = Pipe()
+            process.standardOutput = pipe
+            try process.run()
+            let data = pipe.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            return String(decoding: data, as: UTF8.self)
+        }
+        guard let range = output.range(of: #"\d+"#, options: .regularExpression) else {
+            Issue.record("curl: \(output)")
+            return -1
+        }
+        return Int(output[range]) ?? -1
+    }
+}

@@ -520,3 +520,14 @@ final class Issued: Sendable {
         #expect(try store.entry(for: forSet)?.token.accessToken == "t1")
     }
 }
+
+/// Which TLS settings the authorization server is spoken to with.
+@Suite struct TokenEndpointTLSTests {
+    @Test func the_service_settings_on_its_origin_the_system_cas_besides_elsewhere_and_never_insecure() {
+        let tls = ClientTLS(certificateFile: "/c.pem", keyFile: "/k.pem", caFile: "/ca.pem", insecure: true)
+        let same = tls.forTokenEndpoint("https://erp.example/oauth/token", serviceRoot: "https://erp.example/sap/")
+        #expect(same?.insecure == false && same?.caFileAdds == false && same?.certificateFile == "/c.pem")
+        let elsewhere = tls.forTokenEndpoint("https://login.example/token", serviceRoot: "https://erp.example/sap/")
+        #expect(elsewhere?.insecure == false && elsewhere?.caFileAdds == true && elsewhere?.certificateFile == "/c.pem")
+    }
+}

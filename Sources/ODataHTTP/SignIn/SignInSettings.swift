@@ -31,6 +31,9 @@ public struct SignInSettings: Sendable, Hashable, CustomStringConvertible {
     public var clientSecret: String?
     /// Whether credentials may go over plain `http://` to a host that is not loopback.
     public var allowsPlainHTTP: Bool
+    /// The client authenticates with its TLS certificate (`--client-cert`, RFC 8705 `tls_client_auth`) and no
+    /// secret: its id goes in the form, the certificate in the handshake.
+    public var authenticatesWithCertificate = false
 
     public init(
         serviceRoot: String, tokenURL: String, deviceURL: String? = nil, authorizeURL: String? = nil,
@@ -84,9 +87,9 @@ public struct SignInSettings: Sendable, Hashable, CustomStringConvertible {
                 return reason
             }
         }
-        if grant == .clientCredentials, (clientSecret ?? "").isEmpty {
-            return "client credentials need the client's secret: set CARDEALER_CLIENT_SECRET or give "
-                + "--client-secret-file FILE"
+        if grant == .clientCredentials, (clientSecret ?? "").isEmpty, !authenticatesWithCertificate {
+            return "client credentials need the client's secret (CARDEALER_CLIENT_SECRET or --client-secret-file "
+                + "FILE) or its certificate (--client-cert and --client-key)"
         }
         return nil
     }
