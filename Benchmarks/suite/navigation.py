@@ -70,6 +70,28 @@ class Walker:
 MODES = {"prefetch": [], "prefetch-whole": ["--no-select"], "no-prefetch": ["--no-prefetch"]}
 
 
+def walk(session, trace, count, think):
+    """`count` keys chosen by a Walker, each waited for (its frame without `loading…`, at most 10 s), `think`
+    seconds apart; the (key, depth, trace mark) of each."""
+    walker = Walker()
+    steps = []
+    for _ in range(count):
+        trace.poll()
+        frame = trace.last_frame()
+        key = walker.next_key(frame)
+        mark = len(trace.events)
+        keys_before = len(trace.of("key"))
+        session.send(key)
+        trace.wait(lambda t: len(t.of("key")) > keys_before, timeout=5)
+        trace.wait(lambda t: any(e["event"] == "frame" and not e["loading"] for e in t.events[mark:])
+                   or (t.of("key", mark) and not t.of("frame", mark) and not t.in_flight()
+                       and time.monotonic() - t.of("key", mark)[0]["t"] > 0.5),
+                   timeout=10)
+        steps.append((key, frame["depth"], mark))
+        time.sleep(think)
+    return steps
+
+
 def run(latency_ms, mode, people=200):
     """One session; returns the figures of that run."""
     base = fresh_dir("nav", "%s-%d" % (mode, latency_ms))
@@ -83,22 +105,7 @@ def run(latency_ms, mode, people=200):
     try:
         if not trace.wait(lambda t: t.settled(quiet=1.0), timeout=60):
             raise RuntimeError("People did not settle: " + session.capture())
-        walker = Walker()
-        steps = []
-        for _ in range(STEPS):
-            trace.poll()
-            frame = trace.last_frame()
-            key = walker.next_key(frame)
-            mark = len(trace.events)
-            keys_before = len(trace.of("key"))
-            session.send(key)
-            trace.wait(lambda t: len(t.of("key")) > keys_before, timeout=5)
-            trace.wait(lambda t: any(e["event"] == "frame" and not e["loading"] for e in t.events[mark:])
-                       or (t.of("key", mark) and not t.of("frame", mark) and not t.in_flight()
-                           and time.monotonic() - t.of("key", mark)[0]["t"] > 0.5),
-                       timeout=10)
-            steps.append((key, frame["depth"], mark))
-            time.sleep(THINK)
+        steps = walk(session, trace, STEPS, THINK)
         trace.wait(lambda t: t.settled(quiet=0.5), timeout=10)
         session.send("q")
         trace.wait(lambda t: False, timeout=0.3)

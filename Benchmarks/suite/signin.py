@@ -69,22 +69,7 @@ def run(oauth):
     try:
         if not trace.wait(lambda t: t.settled(quiet=1.0), timeout=60):
             raise RuntimeError("the list did not settle: " + session.capture())
-        walker = navigation.Walker()
-        steps = []
-        for _ in range(STEPS):
-            trace.poll()
-            frame = trace.last_frame()
-            key = walker.next_key(frame)
-            mark = len(trace.events)
-            keys_before = len(trace.of("key"))
-            session.send(key)
-            trace.wait(lambda t: len(t.of("key")) > keys_before, timeout=5)
-            trace.wait(lambda t: any(e["event"] == "frame" and not e["loading"] for e in t.events[mark:])
-                       or (t.of("key", mark) and not t.of("frame", mark) and not t.in_flight()
-                           and time.monotonic() - t.of("key", mark)[0]["t"] > 0.5),
-                       timeout=10)
-            steps.append((key, frame["depth"], mark))
-            time.sleep(THINK)
+        steps = navigation.walk(session, trace, STEPS, THINK)
         trace.wait(lambda t: t.settled(quiet=0.5), timeout=10)
         session.send("q")
         trace.wait(lambda t: False, timeout=0.3)

@@ -65,27 +65,19 @@ public struct SignInSettings: Sendable, Hashable, CustomStringConvertible {
             return reason
         }
         if clientID.isEmpty { return "the client id is empty" }
-        if grant == .code {
-            guard let authorizeURL else {
-                return "the code grant needs the authorization endpoint: --authorize-url URL, or --issuer URL whose "
+        // The endpoint the grant needs besides the token endpoint, if any: named, and credentials' fit.
+        let needed: (url: String?, what: String, option: String)? =
+            switch grant {
+            case .code: (authorizeURL, "the authorization endpoint", "--authorize-url")
+            case .device: (deviceURL, "the device authorization endpoint", "--device-url")
+            case .clientCredentials: nil
+            }
+        if let needed {
+            guard let url = needed.url else {
+                return "the \(grant.rawValue) grant needs \(needed.what): \(needed.option) URL, or --issuer URL whose "
                     + "discovery document names it"
             }
-            if let reason = Self.plainHTTPProblem(
-                authorizeURL, what: "the authorization endpoint", allowed: allowsPlainHTTP)
-            {
-                return reason
-            }
-        }
-        if grant == .device {
-            guard let deviceURL else {
-                return "the device grant needs the device authorization endpoint: --device-url URL, or --issuer URL "
-                    + "whose discovery document names it"
-            }
-            if let reason = Self.plainHTTPProblem(
-                deviceURL, what: "the device authorization endpoint", allowed: allowsPlainHTTP)
-            {
-                return reason
-            }
+            if let reason = Self.plainHTTPProblem(url, what: needed.what, allowed: allowsPlainHTTP) { return reason }
         }
         if grant == .clientCredentials, (clientSecret ?? "").isEmpty, !authenticatesWithCertificate {
             return "client credentials need the client's secret (CARDEALER_CLIENT_SECRET or --client-secret-file "
