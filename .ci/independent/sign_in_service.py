@@ -20,9 +20,8 @@ import signal
 import sys
 import threading
 import time
-from socketserver import ThreadingMixIn
 from urllib.parse import urlparse
-from wsgiref.simple_server import WSGIRequestHandler, WSGIServer, make_server
+from wsgiref.simple_server import make_server
 
 import flask
 from authlib.integrations.flask_oauth2 import AuthorizationServer
@@ -305,15 +304,6 @@ def protected(odata):
     return app
 
 
-class Server(ThreadingMixIn, WSGIServer):
-    daemon_threads = True
-
-
-class QuietHandler(WSGIRequestHandler):
-    def log_message(self, format, *args):
-        sys.stderr.write("%s\n" % (format % args))
-
-
 def main():
     port = int(sys.argv[1])
     token_ttl = int(sys.argv[2]) if len(sys.argv) > 2 else 5
@@ -325,7 +315,8 @@ def main():
             return odata(environ, start_response)
         return auth(environ, start_response)
 
-    server = make_server("127.0.0.1", port, dispatch, server_class=Server, handler_class=QuietHandler)
+    server = make_server("127.0.0.1", port, dispatch, server_class=ownership_service.Server,
+                         handler_class=ownership_service.QuietHandler)
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
     print("serving http://127.0.0.1:%d/ (service /odata/)" % port, flush=True)
     server.serve_forever()

@@ -14,15 +14,12 @@ import secrets
 import signal
 import ssl
 import sys
-from socketserver import ThreadingMixIn
-from wsgiref.simple_server import WSGIRequestHandler, WSGIServer, make_server
+from wsgiref.simple_server import make_server
 
 import ownership_service
 
 
-class Server(ThreadingMixIn, WSGIServer):
-    daemon_threads = True
-
+class Server(ownership_service.Server):
     def get_request(self):
         # The handshake per connection, on its own thread (a client that never finishes one blocks nobody else).
         connection, address = self.socket.accept()
@@ -36,11 +33,6 @@ class Server(ThreadingMixIn, WSGIServer):
             self.shutdown_request(request)
             return
         super().process_request_thread(request, client_address)
-
-
-class QuietHandler(WSGIRequestHandler):
-    def log_message(self, format, *args):
-        sys.stderr.write("%s\n" % (format % args))
 
 
 def with_token_endpoint(odata):
@@ -83,7 +75,7 @@ def main():
     # the client has sent its request, and a reset can overtake the alert (CPython's own tests allow for that).
     context.maximum_version = ssl.TLSVersion.TLSv1_2
     server = make_server("127.0.0.1", port, with_token_endpoint(ownership_service.wsgi_app()), server_class=Server,
-                         handler_class=QuietHandler)
+                         handler_class=ownership_service.QuietHandler)
     server.context = context
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
     print("serving https://127.0.0.1:%d/odata/" % port, flush=True)

@@ -227,8 +227,11 @@ struct SignInOptions: ParsableArguments {
         return options
     }
 
-    var store: TokenStore {
-        TokenStore(path: tokenFile.map(Self.absolute) ?? TokenStore.defaultPath())
+    var store: TokenStore { Self.store(at: tokenFile) }
+
+    /// The token store at `--token-file`, else the default place.
+    static func store(at tokenFile: String?) -> TokenStore {
+        TokenStore(path: tokenFile.map(absolute) ?? TokenStore.defaultPath())
     }
 
     static func absolute(_ path: String) -> String {
@@ -386,7 +389,7 @@ struct LogoutCommand: AsyncParsableCommand {
 
     func run() async throws {
         let root = try await signInRoot(url)
-        let store = TokenStore(path: tokenFile.map(SignInOptions.absolute) ?? TokenStore.defaultPath())
+        let store = SignInOptions.store(at: tokenFile)
         do {
             let removed = try store.remove(serviceRoot: root)
             print(removed == 0 ? "No token was kept for \(root)." : "Forgot the tokens kept for \(root).")
@@ -407,7 +410,7 @@ struct WhoamiCommand: AsyncParsableCommand {
 
     func run() async throws {
         let root = try await signInRoot(url)
-        let store = TokenStore(path: tokenFile.map(SignInOptions.absolute) ?? TokenStore.defaultPath())
+        let store = SignInOptions.store(at: tokenFile)
         let entries: [TokenStore.Entry]
         do {
             entries = try store.entries().filter { $0.serviceRoot == root }

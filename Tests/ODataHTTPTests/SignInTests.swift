@@ -360,6 +360,19 @@ final class Issued: Sendable {
         }
     }
 
+    /// The device grant at `server`'s `/device` and `/token`.
+    static func settings(_ server: ScriptedHTTPServer) -> SignInSettings {
+        SignInSettings(
+            serviceRoot: server.url("/svc/"), tokenURL: server.url("/token"), deviceURL: server.url("/device"),
+            clientID: "c", grant: .device)
+    }
+
+    /// A prompt for code `U`, polled every `interval` seconds until `expiresAt` (ten minutes from now).
+    static func prompt(expiresAt: Date = Date().addingTimeInterval(600), interval: Double = 1) -> DevicePrompt {
+        DevicePrompt(
+            deviceCode: "d", userCode: "U", verificationURI: "https://x/", expiresAt: expiresAt, interval: interval)
+    }
+
     /// A token endpoint answering `answers` in turn (then the token).
     static func server(_ answers: [String]) throws -> ScriptedHTTPServer {
         let next = Issued()
@@ -374,12 +387,8 @@ final class Issued: Sendable {
 
     @Test func polls_wait_the_interval_five_seconds_longer_after_slow_down_until_the_token() async throws {
         let server = try Self.server(["authorization_pending", "slow_down", "authorization_pending"])
-        let settings = SignInSettings(
-            serviceRoot: server.url("/svc/"), tokenURL: server.url("/token"), deviceURL: server.url("/device"),
-            clientID: "c", grant: .device)
-        let prompt = DevicePrompt(
-            deviceCode: "d", userCode: "U", verificationURI: "https://x/", expiresAt: Date().addingTimeInterval(600),
-            interval: 1)
+        let settings = Self.settings(server)
+        let prompt = Self.prompt()
         let slept = Mutex<[Double]>([])
         let token = try await TokenEndpoint(timeout: 20).pollDevice(
             settings, prompt, sleep: { seconds in slept.withLock { $0.append(seconds) } })
@@ -393,12 +402,8 @@ final class Issued: Sendable {
     ])
     func a_denied_or_expired_code_ends_the_polling_with_a_sentence(code: String, sentence: String) async throws {
         let server = try Self.server(["authorization_pending", code])
-        let settings = SignInSettings(
-            serviceRoot: server.url("/svc/"), tokenURL: server.url("/token"), deviceURL: server.url("/device"),
-            clientID: "c", grant: .device)
-        let prompt = DevicePrompt(
-            deviceCode: "d", userCode: "U", verificationURI: "https://x/", expiresAt: Date().addingTimeInterval(600),
-            interval: 1)
+        let settings = Self.settings(server)
+        let prompt = Self.prompt()
         await #expect {
             _ = try await TokenEndpoint(timeout: 20).pollDevice(settings, prompt, sleep: { _ in })
         } throws: { error in
@@ -410,13 +415,9 @@ final class Issued: Sendable {
 
     @Test func a_code_past_its_time_is_not_polled_again() async throws {
         let server = try Self.server(Array(repeating: "authorization_pending", count: 100))
-        let settings = SignInSettings(
-            serviceRoot: server.url("/svc/"), tokenURL: server.url("/token"), deviceURL: server.url("/device"),
-            clientID: "c", grant: .device)
+        let settings = Self.settings(server)
         let clock = Mutex(Date(timeIntervalSince1970: 0))
-        let prompt = DevicePrompt(
-            deviceCode: "d", userCode: "U", verificationURI: "https://x/", expiresAt: Date(timeIntervalSince1970: 10),
-            interval: 4)
+        let prompt = Self.prompt(expiresAt: Date(timeIntervalSince1970: 10), interval: 4)
         await #expect {
             _ = try await TokenEndpoint(timeout: 20).pollDevice(
                 settings, prompt, now: { clock.withLock { $0 } }, sleep: { seconds in clock.withLock { $0 += seconds } }
@@ -450,12 +451,6 @@ final class Issued: Sendable {
 
 /// What a token source asks of the server, and what it never asks twice.
 @Suite struct TokenSourceRequestTests {
-    static func deviceSettings(_ server: ScriptedHTTPServer) -> SignInSettings {
-        SignInSettings(
-            serviceRoot: server.url("/svc/"), tokenURL: server.url("/token"), deviceURL: server.url("/device"),
-            clientID: "c", grant: .device)
-    }
-
     @Test func requests_that_need_a_person_at_once_share_one_device_code() async throws {
         let server = try ScriptedHTTPServer { exchange in
             if exchange.target == "/device" {
@@ -467,7 +462,7 @@ final class Issued: Sendable {
         }
         let (store, directory) = try TokenSourceTests.store()
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        let tokens = TokenSource(settings: Self.deviceSettings(server), store: store)
+        let tokens = TokenSource(settings: DeviceGrantTests.settings(server), store: store)
         let sentences = await withTaskGroup(of: String.self) { group in
             for _ in 0..<4 {
                 group.addTask {
@@ -490,7 +485,7 @@ final class Issued: Sendable {
         }
         let (store, directory) = try TokenSourceTests.store()
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        let tokens = TokenSource(settings: Self.deviceSettings(server), store: store)
+        let tokens = TokenSource(settings: DeviceGrantTests.settings(server), store: store)
         for _ in 0..<3 {
             await #expect(throws: SignInError.self) { _ = try await tokens.authorization() }
         }

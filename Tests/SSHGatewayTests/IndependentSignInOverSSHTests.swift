@@ -28,9 +28,8 @@ struct IndependentSignInOverSSHTests {
             gateway.removeDirectory()
         }
         // When a visitor connects (sending nothing but a terminal)
-        let tmux = try TmuxSession(columns: 110, rows: 26)
+        let tmux = try ServeSSHTests().connect(gateway, columns: 110)
         defer { tmux.kill() }
-        try tmux.typeLine(gateway.sshLine(["-t"]) + "; echo EXIT=$?")
         // Then the session browses the service signed in as the gateway's client
         let result = try await tmux.waitFor(timeout: .seconds(30)) {
             $0.contains("Business Partners") && $0.contains("● online")
@@ -73,9 +72,8 @@ struct IndependentSignInOverSSHTests {
             gateway.stop()
             gateway.removeDirectory()
         }
-        let tmux = try TmuxSession(columns: 110, rows: 26)
+        let tmux = try ServeSSHTests().connect(gateway, columns: 110)
         defer { tmux.kill() }
-        try tmux.typeLine(gateway.sshLine(["-t"]) + "; echo EXIT=$?")
         // The visitor's terminal says where to go and which code to enter
         let prompt = try await tmux.waitFor(timeout: .seconds(30)) {
             $0.contains("To sign in, open \(issuer)/device")

@@ -34,8 +34,6 @@ public actor TokenSource {
     var promptHandler: (@Sendable (DevicePrompt?) -> Void)?
     /// Given the URL to open in a web browser (the code grant's sign-in).
     var browserHandler: (@Sendable (String) -> Void)?
-    /// How many times the server was asked for a token by this source.
-    public private(set) var tokensAsked = 0
 
     public init(
         settings: SignInSettings, store: TokenStore, endpoint: TokenEndpoint = TokenEndpoint(),
@@ -74,9 +72,6 @@ public actor TokenSource {
         return token?.user ?? "client-" + settings.clientID
     }
 
-    /// The token in hand, if any (for `whoami`).
-    public var current: IssuedToken? { token }
-
     /// The `Authorization` value for the next request: the token in hand, renewed first when it is about to end.
     public func authorization() async throws(SignInError) -> String {
         if let token, !endsSoon(token) { return "Bearer " + token.accessToken }
@@ -105,7 +100,6 @@ public actor TokenSource {
         }
         let open = browserHandler ?? { _ in }
         let issued = try await AuthorizationCodeFlow.run(settings, endpoint: endpoint, open: open)
-        tokensAsked += 1
         keep(issued)
         return issued
     }
@@ -183,7 +177,6 @@ public actor TokenSource {
             }
             renewal = task
             owner = true
-            tokensAsked += 1
         }
         let started = generation
         do {
@@ -235,7 +228,6 @@ public actor TokenSource {
             } else {
                 task = Task { try await self.startDevice() }
                 deviceStart = task
-                tokensAsked += 1
             }
             do {
                 _ = try await task.value
