@@ -90,6 +90,8 @@ extension DemoWriteTests {
             try type(app, value)
         }
         try app.tmux.sendKeys("Enter")
+        // (what follows waits for the list: the form itself shows what was typed)
+        try await app.expect("the new \(title) form closed") { !$0.contains("New in \(title)") }
     }
 
     /// `/` filter for `text`, kept with Enter: the cursor is on the first match.
@@ -107,6 +109,7 @@ extension DemoWriteTests {
         try app.tmux.sendKeys("C-u")
         try type(app, text)
         try app.tmux.sendKeys("Enter")
+        try await app.expect("the change form closed") { !$0.contains("Change ") }
     }
 
     func deleteSelected(_ app: Launch) async throws {

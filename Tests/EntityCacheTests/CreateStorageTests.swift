@@ -104,3 +104,38 @@ import Testing
         #expect(try cache.relationKeys(person, navigation: "Cars")?.keys == cars)
     }
 }
+
+extension CreateStorageTests {
+    /// A change made to a new entity while its create was on its way still shows once the service's copy arrives
+    /// (that copy predates it), and the temporary key still names the entity for writes made after.
+    @Test func a_change_made_while_the_create_was_on_its_way_outlives_the_services_copy() throws {
+        let cache = try CacheDatabase()
+        let temporary = EntityKey.temporary(in: "Person")
+        let id = try cache.write {
+            try $0.enqueueCreate(
+                temporary, entitySet: "Person", properties: [.init(name: "name", value: .string("Zed"))],
+                shownIn: DeletedFrom(list: list), requestID: "r1", at: date)
+        }
+        _ = try cache.write {
+            try $0.enqueueUpdate(
+                temporary, changes: [.init(name: "name", value: .string("Yara"))], requestID: "r2",
+                at: date.addingTimeInterval(1))
+        }
+        try cache.write {
+            try $0.settleCreate(
+                id, serverKey: person(3), type: nil,
+                serverCopy: [.init(name: "id", value: .int(3)), .init(name: "name", value: .string("Zed"))],
+                etag: "W/\"1\"", at: date.addingTimeInterval(2))
+        }
+        let made = try #require(try cache.entity(person(3)))
+        #expect(made["name"] == .string("Yara"))
+        #expect(made["id"] == .int(3))
+        #expect(made.pendingWrites == 1)
+        let queued = try cache.outboxEntries()
+        #expect(queued.map(\.entityKey) == [person(3)])
+        #expect(queued.first?.baseEtag == "W/\"1\"")
+        #expect(try cache.write { try $0.madeKey(of: temporary) } == person(3))
+        #expect(try cache.write { try $0.madeKey(of: person(1)) } == person(1))
+        #expect(try cache.write { try $0.madeKey(of: EntityKey.temporary(in: "Person")) }.isTemporary)
+    }
+}

@@ -200,3 +200,46 @@ import Testing
         }
     }
 }
+
+extension BatchFlushTests {
+    /// A form opened on a row just added holds its temporary key; saved after the service made the entity, the
+    /// change goes to the service's key (and a delete likewise), never lost as "not in the cache".
+    @Test(arguments: [false, true])
+    func a_change_saved_on_a_new_cars_temporary_key_after_it_was_made_lands_on_the_service(version4: Bool) async throws
+    {
+        try await withServer(version4: version4) { _, root, engine, _ in
+            let owner: EntityKey = "Person(2)"
+            let path = ["PersonCar", "Car"]
+            engine.screenDidShow(.related(parent: owner, path: path), visible: 0..<20, screen: ScreenID(1))
+            await engine.waitUntilIdle()
+            // Given a car added among Person(2)'s cars, its temporary key read by a screen
+            engine.create(
+                EntityCreation(entitySet: "Car", properties: Self.newCar, addedTo: .related(parent: owner, path: path)))
+            await engine.flushIntents()
+            guard case .known(let rows, _) = try engine.cache.related(owner, path: path),
+                let temporary = rows.first(where: { $0.target?["model"] == .string("One Unit") })?.target?.key
+            else {
+                Issue.record("the new car is not among Person(2)'s cars")
+                return
+            }
+            #expect(temporary.isTemporary)
+            // And made by the service since
+            #expect(try await eventually { try engine.cache.outboxEntries().isEmpty })
+            // When a change is saved with the temporary key
+            engine.save(EntityChange(key: temporary, changes: [.init(name: "make", value: .string("Changed Late"))]))
+            await engine.flushIntents()
+            // Then it lands on the service, on the car the create made
+            #expect(try await eventually { try engine.cache.outboxEntries().isEmpty })
+            let response = try await HTTPClientTransport(timeout: 5).send(
+                TransportRequest(url: root + "Person(2)/PersonCar?$expand=Car", dialect: version4 ? .v4 : .v2))
+            #expect(String(decoding: response.body, as: UTF8.self).contains("Changed Late"))
+            #expect(await engine.lastError?.0 == nil)
+            // And a delete made with the temporary key deletes that car there
+            let cars = try #require(try await serviceCount(root, "Car"))
+            engine.delete(EntityDeletion(key: temporary))
+            await engine.flushIntents()
+            #expect(try await eventually { try await serviceCount(root, "Car") == cars - 1 })
+            #expect(await engine.lastError?.0 == nil)
+        }
+    }
+}

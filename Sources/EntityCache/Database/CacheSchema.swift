@@ -232,6 +232,18 @@ enum CacheSchema {
                     );
                     """)
         }
+        migrator.registerMigration("v14: the keys the service gave new entities") { db in
+            // A screen can hold a new entity's temporary key after the service made it (a form opened before the
+            // answer came): a write made with it goes to the service's key (``CacheWriteSession/madeKey(of:)``).
+            try db.execute(
+                sql: """
+                    CREATE TABLE madeKey (
+                        temporary TEXT PRIMARY KEY NOT NULL,
+                        made TEXT NOT NULL,
+                        madeAt DOUBLE NOT NULL
+                    ) WITHOUT ROWID;
+                    """)
+        }
         return migrator
     }
 }

@@ -53,7 +53,17 @@ extension CacheWriteSession {
         let temporary = entry.entityKey
         try db.execute(sql: "DELETE FROM outbox WHERE id = ?", arguments: [id])
         let current = try CacheQueries.entity(db, key: temporary.canonical, bound: nil)
-        let properties = serverCopy ?? current?.properties ?? entry.changes
+        var properties = serverCopy ?? current?.properties ?? entry.changes
+        if serverCopy != nil {
+            // The service's copy predates the changes made to the new entity while it was on its way: they still
+            // show (they are queued, and go next).
+            for later in try CacheQueries.outbox(
+                db, where: "entityKey = ? AND kind = 'update' AND state IN ('pending', 'sending') ORDER BY id",
+                arguments: [temporary.canonical])
+            {
+                properties = Self.merge(properties, with: later.changes)
+            }
+        }
         let stillPending = max(0, (current?.pendingWrites ?? 1) - 1)
         try db.execute(sql: "DELETE FROM entity WHERE key = ?", arguments: [temporary.canonical])
         // Whole only when the service sent its copy: what was typed leaves out what the service sets.
@@ -72,10 +82,28 @@ extension CacheWriteSession {
         }
     }
 
+    /// The key the service gave the entity created under `key`, when `key` is a temporary one it has replaced;
+    /// else `key`. A screen may still hold the temporary key (a form opened before the service's answer came): a
+    /// write made with it goes to the entity the service made.
+    public func madeKey(of key: EntityKey) throws -> EntityKey {
+        guard key.isTemporary,
+            let made = try String.fetchOne(
+                db, sql: "SELECT made FROM madeKey WHERE temporary = ?", arguments: [key.canonical]),
+            let parsed = EntityKey(canonical: made)
+        else { return key }
+        return parsed
+    }
+
     /// `temporary` becomes `real` wherever it is: list rows, relations that hold it or hang from it, queued writes.
     /// A change made here at `date`: a fetch sent before then does not take the entity out (``writeListPage``).
     func replaceKey(_ temporary: EntityKey, with real: EntityKey, shownIn: DeletedFrom?, at date: Date) throws {
         let (old, new) = (temporary.canonical, real.canonical)
+        // Remembered for the screens that still hold the temporary key (a day is longer than any form stays open).
+        try db.execute(
+            sql: "INSERT OR REPLACE INTO madeKey (temporary, made, madeAt) VALUES (?, ?, ?)",
+            arguments: [old, new, date.timeIntervalSince1970])
+        try db.execute(
+            sql: "DELETE FROM madeKey WHERE madeAt < ?", arguments: [date.timeIntervalSince1970 - 86_400])
         if let list = shownIn?.list, let listId = try CacheQueries.listId(db, key: list) {
             try db.execute(
                 sql: "UPDATE listRow SET entityKey = ? WHERE listId = ? AND entityKey = ?",

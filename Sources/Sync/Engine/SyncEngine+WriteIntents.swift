@@ -30,8 +30,10 @@ extension SyncEngine: WriteIntents {
     func record(_ change: EntityChange) async {
         let (date, requestID) = (clock.now(), Self.requestID())
         await recordAndFlush {
+            // (a form opened on a new entity before the service made it holds its temporary key)
             _ = try $0.enqueueUpdate(
-                change.key, changes: change.changes, baseEtag: change.baseEtag, requestID: requestID, at: date)
+                try $0.madeKey(of: change.key), changes: change.changes, baseEtag: change.baseEtag,
+                requestID: requestID, at: date)
         }
     }
 
@@ -59,7 +61,7 @@ extension SyncEngine: WriteIntents {
         }
         let resolvedLinkSet = linkSet
         await recordAndFlush { session in
-            switch creation.addedTo {
+            switch try creation.addedTo.map({ try Self.madeKeys(in: $0, session) }) {
             case .list(let request)?:
                 _ = try session.enqueueCreate(
                     key, entitySet: creation.entitySet, properties: properties,
@@ -98,12 +100,22 @@ extension SyncEngine: WriteIntents {
         }
         await recordAndFlush {
             _ = try $0.enqueueLink(
-                EntityKey.temporary(in: linkSet), entitySet: linkSet, parent: link.parent, navigation: link.path[0],
-                bindNavigation: link.path[1], target: link.target, requestID: Self.requestID(), at: date)
+                EntityKey.temporary(in: linkSet), entitySet: linkSet, parent: try $0.madeKey(of: link.parent),
+                navigation: link.path[0], bindNavigation: link.path[1], target: try $0.madeKey(of: link.target),
+                requestID: Self.requestID(), at: date)
         }
     }
 
     static func requestID() -> String { UUID().uuidString.lowercased() }
+
+    /// `content` with a parent's temporary key replaced by the one the service gave it, when it has made it.
+    static func madeKeys(in content: ScreenContent, _ session: CacheWriteSession) throws -> ScreenContent {
+        switch content {
+        case .related(let parent, let path): .related(parent: try session.madeKey(of: parent), path: path)
+        case .entity(let key): .entity(try session.madeKey(of: key))
+        case .list: content
+        }
+    }
 
     /// The entity set a navigation of `entitySet` leads to, from `$metadata`.
     func targetSet(of entitySet: String, navigation: String) -> String? {
@@ -113,21 +125,23 @@ extension SyncEngine: WriteIntents {
     /// Records a delete (the entity leaves the screen it was deleted from at once) and starts sending it.
     func record(_ deletion: EntityDeletion) async {
         let (date, requestID) = (clock.now(), Self.requestID())
-        if deletion.removesLinkOnly, case .related(let parent, let path)? = deletion.shownIn, path.count == 1 {
-            return await recordAndFlush {
-                _ = try $0.enqueueUnlink(
-                    deletion.key, parent: parent, navigation: path[0], requestID: requestID, at: date)
+        await recordAndFlush { session in
+            let key = try session.madeKey(of: deletion.key)
+            let content = try deletion.shownIn.map { try Self.madeKeys(in: $0, session) }
+            if deletion.removesLinkOnly, case .related(let parent, let path)? = content, path.count == 1 {
+                _ = try session.enqueueUnlink(key, parent: parent, navigation: path[0], requestID: requestID, at: date)
+                return
             }
+            var shownIn: DeletedFrom?
+            switch content {
+            case .list(let request)?: shownIn = DeletedFrom(list: request.key)
+            case .related(let parent, let path)?:
+                let member = try deletion.link.map { try session.madeKey(of: $0) }
+                shownIn = DeletedFrom(parent: parent, navigation: path.first, member: path.count > 1 ? member : nil)
+            case .entity?, nil: shownIn = nil
+            }
+            _ = try session.enqueueDelete(key, shownIn: shownIn, requestID: requestID, at: date)
         }
-        var shownIn: DeletedFrom?
-        switch deletion.shownIn {
-        case .list(let request)?: shownIn = DeletedFrom(list: request.key)
-        case .related(let parent, let path)?:
-            shownIn = DeletedFrom(parent: parent, navigation: path.first, member: path.count > 1 ? deletion.link : nil)
-        case .entity?, nil: shownIn = nil
-        }
-        let from = shownIn
-        await recordAndFlush { _ = try $0.enqueueDelete(deletion.key, shownIn: from, requestID: requestID, at: date) }
     }
 
     func apply(_ resolution: OutboxResolution, to id: Int64) async {
