@@ -5,6 +5,10 @@ The schema and seed rows are ours; what the service does with requests (keys, li
 own: its in-memory processor, unchanged. Every entity carries a weak ETag, so changes and deletes need If-Match.
 A POST must give the entity's key (odatapy computes none), as the v4 service in issue 32 did.
 
+Two operations (issue 36): the unbound function CarsByMake(make) — the cars of that make, served by odatapy's
+in-memory processor from the implementation registered here — and the action Repaint(make) bound to a car, which
+sets its make and moves its ETag on (odatapy routes the call; what it does is ours, as a service's always is).
+
     python ownership_service.py PORT      # serves http://127.0.0.1:PORT/odata/ until killed
 """
 
@@ -16,6 +20,11 @@ from wsgiref.simple_server import WSGIRequestHandler, WSGIServer, make_server
 from odatapy.data import Entity, ValueType
 from odatapy.edm.csdl import (
     CsdlAbstractEdmProvider,
+    CsdlAction,
+    CsdlFunction,
+    CsdlFunctionImport,
+    CsdlParameter,
+    CsdlReturnType,
     CsdlEntityContainer,
     CsdlEntitySet,
     CsdlEntityType,
@@ -28,7 +37,8 @@ from odatapy.edm.csdl import (
 from odatapy.server import OData
 from odatapy.server.adapters import ODataWSGIApp
 from odatapy.server.inmemory import InMemoryDataStore, InMemoryProcessor
-from odatapy.server.processor import CustomETagSupport
+from odatapy.errors import ODataApplicationException
+from odatapy.server.processor import ActionProcessor, CustomETagSupport
 
 NS = "Ownership"
 
@@ -65,8 +75,16 @@ class Schema(CsdlAbstractEdmProvider):
             CsdlEntitySet(name="PersonCar", type=NS + ".PersonCar",
                           navigation_property_bindings=[bind(path="Person", target="Person"),
                                                         bind(path="Car", target="Car")]),
-        ])
-        return [CsdlSchema(namespace=NS, entity_types=[person, car, link], entity_container=container)]
+        ], function_imports=[CsdlFunctionImport(name="CarsByMake", function=NS + ".CarsByMake", entity_set="Car")])
+        cars_by_make = CsdlFunction(
+            name="CarsByMake", parameters=[CsdlParameter(name="make", type="Edm.String", nullable=False)],
+            return_type=CsdlReturnType(type=NS + ".Car", collection=True))
+        repaint = CsdlAction(
+            name="Repaint", bound=True,
+            parameters=[CsdlParameter(name="car", type=NS + ".Car", nullable=False),
+                        CsdlParameter(name="make", type="Edm.String", nullable=False)])
+        return [CsdlSchema(namespace=NS, entity_types=[person, car, link], entity_container=container,
+                           functions=[cars_by_make], actions=[repaint])]
 
 
 class EveryEntityHasAnETag(CustomETagSupport):
@@ -117,13 +135,50 @@ class QuietHandler(WSGIRequestHandler):
         sys.stderr.write("%s\n" % (format % args))
 
 
+class Repaint(ActionProcessor):
+    """POST Car(k)/Ownership.Repaint {"make": "…"}: the car takes that make; 204."""
+
+    def __init__(self, store):
+        self.store = store
+
+    def init(self, odata, service_metadata):
+        pass
+
+    def process_action_void(self, request, response, uri_info, request_ct):
+        import json
+        target = uri_info.resource_parts[0]
+        key = target.typed_keys.get("carID")
+        try:
+            make = json.loads(request.body.decode("utf-8") or "{}")["make"]
+        except (ValueError, KeyError, TypeError):
+            raise ODataApplicationException("Repaint needs a make.", 400)
+        with self.store.lock:
+            car = next((c for c in self.store.entities("Car") if c.get_value("carID") == key), None)
+            if car is None:
+                raise ODataApplicationException("No such car.", 404)
+            car.set_property("make", make, ValueType.PRIMITIVE, "Edm.String")
+            number = int(car.etag.strip('W/"') or "0") if car.etag else 0
+            car.etag = 'W/"%d"' % (number + 1)
+        response.set_status(204)
+
+
+def cars_by_make(store):
+    def implementation(target, part):
+        make = part.typed_parameters.get("make")
+        return [car for car in store.entities("Car") if car.get_value("make") == make]
+    return implementation
+
+
 def wsgi_app():
     """The service as a WSGI application mounted at /odata (sign_in_service.py puts it behind OAuth 2.0)."""
     odata = OData.new_instance()
     handler = odata.create_handler(odata.create_service_metadata(Schema()))
     store = InMemoryDataStore()
     seed(store)
-    handler.register(InMemoryProcessor(store))
+    processor = InMemoryProcessor(store)
+    processor.register_function(NS + ".CarsByMake", cars_by_make(store))
+    handler.register(processor)
+    handler.register(Repaint(store))
     handler.register(EveryEntityHasAnETag())
     return ODataWSGIApp(handler, mount_path="/odata")
 

@@ -47,7 +47,7 @@ public enum EDMXParser {
         return model
     }
 
-    private struct Context {
+    struct Context {
         let bytes: [UInt8]
         /// Alias → namespace, across all schemas (and, in v4, the vocabularies a document references).
         var aliases: [String: String] = [:]
@@ -109,6 +109,8 @@ public enum EDMXParser {
                 }
             }
             var external: [(target: String, notes: Notes)] = []
+            var imports: [XMLNode] = []
+            var declared: [(node: XMLNode, namespace: String)] = []
             for schema in schemas {
                 let namespace = try required(schema, "Namespace")
                 for node in schema.children {
@@ -129,6 +131,9 @@ public enum EDMXParser {
                         model.associations[association.qualifiedName] = association
                     case "EntityContainer":
                         model.containers.append(try container(node, namespace: namespace))
+                        imports += node.children.filter { ["FunctionImport", "ActionImport"].contains($0.name) }
+                    case "Action", "Function":
+                        declared.append((node, namespace))
                     case "Annotations":
                         if let target = node.attribute("Target") {
                             external.append((target, notes(node.children(named: "Annotation"))))
@@ -138,6 +143,7 @@ public enum EDMXParser {
                     }
                 }
             }
+            model.operations = operations(imports: imports, declared: declared, version4: model.isVersion4)
             for (target, notes) in external { apply(notes, to: target, in: &model) }
             return model
         }
@@ -190,6 +196,8 @@ public enum EDMXParser {
             var hidden: Bool?
             /// `Common.FieldControl`'s static member: `ReadOnly`, `Mandatory`, `Hidden`, `Inapplicable`, `Optional`.
             var fieldControl: String?
+            /// `Core.OperationAvailable` of an action or function: a constant, or a path of the bound entity.
+            var operationAvailable: ServiceOperation.Availability?
         }
 
         /// Reads `<Annotation Term="…">` elements (terms through their vocabulary's alias or namespace).
@@ -218,6 +226,12 @@ public enum EDMXParser {
                 guard let term = annotation.attribute("Term").map(qualify) else { continue }
                 switch term {
                 case "com.sap.vocabularies.Common.v1.Label": notes.label = string(annotation)
+                case "Org.OData.Core.V1.OperationAvailable":
+                    if let path = annotation.attribute("Path") ?? annotation.child(named: "Path")?.text {
+                        notes.operationAvailable = .path(String(path.filter { !$0.isWhitespace }))
+                    } else {
+                        notes.operationAvailable = bool(annotation) ? .always : .never
+                    }
                 case "com.sap.vocabularies.Common.v1.Text":
                     guard let path = annotation.attribute("Path") ?? annotation.child(named: "Path")?.text,
                         !path.isEmpty, !path.contains("/")
@@ -447,6 +461,7 @@ public enum EDMXParser {
 
         /// Applies `<Annotations Target="NS.Type/Property">` or `Target="NS.Container/Set"`.
         func apply(_ notes: Notes, to target: String, in model: inout ServiceModel) {
+            if !model.operations.isEmpty, applyToOperation(notes, target: target, in: &model) { return }
             let parts = target.split(separator: "/", maxSplits: 1).map(String.init)
             if parts.count == 1, let type = model.entityTypes[qualify(parts[0])] {
                 model.entityTypes[type.qualifiedName] = annotated(type, notes)

@@ -12,6 +12,8 @@ public struct ServiceModel: Sendable {
     public var dataServiceVersion: String?
     /// The `Version` of the `<edmx:Edmx>` element: `1.0` for OData v1–v2, `4.0` or `4.01` for v4.
     public var edmxVersion: String?
+    /// Function imports, actions and functions, in document order (``ServiceOperation``).
+    public var operations: [ServiceOperation] = []
 
     /// Whether the service speaks OData v4 (its `$metadata` is EDMX 4.x).
     public var isVersion4: Bool { edmxVersion?.hasPrefix("4") == true }

@@ -1,0 +1,130 @@
+/// What a service offers to do besides reading and writing entities (issue 36): a v2 `FunctionImport`, or a v4
+/// `Action` or `Function` — bound to an entity type, or unbound and reached through the container's
+/// `ActionImport` or `FunctionImport`.
+///
+/// A function has no effects (sent as `GET`, safe to repeat, nothing to confirm); an action has (`POST`, sent once,
+/// after the user confirms it). A v2 function import is one or the other by its `m:HttpMethod`.
+public struct ServiceOperation: Sendable, Hashable {
+    public enum Kind: String, Sendable, Hashable {
+        case function, action
+    }
+
+    /// When the service says it may be invoked: always, never, or while a Boolean property of the bound entity is
+    /// true (v2 `sap:applicable-path`, v4 `Core.OperationAvailable` with a path).
+    public enum Availability: Sendable, Hashable {
+        case always
+        case never
+        case path(String)
+    }
+
+    /// One input of the operation (a v4 binding parameter is not one: it is the entity it is invoked on).
+    public struct Parameter: Sendable, Hashable {
+        public var name: String
+        public var type: EdmTypeReference
+        public var isNullable: Bool
+        public var maxLength: Int?
+        public var precision: Int?
+        public var scale: Int?
+        /// `sap:label` or `Common.Label`.
+        public var label: String?
+
+        public init(
+            name: String, type: EdmTypeReference, isNullable: Bool = true, maxLength: Int? = nil,
+            precision: Int? = nil, scale: Int? = nil, label: String? = nil
+        ) {
+            self.name = name
+            self.type = type
+            self.isNullable = isNullable
+            self.maxLength = maxLength
+            self.precision = precision
+            self.scale = scale
+            self.label = label
+        }
+
+        /// The primitive type a form parses the parameter's text as; nil for a complex, entity or collection one
+        /// (which a form cannot take, and says so).
+        public var primitiveType: EdmPrimitiveType? {
+            if case .primitive(let primitive) = type { return primitive }
+            return nil
+        }
+    }
+
+    public var kind: Kind
+    /// What names it in a URL: a v2 import's name; a v4 unbound one's import name; a v4 bound one's qualified name
+    /// (`NS.Name`).
+    public var name: String
+    /// v4: the action's or function's qualified name (for an unbound one, what its import names).
+    public var qualifiedName: String?
+    /// `sap:label` or `Common.Label`: what a person calls it.
+    public var label: String?
+    public var parameters: [Parameter]
+    /// The entity type it acts on: a v4 binding parameter's type, or a v2 `sap:action-for` (whose key properties
+    /// are then among `parameters`). Nil when unbound.
+    public var boundType: String?
+    /// v4: bound to a collection of `boundType` (invoked on a list, not a row).
+    public var isBoundToCollection = false
+    /// v4: the binding parameter's name (the first parameter of a bound operation).
+    public var bindingParameter: String?
+    /// What it answers with; nil for nothing (`204`).
+    public var returnType: EdmTypeReference?
+    /// The entity set its entity results belong to: a v2 `EntitySet` or a v4 import's.
+    public var entitySet: String?
+    /// v4 `EntitySetPath` (`binding/Navigation`): its results are reached from the bound entity.
+    public var entitySetPath: String?
+    /// The HTTP verb: v2 `m:HttpMethod` (`GET` unless the service says otherwise); v4 `GET` for a function, `POST`
+    /// for an action.
+    public var method: RequestMethod
+    /// v4 `IsComposable`: its result can be read further (filtered, navigated).
+    public var isComposable = false
+    public var availability: Availability = .always
+    public var dialect: ODataDialect
+
+    public init(
+        kind: Kind, name: String, parameters: [Parameter] = [], returnType: EdmTypeReference? = nil,
+        method: RequestMethod, dialect: ODataDialect
+    ) {
+        self.kind = kind
+        self.name = name
+        self.parameters = parameters
+        self.returnType = returnType
+        self.method = method
+        self.dialect = dialect
+    }
+
+    /// What a person sees it called.
+    public var displayName: String {
+        if let label, !label.isEmpty { return label }
+        return name.split(separator: ".").last.map(String.init) ?? name
+    }
+
+    /// Whether it is invoked on an entity (or, v4, a list of them) rather than on the service.
+    public var isBound: Bool { boundType != nil }
+
+    /// The parameters a person fills in: a v2 action-for's key properties come from the entity it is invoked on.
+    public func inputs(keyNames: [String] = []) -> [Parameter] {
+        guard dialect == .v2, boundType != nil else { return parameters }
+        return parameters.filter { !keyNames.contains($0.name) }
+    }
+}
+
+extension ServiceModel {
+    /// The operations invoked on the service itself (a list screen's own section, the palette by name).
+    public var unboundOperations: [ServiceOperation] {
+        operations.filter { !$0.isBound }
+    }
+
+    /// The operations invoked on one entity of `typeName` (or of a type it derives from); `collection`: those
+    /// invoked on a list of them instead.
+    public func operations(boundTo typeName: String, collection: Bool = false) -> [ServiceOperation] {
+        var types: [String] = []
+        var next: String? = typeName
+        while let name = next, !types.contains(name) {
+            types.append(name)
+            next = entityTypes[name]?.baseType
+        }
+        return operations.filter { operation in
+            guard let bound = operation.boundType, types.contains(bound) else { return false }
+            return operation.isBoundToCollection == collection
+        }
+    }
+}

@@ -1,0 +1,67 @@
+import CarDealerTestSupport
+import Foundation
+import ODataCore
+import ODataHTTP
+import Testing
+
+/// Operations of a service we did not write (issue 36): odatapy's v4 service (`.ci/independent/ownership_service.py`)
+/// declares the unbound function `CarsByMake` and the action `Repaint` bound to a car; the model reads them from its
+/// `$metadata`, and the requests built for them are what odatapy's router takes, checked by their outcome on the
+/// service. The car is one of the test's own (no other test touches it): the service runs once for the whole check.
+@Suite(.enabled(if: odatapyRoot != nil, "CARDEALER_ODATAPY_ROOT is not set (see .ci/checks)"))
+struct IndependentOperationTests {
+    func send(_ request: TransportRequest) async throws -> TransportResponse {
+        try await HTTPClientTransport(timeout: 10).send(request)
+    }
+
+    func entities(_ response: TransportResponse, root: String) throws -> [ODataEntity] {
+        switch try VerboseJSONDecoder(serviceRoot: root, dialect: .v4).decode(response.body) {
+        case .collection(let collection): collection.entities
+        case .entity(let entity): [entity]
+        default: []
+        }
+    }
+
+    @Test func a_function_and_an_action_bound_to_a_car_are_invoked_as_the_metadata_declares_them() async throws {
+        let root = try #require(odatapyRoot)
+        let metadata = try await send(TransportRequest(url: root + "$metadata", acceptsXML: true, dialect: .v4))
+        let model = try EDMXParser.parse(metadata.body)
+        let byMake = try #require(model.unboundOperations.first { $0.name == "CarsByMake" })
+        #expect(byMake.kind == .function && byMake.entitySet == "Car")
+        #expect(byMake.returnType == .collection(.named("Ownership.Car")))
+        let repaint = try #require(model.operations(boundTo: "Ownership.Car").first)
+        #expect(repaint.name == "Ownership.Repaint" && repaint.kind == .action)
+        #expect(repaint.parameters.map(\.name) == ["make"])
+        // Given a car of the test's own
+        var create = TransportRequest(method: .post, url: root + "Car", dialect: .v4)
+        create.headers["Content-Type"] = "application/json"
+        create.body = Array(#"{"carID":936,"make":"Trabant 936","model":"601"}"#.utf8)
+        #expect(try await send(create).status == 201)
+        let builder = OperationRequestBuilder(urls: ODataURLBuilder(serviceRoot: root, model: model))
+        // When the function is invoked with its make
+        let found = try await send(
+            try builder.request(byMake, arguments: [.init(name: "make", value: .string("Trabant 936"))]))
+        // Then the service answers with that car alone
+        #expect(found.status == 200)
+        #expect(try entities(found, root: root).map { $0["carID"] } == [.int(936)])
+        // When the action repaints it, against the ETag it has
+        let car = try #require(
+            try entities(try await send(TransportRequest(url: root + "Car(936)", dialect: .v4)), root: root).first)
+        let attempt = WriteRequestBuilder.Attempt(
+            requestID: UUID().uuidString.lowercased(), firstSent: Date(), etag: car.metadata.etag)
+        let repainted = try await send(
+            try builder.request(
+                repaint, arguments: [.init(name: "make", value: .string("Škoda 936"))],
+                on: EntityKey(entitySet: "Car", value: .int(936)), attempt: attempt))
+        // Then the service holds the new make, under a new ETag
+        #expect(repainted.status == 204)
+        let after = try #require(
+            try entities(try await send(TransportRequest(url: root + "Car(936)", dialect: .v4)), root: root).first)
+        #expect(after["make"] == .string("Škoda 936"))
+        #expect(after.metadata.etag != car.metadata.etag)
+        // And a required parameter left out is a sentence before any request
+        #expect(throws: OperationCallError(description: "Repaint needs a value for make.")) {
+            try builder.request(repaint, arguments: [], on: EntityKey(entitySet: "Car", value: .int(936)))
+        }
+    }
+}
