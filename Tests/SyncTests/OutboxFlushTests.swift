@@ -178,6 +178,29 @@ import Testing
         #expect(await transport.requests.map { $0.headers["Repeatability-Request-ID"] } == ["before-the-crash"])
         #expect(try cache.entity("Car(1)")?["model"] == .string("Ka"))
     }
+
+    @Test func a_write_left_waiting_out_a_backoff_by_a_process_that_died_goes_when_the_next_one_starts() async throws {
+        // Given a cache file holding a write told by a busy gateway to come back in 30 s, and nothing else to fetch
+        let path = try BuiltProducts.temporaryDirectory("outbox-backoff") + "/cache.sqlite"
+        do {
+            let cache = try CacheDatabase(path: path)
+            try seedCar(cache)
+            let now = Date()
+            try await cache.write { session in
+                let id = try session.enqueueUpdate(
+                    "Car(1)", changes: [.init(name: "model", value: .string("Ka"))], requestID: "waited", at: now)
+                try session.markOutboxSending(id, at: now)
+                try session.retryOutboxLater(id, error: "busy", due: now.addingTimeInterval(30))
+            }
+        }
+        // When a fetcher starts on it, with no screen asking for anything
+        let transport = FakeTransport { _, _ in TransportResponse(status: 204, headers: ["etag": "W/\"2\""]) }
+        let (engine, cache) = try engine(transport, cache: try CacheDatabase(path: path))
+        await engine.flushIntents()
+        // Then the write goes at once, not when the dead process's wait would have ended
+        #expect(try await eventually(seconds: 10) { try cache.outboxEntries().isEmpty })
+        #expect(await transport.requests.map { $0.headers["Repeatability-Request-ID"] } == ["waited"])
+    }
 }
 
 extension OutboxFlushTests {

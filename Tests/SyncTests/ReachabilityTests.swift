@@ -3,6 +3,7 @@ import EntityCache
 import Foundation
 import ODataCore
 import ScreenSeam
+import Synchronization
 import Testing
 
 @testable import Sync
@@ -58,14 +59,22 @@ import Testing
     @Test func a_writes_answer_ends_offline_and_the_last_error_on_the_status_line() async throws {
         let cache = try await cacheWithAWaitingWrite()
         // Given a fetcher offline after its first read found no service (its next probe a minute away)
-        let transport = FakeTransport { request, number in
-            if number == 1 {
+        // (the waiting write goes first, at start: it is the first read that finds no service)
+        let reads = Mutex(0)
+        let transport = FakeTransport { request, _ in
+            if request.method == .get,
+                reads.withLock({ count in
+                    count += 1
+                    return count
+                }) == 1
+            {
                 throw ODataError(kind: .transport, message: "the connection was refused", url: request.url)
             }
             return request.method == .get ? json(#"{"d":{"results":[]}}"#) : TransportResponse(status: 204)
         }
         // (one try per read: the refused one is not tried again before the fetcher goes offline)
         let engine = engine(transport, cache: cache, probe: 60)
+        #expect(try await eventually { try cache.outboxEntries().isEmpty })
         engine.screenDidShow(.list(Self.cars), visible: 0..<20, screen: ScreenID(1))
         #expect(try await eventually { try !cache.syncStatus().isOnline })
         // When a change made meanwhile to another car is sent, and the service answers it

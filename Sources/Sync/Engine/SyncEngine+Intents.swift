@@ -15,8 +15,9 @@ enum Intent: Sendable {
     case link(EntityLink)
     case delete(EntityDeletion)
     case resolve(Int64, OutboxResolution)
-    /// Sends the writes that are due (at start: those recorded before a restart).
-    case flushOutbox
+    /// At start: sends the writes recorded before, at once — a wait for a retry ended with the process that set it
+    /// (its service may have answered since, and nothing else may ask it anything to find out).
+    case resumeOutbox
     /// Resumes once every earlier intent is handled (tests, ``SyncEngine/waitUntilIdle()``).
     case barrier(CheckedContinuation<Void, Never>)
 }
@@ -102,8 +103,8 @@ extension SyncEngine: SyncIntents {
             await record(deletion)
         case .resolve(let id, let resolution):
             await apply(resolution, to: id)
-        case .flushOutbox:
-            flushOutbox()
+        case .resumeOutbox:
+            await sendQueuedWritesNow()
         case .barrier(let continuation):
             continuation.resume()
         }

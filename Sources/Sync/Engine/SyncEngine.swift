@@ -161,8 +161,8 @@ public actor SyncEngine {
         self.policy = model.map { PrefetchPolicy(model: $0, profile: configuration.profile) }
         let (stream, continuation) = AsyncStream<Intent>.makeStream()
         self.intents = continuation
-        // Writes recorded before a restart carry on.
-        continuation.yield(.flushOutbox)
+        // Writes recorded before a restart carry on, at once.
+        continuation.yield(.resumeOutbox)
         // The fetcher is background work, and the tasks it starts inherit that: on Linux they run on threads at
         // nice 10, so that the keypresses of many sessions sharing a machine are not queued behind their
         // prefetches. Screens never wait on it.
