@@ -15,9 +15,8 @@ enum Intent: Sendable {
     case link(EntityLink)
     case delete(EntityDeletion)
     case resolve(Int64, OutboxResolution)
-    /// At start: sends the writes recorded before, at once — a wait for a retry ended with the process that set it
-    /// (its service may have answered since, and nothing else may ask it anything to find out).
-    case resumeOutbox
+    /// Sends the writes that are due (at start: those recorded before a restart, all due then).
+    case flushOutbox
     /// Resumes once every earlier intent is handled (tests, ``SyncEngine/waitUntilIdle()``).
     case barrier(CheckedContinuation<Void, Never>)
 }
@@ -103,8 +102,8 @@ extension SyncEngine: SyncIntents {
             await record(deletion)
         case .resolve(let id, let resolution):
             await apply(resolution, to: id)
-        case .resumeOutbox:
-            await sendQueuedWritesNow()
+        case .flushOutbox:
+            flushOutbox()
         case .barrier(let continuation):
             continuation.resume()
         }
