@@ -115,15 +115,43 @@ extension EntityListController {
         environment.setNeedsDisplay()
     }
 
-    /// `s`: the next sort: each column ascending, then descending, then the profile's order again.
+    /// The fields the `/` filter searches (the profile's, else the row label's).
+    var setProfileSearch: [String] { environment.setProfile(shownSet ?? "").search ?? [] }
+
+    /// Those the service takes a `$filter` on (`Capabilities.FilterRestrictions`, `sap:filterable`).
+    var serviceSearchFields: [String] {
+        guard let set = shownSet else { return setProfileSearch }
+        return setProfileSearch.filter { environment.model.filters(set, by: $0) }
+    }
+
+    /// The property of `column` the service does not sort by, when the service would be asked to (a root list not
+    /// wholly cached; one that is sorts here); nil when it can be sorted.
+    func unsortableProperty(ofColumn column: Int) -> String? {
+        guard case .list(let base) = source, let set = shownSet, column < columns.count,
+            (try? environment.cache.listState(base.key))?.isComplete != true
+        else { return nil }
+        return ValueFormatter.fields(of: columns[column].value).first { !environment.model.sorts(set, by: $0) }
+    }
+
+    /// `s`: the next sort: each column ascending, then descending, then the profile's order again. Columns the
+    /// service does not sort by are passed over (the notice says which).
     func cycleSort() {
         let count = columns.count
+        var next: (column: Int, descending: Bool)?
         switch userSort {
-        case nil: userSort = (0, false)
-        case (let column, false)?: userSort = (column, true)
-        case (let column, true)? where column + 1 < count: userSort = (column + 1, false)
-        default: userSort = nil
+        case nil: next = (0, false)
+        case (let column, false)?: next = (column, true)
+        case (let column, true)? where column + 1 < count: next = (column + 1, false)
+        default: next = nil
         }
+        var passed: [String] = []
+        while let candidate = next, !candidate.descending, let property = unsortableProperty(ofColumn: candidate.column)
+        {
+            passed.append(property)
+            next = candidate.column + 1 < count ? (candidate.column + 1, false) : nil
+        }
+        userSort = next
+        if !passed.isEmpty { notice = "The service does not sort \(kindTitle) by \(passed.joined(separator: ", "))." }
         cursor.moveToStart()
         switch source {
         case .list: arrangeList(reread: true)
@@ -142,6 +170,9 @@ extension EntityListController {
             ?? shown.firstIndex { ValueFormatter.fields(of: $0.value).contains { $0.lowercased() == lowered } }
         guard let index else {
             return "No column “\(name)” here: " + shown.map(\.title).joined(separator: ", ") + "."
+        }
+        if let property = unsortableProperty(ofColumn: index) {
+            return "The service does not sort \(kindTitle) by \(property)."
         }
         userSort = (index, descending)
         cursor.moveToStart()
@@ -176,8 +207,11 @@ extension EntityListController {
             return
         }
         let state = try? environment.cache.listState(base.key)
+        let search = serviceSearchFields
+        // A service that filters by none of the fields searched: the rows here answer, and the notice says so.
+        searchRefused = filter.isActive && search.isEmpty && !setProfileSearch.isEmpty
         searchesCachedRowsOnly =
-            filter.isActive && filter.text.count < Self.serverFilterMinimum
+            filter.isActive && (filter.text.count < Self.serverFilterMinimum || searchRefused)
             && !(state?.isComplete ?? false)
         // Rows held for a short filter of a list not wholly cached give way to the service's answer.
         if reread || (allRows != nil && !(state?.isComplete ?? false) && !searchesCachedRowsOnly) {
@@ -199,7 +233,6 @@ extension EntityListController {
         if let order = userOrder {
             request.options.orderBy = order.items.map { QueryOptions.OrderItem($0.property, descending: $0.descending) }
         }
-        let search = environment.setProfile(shownSet ?? "").search ?? []
         if let expression = filter.serverExpression(fields: search, dialect: environment.model.dialect) {
             request.options.filter = [base.options.filter, expression].compactMap { $0 }
                 .map { "(\($0))" }.joined(separator: " and ")

@@ -181,9 +181,12 @@ extension EntityListController {
             parts.append("\(provisional.count) cached match\(provisional.count == 1 ? "" : "es") · asking the service")
         }
         if filter.isActive {
-            parts.append(
-                "filter “\(filter.text)”"
-                    + (searchesCachedRowsOnly ? " in the rows cached; 3 letters ask the service" : ""))
+            let cachedOnly =
+                searchRefused
+                ? " in the rows cached: the service does not filter \(kindTitle) by "
+                    + setProfileSearch.joined(separator: " or ")
+                : " in the rows cached; 3 letters ask the service"
+            parts.append("filter “\(filter.text)”" + (searchesCachedRowsOnly ? cachedOnly : ""))
         }
         return parts.joined(separator: " · ")
     }

@@ -85,6 +85,9 @@ public final class EntityListController: ScreenController, FilterableScreen {
     /// The filter is too short to ask the service and the list is not wholly cached: only the rows in the cache are
     /// searched (the status line says so). Set by `arrangeList`, from the list state it reads.
     var searchesCachedRowsOnly = false
+    /// The service filters by none of the fields `/` searches (`Capabilities.FilterRestrictions`, `sap:filterable`):
+    /// the rows cached answer whatever the filter's length.
+    var searchRefused = false
     /// While the service is asked for a filter, the rows already cached that match it (``shownProvisional``).
     var provisional: [ListRow]?
     /// `:export` fetching the rows not cached yet (shown on the filter line; Esc cancels).

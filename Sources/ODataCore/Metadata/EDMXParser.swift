@@ -198,6 +198,12 @@ public enum EDMXParser {
             var fieldControl: String?
             /// `Core.OperationAvailable` of an action or function: a constant, or a path of the bound entity.
             var operationAvailable: ServiceOperation.Availability?
+            /// `Capabilities.FilterRestrictions` / `SortRestrictions`: whether the set filters (sorts) at all, and the
+            /// properties it does not filter (sort) by.
+            var filterable: Bool?
+            var nonFilterable: [String]?
+            var sortable: Bool?
+            var nonSortable: [String]?
         }
 
         /// Reads `<Annotation Term="…">` elements (terms through their vocabulary's alias or namespace).
@@ -221,6 +227,18 @@ public enum EDMXParser {
                     })
                 else { return nil }
                 return bool(value)
+            }
+            /// The property paths of a restriction record's collection: `<PropertyValue Property="…"><Collection>
+            /// <PropertyPath>name</PropertyPath>…`.
+            func paths(_ node: XMLNode, _ property: String) -> [String]? {
+                guard let record = node.child(named: "Record"),
+                    let value = record.children(named: "PropertyValue").first(where: {
+                        $0.attribute("Property") == property
+                    })
+                else { return nil }
+                return (value.child(named: "Collection")?.children(named: "PropertyPath") ?? []).map {
+                    String($0.text.filter { !$0.isWhitespace })
+                }.filter { !$0.isEmpty }
             }
             for annotation in annotations {
                 guard let term = annotation.attribute("Term").map(qualify) else { continue }
@@ -260,6 +278,12 @@ public enum EDMXParser {
                 case "Org.OData.Core.V1.Description": notes.description = string(annotation)
                 case "Org.OData.Core.V1.Computed": notes.computed = bool(annotation)
                 case "Org.OData.Core.V1.Immutable": notes.immutable = bool(annotation)
+                case "Org.OData.Capabilities.V1.FilterRestrictions":
+                    notes.filterable = restriction(annotation, "Filterable")
+                    notes.nonFilterable = paths(annotation, "NonFilterableProperties")
+                case "Org.OData.Capabilities.V1.SortRestrictions":
+                    notes.sortable = restriction(annotation, "Sortable")
+                    notes.nonSortable = paths(annotation, "NonSortableProperties")
                 case "Org.OData.Capabilities.V1.InsertRestrictions":
                     notes.insertable = restriction(annotation, "Insertable")
                 case "Org.OData.Capabilities.V1.UpdateRestrictions":
@@ -456,6 +480,10 @@ public enum EDMXParser {
             if let updatable = notes.updatable { set.isUpdatable = updatable }
             if let deletable = notes.deletable { set.isDeletable = deletable }
             if let tracks = notes.tracksChanges { set.tracksChanges = tracks }
+            if let filterable = notes.filterable { set.isFilterable = filterable }
+            if let names = notes.nonFilterable { set.nonFilterable = names }
+            if let sortable = notes.sortable { set.isSortable = sortable }
+            if let names = notes.nonSortable { set.nonSortable = names }
             return set
         }
 
@@ -557,6 +585,8 @@ public enum EDMXParser {
             parsed.unit = vendor(node, "unit").flatMap { $0.isEmpty ? nil : MeasureUnit.unit(path: $0) }
             parsed.semantics = vendor(node, "semantics")
             parsed.isHidden = vendor(node, "visible") == "false"
+            parsed.isFilterable = vendor(node, "filterable") != "false"
+            parsed.isSortable = vendor(node, "sortable") != "false"
             let inline = node.children(named: "Annotation")
             return inline.isEmpty ? parsed : annotated(parsed, notes(inline))
         }

@@ -90,6 +90,9 @@ public struct Property: Sendable, Hashable {
     /// `sap:creatable` / `sap:updatable` (true unless a service says `false`): may a client set it.
     public var isCreatable: Bool
     public var isUpdatable: Bool
+    /// `sap:filterable` / `sap:sortable` (true unless a service says `false`): may a `$filter` (`$orderby`) name it.
+    public var isFilterable = true
+    public var isSortable = true
 
     public init(
         name: String, type: EdmTypeReference, isNullable: Bool = true, maxLength: Int? = nil,
@@ -239,6 +242,12 @@ public struct EntitySet: Sendable, Hashable {
     /// The service tracks changes to it (`sap:change-tracking="true"`, `Capabilities.ChangeTracking`): a list read
     /// with `Prefer: odata.track-changes` comes with a delta link that says later what changed.
     public var tracksChanges: Bool
+    /// `Capabilities.FilterRestrictions`: the set takes `$filter` at all, and the properties it takes it on not.
+    public var isFilterable = true
+    public var nonFilterable: [String] = []
+    /// `Capabilities.SortRestrictions`: the set takes `$orderby` at all, and the properties it takes it on not.
+    public var isSortable = true
+    public var nonSortable: [String] = []
 
     public init(
         name: String, entityType: String, isCreatable: Bool = true, isUpdatable: Bool = true, isDeletable: Bool = true,

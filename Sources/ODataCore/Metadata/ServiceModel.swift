@@ -28,6 +28,24 @@ public struct ServiceModel: Sendable {
     /// Entity sets of the default container, in document order.
     public var entitySets: [EntitySet] { defaultContainer?.entitySets ?? [] }
 
+    /// Whether the service takes `$filter` on `property` of `entitySet` (its `Capabilities.FilterRestrictions`
+    /// and the property's `sap:filterable`); a set or property it does not describe, yes.
+    public func filters(_ entitySet: String, by property: String) -> Bool {
+        guard let set = self.entitySet(named: entitySet) else { return true }
+        guard set.isFilterable, !set.nonFilterable.contains(property) else { return false }
+        guard let type = entityTypes[set.entityType] else { return true }
+        return properties(of: type).first { $0.name == property }?.isFilterable ?? true
+    }
+
+    /// Whether the service takes `$orderby` on `property` of `entitySet` (`Capabilities.SortRestrictions`,
+    /// `sap:sortable`); a set or property it does not describe, yes.
+    public func sorts(_ entitySet: String, by property: String) -> Bool {
+        guard let set = self.entitySet(named: entitySet) else { return true }
+        guard set.isSortable, !set.nonSortable.contains(property) else { return false }
+        guard let type = entityTypes[set.entityType] else { return true }
+        return properties(of: type).first { $0.name == property }?.isSortable ?? true
+    }
+
     /// The entity set called `name` in any container.
     public func entitySet(named name: String) -> EntitySet? {
         for container in containers {

@@ -1,0 +1,95 @@
+import CarDealerTestSupport
+import EntityCache
+import Foundation
+import ODataCore
+import ScreenSeam
+import Terminal
+import Testing
+
+@testable import Browser
+
+/// A service that does not filter or sort by some properties (`Capabilities.FilterRestrictions`,
+/// `SortRestrictions`, `sap:filterable`, `sap:sortable`; issue 33) is never asked to: what it refuses is said in a
+/// sentence before any request, and what can be done here (a complete list sorts and filters its own rows) still is.
+@MainActor
+extension ScreenSnapshotTests {
+    /// The People list of a service whose `Person` set has `restrict` applied, on a cache holding three people of
+    /// `total` (500: the list is not wholly cached, so the service sorts and filters it).
+    func restrictedApp(
+        total: Int, _ restrict: (inout EntitySet) -> Void
+    ) throws -> (BrowserApp, HeadlessTerminal, RecordingIntents) {
+        var model = try CarDealerModel.model
+        for container in model.containers.indices {
+            for set in model.containers[container].entitySets.indices
+            where model.containers[container].entitySets[set].name == "Person" {
+                restrict(&model.containers[container].entitySets[set])
+            }
+        }
+        let (_, _, cache) = try seededApp()
+        let people = ListRequest(
+            entitySet: "Person", orderBy: [.init("lastName"), .init("firstName"), .init("personID")])
+        try cache.write {
+            try $0.writeListPage(
+                people.key, offset: 0, entityKeys: ["Person(2)", "Person(3)", "Person(1)"], totalCount: total,
+                nextLink: nil, isLastPage: total == 3, at: Self.fixedNow)
+        }
+        let intents = RecordingIntents()
+        let environment = BrowserEnvironment(
+            cache: cache, intents: intents, writes: nil, model: model, profile: DisplayProfile.carDealer!,
+            now: { Self.fixedNow }, timeZone: TimeZone(identifier: "UTC")!)
+        let terminal = HeadlessTerminal(size: TerminalSize(columns: 180, rows: 8))
+        let app = BrowserApp(
+            terminal: terminal, environment: environment,
+            root: EntityListController(environment: environment, entitySet: "Person"))
+        app.presentIfNeeded()
+        return (app, terminal, intents)
+    }
+
+    /// What the list last asked the fetcher for.
+    func lastAsked(_ intents: RecordingIntents) -> ListRequest? {
+        guard case .list(let request)? = intents.shown.last?.0 else { return nil }
+        return request
+    }
+
+    @Test func s_passes_over_a_column_the_service_does_not_sort_by_and_says_so() throws {
+        let (app, terminal, intents) = try restrictedApp(total: 500) { $0.nonSortable = ["lastName"] }
+        _ = app.handle([.key(.char("s"))])
+        // Name (lastName, firstName) is passed over: Customer since, ascending, is asked of the service
+        #expect(terminal.lastFrame[1].contains("Customer sin ▲"), "\(terminal.lastFrame[1])")
+        #expect(terminal.lastFrame.last?.contains("The service does not sort People by lastName.") == true)
+        #expect(lastAsked(intents)?.options.orderBy.map(\.property) == ["createDate"])
+        // :sort names it too, and nothing is asked
+        let before = intents.shown.count
+        _ = app.handle([.key(.char(":"))] + "sort name".map { .key(.char($0)) } + [.key(.enter)])
+        #expect(terminal.lastFrame.last?.contains("The service does not sort People by lastName.") == true)
+        #expect(!terminal.lastFrame[1].contains("Name ▲"))
+        #expect(intents.shown.count == before || lastAsked(intents)?.options.orderBy.map(\.property) == ["createDate"])
+    }
+
+    @Test func a_complete_list_sorts_here_by_what_the_service_does_not_sort_by() throws {
+        let (app, terminal, _) = try restrictedApp(total: 3) { $0.isSortable = false }
+        _ = app.handle([.key(.char("s"))])
+        #expect(terminal.lastFrame[1].contains("Name ▲"))
+        #expect(names(terminal) == ["O'Neil, Renée", "Samson, Bob", "Ærøskøbing-Łódź, Zoë"])
+    }
+
+    @Test func a_filter_the_service_does_not_take_searches_the_rows_here_and_says_so() throws {
+        let (app, terminal, intents) = try restrictedApp(total: 500) { $0.nonFilterable = ["lastName", "firstName"] }
+        _ = app.handle([.key(.char("/"))] + "samson".map { .key(.char($0)) } + [.key(.enter)])
+        // No $filter goes to the service; the cached rows answer
+        #expect(lastAsked(intents)?.options.filter == nil)
+        #expect(names(terminal) == ["Samson, Bob"])
+        #expect(
+            terminal.lastFrame.last?.contains(
+                "filter “samson” in the rows cached: the service does not filter People by lastName or firstName")
+                == true,
+            "\(terminal.lastFrame.last ?? "")")
+    }
+
+    @Test func a_filter_goes_to_the_service_on_the_fields_it_filters_by() throws {
+        let (app, _, intents) = try restrictedApp(total: 500) { $0.nonFilterable = ["firstName"] }
+        _ = app.handle([.key(.char("/"))] + "samson".map { .key(.char($0)) } + [.key(.enter)])
+        let filter = try #require(lastAsked(intents)?.options.filter)
+        #expect(filter.contains("lastName") && !filter.contains("firstName"), "\(filter)")
+    }
+}
