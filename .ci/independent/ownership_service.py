@@ -136,7 +136,8 @@ class QuietHandler(WSGIRequestHandler):
 
 
 class Repaint(ActionProcessor):
-    """POST Car(k)/Ownership.Repaint {"make": "…"}: the car takes that make; 204."""
+    """POST Car(k)/Ownership.Repaint {"make": "…"}: the car takes that make; 204 (412 when If-Match names another
+    version of it)."""
 
     def __init__(self, store):
         self.store = store
@@ -147,6 +148,7 @@ class Repaint(ActionProcessor):
     def process_action_void(self, request, response, uri_info, request_ct):
         import json
         target = uri_info.resource_parts[0]
+        if_match = request.get_header("If-Match")
         key = target.typed_keys.get("carID")
         try:
             make = json.loads(request.body.decode("utf-8") or "{}")["make"]
@@ -156,6 +158,8 @@ class Repaint(ActionProcessor):
             car = next((c for c in self.store.entities("Car") if c.get_value("carID") == key), None)
             if car is None:
                 raise ODataApplicationException("No such car.", 404)
+            if if_match and if_match.strip() != "*" and if_match.strip() != car.etag:
+                raise ODataApplicationException("The car was changed since it was read.", 412)
             car.set_property("make", make, ValueType.PRIMITIVE, "Edm.String")
             number = int(car.etag.strip('W/"') or "0") if car.etag else 0
             car.etag = 'W/"%d"' % (number + 1)

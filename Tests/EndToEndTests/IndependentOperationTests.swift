@@ -32,36 +32,44 @@ struct IndependentOperationTests {
         let repaint = try #require(model.operations(boundTo: "Ownership.Car").first)
         #expect(repaint.name == "Ownership.Repaint" && repaint.kind == .action)
         #expect(repaint.parameters.map(\.name) == ["make"])
-        // Given a car of the test's own
+        // Given a car of the test's own (a new one each run: the service may outlive a run)
+        let number = Int.random(in: 10_000...99_999)
         var create = TransportRequest(method: .post, url: root + "Car", dialect: .v4)
         create.headers["Content-Type"] = "application/json"
-        create.body = Array(#"{"carID":936,"make":"Trabant 936","model":"601"}"#.utf8)
+        create.body = Array(#"{"carID":\#(number),"make":"Trabant \#(number)","model":"601"}"#.utf8)
         #expect(try await send(create).status == 201)
+        let car = EntityKey(entitySet: "Car", value: .int(Int64(number)))
         let builder = OperationRequestBuilder(urls: ODataURLBuilder(serviceRoot: root, model: model))
         // When the function is invoked with its make
         let found = try await send(
-            try builder.request(byMake, arguments: [.init(name: "make", value: .string("Trabant 936"))]))
+            try builder.request(byMake, arguments: [.init(name: "make", value: .string("Trabant \(number)"))]))
         // Then the service answers with that car alone
         #expect(found.status == 200)
-        #expect(try entities(found, root: root).map { $0["carID"] } == [.int(936)])
+        #expect(try entities(found, root: root).map { $0["carID"] } == [.int(Int64(number))])
         // When the action repaints it, against the ETag it has
-        let car = try #require(
-            try entities(try await send(TransportRequest(url: root + "Car(936)", dialect: .v4)), root: root).first)
-        let attempt = WriteRequestBuilder.Attempt(
-            requestID: UUID().uuidString.lowercased(), firstSent: Date(), etag: car.metadata.etag)
-        let repainted = try await send(
-            try builder.request(
-                repaint, arguments: [.init(name: "make", value: .string("Škoda 936"))],
-                on: EntityKey(entitySet: "Car", value: .int(936)), attempt: attempt))
+        func read() async throws -> ODataEntity {
+            let response = try await send(TransportRequest(url: root + car.canonical, dialect: .v4))
+            return try #require(try entities(response, root: root).first)
+        }
+        let before = try await read()
+        func invokeRepaint(_ make: String, etag: String?) async throws -> TransportResponse {
+            let attempt = WriteRequestBuilder.Attempt(
+                requestID: UUID().uuidString.lowercased(), firstSent: Date(), etag: etag)
+            return try await send(
+                try builder.request(
+                    repaint, arguments: [.init(name: "make", value: .string(make))], on: car, attempt: attempt))
+        }
         // Then the service holds the new make, under a new ETag
-        #expect(repainted.status == 204)
-        let after = try #require(
-            try entities(try await send(TransportRequest(url: root + "Car(936)", dialect: .v4)), root: root).first)
-        #expect(after["make"] == .string("Škoda 936"))
-        #expect(after.metadata.etag != car.metadata.etag)
+        #expect(try await invokeRepaint("Škoda \(number)", etag: before.metadata.etag).status == 204)
+        let after = try await read()
+        #expect(after["make"] == .string("Škoda \(number)"))
+        #expect(after.metadata.etag != before.metadata.etag)
+        // And against the ETag it had before, the service refuses it, and the make stays
+        #expect(try await invokeRepaint("Wartburg \(number)", etag: before.metadata.etag).status == 412)
+        #expect(try await read()["make"] == .string("Škoda \(number)"))
         // And a required parameter left out is a sentence before any request
         #expect(throws: OperationCallError(description: "Repaint needs a value for make.")) {
-            try builder.request(repaint, arguments: [], on: EntityKey(entitySet: "Car", value: .int(936)))
+            try builder.request(repaint, arguments: [], on: car)
         }
     }
 }

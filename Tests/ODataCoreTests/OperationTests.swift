@@ -30,8 +30,12 @@ import Testing
                   <Parameter Name="OrderID" Type="Edm.String" Mode="In" Nullable="false" MaxLength="10"/>
                   <Parameter Name="Note" Type="Edm.String" Mode="In"/>
                 </FunctionImport>
+                <FunctionImport Name="Touch" m:HttpMethod="MERGE"/>
                 <FunctionImport/>
               </EntityContainer>
+              <Annotations Target="SHOP.SHOP_Entities/Confirm" xmlns="http://docs.oasis-open.org/odata/ns/edm">
+                <Annotation Term="com.sap.vocabularies.Common.v1.Label" String="Confirm the order"/>
+              </Annotations>
             </Schema>
           </edmx:DataServices>
         </edmx:Edmx>
@@ -71,6 +75,19 @@ import Testing
                 <Parameter Name="cars" Type="Collection(G.Car)"/>
                 <ReturnType Type="G.Car"/>
               </Function>
+              <Function Name="TotalCost" IsBound="true">
+                <Parameter Name="cars" Type="Collection(G.Car)"/>
+                <Parameter Name="from" Type="Edm.Date" Nullable="false"/>
+                <ReturnType Type="G.Cost"/>
+              </Function>
+              <Action Name="Broken" IsBound="true">
+                <Parameter Name="nameless"/>
+                <Parameter Name="car" Type="G.Car"/>
+              </Action>
+              <Function Name="ByMake">
+                <Parameter Name="make" Type="Edm.String"/>
+                <ReturnType Type="Collection(G.Car)"/>
+              </Function>
               <Function Name="Length" IsBound="true">
                 <Parameter Name="text" Type="Edm.String"/>
                 <ReturnType Type="Edm.Int32"/>
@@ -87,6 +104,7 @@ import Testing
                 <EntitySet Name="Cars" EntityType="G.Car"/>
                 <FunctionImport Name="CarsDue" Function="G.DueForService" EntitySet="Cars"/>
                 <ActionImport Name="Reset" Action="Garage.ResetDemo"/>
+                <FunctionImport Name="ByMake" Function="G.ByMake" EntitySet="Cars"/>
                 <ActionImport Name="Dangling" Action="Garage.NothingLikeThis"/>
               </EntityContainer>
               <Annotations Target="G.TotalCost(G.Car)">
@@ -109,7 +127,7 @@ import Testing
 
     @Test func version_2_function_imports_are_functions_or_actions_by_their_verb() throws {
         let model = try EDMXParser.parse(Self.version2)
-        #expect(model.operations.map(\.name) == ["OrdersDue", "Confirm"])  // the nameless one passed over
+        #expect(model.operations.map(\.name) == ["OrdersDue", "Confirm", "Touch"])  // the nameless one passed over
         let due = try operation(model, "OrdersDue")
         #expect(due.kind == .function && due.method == .get && !due.isBound)
         #expect(due.parameters.map(\.name) == ["Days", "Since"])  // an Out parameter is no input
@@ -119,7 +137,11 @@ import Testing
         let confirm = try operation(model, "Confirm")
         #expect(confirm.kind == .action && confirm.method == .post)
         #expect(confirm.boundType == "SHOP.Order" && confirm.availability == .path("Confirmable"))
-        #expect(model.unboundOperations.map(\.name) == ["OrdersDue"])
+        #expect(confirm.label == "Confirm the order")  // from <Annotations Target="Container/Import">
+        // A verb this client does not know has effects: an action, sent with that verb
+        let touch = try operation(model, "Touch")
+        #expect(touch.kind == .action && touch.method == .merge)
+        #expect(model.unboundOperations.map(\.name) == ["OrdersDue", "Touch"])
         #expect(model.operations(boundTo: "SHOP.Order").map(\.name) == ["Confirm"])
         // The key comes from the order it is invoked on: the form asks only for the note
         #expect(confirm.inputs(keyNames: ["OrderID"]).map(\.name) == ["Note"])
@@ -127,18 +149,22 @@ import Testing
 
     @Test func version_4_bound_operations_and_imported_unbound_ones() throws {
         let model = try EDMXParser.parse(Self.version4)
+        // (Broken's first parameter has no type: it binds nothing, so it is passed over)
         #expect(
             Set(model.operations.map(\.name)) == [
-                "Garage.Retire", "Garage.TotalCost", "Garage.Cheapest", "CarsDue", "Reset",
+                "Garage.Retire", "Garage.TotalCost", "Garage.Cheapest", "CarsDue", "Reset", "ByMake",
             ])
         let retire = try operation(model, "Garage.Retire")
         #expect(retire.kind == .action && retire.method == .post && retire.bindingParameter == "vehicle")
         #expect(retire.boundType == "Garage.Vehicle" && !retire.isBoundToCollection)
         #expect(retire.parameters.map(\.name) == ["reason"])
-        #expect(retire.availability == .path("vehicle/retirable"))
-        let cost = try operation(model, "Garage.TotalCost")
+        #expect(retire.availability == .path("retirable"))  // the bound entity's property, as in v2
+        let cost = try #require(model.operations.first { $0.name == "Garage.TotalCost" && !$0.isBoundToCollection })
         #expect(cost.kind == .function && cost.returnType == .named("Garage.Cost"))
         #expect(cost.label == "Total cost" && cost.parameters.first?.label == "From")
+        // The overload on a list of cars is not the one those annotations name
+        let costs = try #require(model.operations.first { $0.name == "Garage.TotalCost" && $0.isBoundToCollection })
+        #expect(costs.label == nil && costs.parameters.first?.label == nil)
         let cheapest = try operation(model, "Garage.Cheapest")
         #expect(cheapest.isBoundToCollection && cheapest.entitySetPath == "cars")
         let due = try operation(model, "CarsDue")
@@ -147,8 +173,11 @@ import Testing
         #expect(try operation(model, "Reset").label == "Reset the demo")
         // On a car: what is bound to cars and to vehicles (its base type), not what is bound to lists of them
         #expect(Set(model.operations(boundTo: "Garage.Car").map(\.name)) == ["Garage.Retire", "Garage.TotalCost"])
-        #expect(model.operations(boundTo: "Garage.Car", collection: true).map(\.name) == ["Garage.Cheapest"])
-        #expect(Set(model.unboundOperations.map(\.name)) == ["CarsDue", "Reset"])
+        #expect(
+            Set(model.operations(boundTo: "Garage.Car", collection: true).map(\.name)) == [
+                "Garage.Cheapest", "Garage.TotalCost",
+            ])
+        #expect(Set(model.unboundOperations.map(\.name)) == ["CarsDue", "Reset", "ByMake"])
     }
 
     func builder(_ dialect: ODataDialect) -> OperationRequestBuilder {
@@ -179,9 +208,14 @@ import Testing
         let model = try EDMXParser.parse(Self.version4)
         let due = try builder(.v4).request(
             try operation(model, "CarsDue"), arguments: [.init(name: "days", value: .int(14))])
-        #expect(due.method == .get && due.url == "http://h/S/CarsDue(days=@days)?@days=14")
+        // (every parameter named, one left empty as null: the names pick the overload)
+        #expect(due.method == .get && due.url == "http://h/S/CarsDue(days=@days,where=@where)?@days=14&@where=null")
+        // A text goes as a literal, escaped for the query
+        let byMake = try builder(.v4).request(
+            try operation(model, "ByMake"), arguments: [.init(name: "make", value: .string("O'Neil & Sons+Ü"))])
+        #expect(byMake.url == "http://h/S/ByMake(make=@make)?@make='O''Neil%20%26%20Sons%2B%C3%9C'")
         let cost = try builder(.v4).request(
-            try operation(model, "Garage.TotalCost"),
+            try #require(model.operations.first { $0.name == "Garage.TotalCost" && !$0.isBoundToCollection }),
             arguments: [.init(name: "from", value: .dateTime(ODataInstant(millisecondsSince1970: 1_767_312_000_000)))],
             on: EntityKey(entitySet: "Cars", value: .int(7)))
         #expect(cost.url == "http://h/S/Cars(7)/Garage.TotalCost(from=@from)?@from=2026-01-02")

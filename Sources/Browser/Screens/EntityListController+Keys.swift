@@ -199,6 +199,7 @@ extension EntityListController {
         guard case .list(let base) = source else { return }
         provisional = nil
         searchesCachedRowsOnly = false
+        unsearchedFields = []
         guard filter.isActive || userSort != nil else {
             allRows = nil
             matches = nil
@@ -233,6 +234,7 @@ extension EntityListController {
         if let order = userOrder {
             request.options.orderBy = order.items.map { QueryOptions.OrderItem($0.property, descending: $0.descending) }
         }
+        unsearchedFields = setProfileSearch.filter { !search.contains($0) }
         if let expression = filter.serverExpression(fields: search, dialect: environment.model.dialect) {
             request.options.filter = [base.options.filter, expression].compactMap { $0 }
                 .map { "(\($0))" }.joined(separator: " and ")

@@ -186,7 +186,10 @@ extension EntityListController {
                 ? " in the rows cached: the service does not filter \(kindTitle) by "
                     + setProfileSearch.joined(separator: " or ")
                 : " in the rows cached; 3 letters ask the service"
-            parts.append("filter “\(filter.text)”" + (searchesCachedRowsOnly ? cachedOnly : ""))
+            let narrowed =
+                unsearchedFields.isEmpty
+                ? "" : " (not in " + unsearchedFields.joined(separator: " or ") + ": the service does not filter by it)"
+            parts.append("filter “\(filter.text)”" + (searchesCachedRowsOnly ? cachedOnly : narrowed))
         }
         return parts.joined(separator: " · ")
     }

@@ -88,6 +88,8 @@ public final class EntityListController: ScreenController, FilterableScreen {
     /// The service filters by none of the fields `/` searches (`Capabilities.FilterRestrictions`, `sap:filterable`):
     /// the rows cached answer whatever the filter's length.
     var searchRefused = false
+    /// The fields `/` searches that the service was not asked to filter by (it does not): said beside the filter.
+    var unsearchedFields: [String] = []
     /// While the service is asked for a filter, the rows already cached that match it (``shownProvisional``).
     var provisional: [ListRow]?
     /// `:export` fetching the rows not cached yet (shown on the filter line; Esc cancels).

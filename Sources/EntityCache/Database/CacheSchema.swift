@@ -232,7 +232,7 @@ enum CacheSchema {
                     );
                     """)
         }
-        migrator.registerMigration("v14: the keys the service gave new entities") { db in
+        migrator.registerMigration("v14: the keys the service gave new entities, and who set a retry's wait") { db in
             // A screen can hold a new entity's temporary key after the service made it (a form opened before the
             // answer came): a write made with it goes to the service's key (``CacheWriteSession/madeKey(of:)``).
             try db.execute(
@@ -243,6 +243,9 @@ enum CacheSchema {
                         madeAt DOUBLE NOT NULL
                     ) WITHOUT ROWID;
                     """)
+            // Which process set a write's wait for a retry: one that has ended no longer stands behind it
+            // (``CacheWriteSession/makeWaitsOfEndedProcessesDue()``).
+            try db.execute(sql: "ALTER TABLE outbox ADD COLUMN waitSetBy TEXT")
         }
         return migrator
     }

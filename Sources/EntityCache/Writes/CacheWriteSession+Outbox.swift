@@ -255,10 +255,31 @@ extension CacheWriteSession {
     public func retryOutboxLater(_ id: Int64, error: String, due: Date) throws {
         try db.execute(
             sql: """
-                UPDATE outbox SET state = 'pending', lastError = ?, nextAttemptAt = ?, claimedBy = NULL WHERE id = ?
+                UPDATE outbox SET state = 'pending', lastError = ?, nextAttemptAt = ?, waitSetBy = claimedBy,
+                    claimedBy = NULL WHERE id = ?
                 """,
             arguments: [error, due.timeIntervalSince1970, id]
         )
+    }
+
+    /// The queued writes waiting for a retry that a process now ended set are due now: the wait was that process's
+    /// view of the service, and a browser started since may ask the service nothing else that would end it (its
+    /// lists fresh). Waits a live process set stay (another browser on the same cache).
+    public func makeWaitsOfEndedProcessesDue() throws {
+        let setters = try String?.fetchAll(
+            db,
+            sql: "SELECT DISTINCT waitSetBy FROM outbox WHERE state = 'pending' AND nextAttemptAt IS NOT NULL")
+        for setter in setters {
+            guard let setter else {
+                try db.execute(
+                    sql: "UPDATE outbox SET nextAttemptAt = NULL WHERE state = 'pending' AND waitSetBy IS NULL")
+                continue
+            }
+            guard !OutboxClaimant.isAlive(setter) else { continue }
+            try db.execute(
+                sql: "UPDATE outbox SET nextAttemptAt = NULL WHERE state = 'pending' AND waitSetBy = ?",
+                arguments: [setter])
+        }
     }
 
     /// The service refused the write for good: the entity's changed fields go back to what they were, and the

@@ -35,7 +35,11 @@ extension EDMXParser.Context {
     func declaredOperation(_ node: XMLNode, namespace: String) -> ServiceOperation? {
         guard let name = node.attribute("Name"), !name.isEmpty else { return nil }
         let isAction = node.name == "Action"
-        var parameters = node.children(named: "Parameter").compactMap(parameter)
+        let declared = node.children(named: "Parameter")
+        // (the binding parameter is the first one declared, whatever becomes of the others)
+        let binding = node.attribute("IsBound") == "true" ? declared.first.flatMap(parameter) : nil
+        if node.attribute("IsBound") == "true", binding == nil { return nil }
+        let parameters = declared.dropFirst(binding == nil ? 0 : 1).compactMap(parameter)
         let returnType = node.child(named: "ReturnType")?.attribute("Type").map {
             EdmTypeReference(parsing: resolvedType($0))
         }
@@ -43,16 +47,14 @@ extension EDMXParser.Context {
             kind: isAction ? .action : .function, name: namespace + "." + name, returnType: returnType,
             method: isAction ? .post : .get, dialect: .v4)
         operation.qualifiedName = namespace + "." + name
-        if node.attribute("IsBound") == "true" {
-            guard !parameters.isEmpty else { return nil }
-            let binding = parameters.removeFirst()
+        if let binding {
             operation.bindingParameter = binding.name
             switch binding.type {
             case .named(let type): operation.boundType = type
             case .collection(.named(let type)):
                 operation.boundType = type
                 operation.isBoundToCollection = true
-            default: return nil  // bound to a primitive or complex value: nothing a screen shows a row of
+            default: return nil  // bound to a primitive value: nothing a screen shows a row of
             }
         }
         operation.parameters = parameters
@@ -60,8 +62,46 @@ extension EDMXParser.Context {
         operation.entitySetPath = node.attribute("EntitySetPath")
         let notes = notes(node.children(named: "Annotation"))
         operation.label = notes.label
-        operation.availability = notes.operationAvailable ?? .always
+        operation.availability = Self.relative(notes.operationAvailable ?? .always, to: binding?.name)
         return operation
+    }
+
+    /// A v4 availability path names the binding parameter first (`car/retirable`); the model's is the bound
+    /// entity's property, as v2's `sap:applicable-path` is.
+    static func relative(
+        _ availability: ServiceOperation.Availability, to binding: String?
+    ) -> ServiceOperation.Availability {
+        guard case .path(let path) = availability, let binding, path.hasPrefix(binding + "/") else {
+            return availability
+        }
+        return .path(String(path.dropFirst(binding.count + 1)))
+    }
+
+    /// Whether an annotation target's signature (`NS.Name(NS.Car)`, `NS.Name(Collection(NS.Car))`,
+    /// `NS.Name(Edm.Int32,Edm.String)`, `NS.Name()`) names `operation`'s overload; a target without one names them
+    /// all.
+    func signature(_ signature: String?, names operation: ServiceOperation) -> Bool {
+        guard let signature else { return true }
+        var types: [String] = []
+        var depth = 0
+        var current = ""
+        for character in signature {
+            if character == "(" { depth += 1 }
+            if character == ")" { depth -= 1 }
+            if character == ",", depth == 0 {
+                types.append(current)
+                current = ""
+            } else {
+                current.append(character)
+            }
+        }
+        if !current.isEmpty { types.append(current) }
+        let qualified = types.map { resolvedType($0.filter { !$0.isWhitespace }) }
+        if let bound = operation.boundType {
+            let binding = operation.isBoundToCollection ? "Collection(\(bound))" : bound
+            return qualified.first == binding
+        }
+        return qualified == operation.parameters.map(\.type.description)
     }
 
     /// A v2 `FunctionImport`: a function when it is read with `GET` (the default), an action otherwise; bound to the
@@ -69,7 +109,8 @@ extension EDMXParser.Context {
     func functionImport(_ node: XMLNode) -> ServiceOperation? {
         guard let name = node.attribute("Name"), !name.isEmpty else { return nil }
         let verb = (vendor(node, "HttpMethod") ?? "GET").uppercased()
-        let method: RequestMethod = verb == "POST" ? .post : verb == "PUT" ? .put : verb == "DELETE" ? .delete : .get
+        // (any verb but GET has effects: one this client does not know goes as POST, confirmed like any action)
+        let method: RequestMethod = verb == "GET" ? .get : RequestMethod(rawValue: verb) ?? .post
         var operation = ServiceOperation(
             kind: method == .get ? .function : .action, name: name,
             parameters: node.children(named: "Parameter").filter { ($0.attribute("Mode") ?? "In") != "Out" }
@@ -104,11 +145,18 @@ extension EDMXParser.Context {
         var parts = target.split(separator: "/", maxSplits: 1).map(String.init)
         guard !parts.isEmpty else { return false }
         let owner = qualify(String(parts[0].prefix { $0 != "(" }))
-        var matches = model.operations.indices.filter { model.operations[$0].qualifiedName == owner }
+        var signature: String?
+        if let open = parts[0].firstIndex(of: "("), parts[0].hasSuffix(")") {
+            signature = String(parts[0][parts[0].index(after: open)..<parts[0].index(before: parts[0].endIndex)])
+        }
+        var matches = model.operations.indices.filter {
+            model.operations[$0].qualifiedName == owner && self.signature(signature, names: model.operations[$0])
+        }
         if parts.count == 2, model.containers.contains(where: { $0.name == owner || owner.hasSuffix("." + $0.name) }) {
-            // `Container/Import`: the operation the import names (v2, or a v4 unbound one).
+            // `Container/Import`: the operation the import names (any v2 one, a v4 unbound one).
+            let version4 = model.isVersion4
             matches = model.operations.indices.filter {
-                model.operations[$0].name == parts[1] && !model.operations[$0].isBound
+                model.operations[$0].name == parts[1] && (!version4 || !model.operations[$0].isBound)
             }
             parts.removeLast()
         } else if matches.isEmpty, model.isVersion4 == false {
@@ -125,7 +173,10 @@ extension EDMXParser.Context {
                 continue
             }
             if let label = notes.label { model.operations[index].label = label }
-            if let available = notes.operationAvailable { model.operations[index].availability = available }
+            if let available = notes.operationAvailable {
+                model.operations[index].availability = Self.relative(
+                    available, to: model.operations[index].bindingParameter)
+            }
         }
         return true
     }

@@ -4,7 +4,8 @@
 ///   literal in the query (`'text'`, `datetime'…'`, `12`); a `sap:action-for` one takes the entity's key
 ///   properties as parameters of their own names.
 /// * **v4 function**: `GET Root/Import(name=@name,…)?@name=literal` — aliases keep the literals out of the path;
-///   bound, `Root/Set(key)/NS.Name(…)` (or on a list, `Root/Set/NS.Name(…)`).
+///   bound, `Root/Set(key)/NS.Name(…)` (or on a list, `Root/Set/NS.Name(…)`). Every parameter is named, an empty
+///   one as `null` (the names pick the overload).
 /// * **v4 action**: `POST Root/Import` (bound, `Root/Set(key)/NS.Name`) with the parameters as a JSON object.
 ///
 /// An action carries its attempt's repeatability headers, as a write does: sent again after a lost answer, a service
@@ -65,13 +66,16 @@ public struct OperationRequestBuilder: Sendable {
             if operation.kind == .function {
                 var aliases: [String] = []
                 var query: [String] = []
+                // Every parameter is named (one left out would name another overload, or none): an empty one as
+                // null.
                 for parameter in operation.parameters {
-                    guard let value = given[parameter.name] else { continue }
+                    let value = given[parameter.name] ?? .null
                     guard parameter.primitiveType != nil || value == .null,
                         let literal = ODataLiteral.format(value, as: parameter.primitiveType, dialect: .v4)
                     else { throw Self.cannotSend(parameter, of: operation) }
-                    aliases.append(parameter.name + "=@" + parameter.name)
-                    query.append("@" + parameter.name + "=" + PercentEncoding.encodeQueryValue(literal))
+                    let name = PercentEncoding.encodeQueryValue(parameter.name)
+                    aliases.append(name + "=@" + name)
+                    query.append("@" + name + "=" + PercentEncoding.encodeQueryValue(literal))
                 }
                 path += "(" + aliases.joined(separator: ",") + ")"
                 request = TransportRequest(

@@ -163,8 +163,8 @@ public actor SyncEngine {
         self.intents = continuation
         // Writes recorded before a restart carry on, at once: a wait for a retry ended with the process that set it
         // (its service may have answered since, and nothing else may ask it anything to find out). Done here, before
-        // any write this engine makes can set a wait of its own.
-        _ = try? cache.write { try $0.makeQueuedWritesDue() }
+        // any write this engine makes can set a wait of its own; another live browser's waits stand.
+        _ = try? cache.write { try $0.makeWaitsOfEndedProcessesDue() }
         continuation.yield(.flushOutbox)
         // The fetcher is background work, and the tasks it starts inherit that: on Linux they run on threads at
         // nice 10, so that the keypresses of many sessions sharing a machine are not queued behind their
