@@ -115,24 +115,6 @@ extension EntityListController {
         environment.setNeedsDisplay()
     }
 
-    /// The fields the `/` filter searches (the profile's, else the row label's).
-    var setProfileSearch: [String] { environment.setProfile(shownSet ?? "").search ?? [] }
-
-    /// Those the service takes a `$filter` on (`Capabilities.FilterRestrictions`, `sap:filterable`).
-    var serviceSearchFields: [String] {
-        guard let set = shownSet else { return setProfileSearch }
-        return setProfileSearch.filter { environment.model.filters(set, by: $0) }
-    }
-
-    /// The property of `column` the service does not sort by, when the service would be asked to (a root list not
-    /// wholly cached; one that is sorts here); nil when it can be sorted.
-    func unsortableProperty(ofColumn column: Int) -> String? {
-        guard case .list(let base) = source, let set = shownSet, column < columns.count,
-            (try? environment.cache.listState(base.key))?.isComplete != true
-        else { return nil }
-        return ValueFormatter.fields(of: columns[column].value).first { !environment.model.sorts(set, by: $0) }
-    }
-
     /// `s`: the next sort: each column ascending, then descending, then the profile's order again. Columns the
     /// service does not sort by are passed over (the notice says which).
     func cycleSort() {
