@@ -50,6 +50,9 @@ import Testing
           <edmx:Reference Uri="https://example.invalid/Common.xml">
             <edmx:Include Namespace="com.sap.vocabularies.Common.v1" Alias="Common"/>
           </edmx:Reference>
+          <edmx:Reference Uri="https://example.invalid/UI.xml">
+            <edmx:Include Namespace="com.sap.vocabularies.UI.v1" Alias="UI"/>
+          </edmx:Reference>
           <edmx:DataServices>
             <Schema Namespace="Garage" Alias="G" xmlns="http://docs.oasis-open.org/odata/ns/edm">
               <EntityType Name="Vehicle">
@@ -112,6 +115,27 @@ import Testing
               </Annotations>
               <Annotations Target="Garage.TotalCost(Garage.Car)/from">
                 <Annotation Term="Common.Label" String="From"/>
+              </Annotations>
+              <Annotations Target="G.Car">
+                <Annotation Term="UI.LineItem">
+                  <Collection>
+                    <Record Type="UI.DataField"><PropertyValue Property="Value" Path="make"/></Record>
+                    <Record Type="UI.DataFieldForAction">
+                      <PropertyValue Property="Label" String="Retire it"/>
+                      <PropertyValue Property="Action" String="Garage.Retire"/>
+                      <PropertyValue Property="Inline" Bool="true"/>
+                    </Record>
+                    <Record Type="UI.DataFieldForAction"><PropertyValue Property="Label" String="No action named"/></Record>
+                  </Collection>
+                </Annotation>
+                <Annotation Term="UI.Identification">
+                  <Collection>
+                    <Record Type="UI.DataFieldForAction">
+                      <PropertyValue Property="Action" String="Garage.Container/Reset"/>
+                      <PropertyValue Property="Determining" Bool="true"/>
+                    </Record>
+                  </Collection>
+                </Annotation>
               </Annotations>
               <Annotations Target="Garage.Container/Reset">
                 <Annotation Term="Common.Label" String="Reset the demo"/>
@@ -178,6 +202,24 @@ import Testing
                 "Garage.Cheapest", "Garage.TotalCost",
             ])
         #expect(Set(model.unboundOperations.map(\.name)) == ["CarsDue", "Reset", "ByMake"])
+    }
+
+    @Test func ui_annotations_say_which_operations_to_offer_on_a_row_and_on_an_entity() throws {
+        let model = try EDMXParser.parse(Self.version4)
+        let car = try #require(model.entityTypes["Garage.Car"])
+        // A row offers Retire, inline, under the annotation's label; the record naming no action is passed over
+        #expect(car.ui.lineItem?.map(\.path) == ["make"])
+        #expect(car.ui.lineItemActions == [ActionField(action: "Garage.Retire", label: "Retire it", isInline: true)])
+        #expect(model.operation(named: "Garage.Retire", boundTo: "Garage.Car")?.bindingParameter == "vehicle")
+        // The car's own screen offers the unbound Reset, as one of the actions that end a task
+        #expect(
+            car.ui.identificationActions == [ActionField(action: "Garage.Container/Reset", isDetermining: true)])
+        #expect(model.operation(named: "Garage.Container/Reset")?.label == "Reset the demo")
+        #expect(model.operation(named: "Garage.Nothing") == nil)
+        // A v2 service names its function imports by the container
+        let version2 = try EDMXParser.parse(Self.version2)
+        #expect(version2.operation(named: "SHOP.SHOP_Entities/Confirm")?.kind == .action)
+        #expect(version2.operation(named: "OrdersDue")?.kind == .function)
     }
 
     func builder(_ dialect: ODataDialect) -> OperationRequestBuilder {

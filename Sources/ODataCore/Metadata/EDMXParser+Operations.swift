@@ -139,6 +139,35 @@ extension EDMXParser.Context {
         return parameter
     }
 
+    /// The `UI.DataFieldForAction` records of a `UI.LineItem` or `UI.Identification` collection, in order (at most
+    /// ``EDMXParser/Context/maxLineItemFields``); nil when it has none.
+    func actionFields(_ annotation: XMLNode) -> [ActionField]? {
+        let records = annotation.child(named: "Collection")?.children(named: "Record") ?? []
+        var fields: [ActionField] = []
+        for record in records.prefix(Self.maxLineItemFields) {
+            guard record.attribute("Type").map(qualify) == "com.sap.vocabularies.UI.v1.DataFieldForAction" else {
+                continue
+            }
+            func value(_ property: String) -> XMLNode? {
+                record.children(named: "PropertyValue").first { $0.attribute("Property") == property }
+            }
+            func flag(_ property: String) -> Bool {
+                guard let node = value(property) else { return false }
+                return (node.attribute("Bool") ?? node.child(named: "Bool")?.text ?? "true")
+                    .filter { !$0.isWhitespace } != "false"
+            }
+            guard let action = value("Action").flatMap({ $0.attribute("String") ?? $0.child(named: "String")?.text }),
+                !action.isEmpty
+            else { continue }
+            let label = value("Label").flatMap { $0.attribute("String") ?? $0.child(named: "String")?.text }
+            fields.append(
+                ActionField(
+                    action: action.filter { !$0.isWhitespace }, label: label, isInline: flag("Inline"),
+                    isDetermining: flag("Determining")))
+        }
+        return fields.isEmpty ? nil : fields
+    }
+
     /// Applies `<Annotations>` that target an operation (`NS.Name`, `NS.Name(NS.Type)`, `Container/Import`) or one
     /// of its parameters (`NS.Name(NS.Type)/parameter`). Returns false when `target` names none.
     func applyToOperation(_ notes: Notes, target: String, in model: inout ServiceModel) -> Bool {

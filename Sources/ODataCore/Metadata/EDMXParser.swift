@@ -294,8 +294,10 @@ public enum EDMXParser {
                     notes.tracksChanges = restriction(annotation, "Supported") ?? true
                 case "com.sap.vocabularies.UI.v1.LineItem" where annotation.attribute("Qualifier") == nil:
                     notes.ui.lineItem = lineItem(annotation)
+                    notes.ui.lineItemActions = actionFields(annotation)
                 case "com.sap.vocabularies.UI.v1.Identification" where annotation.attribute("Qualifier") == nil:
                     notes.ui.identification = lineItem(annotation)
+                    notes.ui.identificationActions = actionFields(annotation)
                 case "com.sap.vocabularies.UI.v1.FieldGroup":
                     guard let record = annotation.child(named: "Record"), let data = value(record, "Data") else {
                         continue

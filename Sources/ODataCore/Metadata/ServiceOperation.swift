@@ -113,6 +113,19 @@ extension ServiceModel {
         operations.filter { !$0.isBound }
     }
 
+    /// The operation a `UI.DataFieldForAction` names: `NS.Name` (v4's qualified name, bound to `typeName` or a
+    /// type it derives from when given), `Container/Import` or `Import` (an import, v2's or v4's).
+    public func operation(named action: String, boundTo typeName: String? = nil) -> ServiceOperation? {
+        let name = String(action.split(separator: "/").last ?? "")
+        if action.contains("/") || !isVersion4 {
+            return operations.first { $0.name == name && ($0.dialect == .v2 || !$0.isBound) }
+        }
+        if let typeName, let bound = operations(boundTo: typeName).first(where: { $0.qualifiedName == action }) {
+            return bound
+        }
+        return operations.first { $0.qualifiedName == action }
+    }
+
     /// The operations invoked on one entity of `typeName` (or of a type it derives from); `collection`: those
     /// invoked on a list of them instead.
     public func operations(boundTo typeName: String, collection: Bool = false) -> [ServiceOperation] {

@@ -7,7 +7,8 @@ public struct UIAnnotations: Sendable, Hashable {
     public static func == (lhs: UIAnnotations, rhs: UIAnnotations) -> Bool {
         lhs.lineItem == rhs.lineItem && lhs.typeName == rhs.typeName && lhs.typeNamePlural == rhs.typeNamePlural
             && lhs.facets == rhs.facets && lhs.fieldGroups == rhs.fieldGroups
-            && lhs.identification == rhs.identification
+            && lhs.identification == rhs.identification && lhs.lineItemActions == rhs.lineItemActions
+            && lhs.identificationActions == rhs.identificationActions
             && lhs.sortOrder?.map(\.property) == rhs.sortOrder?.map(\.property)
             && lhs.sortOrder?.map(\.descending) == rhs.sortOrder?.map(\.descending)
     }
@@ -33,6 +34,10 @@ public struct UIAnnotations: Sendable, Hashable {
     public var identification: [DataField]?
     /// `UI.PresentationVariant`'s `SortOrder`: a list's default order (`Descending` true sorts that one down).
     public var sortOrder: [(property: String, descending: Bool)]?
+    /// The `UI.DataFieldForAction`s of `UI.LineItem` (operations offered on a row) and of `UI.Identification`
+    /// (offered on one entity's screen), in order (issue 36).
+    public var lineItemActions: [ActionField]?
+    public var identificationActions: [ActionField]?
 
     public init(
         lineItem: [DataField]? = nil, typeName: String? = nil, typeNamePlural: String? = nil, facets: [Facet]? = nil,
@@ -51,17 +56,40 @@ public struct UIAnnotations: Sendable, Hashable {
     /// Whether nothing was declared.
     public var isEmpty: Bool {
         lineItem == nil && typeName == nil && typeNamePlural == nil && facets == nil && fieldGroups.isEmpty
-            && identification == nil && sortOrder == nil
+            && identification == nil && sortOrder == nil && lineItemActions == nil && identificationActions == nil
     }
 
     /// These annotations with what `later` declares in their place, term by term (a later source overrides; a
     /// field group by its qualifier).
     public func overridden(by later: UIAnnotations) -> UIAnnotations {
-        UIAnnotations(
+        var overriding = UIAnnotations(
             lineItem: later.lineItem ?? lineItem, typeName: later.typeName ?? typeName,
             typeNamePlural: later.typeNamePlural ?? typeNamePlural, facets: later.facets ?? facets,
             fieldGroups: fieldGroups.merging(later.fieldGroups) { $1 },
             identification: later.identification ?? identification, sortOrder: later.sortOrder ?? sortOrder)
+        // (the actions come with the term that holds them)
+        overriding.lineItemActions = later.lineItem != nil ? later.lineItemActions : lineItemActions
+        overriding.identificationActions =
+            later.identification != nil ? later.identificationActions : identificationActions
+        return overriding
+    }
+}
+
+/// A `UI.DataFieldForAction`: an operation the service offers at that place, by the name its `Action` gives
+/// (`NS.Action`, `Container/Import`; ``ServiceModel/operation(named:)``).
+public struct ActionField: Sendable, Hashable {
+    public var action: String
+    public var label: String?
+    /// `Inline`: shown on the row itself rather than above the list.
+    public var isInline: Bool
+    /// `Determining`: one of the actions that end a task (a form's footer).
+    public var isDetermining: Bool
+
+    public init(action: String, label: String? = nil, isInline: Bool = false, isDetermining: Bool = false) {
+        self.action = action
+        self.label = label
+        self.isInline = isInline
+        self.isDetermining = isDetermining
     }
 }
 
