@@ -148,22 +148,12 @@ extension EDMXParser.Context {
             guard record.attribute("Type").map(qualify) == "com.sap.vocabularies.UI.v1.DataFieldForAction" else {
                 continue
             }
-            func value(_ property: String) -> XMLNode? {
-                record.children(named: "PropertyValue").first { $0.attribute("Property") == property }
-            }
-            func flag(_ property: String) -> Bool {
-                guard let node = value(property) else { return false }
-                return (node.attribute("Bool") ?? node.child(named: "Bool")?.text ?? "true")
-                    .filter { !$0.isWhitespace } != "false"
-            }
-            guard let action = value("Action").flatMap({ $0.attribute("String") ?? $0.child(named: "String")?.text }),
-                !action.isEmpty
-            else { continue }
-            let label = value("Label").flatMap { $0.attribute("String") ?? $0.child(named: "String")?.text }
+            guard let action = value(record, "Action").flatMap(string), !action.isEmpty else { continue }
             fields.append(
                 ActionField(
-                    action: action.filter { !$0.isWhitespace }, label: label, isInline: flag("Inline"),
-                    isDetermining: flag("Determining")))
+                    action: action.filter { !$0.isWhitespace }, label: value(record, "Label").flatMap(string),
+                    isInline: value(record, "Inline").map(bool) ?? false,
+                    isDetermining: value(record, "Determining").map(bool) ?? false))
         }
         return fields.isEmpty ? nil : fields
     }

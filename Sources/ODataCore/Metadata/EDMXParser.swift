@@ -206,39 +206,37 @@ public enum EDMXParser {
             var nonSortable: [String]?
         }
 
+        /// A `Bool` expression, as an attribute or an element (absent: true, as the vocabularies default it).
+        func bool(_ node: XMLNode) -> Bool {
+            (node.attribute("Bool") ?? node.child(named: "Bool").map { $0.text.filter { !$0.isWhitespace } })
+                != "false"
+        }
+
+        /// A `String` expression, as an attribute or an element.
+        func string(_ node: XMLNode) -> String? {
+            node.attribute("String") ?? node.child(named: "String")?.text
+        }
+
+        /// A record's `<PropertyValue Property="…">`.
+        func value(_ record: XMLNode, _ property: String) -> XMLNode? {
+            record.children(named: "PropertyValue").first { $0.attribute("Property") == property }
+        }
+
         /// Reads `<Annotation Term="…">` elements (terms through their vocabulary's alias or namespace).
         func notes(_ annotations: [XMLNode]) -> Notes {
             var notes = Notes()
-            func bool(_ node: XMLNode) -> Bool {
-                (node.attribute("Bool") ?? node.child(named: "Bool").map { $0.text.filter { !$0.isWhitespace } })
-                    != "false"
-            }
-            func string(_ node: XMLNode) -> String? {
-                node.attribute("String") ?? node.child(named: "String")?.text
-            }
-            func value(_ record: XMLNode, _ property: String) -> XMLNode? {
-                record.children(named: "PropertyValue").first { $0.attribute("Property") == property }
-            }
             /// `Property` of a restriction record: `<Record><PropertyValue Property="Insertable" Bool="false"/>`.
             func restriction(_ node: XMLNode, _ property: String) -> Bool? {
-                guard let record = node.child(named: "Record"),
-                    let value = record.children(named: "PropertyValue").first(where: {
-                        $0.attribute("Property") == property
-                    })
-                else { return nil }
-                return bool(value)
+                node.child(named: "Record").flatMap { value($0, property) }.map(bool)
             }
             /// The property paths of a restriction record's collection: `<PropertyValue Property="…"><Collection>
             /// <PropertyPath>name</PropertyPath>…`.
             func paths(_ node: XMLNode, _ property: String) -> [String]? {
-                guard let record = node.child(named: "Record"),
-                    let value = record.children(named: "PropertyValue").first(where: {
-                        $0.attribute("Property") == property
-                    })
-                else { return nil }
-                return (value.child(named: "Collection")?.children(named: "PropertyPath") ?? []).map {
-                    String($0.text.filter { !$0.isWhitespace })
-                }.filter { !$0.isEmpty }
+                node.child(named: "Record").flatMap { value($0, property) }.map { value in
+                    (value.child(named: "Collection")?.children(named: "PropertyPath") ?? []).map {
+                        String($0.text.filter { !$0.isWhitespace })
+                    }.filter { !$0.isEmpty }
+                }
             }
             for annotation in annotations {
                 guard let term = annotation.attribute("Term").map(qualify) else { continue }
@@ -360,7 +358,7 @@ public enum EDMXParser {
                     !path.isEmpty, !path.hasPrefix("/"), !path.contains("@")
                 else { continue }
                 let label = record.children(named: "PropertyValue").first { $0.attribute("Property") == "Label" }
-                    .flatMap { $0.attribute("String") ?? $0.child(named: "String")?.text }
+                    .flatMap(string)
                 var importance: DataField.Importance?
                 var hidden = false
                 for inner in record.children(named: "Annotation") {

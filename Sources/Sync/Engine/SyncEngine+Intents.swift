@@ -15,7 +15,7 @@ enum Intent: Sendable {
     case link(EntityLink)
     case delete(EntityDeletion)
     case resolve(Int64, OutboxResolution)
-    /// Sends the writes that are due (at start: those recorded before a restart, all due then).
+    /// Sends the writes that are due (at start: those recorded before a restart, the waits of ended processes over).
     case flushOutbox
     /// Resumes once every earlier intent is handled (tests, ``SyncEngine/waitUntilIdle()``).
     case barrier(CheckedContinuation<Void, Never>)
