@@ -35,6 +35,25 @@ import Testing
         </EntityContainer></Schema></edmx:DataServices></edmx:Edmx>
         """
 
+    /// A link entity made in one v2 changeset with the car it links is posted through the car's navigation to it, so
+    /// the navigation back is what the outbox needs (issue 32, item 2).
+    @Test func the_navigation_back_is_the_partner_in_v4_and_the_same_association_with_the_roles_swapped_in_v2() throws {
+        let version4 = try EDMXParser.parse(Self.version4)
+        #expect(version4.partnerNavigation("Traveller", fromSet: "Trips") == "Trips")
+        #expect(version4.partnerNavigation("Trips", fromSet: "People") == "Traveller")
+        let version2 = try EDMXParser.parse(
+            Self.version2.replacingOccurrences(
+                of: "</EntityType>",
+                with:
+                    #"<NavigationProperty Name="FriendOf" Relationship="T.Friendship" FromRole="B" ToRole="A"/></EntityType>"#
+            ))
+        #expect(version2.partnerNavigation("Friends", fromSet: "People") == "FriendOf")
+        #expect(version2.partnerNavigation("FriendOf", fromSet: "People") == "Friends")
+        // With no navigation back, none
+        #expect(try EDMXParser.parse(Self.version2).partnerNavigation("Friends", fromSet: "People") == nil)
+        #expect(version4.partnerNavigation("Nowhere", fromSet: "People") == nil)
+    }
+
     @Test func a_collection_whose_partner_is_a_collection_is_many_to_many_and_one_to_many_is_not() throws {
         let model = try EDMXParser.parse(Self.version4)
         #expect(model.isManyToMany("Friends", fromSet: "People"))

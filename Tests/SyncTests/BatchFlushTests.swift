@@ -140,8 +140,11 @@ import Testing
         .init(name: "manufactureDate", value: .dateTime(ODataInstant(millisecondsSince1970: 1_600_000_000_000))),
     ]
 
-    @Test func a_car_added_to_a_persons_cars_is_made_with_its_ownership_in_one_changeset() async throws {
-        try await withServer(version4: true) { _, root, engine, transport in
+    /// v4 binds the car by its Content-ID in the ownership's body; v2 posts the ownership through the new car
+    /// (`$1/PersonCar`), binding the person.
+    @Test(arguments: [true, false])
+    func a_car_added_to_a_persons_cars_is_made_with_its_ownership_in_one_changeset(version4: Bool) async throws {
+        try await withServer(version4: version4) { _, root, engine, transport in
             let owner: EntityKey = "Person(2)"
             let path = ["PersonCar", "Car"]
             engine.screenDidShow(.related(parent: owner, path: path), visible: 0..<20, screen: ScreenID(1))
@@ -158,8 +161,12 @@ import Testing
             #expect(writes.count == 1 && writes.first?.url.hasSuffix("$batch") == true, "\(writes.map(\.url))")
             #expect(try await serviceCount(root, "Car") == cars + 1)
             let response = try await HTTPClientTransport(timeout: 5).send(
-                TransportRequest(url: root + "Person(2)/PersonCar?$expand=Car", dialect: .v4))
+                TransportRequest(url: root + "Person(2)/PersonCar?$expand=Car", dialect: version4 ? .v4 : .v2))
             #expect(String(decoding: response.body, as: UTF8.self).contains("One Unit"))
+            if !version4 {
+                let batch = String(decoding: writes.first?.body ?? [], as: UTF8.self)
+                #expect(batch.contains("POST $1/PersonCar"), "\(batch)")
+            }
             // And the cache holds both under the service's keys
             guard case .known(let rows, _) = try engine.cache.related(owner, path: path) else {
                 Issue.record("Person(2)'s cars are not known")
@@ -170,8 +177,9 @@ import Testing
         }
     }
 
-    @Test func a_refused_ownership_leaves_no_car_behind_on_the_service() async throws {
-        try await withServer(version4: true) { _, root, engine, _ in
+    @Test(arguments: [true, false])
+    func a_refused_ownership_leaves_no_car_behind_on_the_service(version4: Bool) async throws {
+        try await withServer(version4: version4) { _, root, engine, _ in
             let owner: EntityKey = "Person(3)"
             let path = ["PersonCar", "Car"]
             engine.screenDidShow(.related(parent: owner, path: path), visible: 0..<20, screen: ScreenID(1))
@@ -179,7 +187,7 @@ import Testing
             let cars = try #require(try await serviceCount(root, "Car"))
             // Given Person(3) deleted on the service meanwhile (so an ownership of theirs is refused)
             let gone = try await HTTPClientTransport(timeout: 5).send(
-                TransportRequest(method: .delete, url: root + "Person(3)", dialect: .v4))
+                TransportRequest(method: .delete, url: root + "Person(3)", dialect: version4 ? .v4 : .v2))
             #expect(gone.status == 204)
             // When a car is added among their cars here
             engine.create(

@@ -111,4 +111,51 @@ import Testing
         let body = String(decoding: links.first?.body ?? [], as: UTF8.self)
         #expect(body.contains(#""personCarID":21"#), "\(body)")
     }
+
+    /// A v2 service that takes `$batch` but no Content-ID references: the changeset that posts the ownership through
+    /// the new car (`$1/PersonCar`) is refused as a unit, and sent again the two go one after the other.
+    @Test func a_v2_service_that_refuses_content_id_references_gets_the_car_and_its_ownership_one_after_the_other()
+        async throws
+    {
+        let transport = FakeTransport { request, _ in
+            switch (request.method, request.url) {
+            case (.post, Self.root + "$batch"):
+                var text = "--b\r\nContent-Type: application/http\r\nContent-Transfer-Encoding: binary\r\n\r\n"
+                text += "HTTP/1.1 400 Bad Request\r\nContent-Type: application/json\r\n\r\n"
+                text += #"{"error":{"message":{"value":"Content-ID references are not supported"}}}"# + "\r\n--b--\r\n"
+                return TransportResponse(
+                    status: 202, headers: ["content-type": "multipart/mixed; boundary=b"], body: Array(text.utf8))
+            case (.post, Self.root + "Car"):
+                return json(
+                    #"{"d":{"__metadata":{"uri":"\#(Self.root)Car(10)"},"carID":10,"make":"BMW"}}"#, status: 201)
+            case (.post, Self.root + "Person(1)/PersonCar"):
+                return json(#"{"d":{"__metadata":{"uri":"\#(Self.root)PersonCar(21)"},"personCarID":21}}"#, status: 201)
+            default:
+                return TransportResponse(status: 404)
+            }
+        }
+        let engine = try engine(transport)
+        // Given a car added among Person(1)'s cars, sent with its ownership in one changeset and refused as one
+        engine.create(
+            EntityCreation(
+                entitySet: "Car", properties: [.init(name: "make", value: .string("BMW"))], addedTo: Self.cars))
+        #expect(
+            try await eventually {
+                let entries = try engine.cache.outboxEntries()
+                return entries.count == 2 && entries.allSatisfy { $0.state == .failed }
+            })
+        let batches = await transport.requests.filter { $0.url.hasSuffix("$batch") }
+        let batch = try #require(batches.first)
+        let sent = String(decoding: batch.body ?? [], as: UTF8.self)
+        #expect(sent.contains("POST $1/PersonCar"), "\(sent)")
+        // When both are sent again
+        for entry in try engine.cache.outboxEntries() { engine.resolve(outboxEntry: entry.id, .retry) }
+        // Then the car is made, then its ownership binding it, and nothing waits
+        #expect(try await eventually { try engine.cache.outboxEntries().isEmpty })
+        let links = await transport.requests.filter { $0.url == Self.root + "Person(1)/PersonCar" }
+        #expect(links.count == 1)
+        let body = String(decoding: links.first?.body ?? [], as: UTF8.self)
+        #expect(body.contains("Car(10)"), "\(body)")
+        #expect(await transport.count(of: Self.root + "Car") == 1)
+    }
 }

@@ -155,6 +155,28 @@ extension ServiceModel {
         return association.ends.count == 2 && association.ends.allSatisfy { $0.multiplicity == .many }
     }
 
+    /// The navigation back from where `name` of `sourceSet` leads (`PersonCar`'s `Car` → `Car`'s `PersonCar`): v4's
+    /// `Partner`; in v2 the navigation of the target type on the same association with the roles swapped. Nil where
+    /// there is none, or more than one.
+    public func partnerNavigation(_ name: String, fromSet sourceSet: String) -> String? {
+        guard let resolved = resolveNavigation(name, fromSet: sourceSet),
+            let set = entitySet(named: sourceSet), let type = entityTypes[set.entityType],
+            let navigation = navigationProperties(of: type).first(where: { $0.name == name }),
+            let target = entityTypes[resolved.targetType]
+        else { return nil }
+        if navigation.type != nil {
+            guard let partner = navigation.partner,
+                navigationProperties(of: target).contains(where: { $0.name == partner })
+            else { return nil }
+            return partner
+        }
+        let back = navigationProperties(of: target).filter {
+            $0.relationship == navigation.relationship && $0.fromRole == navigation.toRole
+                && $0.toRole == navigation.fromRole
+        }
+        return back.count == 1 ? back[0].name : nil
+    }
+
     /// The path through a link entity to what it links, when `name` leads from `sourceSet` to one: `Person`'s
     /// `PersonCar` leads to `PersonCar` rows that hold only keys and stamps (what the service sets: concurrency
     /// tokens, computed properties) and two to-one navigations, one back to the person and one on to a car, so

@@ -3,8 +3,10 @@ import Foundation
 import ODataCore
 
 /// Writes flushed together: the due writes go in one `$batch` (up to ``SyncEngine/Configuration/writeBatchSize``),
-/// each write its own changeset, and on a v4 service a create with the link entities that bind it in one changeset
-/// (`"Car@odata.bind":"$1"`), so that a refused link leaves no new entity behind, linked to nobody.
+/// each write its own changeset, and a create with the link entities that bind it in one changeset (v4:
+/// `"Car@odata.bind":"$1"`; v2, which names a new entity by its Content-ID in URLs only: `POST $1/PersonCar` binding
+/// the person, where the model has both navigations back), so that a refused link leaves no new entity behind,
+/// linked to nobody.
 ///
 /// Each answer inside is read as if its write had been sent alone (``SyncEngine/settle(_:request:outcome:started:inBatch:)``):
 /// an inner `412` opens the conflict view for that write only. A changeset refused as a unit rolls back every write
@@ -37,14 +39,14 @@ extension SyncEngine {
         for entry in due {
             guard let request = await prepared(entry, markedAt: now) else { continue }
             var changeset = [(entry, request, nextID())]
-            if version4, entry.kind == .create, entry.entityKey.isTemporary {
+            if entry.kind == .create, entry.entityKey.isTemporary {
                 let now = clock.now()
                 let claimant = cache.claimant
                 let key = entry.entityKey
                 let links =
                     (try? await cache.write { try $0.claimQueuedLinks(to: key, at: now, claimant: claimant) }) ?? []
                 let reference = "$" + changeset[0].2
-                for link in links {
+                for link in links where version4 || (!joinRefused && version2Join(link) != nil) {
                     guard let linkRequest = await prepared(link, reference: reference) else { continue }
                     changeset.append((link, linkRequest, nextID()))
                 }
@@ -95,6 +97,9 @@ extension SyncEngine {
             break  // read below (only 200 and 202 hold answers)
         default:
             // The batch itself was refused or failed: its answer is each write's (none of them was applied).
+            if !version4, (400..<500).contains(response.status), changesets.contains(where: { $0.count > 1 }) {
+                joinRefused = true
+            }
             for changeset in changesets {
                 for (entry, inner, _) in changeset {
                     await settle(entry, request: inner, outcome: .success(response), started: started, inBatch: true)
@@ -130,6 +135,7 @@ extension SyncEngine {
             if case .whole(let refusal) = answer, changeset.count > 1, (400..<500).contains(refusal.status),
                 ![408, 429].contains(refusal.status)
             {
+                if !version4 { joinRefused = true }  // (a v2 changeset of more than one is a join)
                 await refuseTogether(changeset.map { ($0.entry, $0.request) }, refusal: refusal, started: started)
                 continue
             }

@@ -252,7 +252,7 @@ extension SyncEngine {
     func createRequest(
         _ entry: OutboxEntry, attempt: WriteRequestBuilder.Attempt, reference: String? = nil
     ) -> TransportRequest {
-        let path: ResourcePath
+        var path: ResourcePath
         if let parent = entry.shownIn?.parent, let navigation = entry.shownIn?.navigation, entry.shownIn?.list == nil {
             path = ResourcePath(segments: [
                 ResourcePath.Segment(name: parent.entitySet, key: parent.values),
@@ -262,12 +262,30 @@ extension SyncEngine {
             path = ResourcePath(entitySet: entry.entitySet)
         }
         var bindings: [(navigation: String, uri: String)] = []
-        if let navigation = entry.bindNavigation, let target = entry.bindKey {
+        if let reference, model?.dialect != .v4, let joined = version2Join(entry) {
+            // v2 names a new entity by its Content-ID in a URL only: posted through it, binding the parent.
+            path = ResourcePath(segments: [
+                ResourcePath.Segment(name: reference), ResourcePath.Segment(name: joined.through),
+            ])
+            bindings.append((joined.back, builder.url(ResourcePath(joined.parent), QueryOptions())))
+        } else if let navigation = entry.bindNavigation, let target = entry.bindKey {
             bindings.append((navigation, reference ?? builder.url(ResourcePath(target), QueryOptions())))
         }
         return writes.create(
             at: path, properties: entry.changes, types: propertyTypes(of: entry.entitySet), bindings: bindings,
             attempt: attempt)
+    }
+
+    /// How a v2 link entity goes in one changeset with the new entity it binds: `POST $1/PersonCar` (`through`, the
+    /// new car's navigation to its ownerships) binding the person it is shown under (`back`, the ownership's
+    /// navigation to them). Nil when the service's model has either navigation missing: then it goes after the create.
+    func version2Join(_ link: OutboxEntry) -> (through: String, back: String, parent: EntityKey)? {
+        guard let model, link.kind == .create, let bound = link.bindNavigation,
+            let parent = link.shownIn?.parent, let navigation = link.shownIn?.navigation, link.shownIn?.list == nil,
+            let through = model.partnerNavigation(bound, fromSet: link.entitySet),
+            let back = model.partnerNavigation(navigation, fromSet: parent.entitySet)
+        else { return nil }
+        return (through, back, parent)
     }
 
     /// A `201`: the service's key (from the answer's entity, else its `Location`) replaces the temporary one.

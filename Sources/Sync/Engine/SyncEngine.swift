@@ -126,6 +126,10 @@ public actor SyncEngine {
     /// The service answered `$batch` with 404, 405 or 501: writes go one request each (kept in the cache,
     /// ``ServiceFact/refusesBatch``).
     var batchRefused = false
+    /// A v2 changeset that posted a link through the entity made before it (`$1/PersonCar`) was refused as a unit:
+    /// the service may not take Content-ID references, so from then on (in this process) the link goes after the
+    /// create, and a second refusal is the service's own word on the link.
+    var joinRefused = false
     /// Writes per `$batch`: the configured size, halved by each `413`.
     var writeBatchLimit: Int
     /// While batches' answers are read (``batchesReading`` of them): the request log lines of their writes, written
