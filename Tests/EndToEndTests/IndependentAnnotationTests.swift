@@ -88,4 +88,52 @@ struct IndependentAnnotationTests {
         try app.tmux.sendKeys("q")
         try await app.expect("a clean exit") { $0.contains("AGAIN=0") }
     }
+
+    /// `:filter` with typed conditions on a list the service pages (five rows a page here, of its 25 orders): the
+    /// field by its `UI.SelectionFields` name and the amount by its label, the decimal written as v4 spells it, and
+    /// the rows shown are the ones the service itself answers for the same filter.
+    @Test func a_typed_filter_shows_the_orders_the_service_answers_for_it() async throws {
+        let root = try #require(IndependentVersion4BrowseTests.root)
+        // What the service answers, asked here with the filter written by hand
+        let asked = try await HTTPClientTransport(timeout: 10).send(
+            TransportRequest(
+                url: root + "SalesOrder?$select=SalesOrder&$filter="
+                    + "OverallSDProcessStatus%20eq%20'C'%20and%20TotalNetAmount%20gt%20100000", dialect: .v4))
+        let answer = try JSONSerialization.jsonObject(with: Data(asked.body)) as? [String: Any]
+        let expected = ((answer?["value"] as? [[String: Any]]) ?? []).compactMap { $0["SalesOrder"] as? String }
+        #expect(expected.count >= 3, "the service's own answer: \(expected)")
+        let directory = try BuiltProducts.temporaryDirectory("cardealer-config")
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        try FileManager.default.createDirectory(atPath: directory + "/cardealer", withIntermediateDirectories: true)
+        try "page-size = 5\n".write(toFile: directory + "/cardealer/config.toml", atomically: true, encoding: .utf8)
+        let app = try Launch(
+            "browse \(root)SalesOrder", columns: 140, rows: 14, environment: "XDG_CONFIG_HOME=\(directory) ")
+        defer { app.close() }
+        try await app.expect("the sales orders") { $0.contains("0000004712") && $0.contains("● online") }
+        // The palette completes the service's selection fields first
+        try app.tmux.sendKeys(":")
+        try app.tmux.run("send-keys", "-t", app.tmux.target, "-l", "filter OverallSD")
+        try app.tmux.sendKeys("Tab")
+        try await app.expect("the field completed") { $0.contains(":filter OverallSDProcessStatus") }
+        try app.tmux.run("send-keys", "-t", app.tmux.target, "-l", " = C and Net Value > 100000")
+        try app.tmux.sendKeys("Enter")
+        let screen = try await app.expect("the orders the service answers") { screen in
+            expected.allSatisfy { screen.contains($0) } && !screen.contains("asking the service")
+        }
+        let shown = screen.split(separator: "\n").compactMap { line in
+            line.range(of: "00000047[0-9][0-9]", options: .regularExpression).map { String(line[$0]) }
+        }
+        #expect(Set(shown) == Set(expected), "\(screen)")
+        #expect(screen.contains("/OverallSDProcessStatus = C and Net Value > 100000"), "\(screen)")
+        // And the service was asked for it (the list was not all here), the decimal as v4 spells it
+        try app.tmux.sendKeys("i")
+        try await app.expect("the request log") { $0.contains("Request log") && $0.contains("fetched") }
+        try app.tmux.sendKeys("Enter")
+        try await app.expect("the filter in the newest request") {
+            $0.contains("OverallSDProcessStatus eq 'C' and TotalNetAmount gt 100000")
+                || $0.contains("OverallSDProcessStatus%20eq%20'C'%20and%20TotalNetAmount%20gt%20100000")
+        }
+        try app.tmux.sendKeys("q")
+        try await app.expect("a clean exit") { $0.contains("EXIT=0") }
+    }
 }

@@ -47,7 +47,11 @@ public final class BrowserApp {
         environment.redrawHandler = { [weak self] in self?.setNeedsDisplay() }
         environment.clipboard = { [weak terminal] text in terminal?.copyToClipboard(text) ?? false }
         environment.canShowBraille = terminal.canShowBraille
-        stack.onCommandKey = { [weak self] in self?.palette.open() }
+        stack.onCommandKey = { [weak self] in
+            guard let self else { return }
+            self.palette.filterFields = (self.stack.top as? EntityListController)?.filterFields ?? []
+            self.palette.open()
+        }
         status = try? environment.cache.syncStatus()
         statusObservation = environment.cache.observeSyncStatus { [weak self] status in
             self?.statusChanged(status)
@@ -247,7 +251,9 @@ public final class BrowserApp {
         case .open(let set):
             stack.push(EntityListController(environment: environment, entitySet: set))
         case .filter(let text):
-            if let screen = stack.top as? FilterableScreen {
+            if let list = stack.top as? EntityListController, let said = list.setCondition(text) {
+                if let said { commandMessage = said }
+            } else if let screen = stack.top as? FilterableScreen {
                 screen.setFilter(text)
             } else {
                 commandMessage = "This screen has no filter."

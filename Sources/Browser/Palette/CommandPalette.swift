@@ -18,7 +18,9 @@ final class CommandPalette {
 
     static let commands: [Command] = [
         Command(name: "open", arguments: "SET", summary: "open an entity set's list (or type its name)"),
-        Command(name: "filter", arguments: "TEXT", summary: "filter this list (no text clears it)"),
+        Command(
+            name: "filter", arguments: "TEXT | FIELD OP VALUE",
+            summary: "search this list, or keep rows where a field compares (= != > >= < <= ~); none clears it"),
         Command(name: "chart", arguments: "[Y by X]", summary: "chart this list, or a number over a date you name"),
         Command(name: "where", summary: "show and copy the path of this screen"),
         Command(name: "export", arguments: "FILE", summary: "write this list to FILE.csv or FILE.json"),
@@ -57,6 +59,9 @@ final class CommandPalette {
     private var historyIndex: Int?
     /// The entity sets `:open` and completion know.
     let entitySets: [String]
+
+    /// The fields `:filter` completes on the screen it was opened over (the service's `UI.SelectionFields` first).
+    var filterFields: [String] = []
 
     init(entitySets: [String]) {
         self.entitySets = entitySets
@@ -126,6 +131,10 @@ final class CommandPalette {
         if parts.count == 2, parts[0] == "theme" {
             let prefix = parts[1].lowercased()
             return Theme.allCases.map(\.rawValue).filter { $0.hasPrefix(prefix) }.map { "theme " + $0 }
+        }
+        if parts.count == 2, parts[0] == "filter", !parts[1].contains(" ") {
+            let prefix = parts[1].lowercased()
+            return filterFields.filter { $0.lowercased().hasPrefix(prefix) }.map { "filter " + $0 }
         }
         if parts.count == 2 {
             guard parts[0] == "open" else { return [] }

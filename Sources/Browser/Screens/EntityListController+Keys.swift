@@ -105,6 +105,7 @@ extension EntityListController {
     /// Applies a new filter text: locally when every row is cached, else as `$filter` on the server.
     func setFilter(_ text: String) {
         filter.text = text
+        filter.condition = nil
         cursor.moveToStart()
         if case .list = source {
             arrangeList(reread: false)
@@ -192,9 +193,10 @@ extension EntityListController {
         let state = try? environment.cache.listState(base.key)
         let search = serviceSearchFields
         // A service that filters by none of the fields searched: the rows here answer, and the notice says so.
-        searchRefused = filter.isActive && search.isEmpty && !setProfileSearch.isEmpty
+        let searching = filter.isActive && filter.condition == nil
+        searchRefused = searching && search.isEmpty && !setProfileSearch.isEmpty
         searchesCachedRowsOnly =
-            filter.isActive && (filter.text.count < Self.serverFilterMinimum || searchRefused)
+            searching && (filter.text.count < Self.serverFilterMinimum || searchRefused)
             && !(state?.isComplete ?? false)
         // Rows held for a short filter of a list not wholly cached give way to the service's answer.
         if reread || (allRows != nil && !(state?.isComplete ?? false) && !searchesCachedRowsOnly) {
@@ -216,10 +218,9 @@ extension EntityListController {
         if let order = userOrder {
             request.options.orderBy = order.items.map { QueryOptions.OrderItem($0.property, descending: $0.descending) }
         }
-        unsearchedFields = setProfileSearch.filter { !search.contains($0) }
-        if let expression = filter.serverExpression(fields: search, dialect: environment.model.dialect) {
-            request.options.filter = [base.options.filter, expression].compactMap { $0 }
-                .map { "(\($0))" }.joined(separator: " and ")
+        unsearchedFields = searching ? setProfileSearch.filter { !search.contains($0) } : []
+        if let expression = filter.serverExpression(fields: search) {
+            request.options.filter = expression.and(base.options.filter, dialect: environment.model.dialect)
         }
         matches = nil
         activeRequest = request
@@ -236,7 +237,7 @@ extension EntityListController {
         let columns = self.columns
         let rows = window.rows.compactMap { row in
             row.entity.map { ListRow(position: row.position, shown: $0, link: nil) }
-        }.filter { filter.matches(rowText($0, columns: columns)) }
+        }.filter { filter.matches($0.shown, text: rowText($0, columns: columns)) }
         return rows.enumerated().map { ListRow(position: $0.offset, shown: $0.element.shown, link: nil) }
     }
 
@@ -274,7 +275,9 @@ extension EntityListController {
             return
         }
         let columns = self.columns
-        matches = allRows.indices.filter { filter.matches(rowText(allRows[$0], columns: columns)) }
+        matches = allRows.indices.filter {
+            filter.matches(allRows[$0].shown, text: rowText(allRows[$0], columns: columns))
+        }
         cursor.setCount(rowCount)
     }
 

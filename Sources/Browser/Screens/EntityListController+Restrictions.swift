@@ -20,4 +20,54 @@ extension EntityListController {
         else { return nil }
         return ValueFormatter.fields(of: columns[column].value).first { !environment.model.sorts(set, by: $0) }
     }
+
+    /// `:filter` with a typed condition (`status = P`, ``TypedFilter``): applied, or the sentence saying why not —
+    /// a field the service does not filter by is refused before anything is asked. Nil when `text` is a plain
+    /// search (the caller searches for it as `/` does).
+    func setCondition(_ text: String) -> String?? {
+        guard let set = shownSet, let type = environment.model.entityType(ofSet: set) else { return nil }
+        let properties = environment.model.properties(of: type)
+        switch TypedFilter.parse(text, properties: properties, offered: selectionFields) {
+        case .notTyped:
+            return nil
+        case .refused(let sentence):
+            return .some(sentence)
+        case .condition(let condition):
+            let wholeHere = {
+                guard case .list(let base) = source else { return true }
+                return (try? environment.cache.listState(base.key))?.isComplete == true
+            }()
+            if !wholeHere, let refused = condition.properties.first(where: { !environment.model.filters(set, by: $0) })
+            {
+                return .some("The service does not filter \(kindTitle) by \(refused).")
+            }
+            filter.text = text.trimmingCharacters(in: .whitespaces)
+            filter.condition = condition
+            filter.isEditing = false
+            cursor.moveToStart()
+            if case .list = source {
+                arrangeList(reread: false)
+            } else {
+                applyFilterLocally()
+                cursor.setCount(rowCount)
+            }
+            environment.setNeedsDisplay()
+            return .some(nil)
+        }
+    }
+
+    /// What `:filter` completes: the service's selection fields, then the other properties it filters by.
+    var filterFields: [String] {
+        guard let set = shownSet, let type = environment.model.entityType(ofSet: set) else { return [] }
+        let others = environment.model.properties(of: type).filter {
+            $0.type.primitive != nil && environment.model.filters(set, by: $0.name)
+        }.map(\.name)
+        return selectionFields + others.filter { !selectionFields.contains($0) }
+    }
+
+    /// The fields the service offers to select by (`UI.SelectionFields`), in its order.
+    var selectionFields: [String] {
+        guard let set = shownSet else { return [] }
+        return environment.model.selectionFields(ofSet: set)
+    }
 }

@@ -1,10 +1,14 @@
+import EntityCache
 import ODataCore
 import Terminal
 
-/// The `/` filter of a list screen: the text typed, and whether it is being typed.
+/// The `/` filter of a list screen: the text typed, and whether it is being typed; or the typed condition
+/// `:filter` read from its text (``TypedFilter``), which the rows' values answer rather than their text.
 struct ListFilter: Hashable {
     var text = ""
     var isEditing = false
+    /// `:filter status = P`: the condition `text` says (nil for a plain search).
+    var condition: FilterExpression?
 
     var isActive: Bool { !text.isEmpty }
 
@@ -33,18 +37,23 @@ struct ListFilter: Hashable {
         }
     }
 
-    /// Whether a row's visible text matches (case-insensitive substring).
+    /// Whether a row matches: its values the condition, else its visible text the search (case-insensitive
+    /// substring).
+    func matches(_ entity: CachedEntity?, text haystack: @autoclosure () -> String) -> Bool {
+        if let condition { return entity.map { entity in condition.matches { entity[$0] } } ?? false }
+        return matches(haystack())
+    }
+
+    /// Whether a line of text matches the search (case-insensitive substring), on screens with no entities.
     func matches(_ haystack: String) -> Bool {
         text.isEmpty || haystack.lowercased().contains(text.lowercased())
     }
 
-    /// A server-side `$filter` for `fields`: any of them contains the text, ignoring case.
-    /// v2 says `substringof(text, field)`; v4 `contains(field, text)`.
-    func serverExpression(fields: [String], dialect: ODataDialect = .v2) -> String? {
-        guard isActive, !fields.isEmpty else { return nil }
-        let literal = ODataLiteral.quote(text.lowercased())
-        return fields.map {
-            dialect == .v4 ? "contains(tolower(\($0)), \(literal))" : "substringof(\(literal), tolower(\($0)))"
-        }.joined(separator: " or ")
+    /// What the service is asked: the condition, or any of `fields` containing the text, ignoring case.
+    func serverExpression(fields: [String]) -> FilterExpression? {
+        guard isActive else { return nil }
+        if let condition { return condition }
+        guard !fields.isEmpty else { return nil }
+        return .any(fields.map { .contains($0, text) })
     }
 }

@@ -41,25 +41,6 @@ struct ProfileOrder {
         }
     }
 
-    /// How two values of one property order, nulls first as OData's `$orderby` does; nil when
-    /// they cannot be compared (different kinds).
-    static func compare(_ a: ODataValue, _ b: ODataValue) -> ComparisonResult? {
-        switch (a, b) {
-        case (.null, .null): return .orderedSame
-        case (.null, _): return .orderedAscending
-        case (_, .null): return .orderedDescending
-        case (.bool(let x), .bool(let y)): return order(x ? 1 : 0, y ? 1 : 0)
-        case (.int(let x), .int(let y)): return order(x, y)
-        case (.double(let x), .double(let y)): return order(x, y)
-        case (.decimal(let x), .decimal(let y)): return order(Double(x) ?? 0, Double(y) ?? 0)
-        case (.string(let x), .string(let y)), (.guid(let x), .guid(let y)): return order(x, y)
-        case (.dateTime(let x), .dateTime(let y)), (.dateTimeOffset(let x), .dateTimeOffset(let y)): return order(x, y)
-        case (.time(let x), .time(let y)): return order(x, y)
-        default: return nil
-        }
-    }
-
-    static func order<T: Comparable>(_ x: T, _ y: T) -> ComparisonResult {
-        x < y ? .orderedAscending : x == y ? .orderedSame : .orderedDescending
-    }
+    /// How two values of one property order (``ODataValue/order(_:_:)``).
+    static func compare(_ a: ODataValue, _ b: ODataValue) -> ComparisonResult? { ODataValue.order(a, b) }
 }

@@ -293,6 +293,11 @@ public enum EDMXParser {
                 case "com.sap.vocabularies.UI.v1.LineItem" where annotation.attribute("Qualifier") == nil:
                     notes.ui.lineItem = lineItem(annotation)
                     notes.ui.lineItemActions = actionFields(annotation)
+                case "com.sap.vocabularies.UI.v1.SelectionFields" where annotation.attribute("Qualifier") == nil:
+                    let fields = (annotation.child(named: "Collection")?.children(named: "PropertyPath") ?? [])
+                        .prefix(64).map { String($0.text.filter { !$0.isWhitespace }) }
+                        .filter { !$0.isEmpty && !$0.contains("/") }
+                    notes.ui.selectionFields = fields
                 case "com.sap.vocabularies.UI.v1.Identification" where annotation.attribute("Qualifier") == nil:
                     notes.ui.identification = lineItem(annotation)
                     notes.ui.identificationActions = actionFields(annotation)

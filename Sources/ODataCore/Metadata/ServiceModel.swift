@@ -37,6 +37,13 @@ public struct ServiceModel: Sendable {
         return properties(of: type).first { $0.name == property }?.isFilterable ?? true
     }
 
+    /// The properties the service offers to filter `entitySet` by (`UI.SelectionFields`), those it declares only.
+    public func selectionFields(ofSet entitySet: String) -> [String] {
+        guard let type = entityType(ofSet: entitySet), let fields = type.ui.selectionFields else { return [] }
+        let names = Set(properties(of: type).map(\.name))
+        return fields.filter { names.contains($0) }
+    }
+
     /// Whether the service takes `$orderby` on `property` of `entitySet` (`Capabilities.SortRestrictions`,
     /// `sap:sortable`); a set or property it does not describe, yes.
     public func sorts(_ entitySet: String, by property: String) -> Bool {

@@ -8,7 +8,7 @@ public struct UIAnnotations: Sendable, Hashable {
         lhs.lineItem == rhs.lineItem && lhs.typeName == rhs.typeName && lhs.typeNamePlural == rhs.typeNamePlural
             && lhs.facets == rhs.facets && lhs.fieldGroups == rhs.fieldGroups
             && lhs.identification == rhs.identification && lhs.lineItemActions == rhs.lineItemActions
-            && lhs.identificationActions == rhs.identificationActions
+            && lhs.identificationActions == rhs.identificationActions && lhs.selectionFields == rhs.selectionFields
             && lhs.sortOrder?.map(\.property) == rhs.sortOrder?.map(\.property)
             && lhs.sortOrder?.map(\.descending) == rhs.sortOrder?.map(\.descending)
     }
@@ -38,6 +38,8 @@ public struct UIAnnotations: Sendable, Hashable {
     /// (offered on one entity's screen), in order (issue 36).
     public var lineItemActions: [ActionField]?
     public var identificationActions: [ActionField]?
+    /// `UI.SelectionFields`: the properties a list is filtered by (a Fiori filter bar's fields), in order.
+    public var selectionFields: [String]?
 
     public init(
         lineItem: [DataField]? = nil, typeName: String? = nil, typeNamePlural: String? = nil, facets: [Facet]? = nil,
@@ -57,6 +59,7 @@ public struct UIAnnotations: Sendable, Hashable {
     public var isEmpty: Bool {
         lineItem == nil && typeName == nil && typeNamePlural == nil && facets == nil && fieldGroups.isEmpty
             && identification == nil && sortOrder == nil && lineItemActions == nil && identificationActions == nil
+            && selectionFields == nil
     }
 
     /// These annotations with what `later` declares in their place, term by term (a later source overrides; a
@@ -71,6 +74,7 @@ public struct UIAnnotations: Sendable, Hashable {
         overriding.lineItemActions = later.lineItem != nil ? later.lineItemActions : lineItemActions
         overriding.identificationActions =
             later.identification != nil ? later.identificationActions : identificationActions
+        overriding.selectionFields = later.selectionFields ?? selectionFields
         return overriding
     }
 }
