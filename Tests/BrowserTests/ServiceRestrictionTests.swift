@@ -14,24 +14,27 @@ import Testing
 @MainActor
 extension ScreenSnapshotTests {
     /// The People list of a service whose `Person` set has `restrict` applied, on a cache holding three people of
-    /// `total` (500: the list is not wholly cached, so the service sorts and filters it).
+    /// `total` (500: the list is not wholly cached, so the service sorts and filters it; nil: no list of people is
+    /// cached at all).
     func restrictedApp(
-        total: Int, _ restrict: (inout EntitySet) -> Void
+        total: Int?, set name: String = "Person", _ restrict: (inout EntitySet) -> Void
     ) throws -> (BrowserApp, HeadlessTerminal, RecordingIntents) {
         var model = try CarDealerModel.model
         for container in model.containers.indices {
             for set in model.containers[container].entitySets.indices
-            where model.containers[container].entitySets[set].name == "Person" {
+            where model.containers[container].entitySets[set].name == name {
                 restrict(&model.containers[container].entitySets[set])
             }
         }
         let (_, _, cache) = try seededApp()
         let people = ListRequest(
             entitySet: "Person", orderBy: [.init("lastName"), .init("firstName"), .init("personID")])
-        try cache.write {
-            try $0.writeListPage(
-                people.key, offset: 0, entityKeys: ["Person(2)", "Person(3)", "Person(1)"], totalCount: total,
-                nextLink: nil, isLastPage: total == 3, at: Self.fixedNow)
+        if let total {
+            try cache.write {
+                try $0.writeListPage(
+                    people.key, offset: 0, entityKeys: ["Person(2)", "Person(3)", "Person(1)"], totalCount: total,
+                    nextLink: nil, isLastPage: total == 3, at: Self.fixedNow)
+            }
         }
         let intents = RecordingIntents()
         let environment = BrowserEnvironment(
@@ -40,7 +43,7 @@ extension ScreenSnapshotTests {
         let terminal = HeadlessTerminal(size: TerminalSize(columns: 180, rows: 8))
         let app = BrowserApp(
             terminal: terminal, environment: environment,
-            root: EntityListController(environment: environment, entitySet: "Person"))
+            root: EntityListController(environment: environment, entitySet: name))
         app.presentIfNeeded()
         return (app, terminal, intents)
     }
@@ -106,5 +109,44 @@ extension ScreenSnapshotTests {
         #expect(
             terminal.lastFrame.last?.contains("(not in firstName: the service does not filter by it)") == true,
             "\(terminal.lastFrame.last ?? "")")
+    }
+
+    @Test func a_set_read_only_filtered_asks_for_the_filter_it_needs_and_nothing_goes_until_it_is_on() throws {
+        let (app, terminal, intents) = try restrictedApp(total: nil, set: "Car") {
+            $0.requiresFilter = true
+            $0.requiredFilterProperties = ["make"]
+        }
+        // Nothing is asked; the list says what it needs
+        #expect(!intents.shown.contains { if case .list = $0.0 { true } else { false } })
+        let screen = terminal.lastFrame.joined(separator: "\n")
+        #expect(screen.contains("only filtered by make: type :filter make = VALUE."), "\(screen)")
+        // A filter that does not name it is not enough
+        _ = app.handle([.key(.char(":"))] + "filter model = Focus".map { .key(.char($0)) } + [.key(.enter)])
+        #expect(!intents.shown.contains { if case .list = $0.0 { true } else { false } })
+        // One that does is asked of the service
+        _ = app.handle([.key(.char(":"))] + "filter make = Ford".map { .key(.char($0)) } + [.key(.enter)])
+        #expect(lastAsked(intents)?.options.filter == "make eq 'Ford'")
+        // And cleared, the list asks nothing more and says so again
+        let asked = intents.shown.count
+        _ = app.handle([.key(.char(":"))] + "filter".map { .key(.char($0)) } + [.key(.enter)])
+        #expect(intents.shown.count == asked)
+        #expect(terminal.lastFrame.joined().contains("only filtered by make"))
+    }
+
+    @Test func a_column_sorted_one_way_only_is_sorted_that_way_and_the_other_is_refused() throws {
+        let (app, terminal, intents) = try restrictedApp(total: 500) { $0.descendingOnly = ["lastName"] }
+        // The first column (Name: lastName, firstName) goes straight to descending
+        _ = app.handle([.key(.char("s"))])
+        #expect(terminal.lastFrame[1].contains("Name ▼"), "\(terminal.lastFrame[1])")
+        #expect(lastAsked(intents)?.options.orderBy.first == .init("lastName", descending: true))
+        // And :sort name (ascending) says why not
+        _ = app.handle([.key(.char(":"))] + "sort name".map { .key(.char($0)) } + [.key(.enter)])
+        #expect(
+            terminal.lastFrame.last?.contains("The service sorts People by lastName descending only.") == true,
+            "\(terminal.lastFrame.last ?? "")")
+        let (ascending, ascendingTerminal, _) = try restrictedApp(total: 500) { $0.ascendingOnly = ["lastName"] }
+        // Ascending only: the second press moves on to the next column
+        _ = ascending.handle([.key(.char("s")), .key(.char("s"))])
+        #expect(ascendingTerminal.lastFrame[1].contains("Customer sin ▲"), "\(ascendingTerminal.lastFrame[1])")
     }
 }

@@ -129,6 +129,8 @@ extension EntityListController {
         let visible = cursor.visible.isEmpty ? 0..<max(cursor.pageSize, 1) : cursor.visible
         let shown = content
         guard force || lastAnnounced?.visible != visible || lastAnnounced?.content != shown else { return }
+        // (a set the service reads only filtered is not asked for until a filter that will do is on)
+        guard missingFilter == nil else { return }
         lastAnnounced = (shown, visible)
         environment.intents.screenDidShow(shown, visible: visible, screen: screenID)
     }

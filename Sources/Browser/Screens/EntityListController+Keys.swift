@@ -128,10 +128,19 @@ extension EntityListController {
         default: next = nil
         }
         var passed: [String] = []
-        while let candidate = next, !candidate.descending, let property = unsortableProperty(ofColumn: candidate.column)
-        {
-            passed.append(property)
-            next = candidate.column + 1 < count ? (candidate.column + 1, false) : nil
+        while let candidate = next {
+            if !candidate.descending, let property = unsortableProperty(ofColumn: candidate.column) {
+                passed.append(property)
+                next = candidate.column + 1 < count ? (candidate.column + 1, false) : nil
+            } else if oneWayProperty(ofColumn: candidate.column, descending: candidate.descending) != nil {
+                // Sorted one way only: that way, once (descending only) or not down (ascending only).
+                next =
+                    !candidate.descending
+                    ? (candidate.column, true)
+                    : candidate.column + 1 < count ? (candidate.column + 1, false) : nil
+            } else {
+                break
+            }
         }
         userSort = next
         if !passed.isEmpty { notice = "The service does not sort \(kindTitle) by \(passed.joined(separator: ", "))." }
@@ -156,6 +165,9 @@ extension EntityListController {
         }
         if let property = unsortableProperty(ofColumn: index) {
             return "The service does not sort \(kindTitle) by \(property)."
+        }
+        if let property = oneWayProperty(ofColumn: index, descending: descending) {
+            return "The service sorts \(kindTitle) by \(property) \(descending ? "ascending" : "descending") only."
         }
         userSort = (index, descending)
         cursor.moveToStart()

@@ -53,6 +53,11 @@ extension EntityListController {
         }
         if rowCount == 0, let failure = failure {
             drawFailure(failure, in: listRows, into: &buffer)
+        } else if !isKnown, let missingFilter {
+            let lines = TextWrapper.wrap(missingFilter, width: max(1, buffer.size.columns - 2))
+            for (offset, line) in zip(listRows, lines) {
+                buffer.put(line, row: offset, column: 1, style: CellStyle(role: .accent))
+            }
         } else if !isKnown {
             buffer.put(loadingText, row: listRows.lowerBound, column: 1, style: CellStyle(role: .muted))
         } else if rowCount == 0 {

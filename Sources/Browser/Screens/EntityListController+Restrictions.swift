@@ -21,6 +21,37 @@ extension EntityListController {
         return ValueFormatter.fields(of: columns[column].value).first { !environment.model.sorts(set, by: $0) }
     }
 
+    /// The property of `column` the service sorts only the other way (`AscendingOnlyProperties`,
+    /// `DescendingOnlyProperties`), when it would be asked to sort it `descending` or not; nil when it can.
+    func oneWayProperty(ofColumn column: Int, descending: Bool) -> String? {
+        guard case .list(let base) = source, let set = shownSet, column < columns.count,
+            (try? environment.cache.listState(base.key))?.isComplete != true
+        else { return nil }
+        return ValueFormatter.fields(of: columns[column].value).first {
+            let directions = environment.model.sortDirections(set, by: $0)
+            return descending ? !directions.descending : !directions.ascending
+        }
+    }
+
+    /// Why this list is not asked for: the service reads its set only filtered (`RequiresFilter`,
+    /// `RequiredProperties`, `sap:requires-filter`, `sap:required-in-filter`) and no filter that would do is on.
+    /// The sentence shown in the rows' place; nil when the list may be read.
+    var missingFilter: String? {
+        guard case .list = source, let set = shownSet, let required = environment.model.requiredFilter(set) else {
+            return nil
+        }
+        if required.isEmpty {
+            if activeRequest?.options.filter != nil { return nil }
+            return "The service lists \(kindTitle) only filtered: type :filter FIELD = VALUE (Tab completes the "
+                + "fields)."
+        }
+        let named = filter.condition?.properties ?? []
+        let missing = required.filter { !named.contains($0) }
+        if missing.isEmpty { return nil }
+        return "The service lists \(kindTitle) only filtered by \(required.joined(separator: ", ")): type :filter "
+            + "\(missing[0]) = VALUE" + (missing.count > 1 ? " and …" : "") + "."
+    }
+
     /// `:filter` with a typed condition (`status = P`, ``TypedFilter``): applied, or the sentence saying why not —
     /// a field the service does not filter by is refused before anything is asked. Nil when `text` is a plain
     /// search (the caller searches for it as `/` does).

@@ -204,6 +204,10 @@ public enum EDMXParser {
             var nonFilterable: [String]?
             var sortable: Bool?
             var nonSortable: [String]?
+            var ascendingOnly: [String]?
+            var descendingOnly: [String]?
+            var requiresFilter: Bool?
+            var requiredFilter: [String]?
         }
 
         /// A `Bool` expression, as an attribute or an element (absent: true, as the vocabularies default it).
@@ -279,9 +283,13 @@ public enum EDMXParser {
                 case "Org.OData.Capabilities.V1.FilterRestrictions":
                     notes.filterable = restriction(annotation, "Filterable")
                     notes.nonFilterable = paths(annotation, "NonFilterableProperties")
+                    notes.requiresFilter = restriction(annotation, "RequiresFilter")
+                    notes.requiredFilter = paths(annotation, "RequiredProperties")
                 case "Org.OData.Capabilities.V1.SortRestrictions":
                     notes.sortable = restriction(annotation, "Sortable")
                     notes.nonSortable = paths(annotation, "NonSortableProperties")
+                    notes.ascendingOnly = paths(annotation, "AscendingOnlyProperties")
+                    notes.descendingOnly = paths(annotation, "DescendingOnlyProperties")
                 case "Org.OData.Capabilities.V1.InsertRestrictions":
                     notes.insertable = restriction(annotation, "Insertable")
                 case "Org.OData.Capabilities.V1.UpdateRestrictions":
@@ -489,6 +497,10 @@ public enum EDMXParser {
             if let names = notes.nonFilterable { set.nonFilterable = names }
             if let sortable = notes.sortable { set.isSortable = sortable }
             if let names = notes.nonSortable { set.nonSortable = names }
+            if let names = notes.ascendingOnly { set.ascendingOnly = names }
+            if let names = notes.descendingOnly { set.descendingOnly = names }
+            if let requires = notes.requiresFilter { set.requiresFilter = requires }
+            if let names = notes.requiredFilter { set.requiredFilterProperties = names }
             return set
         }
 
@@ -592,6 +604,7 @@ public enum EDMXParser {
             parsed.isHidden = vendor(node, "visible") == "false"
             parsed.isFilterable = vendor(node, "filterable") != "false"
             parsed.isSortable = vendor(node, "sortable") != "false"
+            parsed.isRequiredInFilter = vendor(node, "required-in-filter") == "true"
             let inline = node.children(named: "Annotation")
             return inline.isEmpty ? parsed : annotated(parsed, notes(inline))
         }
@@ -634,11 +647,12 @@ public enum EDMXParser {
                     }
                     bindings[path] = target.split(separator: "/").last.map(String.init) ?? target
                 }
-                let parsed = EntitySet(
+                var parsed = EntitySet(
                     name: try required(set, "Name"), entityType: qualify(try required(set, "EntityType")),
                     isCreatable: vendor(set, "creatable") != "false", isUpdatable: vendor(set, "updatable") != "false",
                     isDeletable: vendor(set, "deletable") != "false", navigationBindings: bindings,
                     tracksChanges: vendor(set, "change-tracking") == "true")
+                parsed.requiresFilter = vendor(set, "requires-filter") == "true"
                 let inline = set.children(named: "Annotation")
                 return inline.isEmpty ? parsed : annotated(parsed, notes(inline))
             }

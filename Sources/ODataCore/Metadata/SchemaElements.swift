@@ -93,6 +93,8 @@ public struct Property: Sendable, Hashable {
     /// `sap:filterable` / `sap:sortable` (true unless a service says `false`): may a `$filter` (`$orderby`) name it.
     public var isFilterable = true
     public var isSortable = true
+    /// v2 `sap:required-in-filter`: a `$filter` of its set must name it.
+    public var isRequiredInFilter = false
 
     public init(
         name: String, type: EdmTypeReference, isNullable: Bool = true, maxLength: Int? = nil,
@@ -248,6 +250,13 @@ public struct EntitySet: Sendable, Hashable {
     /// `Capabilities.SortRestrictions`: the set takes `$orderby` at all, and the properties it takes it on not.
     public var isSortable = true
     public var nonSortable: [String] = []
+    /// `SortRestrictions`' `AscendingOnlyProperties` and `DescendingOnlyProperties`.
+    public var ascendingOnly: [String] = []
+    public var descendingOnly: [String] = []
+    /// `FilterRestrictions`' `RequiresFilter` (v2 `sap:requires-filter`): the set is not read without a `$filter`;
+    /// and its `RequiredProperties`, which that filter must name.
+    public var requiresFilter = false
+    public var requiredFilterProperties: [String] = []
 
     public init(
         name: String, entityType: String, isCreatable: Bool = true, isUpdatable: Bool = true, isDeletable: Bool = true,

@@ -37,6 +37,24 @@ public struct ServiceModel: Sendable {
         return properties(of: type).first { $0.name == property }?.isFilterable ?? true
     }
 
+    /// What a read of `entitySet` must filter by, when the service reads none without a `$filter`
+    /// (`FilterRestrictions`' `RequiresFilter` and `RequiredProperties`, v2 `sap:requires-filter` and
+    /// `sap:required-in-filter`): the properties it must name (none: any filter will do); nil when it needs none.
+    public func requiredFilter(_ entitySet: String) -> [String]? {
+        guard let set = self.entitySet(named: entitySet) else { return nil }
+        let type = entityTypes[set.entityType]
+        let marked = type.map { properties(of: $0).filter(\.isRequiredInFilter).map(\.name) } ?? []
+        let required = set.requiredFilterProperties + marked.filter { !set.requiredFilterProperties.contains($0) }
+        return set.requiresFilter || !required.isEmpty ? required : nil
+    }
+
+    /// The directions the service sorts `entitySet` by `property` in (`AscendingOnlyProperties`,
+    /// `DescendingOnlyProperties`); both where it says nothing.
+    public func sortDirections(_ entitySet: String, by property: String) -> (ascending: Bool, descending: Bool) {
+        guard let set = self.entitySet(named: entitySet) else { return (true, true) }
+        return (!set.descendingOnly.contains(property), !set.ascendingOnly.contains(property))
+    }
+
     /// The properties the service offers to filter `entitySet` by (`UI.SelectionFields`), those it declares only.
     public func selectionFields(ofSet entitySet: String) -> [String] {
         guard let type = entityType(ofSet: entitySet), let fields = type.ui.selectionFields else { return [] }
