@@ -9,6 +9,9 @@ Two operations (issue 36): the unbound function CarsByMake(make) — the cars of
 in-memory processor from the implementation registered here — and the action Repaint(make) bound to a car, which
 sets its make and moves its ETag on (odatapy routes the call; what it does is ours, as a service's always is).
 
+The car set declares Capabilities.ChangeTracking (issue 34): a list read with `Prefer: odata.track-changes` comes
+with odatapy's own delta link, and what it answers there is its own change log.
+
     python ownership_service.py PORT      # serves http://127.0.0.1:PORT/odata/ until killed
 """
 
@@ -18,7 +21,9 @@ from socketserver import ThreadingMixIn
 from wsgiref.simple_server import WSGIRequestHandler, WSGIServer, make_server
 
 from odatapy.data import Entity, ValueType
+from odatapy.edm.annotations import PropertyValue, Record, to_expression
 from odatapy.edm.csdl import (
+    CsdlAnnotation,
     CsdlAbstractEdmProvider,
     CsdlAction,
     CsdlFunction,
@@ -71,7 +76,11 @@ class Schema(CsdlAbstractEdmProvider):
                           navigation_property_bindings=[bind(path="PersonCar", target="PersonCar"),
                                                         bind(path="Friends", target="Person")]),
             CsdlEntitySet(name="Car", type=NS + ".Car",
-                          navigation_property_bindings=[bind(path="PersonCar", target="PersonCar")]),
+                          navigation_property_bindings=[bind(path="PersonCar", target="PersonCar")],
+                          # Lists of cars come with delta links (issue 34): odatapy keeps the change log.
+                          annotations=[CsdlAnnotation(
+                              term="Org.OData.Capabilities.V1.ChangeTracking",
+                              value=Record(property_values=[PropertyValue("Supported", to_expression(True))]))]),
             CsdlEntitySet(name="PersonCar", type=NS + ".PersonCar",
                           navigation_property_bindings=[bind(path="Person", target="Person"),
                                                         bind(path="Car", target="Car")]),
