@@ -32,6 +32,11 @@ import Testing
         #expect(parse("status = null") == .condition(.compare("status", .eq, .null, type: .string)))
     }
 
+    @Test func double_equals_is_equals_and_a_quote_written_twice_inside_quotes_is_one() {
+        #expect(parse("status == P") == .condition(.compare("status", .eq, .string("P"), type: .string)))
+        #expect(parse("status = 'O''Brien'") == .condition(.compare("status", .eq, .string("O'Brien"), type: .string)))
+    }
+
     @Test func clauses_joined_by_and_or_commas_all_hold() {
         let both: TypedFilter = .condition(
             .all([.compare("status", .eq, .string("P"), type: .string), .compare("count", .ge, .int(2), type: .int32)]))
@@ -115,5 +120,20 @@ extension ScreenSnapshotTests {
         _ = app.handle([.key(.char(":"))] + "filter personID > two".map { .key(.char($0)) } + [.key(.enter)])
         #expect(terminal.lastFrame.last?.contains("whole number") == true, "\(terminal.lastFrame.last ?? "")")
         #expect(names(terminal) == ["Samson, Bob"])
+    }
+
+    @Test func rows_read_without_the_field_filtered_by_say_so_rather_than_answer_as_if_it_were_empty() throws {
+        let (app, terminal, _) = try seededApp(size: TerminalSize(columns: 100, rows: 12))
+        // Bob's cars, read through his list without the time each was last changed
+        _ = app.handle([.key(.char("j")), .key(.char("j")), .key(.enter)])
+        #expect(terminal.lastFrame.joined().contains("Explorer"), "\(terminal.lastFrame)")
+        _ = app.handle([.key(.char(":"))] + "filter createStamp > 2000-01-01".map { .key(.char($0)) } + [.key(.enter)])
+        #expect(
+            terminal.lastFrame.last?.contains("Some of these rows were read without createStamp") == true,
+            "\(terminal.lastFrame.last ?? "")")
+        #expect(terminal.lastFrame.joined().contains("Explorer") && terminal.lastFrame.joined().contains("Mustang"))
+        // A field they hold filters them here
+        _ = app.handle([.key(.char(":"))] + "filter model = Mustang".map { .key(.char($0)) } + [.key(.enter)])
+        #expect(!terminal.lastFrame.joined().contains("Explorer") && terminal.lastFrame.joined().contains("Mustang"))
     }
 }

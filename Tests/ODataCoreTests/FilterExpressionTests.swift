@@ -48,6 +48,12 @@ import Testing
         #expect(holds(.all([.compare("count", .eq, .int(3)), .contains("status", "in")])))
         #expect(holds(.any([.compare("count", .eq, .int(4)), .contains("status", "in")])))
         #expect(holds(.all([])) && !holds(.any([])))
+        // The same instant written with another offset is equal
+        let local = ODataValue.dateTimeOffset(
+            ODataInstant(millisecondsSince1970: 1_600_000_000_000, offsetMinutes: 120))
+        let utc = ODataValue.dateTimeOffset(ODataInstant(millisecondsSince1970: 1_600_000_000_000, offsetMinutes: 0))
+        #expect(FilterExpression.compare("at", .eq, utc).matches { _ in local })
+        #expect(!FilterExpression.compare("at", .ne, utc).matches { _ in local })
     }
 
     @Test func selection_fields_are_read_and_a_later_source_replaces_them() throws {

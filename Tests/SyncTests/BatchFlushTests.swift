@@ -210,6 +210,46 @@ import Testing
 }
 
 extension BatchFlushTests {
+    /// Once a v2 service has applied a changeset that posts the ownership through the new car (`$1/PersonCar`), a
+    /// refusal of one is its word on the writes: sent again, the two still go together, and a car whose ownership
+    /// cannot be made is never made alone (issue 32, item 2).
+    @Test func after_a_v2_join_was_taken_a_refused_one_is_sent_again_joined_and_leaves_no_car_behind() async throws {
+        try await withServer(version4: false) { _, root, engine, _ in
+            let path = ["PersonCar", "Car"]
+            for owner: EntityKey in ["Person(2)", "Person(3)"] {
+                engine.screenDidShow(.related(parent: owner, path: path), visible: 0..<20, screen: ScreenID(1))
+            }
+            await engine.waitUntilIdle()
+            // Given a car added among Person(2)'s cars, made with its ownership in one changeset
+            engine.create(
+                EntityCreation(
+                    entitySet: "Car", properties: Self.newCar, addedTo: .related(parent: "Person(2)", path: path)))
+            await engine.flushIntents()
+            #expect(try await eventually { try engine.cache.outboxEntries().isEmpty })
+            let cars = try #require(try await serviceCount(root, "Car"))
+            // And Person(3) deleted on the service meanwhile
+            let gone = try await HTTPClientTransport(timeout: 5).send(
+                TransportRequest(method: .delete, url: root + "Person(3)", dialect: .v2))
+            #expect(gone.status == 204)
+            // When a car added among Person(3)'s cars is refused with its ownership, and both are sent again
+            engine.create(
+                EntityCreation(
+                    entitySet: "Car", properties: Self.newCar, addedTo: .related(parent: "Person(3)", path: path)))
+            func bothRefused() async throws -> Bool {
+                try await eventually {
+                    let entries = try engine.cache.outboxEntries()
+                    return entries.count == 2 && entries.allSatisfy { $0.state == .failed }
+                }
+            }
+            #expect(try await bothRefused())
+            for entry in try engine.cache.outboxEntries() { engine.resolve(outboxEntry: entry.id, .retry) }
+            await engine.flushIntents()
+            // Then they are refused together again, and the service holds no car linked to nobody
+            #expect(try await bothRefused())
+            #expect(try await serviceCount(root, "Car") == cars)
+        }
+    }
+
     /// A form opened on a row just added holds its temporary key; saved after the service made the entity, the
     /// change goes to the service's key (and a delete likewise), never lost as "not in the cache".
     @Test(arguments: [false, true])

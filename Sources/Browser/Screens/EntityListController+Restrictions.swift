@@ -64,13 +64,24 @@ extension EntityListController {
         case .refused(let sentence):
             return .some(sentence)
         case .condition(let condition):
+            // (as `arrangeList` holds a list here: complete, and not too long to read whole)
             let wholeHere = {
                 guard case .list(let base) = source else { return true }
-                return (try? environment.cache.listState(base.key))?.isComplete == true
+                guard let state = try? environment.cache.listState(base.key) else { return false }
+                return state.isComplete && state.displayCount <= 5000
             }()
             if !wholeHere, let refused = condition.properties.first(where: { !environment.model.filters(set, by: $0) })
             {
                 return .some("The service does not filter \(kindTitle) by \(refused).")
+            }
+            // Rows read in part (through a parent's `$expand`) may not hold a field: they cannot answer for it.
+            let named = condition.properties
+            if wholeHere, let rows = allRows,
+                let lacking = named.first(where: { name in rows.contains { $0.shown.map { $0[name] == nil } ?? false } }
+                )
+            {
+                return .some(
+                    "Some of these rows were read without \(lacking): r reads them again whole, then filter.")
             }
             filter.text = text.trimmingCharacters(in: .whitespaces)
             filter.condition = condition

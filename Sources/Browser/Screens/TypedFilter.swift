@@ -13,7 +13,8 @@ enum TypedFilter: Equatable {
 
     /// Operators as typed, longest first so that `>=` is not read as `>`.
     static let operators: [(String, FilterExpression.Comparison?)] = [
-        (">=", .ge), ("<=", .le), ("!=", .ne), ("<>", .ne), ("=", .eq), (">", .gt), ("<", .lt), ("~", nil),
+        (">=", .ge), ("<=", .le), ("!=", .ne), ("<>", .ne), ("==", .eq), ("=", .eq), (">", .gt), ("<", .lt),
+        ("~", nil),
     ]
 
     /// Reads `text` against `properties` (those it may name); `offered`: the names listed first when a field is not
@@ -38,7 +39,8 @@ enum TypedFilter: Equatable {
             }
             var raw = right.trimmingCharacters(in: .whitespaces)
             if raw.count >= 2, let first = raw.first, first == raw.last, first == "'" || first == "\"" {
-                raw = String(raw.dropFirst().dropLast())
+                // (a quote inside is written twice, as OData writes it)
+                raw = String(raw.dropFirst().dropLast()).replacingOccurrences(of: "\(first)\(first)", with: "\(first)")
             } else if raw.lowercased() == "null" {
                 guard let comparison, comparison == .eq || comparison == .ne else {
                     return .refused("Only = and != compare with null.")

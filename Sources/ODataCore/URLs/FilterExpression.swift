@@ -124,7 +124,8 @@ extension ODataValue {
         case (.string(let x), .string(let y)), (.guid(let x), .guid(let y)): return order(x, y)
         case (.dateTime(let x), .dateTime(let y)), (.dateTimeOffset(let x), .dateTimeOffset(let y)),
             (.dateTime(let x), .dateTimeOffset(let y)), (.dateTimeOffset(let x), .dateTime(let y)):
-            return order(x, y)
+            // The same instant written with another offset is the same instant.
+            return order(x.millisecondsSince1970, y.millisecondsSince1970)
         case (.time(let x), .time(let y)): return order(x, y)
         default:
             guard let x = a.number, let y = b.number else { return nil }

@@ -20,6 +20,10 @@ extension SyncEngine {
         !batchRefused && writeBatchLimit > 1 && model != nil
     }
 
+    /// Whether a refusal with `status` may say that the service does not take `$1` references (a bad request, or
+    /// no such resource or method); not a sign-in, a conflict or a wait.
+    static func mayRefuseReferences(_ status: Int) -> Bool { [400, 404, 405, 501].contains(status) }
+
     /// Sends `due` (one write per entity) in one `$batch`; fewer than two to send go alone.
     func sendBatch(_ due: [OutboxEntry]) async {
         let version4 = model?.dialect == .v4
@@ -97,7 +101,9 @@ extension SyncEngine {
             break  // read below (only 200 and 202 hold answers)
         default:
             // The batch itself was refused or failed: its answer is each write's (none of them was applied).
-            if !version4, (400..<500).contains(response.status), changesets.contains(where: { $0.count > 1 }) {
+            if !version4, !joinTaken, Self.mayRefuseReferences(response.status),
+                changesets.contains(where: { $0.count > 1 })
+            {
                 joinRefused = true
             }
             for changeset in changesets {
@@ -135,9 +141,15 @@ extension SyncEngine {
             if case .whole(let refusal) = answer, changeset.count > 1, (400..<500).contains(refusal.status),
                 ![408, 429].contains(refusal.status)
             {
-                if !version4 { joinRefused = true }  // (a v2 changeset of more than one is a join)
+                // (a v2 changeset of more than one is a join)
+                if !version4, !joinTaken, Self.mayRefuseReferences(refusal.status) { joinRefused = true }
                 await refuseTogether(changeset.map { ($0.entry, $0.request) }, refusal: refusal, started: started)
                 continue
+            }
+            if !version4, changeset.count > 1, case .each = answer,
+                answer.answer(at: changeset.count - 1).map({ (200..<300).contains($0.status) }) == true
+            {
+                joinTaken = true
             }
             for (index, (entry, inner, _)) in changeset.enumerated() {
                 guard let own = answer.answer(at: index) else { continue }

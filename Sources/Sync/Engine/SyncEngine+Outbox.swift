@@ -283,7 +283,10 @@ extension SyncEngine {
         guard let model, link.kind == .create, let bound = link.bindNavigation,
             let parent = link.shownIn?.parent, let navigation = link.shownIn?.navigation, link.shownIn?.list == nil,
             let through = model.partnerNavigation(bound, fromSet: link.entitySet),
-            let back = model.partnerNavigation(navigation, fromSet: parent.entitySet)
+            let back = model.partnerNavigation(navigation, fromSet: parent.entitySet),
+            let created = model.resolveNavigation(bound, fromSet: link.entitySet)?.targetSet,
+            model.resolveNavigation(through, fromSet: created)?.targetSet == link.entitySet,
+            model.resolveNavigation(back, fromSet: link.entitySet)?.targetSet == parent.entitySet
         else { return nil }
         return (through, back, parent)
     }

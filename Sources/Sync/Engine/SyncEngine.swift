@@ -130,6 +130,9 @@ public actor SyncEngine {
     /// the service may not take Content-ID references, so from then on (in this process) the link goes after the
     /// create, and a second refusal is the service's own word on the link.
     var joinRefused = false
+    /// A v2 changeset joined that way was applied: the service takes the references, and a refusal of one is its
+    /// word on the writes (not on the reference), so ``joinRefused`` is not learned from it.
+    var joinTaken = false
     /// Writes per `$batch`: the configured size, halved by each `413`.
     var writeBatchLimit: Int
     /// While batches' answers are read (``batchesReading`` of them): the request log lines of their writes, written
