@@ -8,8 +8,13 @@ import Testing
 /// declares the unbound function `CarsByMake` and the action `Repaint` bound to a car; the model reads them from its
 /// `$metadata`, and the requests built for them are what odatapy's router takes, checked by their outcome on the
 /// service. The car is one of the test's own (no other test touches it): the service runs once for the whole check.
-@Suite(.enabled(if: odatapyRoot != nil, "CARDEALER_ODATAPY_ROOT is not set (see .ci/checks)"))
+@Suite(
+    .serialized, .enabled(if: odatapyRoot != nil, "CARDEALER_ODATAPY_ROOT is not set (see .ci/checks)"),
+    .enabled(if: TmuxSession.executable != nil, "tmux is not installed")
+)
 struct IndependentOperationTests {
+    typealias Launch = BrowserInTmuxTests.Launch
+
     func send(_ request: TransportRequest) async throws -> TransportResponse {
         try await HTTPClientTransport(timeout: 10).send(request)
     }
@@ -71,5 +76,41 @@ struct IndependentOperationTests {
         #expect(throws: OperationCallError(description: "Repaint needs a value for make.")) {
             try builder.request(repaint, arguments: [], on: car)
         }
+    }
+
+    /// In the built binary: `!` on the cars lists the function, Enter asks for its make, and the answer opens as a
+    /// list of the cars the service itself answers for that make.
+    @Test func bang_then_the_function_with_its_make_lists_the_cars_the_service_answers() async throws {
+        let root = try #require(odatapyRoot)
+        // Given a car of the test's own, of a make no other car has
+        let number = Int.random(in: 10_000...99_999)
+        var create = TransportRequest(method: .post, url: root + "Car", dialect: .v4)
+        create.headers["Content-Type"] = "application/json"
+        create.body = Array(#"{"carID":\#(number),"make":"Zaporozhets \#(number)","model":"968M"}"#.utf8)
+        #expect(try await send(create).status == 201)
+        let app = try Launch("browse \(root)Car", columns: 120, rows: 30)
+        defer { app.close() }
+        try await app.expect("the cars") { $0.contains("● online") && !$0.contains("loading…") }
+        // When ! is pressed and the function chosen
+        try app.tmux.sendKeys("!")
+        try await app.expect("the operations") { $0.contains("Of the service") && $0.contains("CarsByMake") }
+        try await app.select("CarsByMake")
+        try app.tmux.sendKeys("Enter")
+        try await app.expect("its parameter") { $0.contains("make") && $0.contains("Enter saves") }
+        try app.tmux.run("send-keys", "-t", app.tmux.target, "-l", "Zaporozhets \(number)")
+        try app.tmux.sendKeys("Enter")
+        // Then its answer is a list of that car alone
+        let screen = try await app.expect("the function's answer") {
+            $0.contains("CarsByMake Zaporozhets \(number)") && $0.contains("968M") && !$0.contains("loading…")
+        }
+        let rows = screen.split(separator: "\n").filter { $0.contains("Zaporozhets") || $0.contains("Trabant") }
+        #expect(rows.count == 2, "\(screen)")  // the breadcrumb and the one row
+        // And the service was asked by the call itself
+        try app.tmux.sendKeys("i")
+        try await app.expect("the request log") { $0.contains("Request log") }
+        try app.tmux.sendKeys("Enter")
+        try await app.expect("the call in the log") { $0.contains("CarsByMake(make=") }
+        try app.tmux.sendKeys("q")
+        try await app.expect("a clean exit") { $0.contains("EXIT=0") }
     }
 }

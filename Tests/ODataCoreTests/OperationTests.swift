@@ -285,3 +285,43 @@ import Testing
         }
     }
 }
+
+/// A function that lists entities, called as a list (issue 36): v4 calls it in the path with every parameter
+/// named, v2 puts its parameters in the query; the list's key is the call.
+@Suite struct OperationListTests {
+    func byMake(_ dialect: ODataDialect) -> ServiceOperation {
+        var operation = ServiceOperation(
+            kind: .function, name: "CarsByMake",
+            parameters: [
+                .init(name: "make", type: .primitive(.string), isNullable: false),
+                .init(name: "year", type: .primitive(.int32), isNullable: true),
+            ], returnType: .collection(.named("NS.Car")), method: .get, dialect: dialect)
+        operation.entitySet = "Car"
+        return operation
+    }
+
+    @Test func each_dialect_calls_it_its_own_way_and_another_call_is_another_list() throws {
+        let v4 = try OperationRequestBuilder.resultList(
+            byMake(.v4), arguments: [.init(name: "make", value: .string("O'Ford"))])
+        let urls = ODataURLBuilder(serviceRoot: "http://h/s/", dialect: .v4)
+        #expect(urls.url(v4.path) == "http://h/s/CarsByMake(make='O''Ford',year=null)")
+        #expect(v4.parameters.isEmpty)
+        let v2 = try OperationRequestBuilder.resultList(
+            byMake(.v2),
+            arguments: [.init(name: "make", value: .string("Ford")), .init(name: "year", value: .int(2020))])
+        var options = QueryOptions()
+        options.custom = v2.parameters
+        #expect(
+            ODataURLBuilder(serviceRoot: "http://h/s/").url(v2.path, options)
+                == "http://h/s/CarsByMake?make='Ford'&year=2020")
+        let other = QueryOptions(filter: nil)
+        #expect(ListKey(path: v2.path, options: options) != ListKey(path: v2.path, options: other))
+        #expect(ListKey(path: v4.path, options: QueryOptions()).canonical == "CarsByMake(make='O''Ford',year=null)")
+        // A required one left out, and an action, are sentences
+        #expect(throws: OperationCallError.self) { try OperationRequestBuilder.resultList(byMake(.v4), arguments: []) }
+        var action = byMake(.v4)
+        action.kind = .action
+        #expect(throws: OperationCallError.self) { try OperationRequestBuilder.resultList(action, arguments: []) }
+        #expect(!action.listsEntities && byMake(.v2).listsEntities)
+    }
+}

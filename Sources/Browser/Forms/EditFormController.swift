@@ -38,7 +38,7 @@ public final class EditFormController: ScreenController {
 
     public let screenID: ScreenID
     public let breadcrumb: String
-    public var kindTitle: String { creating == nil ? "Edit" : "New" }
+    public var kindTitle: String { onParameters != nil ? "Invoke" : creating == nil ? "Edit" : "New" }
     let environment: BrowserEnvironment
     let key: EntityKey?
     /// A form for a new entity: its set, and the screen it is added to (see ``EntityCreation``).
@@ -55,6 +55,9 @@ public final class EditFormController: ScreenController {
     var onSave: (@MainActor ([ODataProperty]) -> Void)?
     /// A new entity's form: called once it is handed to the fetcher (the list it joins puts its cursor on it).
     var onCreate: (@MainActor () -> Void)?
+    /// A form for an operation's parameters (issue 36): what its Enter does with every value typed, and its title.
+    var onParameters: (@MainActor ([ODataProperty]) -> Result<any ScreenController, OperationCallError>)?
+    var parametersTitle: String?
     /// While fields wait for the whole entity: its observation.
     var observation: CacheObservation?
     /// The version of the entity the form opened on: the change is made against it (`If-Match`), whatever copy
@@ -94,6 +97,34 @@ public final class EditFormController: ScreenController {
         let wanted = property.flatMap { name in fields.firstIndex { $0.input.name == name && $0.isEditable } }
         self.fields = fields
         focus = wanted ?? fields.firstIndex(where: \.isEditable) ?? 0
+    }
+
+    /// A form for the parameters of `operation`, typed and checked as an entity's fields are; Enter hands every
+    /// value to `onSubmit` (empty ones that may be left out are left out), whose answer takes the form's place, or
+    /// whose sentence shows at its foot.
+    init(
+        environment: BrowserEnvironment, parametersOf operation: ServiceOperation, title: String, breadcrumb: String,
+        onSubmit: @escaping @MainActor ([ODataProperty]) -> Result<any ScreenController, OperationCallError>
+    ) {
+        self.environment = environment
+        self.key = nil
+        self.breadcrumb = breadcrumb
+        self.screenID = environment.nextScreenID()
+        self.fields = operation.inputs().map { parameter in
+            var input = FieldInput(
+                name: parameter.name, type: parameter.primitiveType ?? .string, isNullable: parameter.isNullable,
+                maxLength: parameter.maxLength, precision: parameter.precision, scale: parameter.scale)
+            let label = TextSanitizer.sanitize(parameter.label ?? parameter.name)
+            input.shownName = label
+            let typed = parameter.primitiveType.map { FieldInput(name: "", type: $0).isEditable } ?? false
+            return Field(
+                input: input, label: label, original: nil, text: "", caret: 0,
+                readOnly: typed ? nil : "cannot be typed here",
+                note: parameter.isNullable ? "may be left empty" : nil)
+        }
+        self.focus = fields.firstIndex(where: \.isEditable) ?? 0
+        self.onParameters = onSubmit
+        self.parametersTitle = title
     }
 
     /// Why a field of an existing entity cannot be changed; nil when it can.
@@ -343,11 +374,29 @@ public final class EditFormController: ScreenController {
             case .failure(let error):
                 fields[index].error = error.sentence
             }
+            // An operation's parameter that cannot be left out is not an empty text either.
+            if onParameters != nil, fields[index].text.isEmpty, !fields[index].input.isNullable {
+                fields[index].error = "\(fields[index].label) is required."
+            }
         }
         if let first = fields.firstIndex(where: { $0.error != nil }) {
             focus = first
             message = "Nothing was saved: each field marked says what to fix."
             return .handled
+        }
+        if let onParameters {
+            var values: [ODataProperty] = []
+            for field in fields where field.isEditable && !(field.text.isEmpty && field.input.isNullable) {
+                if case .success(let value) = field.input.parse(field.text) {
+                    values.append(ODataProperty(name: field.input.name, value: value))
+                }
+            }
+            switch onParameters(values) {
+            case .success(let answer): return .replace(answer)
+            case .failure(let error):
+                message = error.description
+                return .handled
+            }
         }
         if creating != nil, let onSave {
             // A refused create edited in the outbox: what was typed replaces what was sent.
@@ -386,7 +435,8 @@ public final class EditFormController: ScreenController {
         let boxStart = SelectionGutter.width + labelWidth + 2
         let boxWidth = max(4, width - boxStart - 1)
         buffer.put(
-            creating == nil ? "Change \(breadcrumb)" : "New \(breadcrumb)", row: area.lowerBound, column: 1,
+            parametersTitle ?? (creating == nil ? "Change \(breadcrumb)" : "New \(breadcrumb)"), row: area.lowerBound,
+            column: 1,
             width: width - 2,
             style: CellStyle([.bold], role: .header))
         let listRows = (area.lowerBound + 1)..<(area.upperBound - 1)

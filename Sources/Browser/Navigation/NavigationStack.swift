@@ -54,7 +54,22 @@ public final class NavigationStack {
         case .push(let controller): push(controller)
         case .pushAll(let controllers): controllers.forEach(push)
         case .pop: pop()
+        case .replace(let controller): replace(with: controller)
         case .handled, .ignored: break
+        }
+    }
+
+    /// The top screen gives way to `controller` (at the root, `controller` goes on top of it).
+    func replace(with controller: any ScreenController) {
+        if controllers.count > 1 {
+            let leaving = controllers.removeLast()
+            leaving.willDisappear()
+            controller.willAppear()
+            controllers.append(controller)
+            leaving.didDisappear()
+            controller.didAppear()
+        } else {
+            push(controller)
         }
     }
 
@@ -75,6 +90,9 @@ public final class NavigationStack {
             return true
         case .pop:
             pop()
+            return true
+        case .replace(let controller):
+            replace(with: controller)
             return true
         case .ignored: break
         }

@@ -70,4 +70,6 @@ public enum ScreenAction {
     /// Several screens at once, the last on top (`c` on a car: its maintenance, and the chart over it).
     case pushAll([any ScreenController])
     case pop
+    /// This screen gives way to another (a form for an operation's parameters, to the operation's answer).
+    case replace(any ScreenController)
 }

@@ -34,6 +34,7 @@ final class CommandPalette {
             name: "hide", arguments: "[COLUMN]", summary: "hide a column (no name: the first shown)", key: .char("-")),
         Command(name: "show", arguments: "[COLUMN]", summary: "show a hidden column (no name: all)", key: .char("+")),
         Command(name: "refresh", summary: "refresh this screen from the service", key: .char("r")),
+        Command(name: "operations", summary: "what the service offers to do here", key: .char("!")),
         Command(name: "details", summary: "details of the selected row", key: .char("d")),
         Command(name: "add", summary: "add a new entity to this list", key: .char("a")),
         Command(name: "edit", summary: "change the selected entity", key: .char("e")),

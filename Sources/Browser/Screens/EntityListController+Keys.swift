@@ -46,6 +46,12 @@ extension EntityListController {
             return addForm().map(ScreenAction.push) ?? .handled
         case .char("L"):
             return linkCandidates().map(ScreenAction.push) ?? .handled
+        case .char("!"):
+            guard let set = shownSet else { return .handled }
+            return .push(
+                OperationsController(
+                    environment: environment, set: set, entity: row(at: cursor.selected)?.shown,
+                    breadcrumb: "Operations"))
         case .char("s"):
             cycleSort()
             return .handled

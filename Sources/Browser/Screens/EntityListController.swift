@@ -117,7 +117,10 @@ public final class EntityListController: ScreenController, FilterableScreen {
         cursor.setPageSize(40)
         switch source {
         case .list(let request):
-            shownSet = request.path.segments.count == 1 ? request.path.segments[0].name : nil
+            shownSet =
+                request.path.segments.count == 1
+                ? environment.model.listedSet(ofSegment: request.path.segments[0].name)
+                    ?? request.path.segments[0].name : nil
             activeRequest = request
         case .related(let parent, let path):
             shownSet = environment.targetSet(from: parent.entitySet, path: path)

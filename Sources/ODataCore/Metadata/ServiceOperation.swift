@@ -100,6 +100,15 @@ public struct ServiceOperation: Sendable, Hashable {
     /// Whether it is invoked on an entity (or, v4, a list of them) rather than on the service.
     public var isBound: Bool { boundType != nil }
 
+    /// Whether a call of it reads a list of entities of one set, opened as a list screen (cached like any list,
+    /// keyed by the call): an unbound function whose results are a collection of the entities of `entitySet`.
+    public var listsEntities: Bool {
+        guard kind == .function, !isBound, entitySet != nil, case .collection(.named)? = returnType else {
+            return false
+        }
+        return true
+    }
+
     /// The parameters a person fills in: a v2 action-for's key properties come from the entity it is invoked on.
     public func inputs(keyNames: [String] = []) -> [Parameter] {
         guard dialect == .v2, boundType != nil else { return parameters }
@@ -108,6 +117,13 @@ public struct ServiceOperation: Sendable, Hashable {
 }
 
 extension ServiceModel {
+    /// The entity set the list at a path's first segment holds: the set of that name, or the one an unbound
+    /// function that lists entities reads (``ServiceOperation/listsEntities``).
+    public func listedSet(ofSegment name: String) -> String? {
+        if entitySet(named: name) != nil { return name }
+        return unboundOperations.first { $0.name == name && $0.listsEntities }?.entitySet
+    }
+
     /// The operations invoked on the service itself (a list screen's own section, the palette by name).
     public var unboundOperations: [ServiceOperation] {
         operations.filter { !$0.isBound }

@@ -99,6 +99,45 @@ public struct OperationRequestBuilder: Sendable {
         return request
     }
 
+    /// Where the list a call of `operation` reads is (``ServiceOperation/listsEntities``): v4, a path that calls it
+    /// with every parameter named (an empty one `null`); v2, the import with its parameters as query options. The
+    /// list screen pages, filters and sorts it as any other, and the cache keeps it under the call.
+    public static func resultList(
+        _ operation: ServiceOperation, arguments: [ODataProperty]
+    ) throws(OperationCallError) -> (path: ResourcePath, parameters: [(name: String, value: String)]) {
+        guard operation.listsEntities else {
+            throw OperationCallError(description: "\(operation.displayName) does not answer with a list to browse.")
+        }
+        var given: [String: ODataValue] = [:]
+        for argument in arguments { given[argument.name] = argument.value }
+        for parameter in operation.parameters where !parameter.isNullable && (given[parameter.name] ?? .null) == .null {
+            throw OperationCallError(
+                description: "\(operation.displayName) needs a value for \(parameter.label ?? parameter.name).")
+        }
+        switch operation.dialect {
+        case .v4:
+            var values: [EntityKey.KeyValue] = []
+            for parameter in operation.parameters {
+                let value = given[parameter.name] ?? .null
+                guard parameter.primitiveType != nil || value == .null else {
+                    throw cannotSend(parameter, of: operation)
+                }
+                values.append(EntityKey.KeyValue(name: parameter.name, value: value))
+            }
+            return (ResourcePath(segments: [.init(name: operation.name, key: values, isCall: true)]), [])
+        case .v2:
+            var query: [(name: String, value: String)] = []
+            for parameter in operation.parameters {
+                guard let value = given[parameter.name], value != .null else { continue }
+                guard let literal = ODataLiteral.format(value, as: parameter.primitiveType, dialect: .v2) else {
+                    throw cannotSend(parameter, of: operation)
+                }
+                query.append((parameter.name, literal))
+            }
+            return (ResourcePath(entitySet: operation.name), query)
+        }
+    }
+
     /// v4: the URL the operation is invoked at, without its parameters.
     func target(
         of operation: ServiceOperation, entity: EntityKey?, collection: ResourcePath?

@@ -122,11 +122,12 @@ public struct QueryOptions: Sendable, Hashable {
     }
 
     /// The options that decide *which* entities a list holds, in canonical text:
-    /// `$filter` and `$orderby` only. Paging (`$top`, `$skip`, `$skiptoken`), shape
+    /// custom options, `$filter` and `$orderby` only. Paging (`$top`, `$skip`, `$skiptoken`), shape
     /// (`$select`, `$expand`) and format do not change the list's identity (seed 004's
     /// "non-fielded endpoint").
     public var listIdentity: String {
-        var parts: [String] = []
+        // (custom options of a list are a v2 function's parameters: another call, another list)
+        var parts = custom.map { $0.name + "=" + $0.value }
         if let filter, !filter.isEmpty { parts.append("$filter=" + filter) }
         if !orderBy.isEmpty {
             parts.append(

@@ -4,10 +4,14 @@ public struct ResourcePath: Sendable, Hashable, CustomStringConvertible {
     public struct Segment: Sendable, Hashable {
         public var name: String
         public var key: [EntityKey.KeyValue]?
+        /// A v4 function called here (`CarsByMake(make='Ford')`): `key` holds its parameters, each written with its
+        /// name, and `()` when it has none.
+        public var isCall = false
 
-        public init(name: String, key: [EntityKey.KeyValue]? = nil) {
+        public init(name: String, key: [EntityKey.KeyValue]? = nil, isCall: Bool = false) {
             self.name = name
             self.key = key
+            self.isCall = isCall
         }
     }
 
@@ -41,6 +45,11 @@ public struct ResourcePath: Sendable, Hashable, CustomStringConvertible {
     /// Canonical text (no percent-encoding, canonical literals): part of cache keys.
     public var canonical: String {
         segments.map { segment in
+            if segment.isCall {
+                return segment.name + "("
+                    + (segment.key ?? []).map { ($0.name ?? "") + "=" + KeyPredicate.canonical([$0]) }
+                    .joined(separator: ",") + ")"
+            }
             guard let key = segment.key else { return segment.name }
             return segment.name + "(" + KeyPredicate.canonical(key) + ")"
         }.joined(separator: "/")
@@ -54,6 +63,13 @@ public struct ResourcePath: Sendable, Hashable, CustomStringConvertible {
     ) -> String {
         segments.map { segment in
             let name = PercentEncoding.encodeSegmentName(segment.name)
+            if segment.isCall {
+                let parameters = (segment.key ?? []).map { parameter in
+                    (parameter.name ?? "") + "="
+                        + (ODataLiteral.format(parameter.value, as: nil, dialect: dialect) ?? "null")
+                }
+                return name + "(" + PercentEncoding.encodePathSegment(parameters.joined(separator: ",")) + ")"
+            }
             guard let key = segment.key else { return name }
             return name + "(" + KeyPredicate.urlText(key, types: keyTypes(segment.name), dialect: dialect) + ")"
         }.joined(separator: "/")

@@ -180,7 +180,7 @@ public struct PrefetchPolicy: Sendable {
 
     /// The entity set a collection path lists (`Person(1)/PersonCar` → `PersonCar`).
     public func entitySet(of path: ResourcePath) -> String? {
-        guard var set = path.segments.first?.name else { return nil }
+        guard let first = path.segments.first?.name, var set = model.listedSet(ofSegment: first) else { return nil }
         for segment in path.segments.dropFirst() {
             guard let next = model.resolveNavigation(segment.name, fromSet: set)?.targetSet else { return nil }
             set = next

@@ -1,0 +1,206 @@
+import EntityCache
+import ODataCore
+import ScreenSeam
+import Terminal
+
+/// `!` on a list: what the service offers to do there (issue 36), in sections — on the selected row (operations
+/// bound to its type), on the whole list (bound to a collection of them), and on the service (unbound) — the
+/// annotations' order and labels first (`UI.DataFieldForAction` in `UI.LineItem`). One the service says is not
+/// available (`Core.OperationAvailable`, `sap:applicable-path` false on the row) is shown dimmed with the reason.
+///
+/// Enter on a function that answers with a list of entities asks for its parameters in a form (typed and checked
+/// as an edit's fields are) and opens the answer as a list screen, cached under the call. Other operations are
+/// listed but not yet invoked from here; Enter says so.
+@MainActor
+final class OperationsController: ScreenController {
+    struct Entry {
+        var operation: ServiceOperation
+        var label: String
+        /// Why it cannot be invoked here and now; nil when it can.
+        var unavailable: String?
+    }
+
+    struct Section {
+        var title: String
+        var entries: [Entry]
+    }
+
+    let screenID: ScreenID
+    let breadcrumb: String
+    let kindTitle = "Operations"
+    let environment: BrowserEnvironment
+    let sections: [Section]
+    /// The entries in screen order, and the line each is drawn on (below its section's title).
+    let entries: [Entry]
+    var cursor = ListCursor()
+    var message: String?
+
+    var statusSummary: String {
+        entries.isEmpty ? "Esc to go back" : "Enter invokes · Esc goes back"
+    }
+
+    /// The operations for a list of `set`, and for `entity` (its selected row) when there is one.
+    init(environment: BrowserEnvironment, set: String, entity: CachedEntity?, breadcrumb: String) {
+        self.environment = environment
+        self.screenID = environment.nextScreenID()
+        self.breadcrumb = breadcrumb
+        let model = environment.model
+        let type = model.entityType(ofSet: set)
+        let annotated = type?.ui.lineItemActions ?? []
+        func entry(_ operation: ServiceOperation, on entity: CachedEntity?) -> Entry {
+            let field = annotated.first { model.operation(named: $0.action, boundTo: type?.qualifiedName) == operation }
+            let label = TextSanitizer.sanitize(field?.label ?? operation.displayName)
+            return Entry(
+                operation: operation, label: label, unavailable: Self.unavailable(operation, on: entity))
+        }
+        /// `operations` in the annotations' order first, then the rest in the service's.
+        func ordered(_ operations: [ServiceOperation]) -> [ServiceOperation] {
+            let named = annotated.compactMap { model.operation(named: $0.action, boundTo: type?.qualifiedName) }
+            return named.filter(operations.contains) + operations.filter { !named.contains($0) }
+        }
+        var sections: [Section] = []
+        if let type, let entity {
+            let bound = ordered(model.operations(boundTo: type.qualifiedName))
+            if !bound.isEmpty {
+                sections.append(
+                    Section(
+                        title: "On " + TextSanitizer.sanitize(environment.label(of: entity)),
+                        entries: bound.map { entry($0, on: entity) }))
+            }
+        }
+        if let type {
+            let onList = ordered(model.operations(boundTo: type.qualifiedName, collection: true))
+            if !onList.isEmpty {
+                sections.append(Section(title: "On the list", entries: onList.map { entry($0, on: nil) }))
+            }
+        }
+        let unbound = ordered(model.unboundOperations)
+        if !unbound.isEmpty {
+            sections.append(Section(title: "Of the service", entries: unbound.map { entry($0, on: nil) }))
+        }
+        self.sections = sections
+        self.entries = sections.flatMap(\.entries)
+        cursor.setCount(entries.count)
+        if let first = entries.firstIndex(where: { $0.unavailable == nil }) { cursor.move(by: first) }
+    }
+
+    /// Why `operation` cannot be invoked on `entity`: never offered, or its availability property false there.
+    static func unavailable(_ operation: ServiceOperation, on entity: CachedEntity?) -> String? {
+        switch operation.availability {
+        case .always: return nil
+        case .never: return "the service does not offer it now"
+        case .path(let path):
+            guard let entity, entity[path] == .bool(false) else { return nil }
+            return "not for this one (\(path) is false)"
+        }
+    }
+
+    func handle(_ key: Key) -> ScreenAction {
+        defer { environment.setNeedsDisplay() }
+        message = nil
+        if cursor.apply(key) { return .handled }
+        switch key {
+        case .enter, .right, .char("l"):
+            guard let entry = entries[safe: cursor.selected] else { return .handled }
+            return invoke(entry)
+        default:
+            return .ignored
+        }
+    }
+
+    /// Enter on `entry`: its parameters asked for, then its answer opened; or why not.
+    func invoke(_ entry: Entry) -> ScreenAction {
+        if let reason = entry.unavailable {
+            message = "\(entry.label): \(reason)."
+            return .handled
+        }
+        let operation = entry.operation
+        guard operation.listsEntities else {
+            message =
+                "\(entry.label): only functions that answer with a list are invoked from this browser yet; "
+                + (operation.kind == .action ? "actions are not sent." : "this one answers otherwise.")
+            return .handled
+        }
+        guard !operation.parameters.isEmpty else {
+            switch answer(of: operation, label: entry.label, arguments: []) {
+            case .success(let screen): return .replace(screen)
+            case .failure(let error):
+                message = error.description
+                return .handled
+            }
+        }
+        let form = EditFormController(
+            environment: environment, parametersOf: operation, title: entry.label, breadcrumb: entry.label
+        ) { [environment] arguments in
+            Self.answer(of: operation, label: entry.label, arguments: arguments, environment: environment)
+        }
+        return .push(form)
+    }
+
+    func answer(
+        of operation: ServiceOperation, label: String, arguments: [ODataProperty]
+    ) -> Result<any ScreenController, OperationCallError> {
+        Self.answer(of: operation, label: label, arguments: arguments, environment: environment)
+    }
+
+    /// The list a call of `operation` with `arguments` reads, to show in place of the screen that asked for it.
+    static func answer(
+        of operation: ServiceOperation, label: String, arguments: [ODataProperty], environment: BrowserEnvironment
+    ) -> Result<any ScreenController, OperationCallError> {
+        let list: (path: ResourcePath, parameters: [(name: String, value: String)])
+        do {
+            list = try OperationRequestBuilder.resultList(operation, arguments: arguments)
+        } catch {
+            return .failure(error)
+        }
+        var options = QueryOptions()
+        options.custom = list.parameters
+        let shown = arguments.filter { $0.value != .null }.map { FieldInput.text(of: $0.value) }
+        let crumb = label + (shown.isEmpty ? "" : " " + shown.joined(separator: ", "))
+        let set = operation.entitySet ?? ""
+        let title = environment.setProfile(set).title ?? set
+        return .success(
+            EntityListController(
+                environment: environment, source: .list(ListRequest(path: list.path, options: options)),
+                breadcrumb: TextSanitizer.sanitize(crumb), kindTitle: title))
+    }
+
+    func layout(rows: Int, columns: Int) {
+        cursor.setPageSize(max(1, rows - sections.count - 2))
+    }
+
+    func render(into buffer: inout ScreenBuffer, rows: Range<Int>) {
+        let width = buffer.size.columns
+        guard !entries.isEmpty else {
+            buffer.put(
+                "The service offers nothing to do here.", row: rows.lowerBound, column: 1,
+                style: CellStyle(role: .muted))
+            return
+        }
+        var line = rows.lowerBound
+        var index = 0
+        let footer = rows.upperBound - 1
+        for section in sections {
+            guard line < footer else { break }
+            buffer.put(section.title, row: line, column: 1, width: width - 2, style: CellStyle([.bold], role: .header))
+            line += 1
+            for entry in section.entries {
+                defer { index += 1 }
+                guard index >= cursor.top, line < footer else { continue }
+                SelectionGutter.draw(selected: index == cursor.selected, line: line, into: &buffer)
+                let role: ColorRole = entry.unavailable == nil ? .normal : .muted
+                let end = buffer.put(
+                    entry.label, row: line, column: SelectionGutter.width, width: width / 2,
+                    style: CellStyle(role: role))
+                let kind = entry.operation.kind == .action ? "action" : "function"
+                let note = entry.unavailable.map { kind + " · " + $0 } ?? kind
+                buffer.put(
+                    note, row: line, column: end + 2, width: max(0, width - end - 3), style: CellStyle(role: .muted))
+                line += 1
+            }
+        }
+        if let message {
+            buffer.put(message, row: footer, column: 1, width: width - 2, style: CellStyle([.bold], role: .error))
+        }
+    }
+}

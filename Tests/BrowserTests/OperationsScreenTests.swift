@@ -1,0 +1,77 @@
+import CarDealerTestSupport
+import EntityCache
+import Foundation
+import ODataCore
+import ScreenSeam
+import Terminal
+import Testing
+
+@testable import Browser
+
+/// `!` on a list (issue 36): what the service offers, by section, unavailable ones dimmed with the reason, and a
+/// function that answers with a list asked for its parameters and opened as a list keyed by the call.
+@MainActor
+extension ScreenSnapshotTests {
+    /// The seeded People list on a model that offers an unbound function listing cars by make, and an action on a
+    /// person the service does not offer now.
+    func operationsApp() throws -> (BrowserApp, HeadlessTerminal, RecordingIntents) {
+        var model = try CarDealerModel.model
+        let person = try #require(model.entityType(ofSet: "Person")).qualifiedName
+        let car = try #require(model.entityType(ofSet: "Car")).qualifiedName
+        var byMake = ServiceOperation(
+            kind: .function, name: "CarsMadeBy",
+            parameters: [.init(name: "make", type: .primitive(.string), isNullable: false)],
+            returnType: .collection(.named(car)), method: .get, dialect: .v2)
+        byMake.entitySet = "Car"
+        byMake.label = "Cars made by"
+        var retire = ServiceOperation(kind: .action, name: "Retire", method: .post, dialect: .v2)
+        retire.boundType = person
+        retire.availability = .never
+        model.operations = [retire, byMake]
+        let (_, _, cache) = try seededApp()
+        let intents = RecordingIntents()
+        let environment = BrowserEnvironment(
+            cache: cache, intents: intents, writes: nil, model: model, profile: DisplayProfile.carDealer!,
+            now: { Self.fixedNow }, timeZone: TimeZone(identifier: "UTC")!)
+        let terminal = HeadlessTerminal(size: TerminalSize(columns: 100, rows: 12))
+        let app = BrowserApp(
+            terminal: terminal, environment: environment,
+            root: EntityListController(environment: environment, entitySet: "Person"))
+        app.presentIfNeeded()
+        return (app, terminal, intents)
+    }
+
+    @Test func bang_lists_what_the_service_offers_and_a_listing_function_opens_its_answer_as_a_list() throws {
+        let (app, terminal, intents) = try operationsApp()
+        _ = app.handle([.key(.char("!"))])
+        let menu = terminal.lastFrame.joined(separator: "\n")
+        #expect(menu.contains("On Ærøskøbing-Łódź, Zoë"), "\(menu)")
+        #expect(menu.contains("Retire") && menu.contains("action · the service does not offer it now"), "\(menu)")
+        #expect(menu.contains("Of the service") && menu.contains("Cars made by"), "\(menu)")
+        // The cursor starts on what can be invoked; the unavailable one says why
+        _ = app.handle([.key(.char("k")), .key(.enter)])
+        #expect(terminal.lastFrame.contains { $0.contains("Retire: the service does not offer it now.") })
+        // Enter on the function asks for its parameter, required
+        _ = app.handle([.key(.char("j")), .key(.enter)])
+        #expect(terminal.lastFrame.contains { $0.contains("Cars made by") && !$0.contains("Of the service") })
+        _ = app.handle([.key(.enter)])
+        #expect(terminal.lastFrame.joined().contains("is required"), "\(terminal.lastFrame)")
+        #expect(
+            !intents.shown.contains {
+                if case .list(let request) = $0.0 { request.path.segments[0].name == "CarsMadeBy" } else { false }
+            })
+        // Typed, the answer takes the form's place: a list of cars keyed by the call
+        _ = app.handle("Ford".map { .key(.char($0)) } + [.key(.enter)])
+        guard case .list(let request)? = intents.shown.last?.0 else {
+            Issue.record("no list was asked for: \(intents.shown)")
+            return
+        }
+        #expect(request.path.segments.map(\.name) == ["CarsMadeBy"])
+        #expect(request.options.custom.map(\.name) == ["make"] && request.options.custom.map(\.value) == ["'Ford'"])
+        #expect(request.key.canonical == "CarsMadeBy?make='Ford'")
+        #expect(terminal.lastFrame[0].contains("Cars made by Ford"), "\(terminal.lastFrame[0])")
+        // And Esc goes back to the operations, not to the form
+        _ = app.handle([.key(.escape)])
+        #expect(terminal.lastFrame.joined().contains("Of the service"))
+    }
+}
