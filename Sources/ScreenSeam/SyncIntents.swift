@@ -83,6 +83,22 @@ public struct EntityChange: Sendable, Hashable {
 }
 
 /// An entity the user deleted, and where it was shown, so that it leaves that list at once.
+/// An action invoked on `key`: the operation by the name the model finds it by (`NS.Repaint` bound to the
+/// entity's type, a v2 import's name), its parameters as typed, and the version of the entity it was invoked on.
+public struct ActionInvocation: Sendable, Hashable {
+    public var key: EntityKey
+    public var operation: String
+    public var parameters: [ODataProperty]
+    public var baseEtag: String?
+
+    public init(key: EntityKey, operation: String, parameters: [ODataProperty], baseEtag: String? = nil) {
+        self.key = key
+        self.operation = operation
+        self.parameters = parameters
+        self.baseEtag = baseEtag
+    }
+}
+
 public struct EntityDeletion: Sendable, Hashable {
     public var key: EntityKey
     /// The screen it was deleted from: a stored list, or a parent's relation.
@@ -160,6 +176,9 @@ public enum OutboxResolution: Sendable, Hashable {
 /// cache (optimistic, marked pending) as soon as the fetcher has recorded it, and the screen sees it through
 /// its cache observation.
 public protocol WriteIntents: Sendable {
+    /// An action the service offers, invoked on an entity: queued in the outbox after the writes to it made
+    /// before, sent once (issue 36).
+    func invoke(_ invocation: ActionInvocation)
     func save(_ change: EntityChange)
     func create(_ creation: EntityCreation)
     func link(_ link: EntityLink)

@@ -137,4 +137,7 @@ final class RecordingWrites: WriteIntents, @unchecked Sendable {
     func resolve(outboxEntry id: Int64, _ resolution: OutboxResolution) {
         lock.withLock { _resolved.append((id, resolution)) }
     }
+    private var _invoked: [ActionInvocation] = []
+    var invoked: [ActionInvocation] { lock.withLock { _invoked } }
+    func invoke(_ invocation: ActionInvocation) { lock.withLock { _invoked.append(invocation) } }
 }

@@ -14,7 +14,7 @@ import Testing
 extension ScreenSnapshotTests {
     /// The seeded People list on a model that offers an unbound function listing cars by make, and an action on a
     /// person the service does not offer now.
-    func operationsApp() throws -> (BrowserApp, HeadlessTerminal, RecordingIntents) {
+    func operationsApp(writes: RecordingWrites? = nil) throws -> (BrowserApp, HeadlessTerminal, RecordingIntents) {
         var model = try CarDealerModel.model
         let person = try #require(model.entityType(ofSet: "Person")).qualifiedName
         let car = try #require(model.entityType(ofSet: "Car")).qualifiedName
@@ -27,11 +27,17 @@ extension ScreenSnapshotTests {
         var retire = ServiceOperation(kind: .action, name: "Retire", method: .post, dialect: .v2)
         retire.boundType = person
         retire.availability = .never
-        model.operations = [retire, byMake]
+        var note = ServiceOperation(
+            kind: .action, name: "Note",
+            parameters: [.init(name: "text", type: .primitive(.string), isNullable: false)],
+            method: .post, dialect: .v2)
+        note.boundType = person
+        note.label = "Add a note"
+        model.operations = [retire, note, byMake]
         let (_, _, cache) = try seededApp()
         let intents = RecordingIntents()
         let environment = BrowserEnvironment(
-            cache: cache, intents: intents, writes: nil, model: model, profile: DisplayProfile.carDealer!,
+            cache: cache, intents: intents, writes: writes, model: model, profile: DisplayProfile.carDealer!,
             now: { Self.fixedNow }, timeZone: TimeZone(identifier: "UTC")!)
         let terminal = HeadlessTerminal(size: TerminalSize(columns: 100, rows: 12))
         let app = BrowserApp(
@@ -52,7 +58,7 @@ extension ScreenSnapshotTests {
         _ = app.handle([.key(.char("k")), .key(.enter)])
         #expect(terminal.lastFrame.contains { $0.contains("Retire: the service does not offer it now.") })
         // Enter on the function asks for its parameter, required
-        _ = app.handle([.key(.char("j")), .key(.enter)])
+        _ = app.handle([.key(.char("j")), .key(.char("j")), .key(.enter)])
         #expect(terminal.lastFrame.contains { $0.contains("Cars made by") && !$0.contains("Of the service") })
         _ = app.handle([.key(.enter)])
         #expect(terminal.lastFrame.joined().contains("is required"), "\(terminal.lastFrame)")
@@ -73,5 +79,28 @@ extension ScreenSnapshotTests {
         // And Esc goes back to the operations, not to the form
         _ = app.handle([.key(.escape)])
         #expect(terminal.lastFrame.joined().contains("Of the service"))
+    }
+
+    @Test func an_action_on_the_row_asks_for_its_parameters_then_asks_before_it_is_queued() throws {
+        let writes = RecordingWrites()
+        let (app, terminal, _) = try operationsApp(writes: writes)
+        _ = app.handle([.key(.char("!")), .key(.enter)])
+        // Its parameter first
+        #expect(terminal.lastFrame.joined().contains("Add a note"), "\(terminal.lastFrame)")
+        _ = app.handle("Paid in full".map { .key(.char($0)) } + [.key(.enter)])
+        // Then the question, naming it, the row and what was typed; any key but y sends nothing
+        let question = terminal.lastFrame.joined()
+        #expect(question.contains("Add a note on Ærøskøbing-Łódź, Zoë (text Paid in full)? y sends it"), "\(question)")
+        _ = app.handle([.key(.char("n"))])
+        #expect(writes.invoked.isEmpty)
+        // Asked again and answered y, it is handed to the outbox with the version the row had
+        _ = app.handle([.key(.enter)])
+        _ = app.handle("Paid".map { .key(.char($0)) } + [.key(.enter), .key(.char("y"))])
+        #expect(writes.invoked.count == 1)
+        let invocation = try #require(writes.invoked.first)
+        #expect(invocation.key == "Person(2)" && invocation.operation == "Note")
+        #expect(invocation.parameters == [.init(name: "text", value: .string("Paid"))])
+        // And the list is back on top
+        #expect(!terminal.lastFrame.joined().contains("Of the service"))
     }
 }

@@ -113,4 +113,47 @@ struct IndependentOperationTests {
         try app.tmux.sendKeys("q")
         try await app.expect("a clean exit") { $0.contains("EXIT=0") }
     }
+
+    /// In the built binary: `!` on a car, Repaint with a make, `y`: the action goes through the outbox, and the
+    /// service holds the new make (read back over HTTP), which the row shows once the car is read again.
+    @Test func bang_on_a_car_then_repaint_with_a_make_repaints_it_on_the_service() async throws {
+        let root = try #require(odatapyRoot)
+        let number = Int.random(in: 10_000...99_999)
+        var create = TransportRequest(method: .post, url: root + "Car", dialect: .v4)
+        create.headers["Content-Type"] = "application/json"
+        create.body = Array(#"{"carID":\#(number),"make":"Lada \#(number)","model":"Niva"}"#.utf8)
+        #expect(try await send(create).status == 201)
+        let app = try Launch("browse \(root)Car", columns: 120, rows: 30)
+        defer { app.close() }
+        try await app.expect("the cars") { $0.contains("● online") && !$0.contains("loading…") }
+        try app.tmux.sendKeys(":")
+        try app.tmux.run("send-keys", "-t", app.tmux.target, "-l", "filter carID = \(number)")
+        try app.tmux.sendKeys("Enter")
+        try await app.expect("the test's car") { $0.contains("Lada \(number)") && !$0.contains("asking the service") }
+        // When Repaint is chosen on it, with a make, and confirmed
+        try app.tmux.sendKeys("!")
+        try await app.expect("its operations") { $0.contains("On ") && $0.contains("Repaint") && $0.contains("action") }
+        try await app.select("Repaint")
+        try app.tmux.sendKeys("Enter")
+        try await app.expect("its parameter") { $0.contains("make") && $0.contains("Enter saves") }
+        try app.tmux.run("send-keys", "-t", app.tmux.target, "-l", "Volga \(number)")
+        try app.tmux.sendKeys("Enter")
+        try await app.expect("the question") { $0.contains("y sends it") }
+        try app.tmux.sendKeys("y")
+        // Then the service holds the new make
+        var make: ODataValue?
+        for _ in 0..<100 {
+            let response = try await send(TransportRequest(url: root + "Car(\(number))", dialect: .v4))
+            make = try entities(response, root: root).first?["make"]
+            if make == .string("Volga \(number)") { break }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        #expect(make == .string("Volga \(number)"))
+        // And the row shows it, read again from the service, with nothing left in the outbox
+        try await app.expect("the new make on the row") {
+            $0.contains("Volga \(number)") && !$0.contains("pending")
+        }
+        try app.tmux.sendKeys("q")
+        try await app.expect("a clean exit") { $0.contains("EXIT=0") }
+    }
 }

@@ -56,7 +56,7 @@ public final class EditFormController: ScreenController {
     /// A new entity's form: called once it is handed to the fetcher (the list it joins puts its cursor on it).
     var onCreate: (@MainActor () -> Void)?
     /// A form for an operation's parameters (issue 36): what its Enter does with every value typed, and its title.
-    var onParameters: (@MainActor ([ODataProperty]) -> Result<any ScreenController, OperationCallError>)?
+    var onParameters: (@MainActor ([ODataProperty]) -> Result<ScreenAction, OperationCallError>)?
     var parametersTitle: String?
     /// While fields wait for the whole entity: its observation.
     var observation: CacheObservation?
@@ -100,17 +100,18 @@ public final class EditFormController: ScreenController {
     }
 
     /// A form for the parameters of `operation`, typed and checked as an entity's fields are; Enter hands every
-    /// value to `onSubmit` (empty ones that may be left out are left out), whose answer takes the form's place, or
-    /// whose sentence shows at its foot.
+    /// value to `onSubmit` (empty ones that may be left out are left out), which says where to go (the answer in
+    /// the form's place, back to ask for a confirmation), or why not at the form's foot.
     init(
-        environment: BrowserEnvironment, parametersOf operation: ServiceOperation, title: String, breadcrumb: String,
-        onSubmit: @escaping @MainActor ([ODataProperty]) -> Result<any ScreenController, OperationCallError>
+        environment: BrowserEnvironment, parametersOf operation: ServiceOperation, keyNames: [String] = [],
+        title: String, breadcrumb: String,
+        onSubmit: @escaping @MainActor ([ODataProperty]) -> Result<ScreenAction, OperationCallError>
     ) {
         self.environment = environment
         self.key = nil
         self.breadcrumb = breadcrumb
         self.screenID = environment.nextScreenID()
-        self.fields = operation.inputs().map { parameter in
+        self.fields = operation.inputs(keyNames: keyNames).map { parameter in
             var input = FieldInput(
                 name: parameter.name, type: parameter.primitiveType ?? .string, isNullable: parameter.isNullable,
                 maxLength: parameter.maxLength, precision: parameter.precision, scale: parameter.scale)
@@ -392,7 +393,7 @@ public final class EditFormController: ScreenController {
                 }
             }
             switch onParameters(values) {
-            case .success(let answer): return .replace(answer)
+            case .success(let action): return action
             case .failure(let error):
                 message = error.description
                 return .handled

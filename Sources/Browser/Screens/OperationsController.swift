@@ -9,8 +9,9 @@ import Terminal
 /// available (`Core.OperationAvailable`, `sap:applicable-path` false on the row) is shown dimmed with the reason.
 ///
 /// Enter on a function that answers with a list of entities asks for its parameters in a form (typed and checked
-/// as an edit's fields are) and opens the answer as a list screen, cached under the call. Other operations are
-/// listed but not yet invoked from here; Enter says so.
+/// as an edit's fields are) and opens the answer as a list screen, cached under the call. Enter on an action on the
+/// row asks for its parameters, then asks before it queues it in the outbox (sent once, after the writes to the row
+/// made before). Other operations are listed but not yet invoked from here; Enter says so.
 @MainActor
 final class OperationsController: ScreenController {
     struct Entry {
@@ -34,6 +35,10 @@ final class OperationsController: ScreenController {
     let entries: [Entry]
     var cursor = ListCursor()
     var message: String?
+    /// The entity the row operations act on.
+    let entity: CachedEntity?
+    /// An action about to be sent, waiting for `y`: what it is, and its parameters.
+    var confirming: (entry: Entry, arguments: [ODataProperty])?
 
     var statusSummary: String {
         entries.isEmpty ? "Esc to go back" : "Enter invokes · Esc goes back"
@@ -44,6 +49,7 @@ final class OperationsController: ScreenController {
         self.environment = environment
         self.screenID = environment.nextScreenID()
         self.breadcrumb = breadcrumb
+        self.entity = entity
         let model = environment.model
         let type = model.entityType(ofSet: set)
         let annotated = type?.ui.lineItemActions ?? []
@@ -98,6 +104,11 @@ final class OperationsController: ScreenController {
     func handle(_ key: Key) -> ScreenAction {
         defer { environment.setNeedsDisplay() }
         message = nil
+        if let asked = confirming {
+            confirming = nil
+            guard key == .char("y") || key == .char("Y") else { return .handled }
+            return send(asked.entry, arguments: asked.arguments)
+        }
         if cursor.apply(key) { return .handled }
         switch key {
         case .enter, .right, .char("l"):
@@ -115,10 +126,26 @@ final class OperationsController: ScreenController {
             return .handled
         }
         let operation = entry.operation
+        if operation.kind == .action, operation.isBound, !operation.isBoundToCollection, entity != nil {
+            // An action on the row: its parameters, then a question, then the outbox.
+            let inputs = operation.inputs(keyNames: keyNames)
+            guard !inputs.isEmpty else {
+                confirming = (entry, [])
+                return .handled
+            }
+            let form = EditFormController(
+                environment: environment, parametersOf: operation, keyNames: keyNames, title: entry.label,
+                breadcrumb: entry.label
+            ) { [weak self] arguments in
+                self?.confirming = (entry, arguments)
+                return .success(.pop)
+            }
+            return .push(form)
+        }
         guard operation.listsEntities else {
             message =
-                "\(entry.label): only functions that answer with a list are invoked from this browser yet; "
-                + (operation.kind == .action ? "actions are not sent." : "this one answers otherwise.")
+                "\(entry.label): not invoked from this browser yet (it does "
+                + (operation.kind == .action ? "not act on one row" : "not answer with a list") + ")."
             return .handled
         }
         guard !operation.parameters.isEmpty else {
@@ -132,9 +159,30 @@ final class OperationsController: ScreenController {
         let form = EditFormController(
             environment: environment, parametersOf: operation, title: entry.label, breadcrumb: entry.label
         ) { [environment] arguments in
-            Self.answer(of: operation, label: entry.label, arguments: arguments, environment: environment)
+            Self.answer(of: operation, label: entry.label, arguments: arguments, environment: environment).map {
+                ScreenAction.replace($0)
+            }
         }
         return .push(form)
+    }
+
+    /// The names of the row's key properties (a v2 action takes them as parameters of its own).
+    var keyNames: [String] {
+        guard let entity, let type = environment.model.entityType(ofSet: entity.entitySet) else { return [] }
+        return environment.model.keyProperties(of: type)
+    }
+
+    /// `y` to an action: queued in the outbox (after the writes to the row made before), sent once.
+    func send(_ entry: Entry, arguments: [ODataProperty]) -> ScreenAction {
+        guard let entity, let writes = environment.writes else {
+            message = "This browser cannot change data of this service."
+            return .handled
+        }
+        let operation = entry.operation
+        let name = operation.dialect == .v4 ? (operation.qualifiedName ?? operation.name) : operation.name
+        writes.invoke(
+            ActionInvocation(key: entity.key, operation: name, parameters: arguments, baseEtag: entity.etag))
+        return .pop
     }
 
     func answer(
@@ -199,7 +247,16 @@ final class OperationsController: ScreenController {
                 line += 1
             }
         }
-        if let message {
+        if let asked = confirming {
+            let target = entity.map { TextSanitizer.sanitize(environment.label(of: $0)) } ?? "this"
+            let parameters = asked.arguments.map { "\($0.name) \(FieldInput.text(of: $0.value))" }
+            buffer.put(
+                "\(asked.entry.label) on \(target)"
+                    + (parameters.isEmpty
+                        ? "" : " (" + TextSanitizer.sanitize(parameters.joined(separator: ", ")) + ")")
+                    + "? y sends it (the outbox shows it until the service answers); any other key does not.",
+                row: footer, column: 1, width: width - 2, style: CellStyle([.bold], role: .warning))
+        } else if let message {
             buffer.put(message, row: footer, column: 1, width: width - 2, style: CellStyle([.bold], role: .error))
         }
     }

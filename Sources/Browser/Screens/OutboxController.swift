@@ -77,7 +77,7 @@ public final class OutboxController: ScreenController {
         switch entry.kind {
         case .update: entry.state == .conflict || entry.state == .failed
         case .create: entry.state == .failed
-        case .delete, .unlink: false
+        case .delete, .unlink, .action: false
         }
     }
 
@@ -196,6 +196,11 @@ public final class OutboxController: ScreenController {
     func summarize(_ entry: OutboxEntry) -> String {
         if entry.kind == .unlink, let parent = entry.shownIn?.parent, let navigation = entry.shownIn?.navigation {
             return "no longer in \(parent.canonical)/\(navigation) (it stays)"
+        }
+        if entry.kind == .action {
+            let parameters = entry.changes.map { "\($0.name): \(ValueFormatter.format($0.value))" }
+            return TextSanitizer.sanitize(entry.operation ?? "an action") + "(" + parameters.joined(separator: ", ")
+                + ")"
         }
         let linked =
             entry.bindKey.map { ["links " + ($0.isTemporary ? "the new \($0.entitySet)" : $0.canonical)] } ?? []

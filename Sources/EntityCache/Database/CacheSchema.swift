@@ -247,6 +247,10 @@ enum CacheSchema {
             // (``CacheWriteSession/makeWaitsOfEndedProcessesDue()``).
             try db.execute(sql: "ALTER TABLE outbox ADD COLUMN waitSetBy TEXT")
         }
+        migrator.registerMigration("v15: actions in the outbox") { db in
+            // The operation an `action` entry invokes (issue 36).
+            try db.execute(sql: "ALTER TABLE outbox ADD COLUMN operation TEXT")
+        }
         return migrator
     }
 }

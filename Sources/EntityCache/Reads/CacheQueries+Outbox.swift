@@ -6,7 +6,7 @@ extension CacheQueries {
     static let outboxColumns = """
         id, entityKey, entitySet, kind, changes, base, baseEtag, requestID, firstSent, state, attempts, lastError,
         theirs, theirsEtag, createdAt, nextAttemptAt, listKey, parentKey, navigation, member, bindNavigation, bindKey,
-        bindsNew
+        bindsNew, operation
         """
 
     /// Outbox entries matching `condition` (SQL after `WHERE`); rows that cannot be read are skipped.
@@ -51,7 +51,7 @@ extension CacheQueries {
             createdAt: Date(timeIntervalSince1970: row["createdAt"]),
             nextAttemptAt: nextAttemptAt.map(Date.init(timeIntervalSince1970:)), shownIn: shownIn,
             bindNavigation: row["bindNavigation"], bindKey: bindKey.flatMap { EntityKey(canonical: $0) },
-            bindsNewEntity: row["bindsNew"]
+            bindsNewEntity: row["bindsNew"], operation: row["operation"]
         )
     }
 

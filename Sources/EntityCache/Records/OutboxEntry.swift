@@ -18,6 +18,13 @@ public struct OutboxEntry: Sendable, Hashable, Identifiable {
         /// The link between `shownIn`'s parent and this entity through a many-to-many navigation goes (`DELETE` of
         /// v2's `$links`, v4's `$ref`); both entities stay.
         case unlink
+        /// An operation the service offers, invoked on this entity (a v4 bound action, a v2 function import that
+        /// changes data): `operation` names it and `changes` holds its parameters. Nothing changes here before the
+        /// service answers; then the entity is read again.
+        case action
+
+        /// Sent twice, it would be done twice where the service does not keep request ids: a create, an action.
+        public var runsOnce: Bool { self == .create || self == .action }
     }
 
     public enum State: String, Sendable, Hashable {
@@ -68,6 +75,8 @@ public struct OutboxEntry: Sendable, Hashable, Identifiable {
     /// A link entity made together with the entity it binds (`a` in a list reached through link entities): when
     /// the link is refused, that entity is on the service linked to nobody.
     public var bindsNewEntity = false
+    /// An action: the operation's name as the service's model finds it (``ODataCore/ServiceModel/operation(named:boundTo:)``).
+    public var operation: String? = nil
 
     /// A new link entity's bound entity made together with it and already made on the service (the link not yet):
     /// what a refusal of the link would leave there, linked to nobody.

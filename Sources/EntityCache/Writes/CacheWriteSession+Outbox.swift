@@ -84,6 +84,31 @@ extension CacheWriteSession {
         return db.lastInsertedRowID
     }
 
+    /// Records an invocation of the action `operation` on `key` with `parameters`, queued under `requestID` after
+    /// the writes to `key` made before it; nothing in the cache changes until the service answers. `baseEtag`: the
+    /// version it was invoked on (`If-Match`), else the one cached now. Returns the entry's id.
+    public func enqueueAction(
+        _ key: EntityKey, operation: String, parameters: [ODataProperty], baseEtag: String? = nil, requestID: String,
+        at date: Date
+    ) throws -> Int64 {
+        guard let current = try CacheQueries.entity(db, key: key.canonical, bound: nil) else {
+            throw OutboxError(description: "\(key.canonical) is not in the cache, so nothing can be done to it here.")
+        }
+        try db.execute(
+            sql: """
+                INSERT INTO outbox (entityKey, entitySet, kind, changes, base, baseEtag, requestID, state, createdAt,
+                    operation)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """,
+            arguments: [
+                key.canonical, current.entitySet, OutboxEntry.Kind.action.rawValue, Self.encode(parameters),
+                Self.encode([]), baseEtag ?? current.etag, requestID, OutboxEntry.State.pending.rawValue,
+                date.timeIntervalSince1970, operation,
+            ]
+        )
+        return db.lastInsertedRowID
+    }
+
     /// Takes `key` out of a stored list: its row goes, the rows after it move up, the counts follow.
     func removeRow(_ key: EntityKey, from list: ListKey) throws {
         guard let id = try CacheQueries.listId(db, key: list),
@@ -239,8 +264,9 @@ extension CacheWriteSession {
             }
             return
         }
-        // A link gone: the entity is as it was (it was never marked pending for it).
-        if entry.kind == .unlink { return }
+        // A link gone, an action run: the entity is as it was here (it was never marked pending for either; an
+        // action's effects are read from the service).
+        if entry.kind == .unlink || entry.kind == .action { return }
         try db.execute(sql: "UPDATE entity SET pending = max(0, pending - 1) WHERE key = ?", arguments: [key])
         if let etag {
             try db.execute(sql: "UPDATE entity SET etag = ? WHERE key = ?", arguments: [etag, key])
@@ -377,7 +403,7 @@ extension CacheWriteSession {
         guard let entry = try CacheQueries.outboxEntry(db, id: id), entry.state == .failed,
             let current = try CacheQueries.entity(db, key: entry.entityKey.canonical, bound: nil)
         else { return }
-        if entry.kind != .unlink {
+        if entry.kind != .unlink && entry.kind != .action {
             try setProperties(entry.entityKey, Self.merge(current.properties, with: entry.changes), pendingDelta: 1)
         }
         if entry.kind == .delete || entry.kind == .unlink, let shownIn = entry.shownIn {
@@ -388,6 +414,10 @@ extension CacheWriteSession {
         }
         try db.execute(
             sql: "UPDATE outbox SET state = 'pending', attempts = 0, lastError = NULL WHERE id = ?", arguments: [id])
+        // An action goes against the version of its entity cached now (read again after a 412).
+        if entry.kind == .action {
+            try db.execute(sql: "UPDATE outbox SET baseEtag = ? WHERE id = ?", arguments: [current.etag, id])
+        }
     }
 
     /// Drops a write the service has not settled: its changes leave the cached entity. A dropped create takes
@@ -437,6 +467,7 @@ extension CacheWriteSession {
     private func rollBack(_ entry: OutboxEntry) throws {
         if entry.kind == .create { return try unplace(entry) }
         if entry.kind == .unlink { return try markStale(entry.shownIn) }
+        if entry.kind == .action { return }  // (nothing was changed here)
         if entry.kind == .delete {
             try db.execute(
                 sql: "UPDATE entity SET pending = max(0, pending - 1) WHERE key = ?",

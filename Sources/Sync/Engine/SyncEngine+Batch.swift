@@ -153,7 +153,7 @@ extension SyncEngine {
             }
             for (index, (entry, inner, _)) in changeset.enumerated() {
                 guard let own = answer.answer(at: index) else { continue }
-                if case .each = answer, (200..<300).contains(own.status), entry.kind != .create {
+                if case .each = answer, (200..<300).contains(own.status), entry.kind != .create, entry.kind != .action {
                     _ = await noteAnswer(
                         own, to: inner, attempts: entry.attempts + 1, started: started, inBatch: true, at: answeredAt)
                     let copy = own.status == 200 ? decodedCopy(own.body, entitySet: entry.entitySet) : nil
@@ -191,7 +191,7 @@ extension SyncEngine {
     func answerUnreadable(_ entry: OutboxEntry, request: TransportRequest, reason: String, started: Date) async {
         let attempt = entry.attempts + 1
         logWrite(request, status: nil, bytes: 0, started: started, attempts: attempt, error: reason, inBatch: true)
-        if entry.kind == .create, !honoursRepeatability {
+        if entry.kind.runsOnce, !honoursRepeatability {
             await waitForUser(entry, because: "The answer could not be read (\(reason))")
         } else {
             await retryLater(entry, attempt: attempt, error: reason, after: nil)

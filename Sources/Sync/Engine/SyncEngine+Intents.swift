@@ -14,6 +14,7 @@ enum Intent: Sendable {
     case create(EntityCreation)
     case link(EntityLink)
     case delete(EntityDeletion)
+    case invoke(ActionInvocation)
     case resolve(Int64, OutboxResolution)
     /// Sends the writes that are due (at start: those recorded before a restart, the waits of ended processes over).
     case flushOutbox
@@ -100,6 +101,8 @@ extension SyncEngine: SyncIntents {
             await record(link)
         case .delete(let deletion):
             await record(deletion)
+        case .invoke(let invocation):
+            await record(invocation)
         case .resolve(let id, let resolution):
             await apply(resolution, to: id)
         case .flushOutbox:

@@ -91,7 +91,7 @@ extension SyncEngine {
     /// attempt is sent as first sent then.
     func prepared(_ entry: OutboxEntry, reference: String? = nil, markedAt: Date? = nil) async -> TransportRequest? {
         let now = markedAt ?? clock.now()
-        if entry.kind == .create, entry.state == .sending, !honoursRepeatability {
+        if entry.kind.runsOnce, entry.state == .sending, !honoursRepeatability {
             // It was on its way when the browser stopped: as a lost answer, it waits for the user.
             await waitForUser(entry, because: "The browser stopped while this was on its way")
             return nil
@@ -117,6 +117,26 @@ extension SyncEngine {
             return writes.unlink(parent: parent, navigation: navigation, child: entry.entityKey, attempt: attempt)
         case .create:
             return createRequest(entry, attempt: attempt, reference: reference)
+        case .action:
+            let type = model?.entityType(ofSet: entry.entitySet)
+            guard let model, let name = entry.operation,
+                let operation = model.operation(named: name, boundTo: type?.qualifiedName)
+            else {
+                try? await cache.write {
+                    try $0.failOutbox(
+                        entry.id, error: "The service no longer offers \(entry.operation ?? "this action").")
+                }
+                return nil
+            }
+            do {
+                return try OperationRequestBuilder(urls: builder).request(
+                    operation, arguments: entry.changes, on: entry.entityKey,
+                    keyNames: type.map(model.keyProperties(of:)) ?? [], attempt: attempt)
+            } catch {
+                let sentence = error.description
+                try? await cache.write { try $0.failOutbox(entry.id, error: sentence) }
+                return nil
+            }
         }
     }
 
@@ -167,6 +187,23 @@ extension SyncEngine {
         {
         case .settled where entry.kind == .create:
             await settleCreate(entry, response: response)
+        case .settled where entry.kind == .action:
+            // Its effects are the service's: the entity is read again (its answer, if any, is not the entity).
+            let settled = clock.now()
+            try? await cache.write { try $0.settleOutbox(entry.id, etag: nil, at: settled) }
+            let plan = entityPlan(entry.entityKey, expand: [], priority: .visible)
+            enqueue(url: plan.url, target: plan.target, priority: .visible, owner: nil, force: true)
+        case .conflict where entry.kind == .action:
+            let reason = failure ?? "the entity changed on the service"
+            try? await cache.write {
+                try $0.failOutbox(
+                    entry.id,
+                    error: "\(reason) It changed on the service since it was read: nothing was done; r sends it again "
+                        + "against the version the service has now.")
+            }
+            // (read again, so that a retry goes against the service's version)
+            let plan = entityPlan(entry.entityKey, expand: [], priority: .visible)
+            enqueue(url: plan.url, target: plan.target, priority: .visible, owner: nil, force: true)
         case .settled:
             let copy = response.status == 200 ? decodedCopy(response.body, entitySet: entry.entitySet) : nil
             let settled = clock.now()

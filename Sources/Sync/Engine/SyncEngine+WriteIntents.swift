@@ -22,6 +22,20 @@ extension SyncEngine: WriteIntents {
         intents.yield(.delete(deletion))
     }
 
+    public nonisolated func invoke(_ invocation: ActionInvocation) {
+        intents.yield(.invoke(invocation))
+    }
+
+    /// Records an action and starts sending it (after the writes to its entity made before).
+    func record(_ invocation: ActionInvocation) async {
+        let (date, requestID) = (clock.now(), Self.requestID())
+        await recordAndFlush {
+            _ = try $0.enqueueAction(
+                try $0.madeKey(of: invocation.key), operation: invocation.operation,
+                parameters: invocation.parameters, baseEtag: invocation.baseEtag, requestID: requestID, at: date)
+        }
+    }
+
     public nonisolated func resolve(outboxEntry id: Int64, _ resolution: OutboxResolution) {
         intents.yield(.resolve(id, resolution))
     }

@@ -43,8 +43,8 @@ enum WriteVerdict: Equatable {
             return .tunnelAndResend
         case 412:
             return .conflict
-        case 502 where kind == .create && !known.honoursRepeatability,
-            504 where kind == .create && !known.honoursRepeatability:
+        case 502 where kind.runsOnce && !known.honoursRepeatability,
+            504 where kind.runsOnce && !known.honoursRepeatability:
             // A gateway that got no answer from the service behind it.
             return .unknownOutcome
         case 408, 429, 500...599:
@@ -57,8 +57,8 @@ enum WriteVerdict: Equatable {
     /// The verdict when no answer came: `failure` as the transport threw it.
     static func of(_ kind: OutboxEntry.Kind, failure: ODataError, known: Known) -> WriteVerdict {
         if failure.kind == .refused { return .refused }
-        // A create may have been made without its answer reaching us, unless it never left.
-        if kind == .create, !known.honoursRepeatability, !failure.neverSent { return .unknownOutcome }
+        // A create (an action) may have been made (run) without its answer reaching us, unless it never left.
+        if kind.runsOnce, !known.honoursRepeatability, !failure.neverSent { return .unknownOutcome }
         return .offline
     }
 }
