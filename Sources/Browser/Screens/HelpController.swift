@@ -33,7 +33,7 @@ public final class HelpController: ScreenController {
         ("x  Delete", "delete the selected entity (asks first)"),
         ("y  Y", "copy the row's name / entity as JSON"),
         ("c", "chart the list: a number over a date"),
-        ("!", "what the service offers to do: on the row, the list, the service"),
+        ("!", "what the service offers to do here"),
         ("o", "outbox: changes not yet sent"),
         ("Esc ← h Backspace", "back"),
         ("/", "filter (Enter keeps it, Esc clears it)"),
