@@ -48,7 +48,7 @@ extension ScreenSnapshotTests {
     }
 
     @Test func bang_lists_what_the_service_offers_and_a_listing_function_opens_its_answer_as_a_list() throws {
-        let (app, terminal, intents) = try operationsApp()
+        let (app, terminal, intents) = try operationsApp(writes: RecordingWrites())
         _ = app.handle([.key(.char("!"))])
         let menu = terminal.lastFrame.joined(separator: "\n")
         #expect(menu.contains("On Ærøskøbing-Łódź, Zoë"), "\(menu)")
@@ -102,5 +102,16 @@ extension ScreenSnapshotTests {
         #expect(invocation.parameters == [.init(name: "text", value: .string("Paid"))])
         // And the list is back on top
         #expect(!terminal.lastFrame.joined().contains("Of the service"))
+    }
+
+    @Test func bang_on_an_entitys_own_screen_offers_what_acts_on_it() throws {
+        let (app, terminal, _) = try operationsApp()
+        // (read-only here: its actions are dimmed, and say why)
+        _ = app.handle([.key(.char("d"))])
+        _ = app.handle([.key(.char("!"))])
+        let menu = terminal.lastFrame.joined(separator: "\n")
+        #expect(menu.contains("On Ærøskøbing-Łódź, Zoë") && menu.contains("Add a note"), "\(menu)")
+        #expect(!menu.contains("Of the service") && !menu.contains("Cars made by"), "\(menu)")
+        #expect(menu.contains("action · this browser only reads here"), "\(menu)")
     }
 }

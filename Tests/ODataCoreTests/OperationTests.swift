@@ -304,8 +304,21 @@ import Testing
         let v4 = try OperationRequestBuilder.resultList(
             byMake(.v4), arguments: [.init(name: "make", value: .string("O'Ford"))])
         let urls = ODataURLBuilder(serviceRoot: "http://h/s/", dialect: .v4)
-        #expect(urls.url(v4.path) == "http://h/s/CarsByMake(make='O''Ford',year=null)")
-        #expect(v4.parameters.isEmpty)
+        var aliases = QueryOptions()
+        aliases.custom = v4.parameters
+        #expect(
+            urls.url(v4.path, aliases) == "http://h/s/CarsByMake(make=@make,year=@year)?@make='O''Ford'&@year=null",
+            "\(urls.url(v4.path, aliases))")
+        // A date is written as a date, a slash stays in the query
+        var dated = byMake(.v4)
+        dated.parameters[1] = .init(name: "since", type: .primitive(.date), isNullable: true)
+        let since = try OperationRequestBuilder.resultList(
+            dated,
+            arguments: [
+                .init(name: "make", value: .string("A/B")),
+                .init(name: "since", value: .dateTime(ODataInstant(millisecondsSince1970: 1_600_000_000_000))),
+            ])
+        #expect(since.parameters.map(\.value) == ["'A/B'", "2020-09-13"])
         let v2 = try OperationRequestBuilder.resultList(
             byMake(.v2),
             arguments: [.init(name: "make", value: .string("Ford")), .init(name: "year", value: .int(2020))])
@@ -316,7 +329,9 @@ import Testing
                 == "http://h/s/CarsByMake?make='Ford'&year=2020")
         let other = QueryOptions(filter: nil)
         #expect(ListKey(path: v2.path, options: options) != ListKey(path: v2.path, options: other))
-        #expect(ListKey(path: v4.path, options: QueryOptions()).canonical == "CarsByMake(make='O''Ford',year=null)")
+        #expect(
+            ListKey(path: v4.path, options: aliases).canonical
+                == "CarsByMake(make=@make,year=@year)?@make='O''Ford'&@year=null")
         // A required one left out, and an action, are sentences
         #expect(throws: OperationCallError.self) { try OperationRequestBuilder.resultList(byMake(.v4), arguments: []) }
         var action = byMake(.v4)

@@ -96,8 +96,8 @@ import Testing
         #expect(try await eventually { try cache.outboxEntries().first?.state == .failed })
         let refused = try #require(try cache.outboxEntries().first)
         #expect(refused.lastError?.contains("nothing was done") == true, "\(refused.lastError ?? "")")
-        // The car was read again meanwhile
-        #expect(try await eventually { try cache.entity("Car(1)")?.etag == "W/\"5\"" })
+        // The car was read again meanwhile: sent again, it goes against the version the service has now
+        #expect(try cache.outboxEntries().first?.baseEtag == "W/\"5\"")
         // When r sends it again
         engine.resolve(outboxEntry: refused.id, .retry)
         #expect(try await eventually { try cache.outboxEntries().isEmpty })
@@ -128,5 +128,48 @@ import Testing
         let entries = try cache.outboxEntries()
         #expect(entries.first?.lastError == "The service no longer offers Vanished.", "\(entries)")
         #expect(await transport.requests.filter { $0.method == .post }.isEmpty)
+    }
+
+    @Test func a_change_queued_after_an_action_goes_against_the_version_the_action_left() async throws {
+        let transport = FakeTransport { request, _ in
+            switch request.method {
+            case .get: return Self.car(make: "Blue", etag: "3")
+            case .post: return TransportResponse(status: 204)
+            default:
+                return request.headers["If-Match"] == "W/\"3\""
+                    ? TransportResponse(status: 204, headers: ["etag": "W/\"4\""])
+                    : json(#"{"error":{"code":"412","message":{"value":"Precondition failed"}}}"#, status: 412)
+            }
+        }
+        let (engine, cache) = try engine(transport)
+        // Given the action, then a change to the same car made before the action was answered
+        engine.invoke(Self.repaint)
+        engine.save(EntityChange(key: "Car(1)", changes: [.init(name: "model", value: .string("Niva"))]))
+        await engine.flushIntents()
+        // Then both land: the change against the version the action left, read again before it went
+        #expect(try await eventually { try cache.outboxEntries().isEmpty })
+        let methods = await transport.requests.map(\.method)
+        #expect(methods.prefix(3) == [.post, .get, .merge], "\(methods)")
+        // And the car shows the service's make and my model
+        #expect(try cache.entity("Car(1)")?["make"] == .string("Blue"))
+        #expect(try cache.entity("Car(1)")?["model"] == .string("Niva"))
+    }
+
+    @Test func a_stale_version_after_an_unanswered_attempt_says_it_may_have_run() async throws {
+        let transport = FakeTransport { request, number in
+            switch request.method {
+            case .get: return Self.car(make: "Blue", etag: "2")
+            default:
+                return number == 1  // (the first request)
+                    ? TransportResponse(status: 503)
+                    : json(#"{"error":{"code":"412","message":{"value":"Precondition failed"}}}"#, status: 412)
+            }
+        }
+        let (engine, cache) = try engine(transport)
+        engine.invoke(Self.repaint)
+        #expect(try await eventually { try cache.outboxEntries().first?.state == .failed })
+        let refused = try #require(try cache.outboxEntries().first)
+        #expect(
+            refused.lastError?.contains("may have run it: look on the service") == true, "\(refused.lastError ?? "")")
     }
 }

@@ -68,6 +68,8 @@ public final class NavigationStack {
             controllers.append(controller)
             leaving.didDisappear()
             controller.didAppear()
+            environment.intents.screenDidClose(leaving.screenID)
+            environment.setNeedsDisplay()
         } else {
             push(controller)
         }

@@ -239,6 +239,11 @@ public final class EntityDetailController: ScreenController {
             return fullValue(of: all[cursor.selected].name).map(ScreenAction.push) ?? .handled
         case .char("e"):
             return editForm(focusOn: nil).map(ScreenAction.push) ?? .handled
+        case .char("!"):
+            return .push(
+                OperationsController(
+                    environment: environment, set: self.key.entitySet, entity: entity, breadcrumb: "Operations",
+                    onDetail: true))
         default:
             return .ignored
         }

@@ -44,20 +44,27 @@ final class OperationsController: ScreenController {
         entries.isEmpty ? "Esc to go back" : "Enter invokes · Esc goes back"
     }
 
-    /// The operations for a list of `set`, and for `entity` (its selected row) when there is one.
-    init(environment: BrowserEnvironment, set: String, entity: CachedEntity?, breadcrumb: String) {
+    /// The operations for a list of `set`, and for `entity` (its selected row) when there is one; `onDetail`: for
+    /// the entity's own screen (the order and labels of its `UI.Identification` first).
+    init(
+        environment: BrowserEnvironment, set: String, entity: CachedEntity?, breadcrumb: String, onDetail: Bool = false
+    ) {
         self.environment = environment
         self.screenID = environment.nextScreenID()
         self.breadcrumb = breadcrumb
         self.entity = entity
         let model = environment.model
         let type = model.entityType(ofSet: set)
-        let annotated = type?.ui.lineItemActions ?? []
+        let annotated =
+            (onDetail ? type?.ui.identificationActions ?? type?.ui.lineItemActions : type?.ui.lineItemActions) ?? []
         func entry(_ operation: ServiceOperation, on entity: CachedEntity?) -> Entry {
             let field = annotated.first { model.operation(named: $0.action, boundTo: type?.qualifiedName) == operation }
             let label = TextSanitizer.sanitize(field?.label ?? operation.displayName)
+            let readOnly =
+                operation.kind == .action && environment.writes == nil
+                ? "this browser only reads here" : nil
             return Entry(
-                operation: operation, label: label, unavailable: Self.unavailable(operation, on: entity))
+                operation: operation, label: label, unavailable: readOnly ?? Self.unavailable(operation, on: entity))
         }
         /// `operations` in the annotations' order first, then the rest in the service's.
         func ordered(_ operations: [ServiceOperation]) -> [ServiceOperation] {
@@ -74,13 +81,14 @@ final class OperationsController: ScreenController {
                         entries: bound.map { entry($0, on: entity) }))
             }
         }
-        if let type {
+        // (an entity's own screen offers what acts on it)
+        if let type, !onDetail {
             let onList = ordered(model.operations(boundTo: type.qualifiedName, collection: true))
             if !onList.isEmpty {
                 sections.append(Section(title: "On the list", entries: onList.map { entry($0, on: nil) }))
             }
         }
-        let unbound = ordered(model.unboundOperations)
+        let unbound = onDetail ? [] : ordered(model.unboundOperations)
         if !unbound.isEmpty {
             sections.append(Section(title: "Of the service", entries: unbound.map { entry($0, on: nil) }))
         }

@@ -223,6 +223,13 @@ public final class OutboxController: ScreenController {
         ]
         if let error = entry.lastError { lines.append("Service    " + error) }
         lines.append("")
+        if entry.kind == .action {
+            lines.append("Action     " + (entry.operation ?? "?"))
+            for parameter in entry.changes {
+                lines.append("  " + parameter.name + "  " + ValueFormatter.format(parameter.value))
+            }
+            return lines.joined(separator: "\n")
+        }
         for change in entry.changes {
             let base = entry.base.first { $0.name == change.name }.map { ValueFormatter.format($0.value) } ?? "–"
             lines.append(change.name)

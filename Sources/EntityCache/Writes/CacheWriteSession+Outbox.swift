@@ -414,10 +414,30 @@ extension CacheWriteSession {
         }
         try db.execute(
             sql: "UPDATE outbox SET state = 'pending', attempts = 0, lastError = NULL WHERE id = ?", arguments: [id])
-        // An action goes against the version of its entity cached now (read again after a 412).
-        if entry.kind == .action {
-            try db.execute(sql: "UPDATE outbox SET baseEtag = ? WHERE id = ?", arguments: [current.etag, id])
+    }
+
+    /// An action ran on `key`, which the service then gave as `copy` under `etag`: the writes queued after it go
+    /// against that version, and the cached entity shows the service's values where no write of mine waits on them
+    /// (those keep my values over the service's).
+    public func actionRan(on key: EntityKey, copy: [ODataProperty], etag: String?, at date: Date) throws {
+        guard let current = try CacheQueries.entity(db, key: key.canonical, bound: nil) else { return }
+        if let etag {
+            try db.execute(sql: "UPDATE entity SET etag = ? WHERE key = ?", arguments: [etag, key.canonical])
+            try db.execute(
+                sql: "UPDATE outbox SET baseEtag = ? WHERE entityKey = ? AND state IN ('pending', 'sending')",
+                arguments: [etag, key.canonical])
         }
+        let queued = try CacheQueries.outbox(
+            db, where: "entityKey = ? AND kind = 'update' AND state IN ('pending', 'sending')",
+            arguments: [key.canonical])
+        let mine = Set(queued.flatMap { $0.changes.map(\.name) })
+        let theirs = copy.filter { !mine.contains($0.name) }
+        try setProperties(key, Self.merge(current.properties, with: theirs), pendingDelta: 0)
+    }
+
+    /// The version a refused action goes against when sent again (the one the service had when it refused it).
+    public func setActionVersion(_ id: Int64, etag: String) throws {
+        try db.execute(sql: "UPDATE outbox SET baseEtag = ? WHERE id = ? AND kind = 'action'", arguments: [etag, id])
     }
 
     /// Drops a write the service has not settled: its changes leave the cached entity. A dropped create takes

@@ -100,7 +100,8 @@ public struct OperationRequestBuilder: Sendable {
     }
 
     /// Where the list a call of `operation` reads is (``ServiceOperation/listsEntities``): v4, a path that calls it
-    /// with every parameter named (an empty one `null`); v2, the import with its parameters as query options. The
+    /// with every parameter named by an alias, the typed literals as query options (an empty one `null`); v2, the
+    /// import with its parameters as query options. The
     /// list screen pages, filters and sorts it as any other, and the cache keeps it under the call.
     public static func resultList(
         _ operation: ServiceOperation, arguments: [ODataProperty]
@@ -116,15 +117,17 @@ public struct OperationRequestBuilder: Sendable {
         }
         switch operation.dialect {
         case .v4:
-            var values: [EntityKey.KeyValue] = []
+            var names: [EntityKey.KeyValue] = []
+            var aliases: [(name: String, value: String)] = []
             for parameter in operation.parameters {
                 let value = given[parameter.name] ?? .null
-                guard parameter.primitiveType != nil || value == .null else {
-                    throw cannotSend(parameter, of: operation)
-                }
-                values.append(EntityKey.KeyValue(name: parameter.name, value: value))
+                guard parameter.primitiveType != nil || value == .null,
+                    let literal = ODataLiteral.format(value, as: parameter.primitiveType, dialect: .v4)
+                else { throw cannotSend(parameter, of: operation) }
+                names.append(EntityKey.KeyValue(name: parameter.name, value: .null))
+                aliases.append(("@" + parameter.name, literal))
             }
-            return (ResourcePath(segments: [.init(name: operation.name, key: values, isCall: true)]), [])
+            return (ResourcePath(segments: [.init(name: operation.name, key: names, isCall: true)]), aliases)
         case .v2:
             var query: [(name: String, value: String)] = []
             for parameter in operation.parameters {

@@ -4,8 +4,8 @@ public struct ResourcePath: Sendable, Hashable, CustomStringConvertible {
     public struct Segment: Sendable, Hashable {
         public var name: String
         public var key: [EntityKey.KeyValue]?
-        /// A v4 function called here (`CarsByMake(make='Ford')`): `key` holds its parameters, each written with its
-        /// name, and `()` when it has none.
+        /// A v4 function called here (`CarsByMake(make=@make)`): `key` names its parameters, each written as an
+        /// alias whose typed literal the query holds (`@make='Ford'`), and `()` when it has none.
         public var isCall = false
 
         public init(name: String, key: [EntityKey.KeyValue]? = nil, isCall: Bool = false) {
@@ -47,8 +47,7 @@ public struct ResourcePath: Sendable, Hashable, CustomStringConvertible {
         segments.map { segment in
             if segment.isCall {
                 return segment.name + "("
-                    + (segment.key ?? []).map { ($0.name ?? "") + "=" + KeyPredicate.canonical([$0]) }
-                    .joined(separator: ",") + ")"
+                    + (segment.key ?? []).compactMap(\.name).map { $0 + "=@" + $0 }.joined(separator: ",") + ")"
             }
             guard let key = segment.key else { return segment.name }
             return segment.name + "(" + KeyPredicate.canonical(key) + ")"
@@ -64,11 +63,9 @@ public struct ResourcePath: Sendable, Hashable, CustomStringConvertible {
         segments.map { segment in
             let name = PercentEncoding.encodeSegmentName(segment.name)
             if segment.isCall {
-                let parameters = (segment.key ?? []).map { parameter in
-                    (parameter.name ?? "") + "="
-                        + (ODataLiteral.format(parameter.value, as: nil, dialect: dialect) ?? "null")
-                }
-                return name + "(" + PercentEncoding.encodePathSegment(parameters.joined(separator: ",")) + ")"
+                // Each parameter by an alias, its typed literal in the query (`@make='Ford'`): no literal in the path.
+                let names = (segment.key ?? []).compactMap(\.name).map(PercentEncoding.encodeQueryValue)
+                return name + "(" + names.map { $0 + "=@" + $0 }.joined(separator: ",") + ")"
             }
             guard let key = segment.key else { return name }
             return name + "(" + KeyPredicate.urlText(key, types: keyTypes(segment.name), dialect: dialect) + ")"

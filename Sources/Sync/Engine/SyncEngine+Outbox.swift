@@ -188,22 +188,32 @@ extension SyncEngine {
         case .settled where entry.kind == .create:
             await settleCreate(entry, response: response)
         case .settled where entry.kind == .action:
-            // Its effects are the service's: the entity is read again (its answer, if any, is not the entity).
+            // Its effects are the service's: the entity is read again before the writes queued after it go, and
+            // they go against the version it left.
+            let fresh = await readAgain(entry)
             let settled = clock.now()
-            try? await cache.write { try $0.settleOutbox(entry.id, etag: nil, at: settled) }
-            let plan = entityPlan(entry.entityKey, expand: [], priority: .visible)
-            enqueue(url: plan.url, target: plan.target, priority: .visible, owner: nil, force: true)
+            try? await cache.write {
+                try $0.settleOutbox(entry.id, etag: nil, at: settled)
+                if let fresh { try $0.actionRan(on: entry.entityKey, copy: fresh.copy, etag: fresh.etag, at: settled) }
+            }
+            if fresh == nil {
+                let plan = entityPlan(entry.entityKey, expand: [], priority: .visible)
+                enqueue(url: plan.url, target: plan.target, priority: .visible, owner: nil, force: true)
+            }
         case .conflict where entry.kind == .action:
             let reason = failure ?? "the entity changed on the service"
+            // Sent before and unanswered, it may have run then (the version it changed is why this one is refused).
+            let sentence =
+                entry.attempts > 0
+                ? "\(reason) An earlier attempt got no answer and may have run it: look on the service before r sends "
+                    + "it again."
+                : "\(reason) It changed on the service since it was read: nothing was done; r sends it again against "
+                    + "the version the service has now."
+            let fresh = await readAgain(entry)
             try? await cache.write {
-                try $0.failOutbox(
-                    entry.id,
-                    error: "\(reason) It changed on the service since it was read: nothing was done; r sends it again "
-                        + "against the version the service has now.")
+                try $0.failOutbox(entry.id, error: sentence)
+                if let etag = fresh?.etag { try $0.setActionVersion(entry.id, etag: etag) }
             }
-            // (read again, so that a retry goes against the service's version)
-            let plan = entityPlan(entry.entityKey, expand: [], priority: .visible)
-            enqueue(url: plan.url, target: plan.target, priority: .visible, owner: nil, force: true)
         case .settled:
             let copy = response.status == 200 ? decodedCopy(response.body, entitySet: entry.entitySet) : nil
             let settled = clock.now()
@@ -387,6 +397,16 @@ extension SyncEngine {
         }
         let etag = response.etag ?? etagInBody(response.body)
         try? await cache.write { try $0.conflictOutbox(entry.id, theirs: theirs, theirsEtag: etag, error: error) }
+    }
+
+    /// The entity an action ran on (or was refused on), read from the service now: its values and version; nil
+    /// when it cannot be had (then it is fetched as any screen's).
+    func readAgain(_ entry: OutboxEntry) async -> (copy: [ODataProperty], etag: String?)? {
+        let url = builder.url(ResourcePath(entry.entityKey), QueryOptions())
+        guard let response = try? await transport.send(TransportRequest(url: url, dialect: model?.dialect)),
+            response.status == 200, let copy = decodedCopy(response.body, entitySet: entry.entitySet)
+        else { return nil }
+        return (copy, response.etag ?? etagInBody(response.body))
     }
 
     func retryLater(_ entry: OutboxEntry, attempt: Int, error: String, after serverWait: Double?) async {
