@@ -122,7 +122,7 @@ public struct ODataResponder: HTTPResponder {
         guard request.method == .get || request.method == .head else {
             throw ServiceError.methodNotAllowed(request.method.rawValue)
         }
-        let options = try QueryRequest(query: request.uri.query, dialect: dialect)
+        var options = try QueryRequest(query: request.uri.query, dialect: dialect)
         let isVersion2 = dialect == .v4 || Self.clientAcceptsVersion2(request.headers)
         let host = request.head.authority ?? "127.0.0.1"
         let writer = PayloadWriter(
@@ -148,13 +148,28 @@ public struct ODataResponder: HTTPResponder {
         for (escape, character) in [("%28", "("), ("%29", ")"), ("%27", "'")] {
             unescaped = unescaped.replacingOccurrences(of: escape, with: character, options: .caseInsensitive)
         }
-        guard let resourcePath = ResourcePath.parse(relative: unescaped) else {
-            throw ServiceError.badRequest("The resource path '\(PercentEncoding.decode(relative))' is malformed.")
+        unescaped = unescaped.replacingOccurrences(of: "%40", with: "@", options: .caseInsensitive)
+        let resourcePath: ResourcePath
+        var isCall = false
+        if let function = engine.schema.functions.first(where: {
+            unescaped == $0.name || unescaped.hasPrefix($0.name + "(")
+        }), let value = try function.call(unescaped, custom: options.custom, dialect: dialect) {
+            // A function's answer: its set's entities that its filter selects, paged, filtered and sorted as the
+            // set's (its next pages call it again: the link keeps its path and parameters).
+            resourcePath = ResourcePath(entitySet: function.entitySet)
+            let selects = function.filter(value)
+            options.filter = options.filter.map { .binary(.and, $0, selects) } ?? selects
+            isCall = true
+        } else {
+            guard let parsed = ResourcePath.parse(relative: unescaped) else {
+                throw ServiceError.badRequest("The resource path '\(PercentEncoding.decode(relative))' is malformed.")
+            }
+            resourcePath = parsed
         }
         // Change tracking on an entity set: the moment taken before the read, so that what changes while it reads is
         // in the next delta.
         let tracks =
-            resourcePath.segments.count == 1 && resourcePath.segments[0].key == nil
+            !isCall && resourcePath.segments.count == 1 && resourcePath.segments[0].key == nil
             && (options.deltaToken != nil
                 || (request.headers[.prefer] ?? "").lowercased().contains("odata.track-changes"))
         let moment = Int64(Date().timeIntervalSince1970 * 1000)

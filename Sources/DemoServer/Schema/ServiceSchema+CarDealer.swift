@@ -1,7 +1,14 @@
 extension ServiceSchema {
     /// The CarDealer model of the seed: people, their cars (many-to-many through `PersonCar`) and each
     /// owned car's maintenance (many-to-many through `PersonCarMaintenance`).
-    public static let carDealer = ServiceSchema(
+    public static let carDealer: ServiceSchema = {
+        var schema = carDealerData
+        schema.functions = [.carsBuiltBefore]
+        return schema
+    }()
+
+    /// Its sets and relations.
+    static let carDealerData = ServiceSchema(
         namespace: "edmexampleModel",
         containerName: "edmexampleEntities",
         entitySets: [

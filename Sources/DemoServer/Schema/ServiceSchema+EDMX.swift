@@ -56,6 +56,15 @@ extension ServiceSchema {
 
                 """
         }
+        for function in functions {
+            xml += """
+                <FunctionImport Name="\(function.name)" EntitySet="\(function.entitySet)" \
+                ReturnType="Collection(\(namespace).\(function.entitySet))" m:HttpMethod="GET" \
+                sap:label="\(function.label)"><Parameter Name="\(function.parameter)" Type="Edm.Int32" Mode="In" \
+                Nullable="false" sap:label="\(function.parameterLabel)"/></FunctionImport>
+
+                """
+        }
         xml += "</EntityContainer>\n"
         // Its screens, in the vocabularies (CSDL v4 `<Annotations>` in the v2 schema, as SAP Gateway writes them).
         xml += annotationBlocks(xmlns: true)
@@ -100,7 +109,20 @@ extension ServiceSchema {
             }
             xml += "</EntityType>\n"
         }
+        for function in functions {
+            xml += """
+                <Function Name="\(function.name)"><Parameter Name="\(function.parameter)" Type="Edm.Int32" \
+                Nullable="false"><Annotation Term="Common.Label" String="\(function.parameterLabel)"/></Parameter>\
+                <ReturnType Type="Collection(\(namespace).\(function.entitySet))"/>\
+                <Annotation Term="Common.Label" String="\(function.label)"/></Function>
+
+                """
+        }
         xml += "<EntityContainer Name=\"\(containerName)\">\n"
+        for function in functions {
+            xml += "<FunctionImport Name=\"\(function.name)\" Function=\"\(namespace).\(function.name)\" "
+            xml += "EntitySet=\"\(function.entitySet)\"/>\n"
+        }
         for set in entitySets {
             xml += "<EntitySet Name=\"\(set.name)\" EntityType=\"\(namespace).\(set.name)\">"
             for navigation in navigations(from: set.name) {

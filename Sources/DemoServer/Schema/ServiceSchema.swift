@@ -13,6 +13,8 @@ public struct ServiceSchema: Sendable {
     public var containerName: String
     public var entitySets: [EntitySetSchema]
     public var relations: [RelationSchema]
+    /// The functions it offers (issue 36).
+    public var functions: [ServiceFunction] = []
 
     public init(namespace: String, containerName: String, entitySets: [EntitySetSchema], relations: [RelationSchema]) {
         self.namespace = namespace
