@@ -35,4 +35,20 @@ import Testing
         _ = app.handle([.key(.escape), .key(.escape)])
         #expect(sets.shown.count == sets.sets.count)
     }
+
+    /// Issue 36: what the service itself offers is one key away from its first screen.
+    @Test func bang_on_the_entity_sets_lists_the_services_own_operations() throws {
+        let environment = BrowserEnvironment(
+            cache: try temporaryCache(), intents: RecordingIntents(),
+            model: try CarDealerModel.model, profile: DisplayProfile(root: nil, sets: [:]))
+        let terminal = HeadlessTerminal(size: TerminalSize(columns: 70, rows: 12))
+        let app = BrowserApp(
+            terminal: terminal, environment: environment,
+            root: EntitySetsController(environment: environment, serviceName: "CarDealer"))
+        app.presentIfNeeded()
+        #expect(terminal.lastFrame.last?.contains("! 1 operation") == true, "\(terminal.lastFrame.last ?? "")")
+        _ = app.handle([.key(.char("!"))])
+        let menu = terminal.lastFrame.joined(separator: "\n")
+        #expect(menu.contains("Of the service") && menu.contains("Cars built before"), "\(menu)")
+    }
 }

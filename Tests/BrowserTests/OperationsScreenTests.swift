@@ -114,4 +114,26 @@ extension ScreenSnapshotTests {
         #expect(!menu.contains("Of the service") && !menu.contains("Cars made by"), "\(menu)")
         #expect(menu.contains("action · this browser only reads here"), "\(menu)")
     }
+
+    @Test func an_operation_of_the_service_is_a_command_by_its_name() throws {
+        let (app, terminal, intents) = try operationsApp(writes: RecordingWrites())
+        // Completed by its name, and invoked: its parameter asked for, then its answer on top
+        _ = app.handle([.key(.char(":"))] + "CarsM".map { .key(.char($0)) })
+        #expect(app.palette.completions.contains("CarsMadeBy"), "\(app.palette.completions)")
+        _ = app.handle([.key(.tab), .key(.enter)])
+        #expect(terminal.lastFrame.joined().contains("Cars made by"), "\(terminal.lastFrame)")
+        _ = app.handle("Ford".map { .key(.char($0)) } + [.key(.enter)])
+        guard case .list(let request)? = intents.shown.last?.0 else {
+            Issue.record("no list was asked for")
+            return
+        }
+        #expect(request.key.canonical == "CarsMadeBy?make='Ford'")
+        // Esc goes back to where the command was typed
+        _ = app.handle([.key(.escape)])
+        #expect(terminal.lastFrame[0].hasPrefix("People"), "\(terminal.lastFrame[0])")
+        // One bound to a row is not a command (it is the row's, in `!`)
+        _ = app.handle([.key(.char(":"))] + "Retire".map { .key(.char($0)) } + [.key(.enter)])
+        #expect(
+            terminal.lastFrame.last?.contains("Not a command: “Retire”") == true, "\(terminal.lastFrame.last ?? "")")
+    }
 }

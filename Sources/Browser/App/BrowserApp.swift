@@ -43,7 +43,9 @@ public final class BrowserApp {
         self.terminal = terminal
         self.environment = environment
         stack = NavigationStack(environment: environment, root: root)
-        palette = CommandPalette(entitySets: environment.model.entitySets.map(\.name))
+        palette = CommandPalette(
+            entitySets: environment.model.entitySets.map(\.name),
+            operations: environment.model.unboundOperations.map(\.name))
         environment.redrawHandler = { [weak self] in self?.setNeedsDisplay() }
         environment.clipboard = { [weak terminal] text in terminal?.copyToClipboard(text) ?? false }
         environment.canShowBraille = terminal.canShowBraille
@@ -281,6 +283,20 @@ public final class BrowserApp {
             let list = stack.top as? EntityListController
             commandMessage =
                 list?.sort(byColumn: column, descending: descending) ?? "Only a list sorts: open one first."
+        case .invoke(let name):
+            // As Enter on it in `!`'s list, without that list on the way back.
+            let set = (stack.top as? EntityListController)?.shownSet ?? ""
+            let operations = OperationsController(
+                environment: environment, set: set, entity: nil, breadcrumb: "Operations")
+            guard let entry = operations.entries.first(where: { $0.operation.name == name && !$0.operation.isBound })
+            else {
+                commandMessage = "The service offers no \(name) here."
+                break
+            }
+            switch operations.invoke(entry) {
+            case .replace(let screen), .push(let screen): stack.push(screen)
+            default: commandMessage = operations.message
+            }
         case .deleteEntity:
             if let list = stack.top as? EntityListController {
                 list.askToDeleteEntity()

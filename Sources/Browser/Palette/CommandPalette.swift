@@ -64,8 +64,12 @@ final class CommandPalette {
     /// The fields `:filter` completes on the screen it was opened over (the service's `UI.SelectionFields` first).
     var filterFields: [String] = []
 
-    init(entitySets: [String]) {
+    /// The operations of the service itself, by name: typed as a command, they are invoked (issue 36).
+    let operations: [String]
+
+    init(entitySets: [String], operations: [String] = []) {
         self.entitySets = entitySets
+        self.operations = operations
     }
 
     /// What a key did.
@@ -145,6 +149,7 @@ final class CommandPalette {
         let prefix = text.lowercased()
         return Self.commands.map(\.name).filter { $0.hasPrefix(prefix) }
             + entitySets.filter { $0.lowercased().hasPrefix(prefix) }
+            + operations.filter { $0.lowercased().hasPrefix(prefix) }
     }
 
     /// Tab: the longest text every completion starts with (the one completion, and a space after a command).
@@ -176,6 +181,8 @@ final class CommandPalette {
         case show(String)
         case sort(column: String, descending: Bool)
         case deleteEntity
+        /// An operation of the service, by its name.
+        case invoke(String)
         case unknown(String)
     }
 
@@ -209,6 +216,9 @@ final class CommandPalette {
                 if let key = command.key { return .key(key) }
             }
             if rest.isEmpty, let set = entitySets.first(where: { $0.lowercased() == name }) { return .open(set) }
+            if rest.isEmpty, let operation = operations.first(where: { $0.lowercased() == name }) {
+                return .invoke(operation)
+            }
             return .unknown(line)
         }
     }

@@ -12,7 +12,9 @@ public final class EntitySetsController: ScreenController, FilterableScreen {
     public var takesText: Bool { filter.isEditing }
 
     public var statusSummary: String {
-        filter.isActive ? "\(shown.count) of \(sets.count) entity sets" : "\(sets.count) entity sets"
+        let count = filter.isActive ? "\(shown.count) of \(sets.count) entity sets" : "\(sets.count) entity sets"
+        let operations = environment.model.unboundOperations.count
+        return operations == 0 ? count : count + " · ! \(operations) operation\(operations == 1 ? "" : "s")"
     }
     let environment: BrowserEnvironment
     let sets: [String]
@@ -40,6 +42,10 @@ public final class EntitySetsController: ScreenController, FilterableScreen {
         case .enter, .right, .char("l"):
             guard cursor.selected < shown.count else { return .handled }
             return .push(EntityListController(environment: environment, entitySet: sets[shown[cursor.selected]]))
+        case .char("!"):
+            // What the service itself offers (issue 36).
+            return .push(
+                OperationsController(environment: environment, set: "", entity: nil, breadcrumb: "Operations"))
         default:
             return .ignored
         }
