@@ -110,31 +110,40 @@ public actor SyncEngine {
     var outboxTask: Task<Void, Never>?
     var outboxAgain = false
     var outboxTimer: Task<Void, Never>?
-    /// The service refused the `MERGE` verb: updates go as `POST` with `X-HTTP-Method: MERGE` (kept in the cache,
-    /// ``ServiceFact/refusesMergeVerb``).
-    var tunnelMerge = false
-    /// The service answered a write with `Repeatability-Result`: it applies a request id once, so a create whose
-    /// answer was lost can be sent again under its id. Until then such a create waits for the user. Kept in the
-    /// cache (``ServiceFact/honoursRepeatability``).
-    var honoursRepeatability = false
-    /// A v4 service refused an option inside `$expand`: expansions go one level deep (kept in the cache,
-    /// ``ServiceFact/refusesNestedExpand``).
-    var flatExpand = false
-    /// The service refused a `$select`: prefetches ask for whole entities (kept in the cache,
-    /// ``ServiceFact/refusesSelect``).
-    var selectRefused = false
-    /// The service answered `$batch` with 404, 405 or 501: writes go one request each (kept in the cache,
-    /// ``ServiceFact/refusesBatch``).
-    var batchRefused = false
-    /// A v2 changeset that posted a link through the entity made before it (`$1/PersonCar`) was refused as a unit:
-    /// the service may not take Content-ID references, so from then on (in this process) the link goes after the
-    /// create, and a second refusal is the service's own word on the link.
-    var joinRefused = false
-    /// A v2 changeset joined that way was applied: the service takes the references, and a refusal of one is its
-    /// word on the writes (not on the reference), so ``joinRefused`` is not learned from it.
-    var joinTaken = false
-    /// Writes per `$batch`: the configured size, halved by each `413`.
-    var writeBatchLimit: Int
+    /// What the engine has learned about the service (kept in the cache where a later run should start from it).
+    var learned: LearnedFacts
+    var tunnelMerge: Bool {
+        get { learned.tunnelsMerge }
+        set { learned.tunnelsMerge = newValue }
+    }
+    var honoursRepeatability: Bool {
+        get { learned.honoursRepeatability }
+        set { learned.honoursRepeatability = newValue }
+    }
+    var flatExpand: Bool {
+        get { learned.refusesNestedExpand }
+        set { learned.refusesNestedExpand = newValue }
+    }
+    var selectRefused: Bool {
+        get { learned.refusesSelect }
+        set { learned.refusesSelect = newValue }
+    }
+    var batchRefused: Bool {
+        get { learned.refusesBatch }
+        set { learned.refusesBatch = newValue }
+    }
+    var joinRefused: Bool {
+        get { learned.refusesReferences }
+        set { learned.refusesReferences = newValue }
+    }
+    var joinTaken: Bool {
+        get { learned.takesReferences }
+        set { learned.takesReferences = newValue }
+    }
+    var writeBatchLimit: Int {
+        get { learned.batchLimit }
+        set { learned.batchLimit = newValue }
+    }
     /// While batches' answers are read (``batchesReading`` of them): the request log lines of their writes, written
     /// in one transaction when the last ends.
     var deferredWriteLog: [RequestLogEntry]?
@@ -153,14 +162,9 @@ public actor SyncEngine {
         self.clock = clock
         self.random = random
         // What earlier runs learned about the service holds from the first request.
-        let facts = (try? cache.serviceFacts()) ?? []
-        self.honoursRepeatability = facts.contains(.honoursRepeatability)
-        self.tunnelMerge = facts.contains(.refusesMergeVerb)
-        let flatExpand = facts.contains(.refusesNestedExpand)
-        self.flatExpand = flatExpand
-        self.selectRefused = facts.contains(.refusesSelect)
-        self.batchRefused = facts.contains(.refusesBatch)
-        self.writeBatchLimit = max(1, configuration.writeBatchSize)
+        let learned = LearnedFacts(kept: (try? cache.serviceFacts()) ?? [], batchSize: configuration.writeBatchSize)
+        self.learned = learned
+        let flatExpand = learned.refusesNestedExpand
         self.builder =
             model.map { ODataURLBuilder(serviceRoot: configuration.serviceRoot, model: $0, nestsExpand: !flatExpand) }
             ?? ODataURLBuilder(serviceRoot: configuration.serviceRoot)
