@@ -57,11 +57,11 @@ extension CacheQueries {
 
     static func outboxCounts(_ db: Database) throws -> OutboxCounts {
         let failing =
-            "state IN ('pending', 'sending') AND attempts >= \(OutboxCounts.failingAfter) AND lastError IS NOT NULL"
+            "state IN \(OutboxEntry.State.queuedSQL) AND attempts >= \(OutboxCounts.failingAfter) AND lastError IS NOT NULL"
         let row = try Row.fetchOne(
             db,
             sql: """
-                SELECT coalesce(sum(state IN ('pending', 'sending')), 0), coalesce(sum(state IN ('failed', 'conflict')), 0),
+                SELECT coalesce(sum(state IN \(OutboxEntry.State.queuedSQL)), 0), coalesce(sum(state IN (\(OutboxEntry.State.failed.sql), \(OutboxEntry.State.conflict.sql))), 0),
                     coalesce(sum(\(failing)), 0),
                     (SELECT lastError FROM outbox WHERE \(failing) ORDER BY id DESC LIMIT 1)
                 FROM outbox

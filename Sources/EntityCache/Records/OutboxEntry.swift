@@ -27,6 +27,8 @@ public struct OutboxEntry: Sendable, Hashable, Identifiable {
         public var runsOnce: Bool { self == .create || self == .action }
     }
 
+    /// Its state as the outbox table holds it: SQL in the outbox's queries names a state only through ``State/sql``
+    /// and ``State/queuedSQL``, never as a literal of its own.
     public enum State: String, Sendable, Hashable {
         /// Waiting to be sent (again, after `nextAttemptAt` when set).
         case pending
@@ -37,6 +39,11 @@ public struct OutboxEntry: Sendable, Hashable, Identifiable {
         case failed
         /// The entity changed on the service since it was read (412): `theirs` holds the service's copy.
         case conflict
+
+        /// The state as an SQL literal (`'pending'`).
+        var sql: String { "'" + rawValue + "'" }
+        /// The states of a write the fetcher will send, as an SQL list (`('pending', 'sending')`).
+        static var queuedSQL: String { "(" + State.pending.sql + ", " + State.sending.sql + ")" }
     }
 
     /// The order the writes were made in.

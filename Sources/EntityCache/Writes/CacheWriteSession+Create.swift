@@ -58,7 +58,7 @@ extension CacheWriteSession {
             // The service's copy predates the changes made to the new entity while it was on its way: they still
             // show (they are queued, and go next).
             for later in try CacheQueries.outbox(
-                db, where: "entityKey = ? AND kind = 'update' AND state IN ('pending', 'sending') ORDER BY id",
+                db, where: "entityKey = ? AND kind = 'update' AND state IN \(OutboxEntry.State.queuedSQL) ORDER BY id",
                 arguments: [temporary.canonical])
             {
                 properties = Self.merge(properties, with: later.changes)
