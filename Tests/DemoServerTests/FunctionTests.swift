@@ -30,6 +30,10 @@ import Testing
         #expect(answer.entities.map(\.key) == all.entities.map(\.key))
         let next = try #require(answer.nextLink)
         #expect(next.contains("CarsBuiltBefore?") && next.contains("year=1990"), "\(next)")
+        // Its second page is the set's second page under the same filter
+        let second = try await service.collection(next)
+        let setSecond = try await service.collection(try #require(all.nextLink))
+        #expect(second.entities.map(\.key) == setSecond.entities.map(\.key) && !second.entities.isEmpty)
         // v4: the year by an alias, or inline
         let v4 = service.server.version4URL
         for call in ["CarsBuiltBefore(year=@year)?@year=1990&$count=true", "CarsBuiltBefore(year=1990)?$count=true"] {
@@ -44,10 +48,15 @@ import Testing
         defer { Task { await service.server.stop() } }
         for call in [
             "CarsBuiltBefore", "CarsBuiltBefore?year=soon", "CarsBuiltBefore?year=0", "CarsBuiltBefore(year=1990)",
+            "CarsBuiltBefore?year=1990&year=2000",
         ] {
             let response = try await service.get(call)
             #expect(response.status == 400, "\(call)")
             #expect(String(decoding: response.body, as: UTF8.self).contains("CarsBuiltBefore"), "\(call)")
+        }
+        let v4 = service.server.version4URL
+        for call in ["CarsBuiltBefore(year=1990,year=2000)", "CarsBuiltBefore(year=@y)?@y=1990&@y=2000"] {
+            #expect(try await service.get(v4 + call).status == 400, "\(call)")
         }
     }
 }

@@ -155,21 +155,47 @@ import Testing
         #expect(try cache.entity("Car(1)")?["model"] == .string("Niva"))
     }
 
-    @Test func a_stale_version_after_an_unanswered_attempt_says_it_may_have_run() async throws {
+    @Test func a_stale_version_after_an_unanswered_attempt_says_it_may_have_run_and_after_a_refusal_it_did_not()
+        async throws
+    {
+        // A service that lost its first answer (it may have run it), then refuses the version it was sent against
         let transport = FakeTransport { request, number in
             switch request.method {
             case .get: return Self.car(make: "Blue", etag: "2")
             default:
-                return number == 1  // (the first request)
-                    ? TransportResponse(status: 503)
-                    : json(#"{"error":{"code":"412","message":{"value":"Precondition failed"}}}"#, status: 412)
+                if number == 1 {
+                    throw ODataError(kind: .transport, message: "the connection was reset", url: request.url)
+                }
+                return json(#"{"error":{"code":"412","message":{"value":"Precondition failed"}}}"#, status: 412)
             }
         }
         let (engine, cache) = try engine(transport)
         engine.invoke(Self.repaint)
         #expect(try await eventually { try cache.outboxEntries().first?.state == .failed })
-        let refused = try #require(try cache.outboxEntries().first)
+        let waiting = try #require(try cache.outboxEntries().first)
+        #expect(waiting.outcomeUnknown && waiting.lastError?.contains("may or may not have") == true)
+        // When r sends it again and the service refuses its version
+        engine.resolve(outboxEntry: waiting.id, .retry)
         #expect(
-            refused.lastError?.contains("may have run it: look on the service") == true, "\(refused.lastError ?? "")")
+            try await eventually {
+                try cache.outboxEntries().first?.lastError?.contains("may have run it: look on the service") == true
+            })
+        // A refusal after an answer that said "not now" is no sign that it ran
+        let busy = FakeTransport { request, number in
+            switch request.method {
+            case .get: return Self.car(make: "Ford", etag: "2")
+            default:
+                return number == 1
+                    ? TransportResponse(status: 503)
+                    : json(#"{"error":{"code":"412","message":{"value":"Precondition failed"}}}"#, status: 412)
+            }
+        }
+        let (other, otherCache) = try self.engine(busy)
+        other.invoke(Self.repaint)
+        #expect(try await eventually { try otherCache.outboxEntries().first?.state == .failed })
+        let refused = try #require(try otherCache.outboxEntries().first)
+        #expect(refused.lastError?.contains("nothing was done") == true, "\(refused.lastError ?? "")")
+        // And the car shows the service's version
+        #expect(try otherCache.entity("Car(1)")?.etag == "W/\"2\"")
     }
 }

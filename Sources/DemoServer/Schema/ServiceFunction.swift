@@ -55,15 +55,26 @@ public struct ServiceFunction: Sendable {
         if relative.hasPrefix(name + "("), relative.hasSuffix(")") {
             guard dialect == .v4 else { throw .badRequest("\(name) takes its \(parameter) in the query in OData v2.") }
             let inside = relative.dropFirst(name.count + 1).dropLast()
+            guard inside.split(separator: ",").count == 1 else {
+                throw .badRequest("\(name) takes one parameter, \(parameter), once: not '\(inside)'.")
+            }
             for pair in inside.split(separator: ",") {
                 let parts = pair.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
                 guard parts.count == 2, parts[0] == parameter else {
                     throw .badRequest("\(name) takes one parameter, \(parameter): not '\(pair)'.")
                 }
-                text = parts[1].hasPrefix("@") ? custom.first { $0.name == parts[1] }?.value : parts[1]
+                if parts[1].hasPrefix("@") {
+                    let given = custom.filter { $0.name == parts[1] }
+                    guard given.count <= 1 else { throw .badRequest("The alias \(parts[1]) is given twice.") }
+                    text = given.first?.value
+                } else {
+                    text = parts[1]
+                }
             }
         } else if relative == name {
-            text = custom.first { $0.name == parameter }?.value
+            let given = custom.filter { $0.name == parameter }
+            guard given.count <= 1 else { throw .badRequest("\(name)'s \(parameter) is given twice.") }
+            text = given.first?.value
         } else {
             throw .badRequest("The call of \(name) is malformed: '\(relative)'.")
         }

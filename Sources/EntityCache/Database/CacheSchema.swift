@@ -251,6 +251,11 @@ enum CacheSchema {
             // The operation an `action` entry invokes (issue 36).
             try db.execute(sql: "ALTER TABLE outbox ADD COLUMN operation TEXT")
         }
+        migrator.registerMigration("v16: writes that may have been applied unanswered") { db in
+            // An attempt got no answer from a service that keeps no request ids: it may have been applied, and a
+            // later refusal of the same write (412: the version it changed) may be its own doing.
+            try db.execute(sql: "ALTER TABLE outbox ADD COLUMN outcomeUnknown INTEGER NOT NULL DEFAULT 0")
+        }
         return migrator
     }
 }

@@ -2,11 +2,16 @@ import Foundation
 import GRDB
 import ODataCore
 
+/// The outbox states as its SQL names them (``OutboxEntry/State/sql``).
+private let failedState = OutboxEntry.State.failed.sql
+private let conflictState = OutboxEntry.State.conflict.sql
+private let queuedStates = OutboxEntry.State.queuedSQL
+
 extension CacheQueries {
     static let outboxColumns = """
         id, entityKey, entitySet, kind, changes, base, baseEtag, requestID, firstSent, state, attempts, lastError,
         theirs, theirsEtag, createdAt, nextAttemptAt, listKey, parentKey, navigation, member, bindNavigation, bindKey,
-        bindsNew, operation
+        bindsNew, operation, outcomeUnknown
         """
 
     /// Outbox entries matching `condition` (SQL after `WHERE`); rows that cannot be read are skipped.
@@ -51,17 +56,17 @@ extension CacheQueries {
             createdAt: Date(timeIntervalSince1970: row["createdAt"]),
             nextAttemptAt: nextAttemptAt.map(Date.init(timeIntervalSince1970:)), shownIn: shownIn,
             bindNavigation: row["bindNavigation"], bindKey: bindKey.flatMap { EntityKey(canonical: $0) },
-            bindsNewEntity: row["bindsNew"], operation: row["operation"]
+            bindsNewEntity: row["bindsNew"], operation: row["operation"], outcomeUnknown: row["outcomeUnknown"]
         )
     }
 
     static func outboxCounts(_ db: Database) throws -> OutboxCounts {
         let failing =
-            "state IN \(OutboxEntry.State.queuedSQL) AND attempts >= \(OutboxCounts.failingAfter) AND lastError IS NOT NULL"
+            "state IN \(queuedStates) AND attempts >= \(OutboxCounts.failingAfter) AND lastError IS NOT NULL"
         let row = try Row.fetchOne(
             db,
             sql: """
-                SELECT coalesce(sum(state IN \(OutboxEntry.State.queuedSQL)), 0), coalesce(sum(state IN (\(OutboxEntry.State.failed.sql), \(OutboxEntry.State.conflict.sql))), 0),
+                SELECT coalesce(sum(state IN \(queuedStates)), 0), coalesce(sum(state IN (\(failedState), \(conflictState))), 0),
                     coalesce(sum(\(failing)), 0),
                     (SELECT lastError FROM outbox WHERE \(failing) ORDER BY id DESC LIMIT 1)
                 FROM outbox

@@ -84,6 +84,9 @@ public struct OutboxEntry: Sendable, Hashable, Identifiable {
     public var bindsNewEntity = false
     /// An action: the operation's name as the service's model finds it (``ODataCore/ServiceModel/operation(named:boundTo:)``).
     public var operation: String? = nil
+    /// An attempt got no answer from a service that keeps no request ids: the write may have been applied then
+    /// (kept through a retry).
+    public var outcomeUnknown = false
 
     /// A new link entity's bound entity made together with it and already made on the service (the link not yet):
     /// what a refusal of the link would leave there, linked to nobody.

@@ -2,6 +2,9 @@ import Foundation
 import GRDB
 import ODataCore
 
+/// The outbox states as its SQL names them (``OutboxEntry/State/sql``).
+private let queuedStates = OutboxEntry.State.queuedSQL
+
 /// Creates in the outbox: a new entity lives here under a temporary key (``EntityKey/temporary(in:)``) from the
 /// moment it is saved, shown first in the list or relation it was added to; when the service answers `201`, its
 /// key replaces the temporary one everywhere (the entity row, list rows, relations, queued writes).
@@ -58,7 +61,7 @@ extension CacheWriteSession {
             // The service's copy predates the changes made to the new entity while it was on its way: they still
             // show (they are queued, and go next).
             for later in try CacheQueries.outbox(
-                db, where: "entityKey = ? AND kind = 'update' AND state IN \(OutboxEntry.State.queuedSQL) ORDER BY id",
+                db, where: "entityKey = ? AND kind = 'update' AND state IN \(queuedStates) ORDER BY id",
                 arguments: [temporary.canonical])
             {
                 properties = Self.merge(properties, with: later.changes)

@@ -2,6 +2,13 @@ import Foundation
 import GRDB
 import ODataCore
 
+/// The outbox states as its SQL names them (``OutboxEntry/State/sql``).
+private let pendingState = OutboxEntry.State.pending.sql
+private let sendingState = OutboxEntry.State.sending.sql
+private let failedState = OutboxEntry.State.failed.sql
+private let conflictState = OutboxEntry.State.conflict.sql
+private let queuedStates = OutboxEntry.State.queuedSQL
+
 /// Why a write could not be recorded.
 public struct OutboxError: Error, CustomStringConvertible, Sendable {
     public let description: String
@@ -182,7 +189,7 @@ extension CacheWriteSession {
         let due = try CacheQueries.outbox(
             db,
             where: """
-                id IN (SELECT MIN(id) FROM outbox GROUP BY entityKey) AND state IN \(OutboxEntry.State.queuedSQL)
+                id IN (SELECT MIN(id) FROM outbox GROUP BY entityKey) AND state IN \(queuedStates)
                 AND (nextAttemptAt IS NULL OR nextAttemptAt <= ?)
                 AND (claimedBy IS NULL OR claimedBy = ? OR claimedUntil <= ?)
                 AND NOT (kind = 'create' AND (instr(coalesce(bindKey, ''), ?) > 0 OR instr(coalesce(parentKey, ''), ?) > 0))
@@ -209,7 +216,7 @@ extension CacheWriteSession {
         let links = try CacheQueries.outbox(
             db,
             where: """
-                kind = 'create' AND bindKey = ? AND state = \(OutboxEntry.State.pending.sql) AND instr(coalesce(parentKey, ''), ?) = 0
+                kind = 'create' AND bindKey = ? AND state = \(pendingState) AND instr(coalesce(parentKey, ''), ?) = 0
                 AND (claimedBy IS NULL OR claimedBy = ? OR claimedUntil <= ?) ORDER BY id
                 """,
             arguments: [key.canonical, EntityKey.temporaryMarker, claimant.id, now])
@@ -223,13 +230,13 @@ extension CacheWriteSession {
 
     /// Every queued write waiting for a retry is due now (the service is back).
     public func makeQueuedWritesDue() throws {
-        try db.execute(sql: "UPDATE outbox SET nextAttemptAt = NULL WHERE state = \(OutboxEntry.State.pending.sql)")
+        try db.execute(sql: "UPDATE outbox SET nextAttemptAt = NULL WHERE state = \(pendingState)")
     }
 
     /// When the next queued write waiting for a retry is due, if any.
     public func nextOutboxAttempt() throws -> Date? {
         try Double.fetchOne(
-            db, sql: "SELECT MIN(nextAttemptAt) FROM outbox WHERE state = \(OutboxEntry.State.pending.sql) AND nextAttemptAt IS NOT NULL"
+            db, sql: "SELECT MIN(nextAttemptAt) FROM outbox WHERE state = \(pendingState) AND nextAttemptAt IS NOT NULL"
         ).map(Date.init(timeIntervalSince1970:))
     }
 
@@ -237,7 +244,7 @@ extension CacheWriteSession {
     public func markOutboxSending(_ id: Int64, at date: Date) throws {
         try db.execute(
             sql: """
-                UPDATE outbox SET state = \(OutboxEntry.State.sending.sql), attempts = attempts + 1,
+                UPDATE outbox SET state = \(sendingState), attempts = attempts + 1,
                     firstSent = coalesce(firstSent, ?), nextAttemptAt = NULL WHERE id = ?
                 """,
             arguments: [date.timeIntervalSince1970, id]
@@ -281,7 +288,7 @@ extension CacheWriteSession {
     public func retryOutboxLater(_ id: Int64, error: String, due: Date) throws {
         try db.execute(
             sql: """
-                UPDATE outbox SET state = \(OutboxEntry.State.pending.sql), lastError = ?, nextAttemptAt = ?, waitSetBy = claimedBy,
+                UPDATE outbox SET state = \(pendingState), lastError = ?, nextAttemptAt = ?, waitSetBy = claimedBy,
                     claimedBy = NULL WHERE id = ?
                 """,
             arguments: [error, due.timeIntervalSince1970, id]
@@ -294,16 +301,16 @@ extension CacheWriteSession {
     public func makeWaitsOfEndedProcessesDue() throws {
         let setters = try String?.fetchAll(
             db,
-            sql: "SELECT DISTINCT waitSetBy FROM outbox WHERE state = \(OutboxEntry.State.pending.sql) AND nextAttemptAt IS NOT NULL")
+            sql: "SELECT DISTINCT waitSetBy FROM outbox WHERE state = \(pendingState) AND nextAttemptAt IS NOT NULL")
         for setter in setters {
             guard let setter else {
                 try db.execute(
-                    sql: "UPDATE outbox SET nextAttemptAt = NULL WHERE state = \(OutboxEntry.State.pending.sql) AND waitSetBy IS NULL")
+                    sql: "UPDATE outbox SET nextAttemptAt = NULL WHERE state = \(pendingState) AND waitSetBy IS NULL")
                 continue
             }
             guard !OutboxClaimant.isAlive(setter) else { continue }
             try db.execute(
-                sql: "UPDATE outbox SET nextAttemptAt = NULL WHERE state = \(OutboxEntry.State.pending.sql) AND waitSetBy = ?",
+                sql: "UPDATE outbox SET nextAttemptAt = NULL WHERE state = \(pendingState) AND waitSetBy = ?",
                 arguments: [setter])
         }
     }
@@ -317,7 +324,7 @@ extension CacheWriteSession {
         try rollBack(entry)
         try db.execute(
             sql: """
-                UPDATE outbox SET state = \(OutboxEntry.State.failed.sql), lastError = ?, nextAttemptAt = NULL, claimedBy = NULL WHERE id = ?
+                UPDATE outbox SET state = \(failedState), lastError = ?, nextAttemptAt = NULL, claimedBy = NULL WHERE id = ?
                 """,
             arguments: [error, id]
         )
@@ -341,7 +348,7 @@ extension CacheWriteSession {
     public func conflictOutbox(_ id: Int64, theirs: [ODataProperty], theirsEtag: String?, error: String) throws {
         try db.execute(
             sql: """
-                UPDATE outbox SET state = \(OutboxEntry.State.conflict.sql), theirs = ?, theirsEtag = ?, lastError = ?, nextAttemptAt = NULL,
+                UPDATE outbox SET state = \(conflictState), theirs = ?, theirsEtag = ?, lastError = ?, nextAttemptAt = NULL,
                     claimedBy = NULL
                 WHERE id = ?
                 """,
@@ -353,8 +360,8 @@ extension CacheWriteSession {
     public func keepMine(_ id: Int64) throws {
         try db.execute(
             sql: """
-                UPDATE outbox SET state = \(OutboxEntry.State.pending.sql), baseEtag = theirsEtag, theirs = NULL, theirsEtag = NULL,
-                    lastError = NULL, nextAttemptAt = NULL WHERE id = ? AND state = \(OutboxEntry.State.conflict.sql)
+                UPDATE outbox SET state = \(pendingState), baseEtag = theirsEtag, theirs = NULL, theirsEtag = NULL,
+                    lastError = NULL, nextAttemptAt = NULL WHERE id = ? AND state = \(conflictState)
                 """,
             arguments: [id]
         )
@@ -387,8 +394,8 @@ extension CacheWriteSession {
             entry.entityKey, Self.merge(below, with: changes), pendingDelta: entry.state == .failed ? 1 : 0)
         try db.execute(
             sql: """
-                UPDATE outbox SET state = \(OutboxEntry.State.pending.sql), changes = ?, attempts = 0, lastError = NULL, nextAttemptAt = NULL,
-                    baseEtag = CASE WHEN state = \(OutboxEntry.State.conflict.sql) THEN theirsEtag ELSE baseEtag END,
+                UPDATE outbox SET state = \(pendingState), changes = ?, attempts = 0, lastError = NULL, nextAttemptAt = NULL,
+                    baseEtag = CASE WHEN state = \(conflictState) THEN theirsEtag ELSE baseEtag END,
                     theirs = NULL, theirsEtag = NULL
                 WHERE id = ?
                 """,
@@ -413,26 +420,35 @@ extension CacheWriteSession {
             }
         }
         try db.execute(
-            sql: "UPDATE outbox SET state = \(OutboxEntry.State.pending.sql), attempts = 0, lastError = NULL WHERE id = ?", arguments: [id])
+            sql: "UPDATE outbox SET state = \(pendingState), attempts = 0, lastError = NULL WHERE id = ?",
+            arguments: [id])
     }
 
     /// An action ran on `key`, which the service then gave as `copy` under `etag`: the writes queued after it go
-    /// against that version, and the cached entity shows the service's values where no write of mine waits on them
-    /// (those keep my values over the service's).
-    public func actionRan(on key: EntityKey, copy: [ODataProperty], etag: String?, at date: Date) throws {
+    /// against that version (`movesQueued`; not after a refusal, where the version is someone else's), and the
+    /// cached entity shows the service's values where no write of mine waits on them (those keep my values).
+    public func actionRan(
+        on key: EntityKey, copy: [ODataProperty], etag: String?, movesQueued: Bool = true, at date: Date
+    ) throws {
+        if let etag, movesQueued {
+            try db.execute(
+                sql: "UPDATE outbox SET baseEtag = ? WHERE entityKey = ? AND state IN \(queuedStates)",
+                arguments: [etag, key.canonical])
+        }
         guard let current = try CacheQueries.entity(db, key: key.canonical, bound: nil) else { return }
         if let etag {
             try db.execute(sql: "UPDATE entity SET etag = ? WHERE key = ?", arguments: [etag, key.canonical])
-            try db.execute(
-                sql: "UPDATE outbox SET baseEtag = ? WHERE entityKey = ? AND state IN \(OutboxEntry.State.queuedSQL)",
-                arguments: [etag, key.canonical])
         }
         let queued = try CacheQueries.outbox(
-            db, where: "entityKey = ? AND kind = 'update' AND state IN \(OutboxEntry.State.queuedSQL)",
-            arguments: [key.canonical])
+            db, where: "entityKey = ? AND kind = 'update' AND state IN \(queuedStates)", arguments: [key.canonical])
         let mine = Set(queued.flatMap { $0.changes.map(\.name) })
         let theirs = copy.filter { !mine.contains($0.name) }
         try setProperties(key, Self.merge(current.properties, with: theirs), pendingDelta: 0)
+    }
+
+    /// An attempt of write `id` got no answer from a service that keeps no request ids: it may have been applied.
+    public func markOutcomeUnknown(_ id: Int64) throws {
+        try db.execute(sql: "UPDATE outbox SET outcomeUnknown = 1 WHERE id = ?", arguments: [id])
     }
 
     /// The version a refused action goes against when sent again (the one the service had when it refused it).
@@ -463,7 +479,7 @@ extension CacheWriteSession {
         }
         try db.execute(
             sql: """
-                UPDATE outbox SET state = \(OutboxEntry.State.pending.sql), changes = ?, attempts = 0, lastError = NULL, nextAttemptAt = NULL
+                UPDATE outbox SET state = \(pendingState), changes = ?, attempts = 0, lastError = NULL, nextAttemptAt = NULL
                 WHERE id = ?
                 """,
             arguments: [Self.encode(changes), entry.id])
@@ -473,7 +489,7 @@ extension CacheWriteSession {
         // A link entity refused with the new entity it binds (one changeset): that one goes again too.
         if let target = entry.bindKey, target.isTemporary,
             let made = try CacheQueries.outbox(
-                db, where: "kind = 'create' AND entityKey = ? AND state = \(OutboxEntry.State.failed.sql) ORDER BY id",
+                db, where: "kind = 'create' AND entityKey = ? AND state = \(failedState) ORDER BY id",
                 arguments: [target.canonical]
             ).first
         {

@@ -204,15 +204,25 @@ extension SyncEngine {
             let reason = failure ?? "the entity changed on the service"
             // Sent before and unanswered, it may have run then (the version it changed is why this one is refused).
             let sentence =
-                entry.attempts > 0
+                entry.outcomeUnknown
                 ? "\(reason) An earlier attempt got no answer and may have run it: look on the service before r sends "
                     + "it again."
                 : "\(reason) It changed on the service since it was read: nothing was done; r sends it again against "
                     + "the version the service has now."
             let fresh = await readAgain(entry)
+            let refused = clock.now()
             try? await cache.write {
                 try $0.failOutbox(entry.id, error: sentence)
-                if let etag = fresh?.etag { try $0.setActionVersion(entry.id, etag: etag) }
+                guard let fresh else { return }
+                // The service's copy shows here; the writes queued after the action keep the version they were made
+                // on.
+                try $0.actionRan(
+                    on: entry.entityKey, copy: fresh.copy, etag: fresh.etag, movesQueued: false, at: refused)
+                if let etag = fresh.etag { try $0.setActionVersion(entry.id, etag: etag) }
+            }
+            if fresh == nil {
+                let plan = entityPlan(entry.entityKey, expand: [], priority: .visible)
+                enqueue(url: plan.url, target: plan.target, priority: .visible, owner: nil, force: true)
             }
         case .settled:
             let copy = response.status == 200 ? decodedCopy(response.body, entitySet: entry.entitySet) : nil
@@ -251,7 +261,10 @@ extension SyncEngine {
         let sentence =
             "\(cause), so the service may or may not have made it. Look for it on the service: r sends it again, "
             + "x drops it."
-        try? await cache.write { try $0.failOutbox(entry.id, error: sentence) }
+        try? await cache.write {
+            try $0.failOutbox(entry.id, error: sentence)
+            try $0.markOutcomeUnknown(entry.id)
+        }
     }
 
     /// What any answer to a write tells before its own verdict: the service is there (what waited out a backoff goes
