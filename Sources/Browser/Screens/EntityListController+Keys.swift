@@ -112,6 +112,11 @@ extension EntityListController {
     func setFilter(_ text: String) {
         filter.text = text
         filter.condition = nil
+        filterChanged()
+    }
+
+    /// Shows the rows the filter as it now stands lets through, from the top.
+    func filterChanged() {
         cursor.moveToStart()
         if case .list = source {
             arrangeList(reread: false)

@@ -86,14 +86,7 @@ extension EntityListController {
             filter.text = text.trimmingCharacters(in: .whitespaces)
             filter.condition = condition
             filter.isEditing = false
-            cursor.moveToStart()
-            if case .list = source {
-                arrangeList(reread: false)
-            } else {
-                applyFilterLocally()
-                cursor.setCount(rowCount)
-            }
-            environment.setNeedsDisplay()
+            filterChanged()
             return .some(nil)
         }
     }
