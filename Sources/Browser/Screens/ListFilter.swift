@@ -8,7 +8,7 @@ struct ListFilter: Hashable {
     var text = ""
     var isEditing = false
     /// `:filter status = P`: the condition `text` says (nil for a plain search).
-    var condition: FilterExpression?
+    var condition: QueryFilter?
 
     var isActive: Bool { !text.isEmpty }
 
@@ -50,7 +50,7 @@ struct ListFilter: Hashable {
     }
 
     /// What the service is asked: the condition, or any of `fields` containing the text, ignoring case.
-    func serverExpression(fields: [String]) -> FilterExpression? {
+    func serverExpression(fields: [String]) -> QueryFilter? {
         guard isActive else { return nil }
         if let condition { return condition }
         guard !fields.isEmpty else { return nil }

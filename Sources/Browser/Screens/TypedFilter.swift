@@ -8,11 +8,11 @@ import ODataCore
 /// no field, or a value of the wrong type, is refused with a sentence that names what it can be.
 enum TypedFilter: Equatable {
     case notTyped
-    case condition(FilterExpression)
+    case condition(QueryFilter)
     case refused(String)
 
     /// Operators as typed, longest first so that `>=` is not read as `>`.
-    static let operators: [(String, FilterExpression.Comparison?)] = [
+    static let operators: [(String, QueryFilter.Comparison?)] = [
         (">=", .ge), ("<=", .le), ("!=", .ne), ("<>", .ne), ("==", .eq), ("=", .eq), (">", .gt), ("<", .lt),
         ("~", nil),
     ]
@@ -21,7 +21,7 @@ enum TypedFilter: Equatable {
     /// found (the service's `UI.SelectionFields`).
     static func parse(_ text: String, properties: [Property], offered: [String] = []) -> TypedFilter {
         let clauses = split(text)
-        var parts: [FilterExpression] = []
+        var parts: [QueryFilter] = []
         for clause in clauses {
             guard let (left, comparison, right) = operatorSplit(clause) else {
                 // With no operator anywhere, it is a search; an operator in another clause makes this one wrong.
@@ -102,7 +102,7 @@ enum TypedFilter: Equatable {
     }
 
     /// The first operator outside quotes, and what stands either side of it.
-    static func operatorSplit(_ clause: String) -> (String, FilterExpression.Comparison?, String)? {
+    static func operatorSplit(_ clause: String) -> (String, QueryFilter.Comparison?, String)? {
         var quote: Character?
         var index = clause.startIndex
         while index < clause.endIndex {

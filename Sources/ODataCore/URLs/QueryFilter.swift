@@ -5,13 +5,13 @@ import Foundation
 ///
 /// Comparisons name a property (a path with `/` through complex members and to-one navigations) and a typed value;
 /// `contains` is a case-insensitive substring (v2 `substringof`, v4 `contains`, both over `tolower`).
-public indirect enum FilterExpression: Sendable, Hashable {
+public indirect enum QueryFilter: Sendable, Hashable {
     case compare(String, Comparison, ODataValue, type: EdmPrimitiveType? = nil)
     case contains(String, String)
     /// All of them (`and`); none is true.
-    case all([FilterExpression])
+    case all([QueryFilter])
     /// Any of them (`or`); none is false.
-    case any([FilterExpression])
+    case any([QueryFilter])
 
     /// OData's comparison operators.
     public enum Comparison: String, Sendable, Hashable, CaseIterable {
@@ -33,7 +33,7 @@ public indirect enum FilterExpression: Sendable, Hashable {
     /// The properties it names, in order, once each.
     public var properties: [String] {
         var seen: [String] = []
-        func walk(_ expression: FilterExpression) {
+        func walk(_ expression: QueryFilter) {
             switch expression {
             case .compare(let property, _, _, _), .contains(let property, _):
                 if !seen.contains(property) { seen.append(property) }
