@@ -17,7 +17,7 @@ import ODataCore
 extension SyncEngine {
     /// Whether the due writes go together.
     var batchesWrites: Bool {
-        !batchRefused && writeBatchLimit > 1 && model != nil
+        !learned.refusesBatch && learned.batchLimit > 1 && model != nil
     }
 
     /// Whether a refusal with `status` may say that the service does not take `$1` references (a bad request, or
@@ -50,7 +50,7 @@ extension SyncEngine {
                 let links =
                     (try? await cache.write { try $0.claimQueuedLinks(to: key, at: now, claimant: claimant) }) ?? []
                 let reference = "$" + changeset[0].2
-                for link in links where version4 || (!joinRefused && version2Join(link) != nil) {
+                for link in links where version4 || (!learned.refusesReferences && version2Join(link) != nil) {
                     guard let linkRequest = await prepared(link, reference: reference) else { continue }
                     changeset.append((link, linkRequest, nextID()))
                 }
@@ -84,7 +84,7 @@ extension SyncEngine {
         switch response.status {
         case 404, 405, 501:
             // No `$batch` here: learned once, and these go one by one at once.
-            batchRefused = true
+            learned.refusesBatch = true
             logBatch(
                 request, response: response, started: started, note: "the service takes no $batch; writes go one by one"
             )
@@ -92,19 +92,20 @@ extension SyncEngine {
             await sendAgainNow(changesets.flatMap { $0.map(\.entry) })
             return
         case 413:
-            writeBatchLimit = max(1, min(writeBatchLimit, batch.count) / 2)
+            learned.batchLimit = max(1, min(learned.batchLimit, batch.count) / 2)
             logBatch(
-                request, response: response, started: started, note: "too large; later batches hold \(writeBatchLimit)")
+                request, response: response, started: started,
+                note: "too large; later batches hold \(learned.batchLimit)")
             await sendAgainNow(changesets.flatMap { $0.map(\.entry) })
             return
         case 200..<300:
             break  // read below (only 200 and 202 hold answers)
         default:
             // The batch itself was refused or failed: its answer is each write's (none of them was applied).
-            if !version4, !joinTaken, Self.mayRefuseReferences(response.status),
+            if !version4, !learned.takesReferences, Self.mayRefuseReferences(response.status),
                 changesets.contains(where: { $0.count > 1 })
             {
-                joinRefused = true
+                learned.refusesReferences = true
             }
             for changeset in changesets {
                 for (entry, inner, _) in changeset {
@@ -142,14 +143,16 @@ extension SyncEngine {
                 ![408, 429].contains(refusal.status)
             {
                 // (a v2 changeset of more than one is a join)
-                if !version4, !joinTaken, Self.mayRefuseReferences(refusal.status) { joinRefused = true }
+                if !version4, !learned.takesReferences, Self.mayRefuseReferences(refusal.status) {
+                    learned.refusesReferences = true
+                }
                 await refuseTogether(changeset.map { ($0.entry, $0.request) }, refusal: refusal, started: started)
                 continue
             }
             if !version4, changeset.count > 1, case .each = answer,
                 answer.answer(at: changeset.count - 1).map({ (200..<300).contains($0.status) }) == true
             {
-                joinTaken = true
+                learned.takesReferences = true
             }
             for (index, (entry, inner, _)) in changeset.enumerated() {
                 guard let own = answer.answer(at: index) else { continue }
@@ -191,7 +194,7 @@ extension SyncEngine {
     func answerUnreadable(_ entry: OutboxEntry, request: TransportRequest, reason: String, started: Date) async {
         let attempt = entry.attempts + 1
         logWrite(request, status: nil, bytes: 0, started: started, attempts: attempt, error: reason, inBatch: true)
-        if entry.kind.runsOnce, !honoursRepeatability {
+        if entry.kind.runsOnce, !learned.honoursRepeatability {
             await waitForUser(entry, because: "The answer could not be read (\(reason))")
         } else {
             await retryLater(entry, attempt: attempt, error: reason, after: nil)

@@ -41,7 +41,8 @@ extension SyncEngine {
                 let batches = batchesWrites
                 let limit =
                     batches
-                    ? writeBatchLimit * max(1, configuration.maxConcurrentBatches) : configuration.maxConcurrentWrites
+                    ? learned.batchLimit * max(1, configuration.maxConcurrentBatches)
+                    : configuration.maxConcurrentWrites
                 let claimant = cache.claimant
                 guard
                     let due = try? await cache.write({
@@ -49,7 +50,7 @@ extension SyncEngine {
                     }), !due.isEmpty
                 else { break }
                 if batches {
-                    let size = writeBatchLimit
+                    let size = learned.batchLimit
                     await withTaskGroup(of: Void.self) { group in
                         for start in stride(from: 0, to: due.count, by: size) {
                             let part = Array(due[start..<min(due.count, start + size)])
@@ -91,7 +92,7 @@ extension SyncEngine {
     /// attempt is sent as first sent then.
     func prepared(_ entry: OutboxEntry, reference: String? = nil, markedAt: Date? = nil) async -> TransportRequest? {
         let now = markedAt ?? clock.now()
-        if entry.kind.runsOnce, entry.state == .sending, !honoursRepeatability {
+        if entry.kind.runsOnce, entry.state == .sending, !learned.honoursRepeatability {
             // It was on its way when the browser stopped: as a lost answer, it waits for the user.
             await waitForUser(entry, because: "The browser stopped while this was on its way")
             return nil
@@ -141,7 +142,7 @@ extension SyncEngine {
     }
 
     /// Write requests for this service, as learned so far.
-    var writes: WriteRequestBuilder { WriteRequestBuilder(urls: builder, tunnelsMerge: tunnelMerge) }
+    var writes: WriteRequestBuilder { WriteRequestBuilder(urls: builder, tunnelsMerge: learned.tunnelsMerge) }
 
     /// What the answer to one write (or the failure to get one) means for it: settled, tried again, refused, or in
     /// conflict. `inBatch`: it was one request of a `$batch`, and `outcome` its own answer there.
@@ -232,7 +233,7 @@ extension SyncEngine {
         case .alreadyGone:
             try? await cache.write { try $0.settleOutbox(entry.id, etag: nil) }
         case .tunnelAndResend:
-            tunnelMerge = true
+            learned.tunnelsMerge = true
             try? await cache.write { try $0.learn(.refusesMergeVerb) }
             try? await cache.write { try $0.retryOutboxLater(entry.id, error: failure ?? "", due: now) }
         case .conflict:
@@ -252,7 +253,8 @@ extension SyncEngine {
     /// What is known of the service that changes a write's verdict.
     var known: WriteVerdict.Known {
         WriteVerdict.Known(
-            honoursRepeatability: honoursRepeatability, tunnelsMerge: tunnelMerge, version4: model?.dialect == .v4)
+            honoursRepeatability: learned.honoursRepeatability, tunnelsMerge: learned.tunnelsMerge,
+            version4: model?.dialect == .v4)
     }
 
     /// A create made or not, nobody knows (its answer was lost): sent again to a service that ignores request ids it
@@ -280,8 +282,8 @@ extension SyncEngine {
             try? await cache.write { try $0.makeQueuedWritesDue() }
             outboxAgain = true
         }
-        if response.headers["repeatability-result"] != nil, !honoursRepeatability {
-            honoursRepeatability = true
+        if response.headers["repeatability-result"] != nil, !learned.honoursRepeatability {
+            learned.honoursRepeatability = true
             try? await cache.write { try $0.learn(.honoursRepeatability) }
         }
         let failure =

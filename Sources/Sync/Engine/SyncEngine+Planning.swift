@@ -62,7 +62,7 @@ extension SyncEngine {
 
     /// The `$select` of a prefetch below an entity of `set` (none unless the configuration cuts prefetches).
     func prefetchSelection(forSet set: String, expand: [String], wholeRoot: Bool) -> PrefetchPolicy.Selection {
-        guard configuration.selectPrefetch, !selectRefused, !expand.isEmpty, let policy else { return .init() }
+        guard configuration.selectPrefetch, !learned.refusesSelect, !expand.isEmpty, let policy else { return .init() }
         return policy.selection(forSet: set, expand: expand, wholeRoot: wholeRoot)
     }
 

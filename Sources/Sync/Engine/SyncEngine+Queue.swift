@@ -111,7 +111,8 @@ extension SyncEngine {
 
     /// Records the end of a running job (or a probe) and starts the next ones.
     func finish(_ url: String, report: JobReport) {
-        if report.outcome == .failed, let status = report.status, [400, 414, 501].contains(status), !selectRefused,
+        if report.outcome == .failed, let status = report.status, [400, 414, 501].contains(status),
+            !learned.refusesSelect,
             let job = running[url]?.job, !job.partialSets.isEmpty
         {
             refusedSelect(url, job: job, report: report)
@@ -190,7 +191,7 @@ extension SyncEngine {
     func refusedSelect(_ url: String, job: FetchJob, report: JobReport) {
         running[url] = nil
         startedAt[url] = nil
-        selectRefused = true
+        learned.refusesSelect = true
         logRefusal(url, report: report, note: "asked again without $select", learned: .refusesSelect)
         let result = FetchResult(outcome: report.outcome, status: report.status, error: report.error?.description)
         for waiter in resultWaiters.removeValue(forKey: url) ?? [] { waiter.resume(returning: result) }
@@ -203,14 +204,14 @@ extension SyncEngine {
     func refusedNestedExpand(_ url: String, flat: String, job: FetchJob, report: JobReport) {
         running[url] = nil
         startedAt[url] = nil
-        let learned = !flatExpand
-        flatExpand = true
-        if learned, let model {
+        let newlyLearned = !learned.refusesNestedExpand
+        learned.refusesNestedExpand = true
+        if newlyLearned, let model {
             builder = ODataURLBuilder(serviceRoot: configuration.serviceRoot, model: model, nestsExpand: false)
         }
         logRefusal(
             url, report: report, note: "asked again without nested $expand",
-            learned: learned ? .refusesNestedExpand : nil)
+            learned: newlyLearned ? .refusesNestedExpand : nil)
         if let waiters = resultWaiters.removeValue(forKey: url) { resultWaiters[flat, default: []] += waiters }
         if job.pinned {
             enqueue(

@@ -112,38 +112,6 @@ public actor SyncEngine {
     var outboxTimer: Task<Void, Never>?
     /// What the engine has learned about the service (kept in the cache where a later run should start from it).
     var learned: LearnedFacts
-    var tunnelMerge: Bool {
-        get { learned.tunnelsMerge }
-        set { learned.tunnelsMerge = newValue }
-    }
-    var honoursRepeatability: Bool {
-        get { learned.honoursRepeatability }
-        set { learned.honoursRepeatability = newValue }
-    }
-    var flatExpand: Bool {
-        get { learned.refusesNestedExpand }
-        set { learned.refusesNestedExpand = newValue }
-    }
-    var selectRefused: Bool {
-        get { learned.refusesSelect }
-        set { learned.refusesSelect = newValue }
-    }
-    var batchRefused: Bool {
-        get { learned.refusesBatch }
-        set { learned.refusesBatch = newValue }
-    }
-    var joinRefused: Bool {
-        get { learned.refusesReferences }
-        set { learned.refusesReferences = newValue }
-    }
-    var joinTaken: Bool {
-        get { learned.takesReferences }
-        set { learned.takesReferences = newValue }
-    }
-    var writeBatchLimit: Int {
-        get { learned.batchLimit }
-        set { learned.batchLimit = newValue }
-    }
     /// While batches' answers are read (``batchesReading`` of them): the request log lines of their writes, written
     /// in one transaction when the last ends.
     var deferredWriteLog: [RequestLogEntry]?
@@ -200,7 +168,8 @@ public actor SyncEngine {
     public func use(_ model: ServiceModel) {
         self.model = model
         policy = PrefetchPolicy(model: model, profile: configuration.profile)
-        builder = ODataURLBuilder(serviceRoot: configuration.serviceRoot, model: model, nestsExpand: !flatExpand)
+        builder = ODataURLBuilder(
+            serviceRoot: configuration.serviceRoot, model: model, nestsExpand: !learned.refusesNestedExpand)
     }
 
     var runner: JobRunner {
