@@ -91,31 +91,6 @@ extension CacheWriteSession {
         return db.lastInsertedRowID
     }
 
-    /// Records an invocation of the action `operation` on `key` with `parameters`, queued under `requestID` after
-    /// the writes to `key` made before it; nothing in the cache changes until the service answers. `baseEtag`: the
-    /// version it was invoked on (`If-Match`), else the one cached now. Returns the entry's id.
-    public func enqueueAction(
-        _ key: EntityKey, operation: String, parameters: [ODataProperty], baseEtag: String? = nil, requestID: String,
-        at date: Date
-    ) throws -> Int64 {
-        guard let current = try CacheQueries.entity(db, key: key.canonical, bound: nil) else {
-            throw OutboxError(description: "\(key.canonical) is not in the cache, so nothing can be done to it here.")
-        }
-        try db.execute(
-            sql: """
-                INSERT INTO outbox (entityKey, entitySet, kind, changes, base, baseEtag, requestID, state, createdAt,
-                    operation)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """,
-            arguments: [
-                key.canonical, current.entitySet, OutboxEntry.Kind.action.rawValue, Self.encode(parameters),
-                Self.encode([]), baseEtag ?? current.etag, requestID, OutboxEntry.State.pending.rawValue,
-                date.timeIntervalSince1970, operation,
-            ]
-        )
-        return db.lastInsertedRowID
-    }
-
     /// Takes `key` out of a stored list: its row goes, the rows after it move up, the counts follow.
     func removeRow(_ key: EntityKey, from list: ListKey) throws {
         guard let id = try CacheQueries.listId(db, key: list),
@@ -356,151 +331,10 @@ extension CacheWriteSession {
         )
     }
 
-    /// A conflict resolved by keeping mine: sent again against the service's current ETag.
-    public func keepMine(_ id: Int64) throws {
-        try db.execute(
-            sql: """
-                UPDATE outbox SET state = \(pendingState), baseEtag = theirsEtag, theirs = NULL, theirsEtag = NULL,
-                    lastError = NULL, nextAttemptAt = NULL WHERE id = ? AND state = \(conflictState)
-                """,
-            arguments: [id]
-        )
-    }
-
-    /// A conflict resolved by taking theirs: the entity takes the service's copy and the write is dropped.
-    public func takeTheirs(_ id: Int64) throws {
-        guard let entry = try CacheQueries.outboxEntry(db, id: id), entry.state == .conflict, let theirs = entry.theirs
-        else { return }
-        try db.execute(sql: "DELETE FROM outbox WHERE id = ?", arguments: [id])
-        try setProperties(entry.entityKey, theirs, pendingDelta: -1)
-        try db.execute(
-            sql: "UPDATE entity SET etag = ? WHERE key = ?", arguments: [entry.theirsEtag, entry.entityKey.canonical])
-        // A delete not made after all: the entity comes back where it was shown.
-        if entry.kind == .delete { try markStale(entry.shownIn) }
-    }
-
-    /// A failed or conflicting update, edited by the user: `changes` replace the entry's, the entity shows them
-    /// (on the service's copy, for a conflict), and it is sent again, against the service's ETag for a conflict.
-    public func resendOutbox(_ id: Int64, changes: [ODataProperty]) throws {
-        if let entry = try CacheQueries.outboxEntry(db, id: id), entry.kind == .create, entry.state == .failed {
-            return try requeueCreate(entry, changes: changes)
-        }
-        guard let entry = try CacheQueries.outboxEntry(db, id: id), entry.kind == .update,
-            entry.state == .failed || entry.state == .conflict,
-            let current = try CacheQueries.entity(db, key: entry.entityKey.canonical, bound: nil)
-        else { return }
-        let below = entry.state == .conflict ? (entry.theirs ?? current.properties) : current.properties
-        try setProperties(
-            entry.entityKey, Self.merge(below, with: changes), pendingDelta: entry.state == .failed ? 1 : 0)
-        try db.execute(
-            sql: """
-                UPDATE outbox SET state = \(pendingState), changes = ?, attempts = 0, lastError = NULL, nextAttemptAt = NULL,
-                    baseEtag = CASE WHEN state = \(conflictState) THEN theirsEtag ELSE baseEtag END,
-                    theirs = NULL, theirsEtag = NULL
-                WHERE id = ?
-                """,
-            arguments: [Self.encode(changes), id])
-    }
-
-    /// A failed write sent again as it was (after the user fixed what the service refused elsewhere).
-    public func retryFailedOutbox(_ id: Int64) throws {
-        if let entry = try CacheQueries.outboxEntry(db, id: id), entry.kind == .create, entry.state == .failed {
-            return try requeueCreate(entry, changes: entry.changes)
-        }
-        guard let entry = try CacheQueries.outboxEntry(db, id: id), entry.state == .failed,
-            let current = try CacheQueries.entity(db, key: entry.entityKey.canonical, bound: nil)
-        else { return }
-        if entry.kind != .unlink && entry.kind != .action {
-            try setProperties(entry.entityKey, Self.merge(current.properties, with: entry.changes), pendingDelta: 1)
-        }
-        if entry.kind == .delete || entry.kind == .unlink, let shownIn = entry.shownIn {
-            if let list = shownIn.list { try removeRow(entry.entityKey, from: list) }
-            if let parent = shownIn.parent, let navigation = shownIn.navigation {
-                try removeChild(shownIn.member ?? entry.entityKey, from: parent, navigation: navigation)
-            }
-        }
-        try db.execute(
-            sql: "UPDATE outbox SET state = \(pendingState), attempts = 0, lastError = NULL WHERE id = ?",
-            arguments: [id])
-    }
-
-    /// An action ran on `key`, which the service then gave as `copy` under `etag`: the writes queued after it go
-    /// against that version (`movesQueued`; not after a refusal, where the version is someone else's), and the
-    /// cached entity shows the service's values where no write of mine waits on them (those keep my values).
-    public func actionRan(
-        on key: EntityKey, copy: [ODataProperty], etag: String?, movesQueued: Bool = true, at date: Date
-    ) throws {
-        if let etag, movesQueued {
-            try db.execute(
-                sql: "UPDATE outbox SET baseEtag = ? WHERE entityKey = ? AND state IN \(queuedStates)",
-                arguments: [etag, key.canonical])
-        }
-        guard let current = try CacheQueries.entity(db, key: key.canonical, bound: nil) else { return }
-        if let etag {
-            try db.execute(sql: "UPDATE entity SET etag = ? WHERE key = ?", arguments: [etag, key.canonical])
-        }
-        let queued = try CacheQueries.outbox(
-            db, where: "entityKey = ? AND kind = 'update' AND state IN \(queuedStates)", arguments: [key.canonical])
-        let mine = Set(queued.flatMap { $0.changes.map(\.name) })
-        let theirs = copy.filter { !mine.contains($0.name) }
-        try setProperties(key, Self.merge(current.properties, with: theirs), pendingDelta: 0)
-    }
-
-    /// An attempt of write `id` got no answer from a service that keeps no request ids: it may have been applied.
-    public func markOutcomeUnknown(_ id: Int64) throws {
-        try db.execute(sql: "UPDATE outbox SET outcomeUnknown = 1 WHERE id = ?", arguments: [id])
-    }
-
-    /// The version a refused action goes against when sent again (the one the service had when it refused it).
-    public func setActionVersion(_ id: Int64, etag: String) throws {
-        try db.execute(sql: "UPDATE outbox SET baseEtag = ? WHERE id = ? AND kind = 'action'", arguments: [etag, id])
-    }
-
-    /// Drops a write the service has not settled: its changes leave the cached entity. A dropped create takes
-    /// the later writes to its entity, and the creates that link it, with it.
-    public func discardOutbox(_ id: Int64) throws {
-        guard let entry = try CacheQueries.outboxEntry(db, id: id) else { return }
-        if entry.state != .failed { try rollBack(entry) }
-        try db.execute(sql: "DELETE FROM outbox WHERE id = ?", arguments: [id])
-        if entry.kind == .create {
-            try db.execute(sql: "DELETE FROM outbox WHERE entityKey = ?", arguments: [entry.entityKey.canonical])
-            for dependent in try dependents(of: entry.entityKey) { try discardOutbox(dependent.id) }
-        }
-    }
-
-    /// A refused create sent again (as it was, or with `changes`): it shows again where it was added, and so do
-    /// the creates that link it.
-    func requeueCreate(_ entry: OutboxEntry, changes: [ODataProperty]) throws {
-        try place(entry.entityKey, entitySet: entry.entitySet, properties: changes, shownIn: entry.shownIn, at: Date())
-        if let navigation = entry.bindNavigation, let target = entry.bindKey {
-            try setRelation(
-                parent: entry.entityKey.canonical, navigation: navigation, keys: [target.canonical],
-                at: Date(timeIntervalSince1970: 0))
-        }
-        try db.execute(
-            sql: """
-                UPDATE outbox SET state = \(pendingState), changes = ?, attempts = 0, lastError = NULL, nextAttemptAt = NULL
-                WHERE id = ?
-                """,
-            arguments: [Self.encode(changes), entry.id])
-        for dependent in try dependents(of: entry.entityKey) where dependent.state == .failed {
-            try requeueCreate(dependent, changes: dependent.changes)
-        }
-        // A link entity refused with the new entity it binds (one changeset): that one goes again too.
-        if let target = entry.bindKey, target.isTemporary,
-            let made = try CacheQueries.outbox(
-                db, where: "kind = 'create' AND entityKey = ? AND state = \(failedState) ORDER BY id",
-                arguments: [target.canonical]
-            ).first
-        {
-            try requeueCreate(made, changes: made.changes)
-        }
-    }
-
     // MARK: - Helpers
 
     /// Puts the entry's changed fields back to their values before it, and unmarks it.
-    private func rollBack(_ entry: OutboxEntry) throws {
+    func rollBack(_ entry: OutboxEntry) throws {
         if entry.kind == .create { return try unplace(entry) }
         if entry.kind == .unlink { return try markStale(entry.shownIn) }
         if entry.kind == .action { return }  // (nothing was changed here)
@@ -520,7 +354,7 @@ extension CacheWriteSession {
         try setProperties(entry.entityKey, restored, pendingDelta: -1)
     }
 
-    private func setProperties(_ key: EntityKey, _ properties: [ODataProperty], pendingDelta: Int) throws {
+    func setProperties(_ key: EntityKey, _ properties: [ODataProperty], pendingDelta: Int) throws {
         try db.execute(
             sql: "UPDATE entity SET properties = ?, pending = max(0, pending + ?) WHERE key = ?",
             arguments: [Self.encode(properties), pendingDelta, key.canonical]
