@@ -90,8 +90,9 @@ struct IndependentAnnotationTests {
     }
 
     /// `:filter` with typed conditions on a list the service pages (five rows a page here, of its 25 orders): the
-    /// field by its `UI.SelectionFields` name and the amount by its label, the decimal written as v4 spells it, and
-    /// the rows shown are the ones the service itself answers for the same filter.
+    /// field by its `UI.SelectionFields` name and the amount by its label, and the rows shown are the ones the
+    /// service itself answers for the same filter. (Whether the service or the rows already here answer depends on
+    /// how far read-ahead got, so which one did is not asserted; the v4 spelling of the filter is `QueryFilterTests`'.)
     @Test func a_typed_filter_shows_the_orders_the_service_answers_for_it() async throws {
         let root = try #require(IndependentVersion4BrowseTests.root)
         // What the service answers, asked here with the filter written by hand
@@ -125,23 +126,6 @@ struct IndependentAnnotationTests {
         }
         #expect(Set(shown) == Set(expected), "\(screen)")
         #expect(screen.contains("/OverallSDProcessStatus = C and Net Value > 100000"), "\(screen)")
-        // And the service was asked for it (the list was not all here), the decimal as v4 spells it
-        try app.tmux.sendKeys("i")
-        try await app.expect("the request log") { $0.contains("Request log") && $0.contains("fetched") }
-        // (pages of the list read ahead may have ended after it: each request, newest first, until it is found)
-        let filtered = { (screen: String) in
-            screen.contains("OverallSDProcessStatus eq 'C' and TotalNetAmount gt 100000")
-                || screen.contains("OverallSDProcessStatus%20eq%20'C'%20and%20TotalNetAmount%20gt%20100000")
-        }
-        var found = false
-        for _ in 0..<15 where !found {
-            try app.tmux.sendKeys("Enter")
-            try await app.expect("a request") { $0.contains("Requests › Request ") }
-            found = try await app.tmux.waitFor(timeout: .milliseconds(600), filtered).matched
-            try app.tmux.sendKeys("Escape", "j")
-            try await app.expect("the request log again") { $0.contains("Request log") }
-        }
-        #expect(found, "no request asked the service for the filter")
         try app.tmux.sendKeys("q")
         try await app.expect("a clean exit") { $0.contains("EXIT=0") }
     }
