@@ -43,7 +43,9 @@ struct DataGenerator {
             var model = random.pick(make.models)
             var built =
                 Dates.year1965 + Int64(random.int(0...58 * 365)) * Dates.day + Int64(random.int(0...86_399)) * 1000
-            var stamp = max(built, Dates.year2005) + Int64(random.int(0...19 * 365)) * Dates.day
+            var stamp = Dates.notLater(
+                than: Dates.historyEnd, from: max(built, Dates.year2005),
+                max(built, Dates.year2005) + Int64(random.int(0...19 * 365)) * Dates.day)
             if carID == 2 {
                 (make, model, built, stamp) = (Vocabulary.makes[0], "Explorer", 1_099_242_508_440, 1_257_008_940_840)
             }
@@ -102,7 +104,8 @@ struct DataGenerator {
                 let stamp: Int64 =
                     personID == 1
                     ? (index == 0 ? 1_257_103_813_990 : 1_257_109_628_720)
-                    : created + Int64(random.int(0...3 * 365)) * Dates.day
+                    : Dates.notLater(
+                        than: Dates.historyEnd, from: created, created + Int64(random.int(0...3 * 365)) * Dates.day)
                 try insertPersonCar.execute(arguments: [personCarID, stamp, personID, carID])
                 counts.personCars += 1
                 // Service history, from a random source of its own (so that histories can change without
@@ -219,4 +222,12 @@ enum Dates {
     static let year2005: Int64 = 1_104_537_600_000
     /// 2025-12-01T00:00:00Z: no service record is later (the data is the same whenever it is generated).
     static let historyEnd: Int64 = 1_764_547_200_000
+
+    /// `stamp`, folded back into `start...end` when it is later than `end` (without drawing again, so that what is
+    /// drawn after it stays as it was): a stamp is when a row was last written, and none was written in the future
+    /// (a delta read asks for the rows whose stamp is later than its token).
+    static func notLater(than end: Int64, from start: Int64, _ stamp: Int64) -> Int64 {
+        guard stamp > end, end > start else { return min(stamp, end) }
+        return start + (stamp - start) % (end - start + 1)
+    }
 }
