@@ -138,18 +138,19 @@ public struct Normaliser: Sendable {
         into session: CacheWriteSession
     ) throws -> Bool {
         var summary = Summary()
-        var allListed = true
+        var written: [EntityKey] = []
         for entity in collection.entities {
             guard
                 let key = try write(
                     entity, partial: Shape(all: false, sets: [:]), at: date, requestedAt: date, session: session,
                     summary: &summary)
             else { continue }
-            if try !session.listHolds(key, in: list) { allListed = false }
+            written.append(key)
         }
-        for gone in collection.removed { try session.removeFromList(gone, list: list) }
+        let listed = try session.listHolding(written, in: list)
+        try session.removeFromList(collection.removed, list: list)
         try session.setDeltaLink(resolvedLink, for: list, at: date)
-        return allListed
+        return written.allSatisfy { listed.contains($0.canonical) }
     }
 
     /// Which entities of a response are partial: all, or those of some entity sets.
