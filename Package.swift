@@ -135,7 +135,8 @@ let package = Package(
         .executableTarget(
             name: "write-bench",
             dependencies: [
-                "ODataCore", "EntityCache", "ScreenSeam", "Sync", "Session", "Browser", "Terminal", "DemoServer",
+                "ODataCore", "ODataHTTP", "EntityCache", "ScreenSeam", "Sync", "Session", "Browser", "Terminal",
+                "DemoServer",
             ],
             path: "Benchmarks/WriteBench"
         ),

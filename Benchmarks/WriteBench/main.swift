@@ -7,12 +7,15 @@
 // 2. Flush: 1,000 changes to 1,000 different people queued at once over 100 ms latency, sent in `$batch`es of
 //    100 (as the fetcher does where a service takes them, issue 34), 8 requests at a time (as it does where one does
 //    not) and one at a time; writes per second each, and the ratios to one at a time.
+// 3. Refresh: a 10,000-row cached list after 100 changes and 10 deletions on the service, by its delta link and by
+//    reading its pages again, at 100 ms latency; seconds, bytes and requests each.
 // Prints a line of figures per measurement and a `json:` line for the benchmark suite.
 import Browser
 import DemoServer
 import EntityCache
 import Foundation
 import ODataCore
+import ODataHTTP
 import ScreenSeam
 import Session
 import Sync
@@ -120,9 +123,119 @@ func flush(count: Int, concurrency: Int, batch: Int, directory: String) async th
     return (Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18, requests)
 }
 
+/// What one refresh of `list` on `screen` cost: seconds from `r` until the fetcher is idle, bytes of the answers,
+/// requests sent.
+func timedRefresh(
+    _ session: BrowsingSession, list: ListKey, screen: ScreenID
+) async throws -> (seconds: Double, bytes: Int, requests: Int) {
+    let before = try session.cache.requestLog(limit: 100_000).last?.id ?? 0
+    let start = ContinuousClock.now
+    session.engine.refresh(screen: screen)
+    await session.engine.flushIntents()
+    await session.engine.waitUntilIdle()
+    let elapsed = ContinuousClock.now - start
+    let sent = try session.cache.requestLog(limit: 100_000).filter { $0.id > before && $0.outcome != .coalesced }
+    return (
+        Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18,
+        sent.reduce(0) { $0 + $1.bytes }, sent.count
+    )
+}
+
+/// Refresh of a 10,000-row cached list after 100 changes and 10 deletions made on the service (issue 34): by the
+/// list's delta link, against reading its pages again (the same changes again, the link forgotten first), at 100 ms
+/// latency. Both end with the cache agreeing with the service, which is checked.
+func refreshByDelta(directory: String) async throws -> [String: Double] {
+    let cars = 10_000
+    let latency = 100
+    // (the demo makes 9 cars for every 10 people)
+    let server = try await DemoServer.start(
+        DemoServerConfiguration(
+            people: cars * 10 / 9 + 1, dataPath: directory + "/demo.sqlite", latencyMilliseconds: latency))
+    var settings = SessionSettings(serviceRoot: server.baseURL)
+    settings.profile = DisplayProfile.carDealer
+    settings.cacheFile = directory + "/cache.sqlite"
+    let session = try await BrowsingSession.start(settings)
+    let request = ListRequest(entitySet: "Car")
+    let screen = ScreenID(1)
+    // The whole list in the cache, as scrolling to its end leaves it.
+    session.engine.screenDidShow(.list(request), visible: 0..<cars, screen: screen)
+    await session.engine.flushIntents()
+    await session.engine.waitUntilIdle()
+    let fetched = try session.cache.listState(request.key)?.fetchedCount
+    precondition(fetched == cars, "\(fetched ?? 0) of the \(cars) cars arrived")
+    let link = try session.cache.deltaLink(for: request.key)
+    precondition(link != nil, "the list came without a delta link")
+    let service = try HTTPClientTransport(timeout: 30)
+
+    /// 100 changes and 10 deletions, sent to the service past the client, 16 at a time.
+    func changeOnService(round: Int) async throws {
+        let changed = (0..<100).map { 1 + $0 * 97 + round }
+        let deleted = (0..<10).map { 9_000 + round * 10 + $0 }
+        try await withThrowingTaskGroup(of: Int.self) { group in
+            var pending = 0
+            for (index, id) in (changed + deleted).enumerated() {
+                if pending == 16 {
+                    _ = try await group.next()
+                    pending -= 1
+                }
+                group.addTask {
+                    var write = TransportRequest(
+                        method: index < changed.count ? .patch : .delete, url: server.baseURL + "Car(\(id))",
+                        dialect: .v2)
+                    if index < changed.count {
+                        write.headers["Content-Type"] = "application/json"
+                        write.body = Array(#"{"model":"Changed \#(round)"}"#.utf8)
+                    }
+                    let status = try await service.send(write).status
+                    precondition(status == 204, "the service answered \(status) to a change")
+                    return status
+                }
+                pending += 1
+            }
+            try await group.waitForAll()
+        }
+    }
+    func agrees(round: Int, remaining: Int) throws -> Bool {
+        try session.cache.listState(request.key)?.totalCount == remaining
+            && session.cache.entity(EntityKey(entitySet: "Car", value: .int(Int64(1 + 97 * 50 + round))))?["model"]
+                == .string("Changed \(round)")
+            && !session.cache.listKeys(request.key, range: 0..<cars).contains(
+                EntityKey(entitySet: "Car", value: .int(Int64(9_000 + round * 10))))
+    }
+
+    var figures: [String: Double] = [:]
+    try await changeOnService(round: 0)
+    let delta = try await timedRefresh(session, list: request.key, screen: screen)
+    let deltaAgrees = try agrees(round: 0, remaining: cars - 10)
+    precondition(deltaAgrees, "the delta left the cache behind the service")
+    try await changeOnService(round: 1)
+    try await session.cache.write { try $0.setDeltaLink(nil, for: request.key) }
+    let full = try await timedRefresh(session, list: request.key, screen: screen)
+    let fullAgrees = try agrees(round: 1, remaining: cars - 20)
+    precondition(fullAgrees, "the full read left the cache behind the service")
+    await server.stop()
+    for (name, run) in [("delta", delta), ("full", full)] {
+        figures["refresh_seconds_\(name)"] = run.seconds
+        figures["refresh_bytes_\(name)"] = Double(run.bytes)
+        figures["refresh_requests_\(name)"] = Double(run.requests)
+        print(
+            String(
+                format: "refresh of %d cached cars after 100 changes and 10 deletions, %@: %.3f s, %d B in %d requests",
+                cars, name == "delta" ? "by delta link" : "reading the pages again", run.seconds, run.bytes,
+                run.requests))
+    }
+    figures["refresh_latency_ms"] = Double(latency)
+    figures["refresh_bytes_ratio"] = Double(delta.bytes) / Double(max(1, full.bytes))
+    print(String(format: "refresh: delta %.2f %% of the bytes of a full read", figures["refresh_bytes_ratio"]! * 100))
+    return figures
+}
+
 let root = NSTemporaryDirectory() + "write-bench-\(getpid())"
+// `write-bench [frame] [flush] [refresh]`: the parts named (all three when none is).
+let chosen = Set(CommandLine.arguments.dropFirst())
+func runs(_ part: String) -> Bool { chosen.isEmpty || chosen.contains(part) }
 var figures: [String: Double] = [:]
-for latency in [0, 300] {
+for latency in [0, 300] where runs("frame") {
     let directory = root + "/frame-\(latency)"
     try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
     let times = try await saveToFrame(latency: latency, directory: directory, saves: 200)
@@ -134,7 +247,7 @@ for latency in [0, 300] {
             percentile(times, 0.5), percentile(times, 0.99), times.count))
 }
 let count = 1000
-for (name, concurrency, batch) in [("batched", 8, 100), ("8", 8, 1), ("1", 1, 1)] {
+for (name, concurrency, batch) in [("batched", 8, 100), ("8", 8, 1), ("1", 1, 1)] where runs("flush") {
     let directory = root + "/flush-\(name)"
     try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
     let (seconds, requests) = try await flush(
@@ -147,12 +260,19 @@ for (name, concurrency, batch) in [("batched", 8, 100), ("8", 8, 1), ("1", 1, 1)
             format: "flush of %d changes to %d people over 100 ms latency, %@: %.2f s = %.1f writes/s, %d requests",
             count, count, how, seconds, Double(count) / seconds, requests))
 }
-figures["flush_ratio"] = figures["flush_writes_per_s_8"]! / figures["flush_writes_per_s_1"]!
-figures["flush_ratio_batched"] = figures["flush_writes_per_s_batched"]! / figures["flush_writes_per_s_1"]!
-print(
-    String(
-        format: "flush: batched %.1f× one at a time; 8 at a time %.1f×", figures["flush_ratio_batched"]!,
-        figures["flush_ratio"]!))
+if runs("flush") {
+    figures["flush_ratio"] = figures["flush_writes_per_s_8"]! / figures["flush_writes_per_s_1"]!
+    figures["flush_ratio_batched"] = figures["flush_writes_per_s_batched"]! / figures["flush_writes_per_s_1"]!
+    print(
+        String(
+            format: "flush: batched %.1f× one at a time; 8 at a time %.1f×", figures["flush_ratio_batched"]!,
+            figures["flush_ratio"]!))
+}
+if runs("refresh") {
+    let directory = root + "/refresh"
+    try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+    figures.merge(try await refreshByDelta(directory: directory)) { $1 }
+}
 try? FileManager.default.removeItem(atPath: root)
 let json = try JSONSerialization.data(withJSONObject: figures, options: [.sortedKeys])
 print("json: " + String(decoding: json, as: UTF8.self))

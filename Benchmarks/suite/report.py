@@ -146,6 +146,19 @@ def summary_rows(results):
                              fmt(writes["flush_writes_per_s_1"], 1), writes["flush_requests_batched"],
                              writes["flush_requests_1"]),
                          met(writes["flush_ratio_batched"] >= 50)))
+        if "refresh_bytes_ratio" in writes:
+            rows.append(("writes: refresh of 10,000 cached rows after 100 changes and 10 deletions, by delta link "
+                         "against reading the pages again", "≤ 5 % of the bytes",
+                         "%s %% (%s against %s B)" % (
+                             fmt(writes["refresh_bytes_ratio"] * 100, 2), fmt(int(writes["refresh_bytes_delta"])),
+                             fmt(int(writes["refresh_bytes_full"]))),
+                         met(writes["refresh_bytes_ratio"] <= 0.05)))
+            budget = writes["refresh_latency_ms"] + 50
+            rows.append(("writes: that refresh by delta link, `r` → cache up to date at %d ms latency"
+                         % writes["refresh_latency_ms"], "≤ %d ms" % budget,
+                         "%s ms (reading the pages again: %s s)" % (
+                             fmt(writes["refresh_seconds_delta"] * 1000, 1), fmt(writes["refresh_seconds_full"], 2)),
+                         met(writes["refresh_seconds_delta"] * 1000 <= budget)))
     ssh = results.get("ssh")
     if ssh and "frames" in ssh:
         f = ssh["frames"]
@@ -294,7 +307,15 @@ def render(results):
                 ] + ([
                     ["the same, in $batches of 100", "%s writes/s in %d requests" % (
                         fmt(writes["flush_writes_per_s_batched"], 1), writes["flush_requests_batched"])],
-                ] if "flush_writes_per_s_batched" in writes else [])), ""]
+                ] if "flush_writes_per_s_batched" in writes else []) + ([
+                    ["refresh of 10,000 cached cars after 100 changes and 10 deletions on the service, 100 ms latency: "
+                     "by delta link", "%s ms, %s B in %d request(s)" % (
+                         fmt(writes["refresh_seconds_delta"] * 1000, 1), fmt(int(writes["refresh_bytes_delta"])),
+                         writes["refresh_requests_delta"])],
+                    ["the same, reading the list's pages again", "%s s, %s B in %d requests" % (
+                        fmt(writes["refresh_seconds_full"], 2), fmt(int(writes["refresh_bytes_full"])),
+                        writes["refresh_requests_full"])],
+                ] if "refresh_bytes_delta" in writes else [])), ""]
     ssh = results.get("ssh")
     if ssh and "frames" in ssh:
         def step(run, name):
