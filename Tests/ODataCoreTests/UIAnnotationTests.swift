@@ -441,3 +441,83 @@ import Testing
         #expect(try EDMXParser.parse(version2).entityTypes["SHOP.Order"]?.property(named: "Note")?.isHidden == true)
     }
 }
+
+/// `UI.Criticality` read from `$metadata` (issue 33): on a property (the term) and on a line item's data field (its
+/// `Criticality`, with `CriticalityRepresentation`), by a path or once for all; levels read from numbers and texts.
+@Suite struct CriticalityAnnotationTests {
+    static let metadata = """
+        <?xml version="1.0" encoding="utf-8"?>
+        <edmx:Edmx Version="4.0" xmlns:edmx="http://docs.oasis-open.org/odata/ns/edmx">
+          <edmx:Reference Uri="https://sap.github.io/odata-vocabularies/vocabularies/UI.xml">
+            <edmx:Include Namespace="com.sap.vocabularies.UI.v1" Alias="UI"/>
+          </edmx:Reference>
+          <edmx:DataServices>
+            <Schema Namespace="Shop" xmlns="http://docs.oasis-open.org/odata/ns/edm">
+              <EntityType Name="Order">
+                <Key><PropertyRef Name="id"/></Key>
+                <Property Name="id" Type="Edm.Int32" Nullable="false"/>
+                <Property Name="status" Type="Edm.String">
+                  <Annotation Term="UI.Criticality" Path="statusLevel"/>
+                </Property>
+                <Property Name="statusLevel" Type="Edm.Byte"/>
+                <Property Name="blocked" Type="Edm.Boolean">
+                  <Annotation Term="UI.Criticality" EnumMember="UI.CriticalityType/Negative"/>
+                </Property>
+                <Property Name="owner" Type="Edm.String">
+                  <Annotation Term="UI.Criticality" Path="Customer/level"/>
+                </Property>
+                <Annotation Term="UI.LineItem">
+                  <Collection>
+                    <Record Type="UI.DataField">
+                      <PropertyValue Property="Value" Path="status"/>
+                      <PropertyValue Property="Criticality" Path="statusLevel"/>
+                      <PropertyValue Property="CriticalityRepresentation"
+                          EnumMember="UI.CriticalityRepresentationType/WithoutIcon"/>
+                    </Record>
+                    <Record Type="UI.DataField">
+                      <PropertyValue Property="Value" Path="blocked"/>
+                      <PropertyValue Property="Criticality"><EnumMember>UI.CriticalityType/Critical</EnumMember>
+                      </PropertyValue>
+                    </Record>
+                    <Record Type="UI.DataField">
+                      <PropertyValue Property="Value" Path="owner"/>
+                      <PropertyValue Property="Criticality" EnumMember="UI.CriticalityType/Dreadful"/>
+                    </Record>
+                  </Collection>
+                </Annotation>
+              </EntityType>
+              <EntityContainer Name="C"><EntitySet Name="Orders" EntityType="Shop.Order"/></EntityContainer>
+            </Schema>
+          </edmx:DataServices>
+        </edmx:Edmx>
+        """
+
+    @Test func a_property_and_a_data_field_say_how_good_or_bad_a_value_is() throws {
+        let model = try EDMXParser.parse(Array(Self.metadata.utf8))
+        let type = try #require(model.entityType(ofSet: "Orders"))
+        let property = { (name: String) in type.properties.first { $0.name == name }?.criticality }
+        #expect(property("status") == .path("statusLevel"))
+        #expect(property("blocked") == .fixed(.negative))
+        // (a path through a navigation is not followed: no criticality)
+        #expect(property("owner") == nil)
+        let fields = try #require(type.ui.lineItem)
+        #expect(fields.map(\.criticality) == [.path("statusLevel"), .fixed(.critical), nil])
+        #expect(fields.map(\.marksCriticality) == [false, true, true])
+    }
+
+    @Test func a_level_is_read_from_numbers_and_texts_and_nothing_else() {
+        let values: [(ODataValue, Criticality.Level?)] = [
+            (.int(1), .negative), (.string(" 3 "), .positive), (.decimal("2"), .critical), (.int(-1), .veryNegative),
+            (.int(5), .information), (.int(9), nil), (.string("high"), nil), (.null, nil), (.bool(true), nil),
+            (.double(0), .neutral), (.int(Int64.max), nil),
+        ]
+        for (value, level) in values {
+            #expect(Criticality.path("x").level { _ in value } == level, "\(value)")
+        }
+        #expect(Criticality.path("x").level { _ in nil } == nil)
+        #expect(Criticality.fixed(.critical).level { _ in nil } == .critical)
+        #expect(Criticality.Level(member: "com.sap.vocabularies.UI.v1.CriticalityType/VeryPositive") == .veryPositive)
+        #expect(Criticality.Level(member: "Information") == .information)
+        #expect(Criticality.Level(member: "UI.CriticalityType/Unheard") == nil)
+    }
+}

@@ -194,6 +194,8 @@ public enum EDMXParser {
             var unit: MeasureUnit?
             /// `UI.Hidden` (a static one, not a path).
             var hidden: Bool?
+            /// `UI.Criticality` of a property.
+            var criticality: Criticality?
             /// `Common.FieldControl`'s static member: `ReadOnly`, `Mandatory`, `Hidden`, `Inapplicable`, `Optional`.
             var fieldControl: String?
             /// `Core.OperationAvailable` of an action or function: a constant, or a path of the bound entity.
@@ -264,6 +266,8 @@ public enum EDMXParser {
                     notes.text = (path, arrangement)
                 case "com.sap.vocabularies.UI.v1.Hidden" where annotation.attribute("Path") == nil:
                     notes.hidden = bool(annotation)
+                case "com.sap.vocabularies.UI.v1.Criticality" where annotation.attribute("Qualifier") == nil:
+                    notes.criticality = Criticality(annotation: annotation)
                 case "com.sap.vocabularies.Common.v1.FieldControl":
                     // (a path says it per entity; only a fixed member says it for all)
                     let member = annotation.attribute("EnumMember") ?? annotation.child(named: "EnumMember")?.text
@@ -387,7 +391,16 @@ public enum EDMXParser {
                     }
                 }
                 if hidden { continue }
-                fields.append(DataField(path: path, label: label, importance: importance))
+                var field = DataField(path: path, label: label, importance: importance)
+                let properties = record.children(named: "PropertyValue")
+                field.criticality = properties.first { $0.attribute("Property") == "Criticality" }
+                    .flatMap(Criticality.init(annotation:))
+                let representation = properties.first { $0.attribute("Property") == "CriticalityRepresentation" }
+                    .flatMap {
+                        $0.attribute("EnumMember") ?? $0.child(named: "EnumMember")?.text
+                    }
+                field.marksCriticality = representation?.hasSuffix("WithoutIcon") != true
+                fields.append(field)
             }
             return fields
         }
@@ -470,6 +483,7 @@ public enum EDMXParser {
             }
             if let unit = notes.unit { property.unit = unit }
             if let hidden = notes.hidden { property.isHidden = hidden }
+            if let criticality = notes.criticality { property.criticality = criticality }
             switch notes.fieldControl {
             case "ReadOnly"?:
                 property.isCreatable = false

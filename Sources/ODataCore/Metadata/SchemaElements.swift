@@ -80,6 +80,8 @@ public struct Property: Sendable, Hashable {
     public var textArrangement: TextArrangement = .textFirst
     /// `sap:unit`, `Measures.ISOCurrency` or `Measures.Unit`: what an amount or quantity is counted in.
     public var unit: MeasureUnit?
+    /// `UI.Criticality`: how good or bad its value is, wherever it is shown.
+    public var criticality: Criticality?
     /// `sap:semantics` (`currency-code`, `unit-of-measure`, `email`, …).
     public var semantics: String?
     /// `UI.Hidden`, `Common.FieldControl` `Hidden` or `sap:visible="false"`: not a column of a list unless a line

@@ -142,6 +142,10 @@ public struct DataField: Sendable, Hashable {
     public var label: String?
     /// `UI.Importance`: what a narrow screen keeps first.
     public var importance: Importance?
+    /// Its `Criticality`: how good or bad the value is (nil: the property's own `UI.Criticality`, if any).
+    public var criticality: Criticality?
+    /// Its `CriticalityRepresentation` is not `WithoutIcon`: the level is also marked beside the value.
+    public var marksCriticality = true
 
     public enum Importance: String, Sendable, Hashable {
         case high = "High"
