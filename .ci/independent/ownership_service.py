@@ -12,6 +12,9 @@ sets its make and moves its ETag on (odatapy routes the call; what it does is ou
 The car set declares Capabilities.ChangeTracking (issue 34): a list read with `Prefer: odata.track-changes` comes
 with odatapy's own delta link, and what it answers there is its own change log.
 
+Inspections of cars say how good or bad their verdicts are with UI.Criticality (issue 33): the line item's data
+field by a path to the level (`verdictCriticality`), and the property itself by the same path, as Fiori apps do.
+
     python ownership_service.py PORT      # serves http://127.0.0.1:PORT/odata/ until killed
 """
 
@@ -21,7 +24,7 @@ from socketserver import ThreadingMixIn
 from wsgiref.simple_server import WSGIRequestHandler, WSGIServer, make_server
 
 from odatapy.data import Entity, ValueType
-from odatapy.edm.annotations import PropertyValue, Record, to_expression
+from odatapy.edm.annotations import Collection, Path, PathKind, PropertyValue, Record, to_expression
 from odatapy.edm.csdl import (
     CsdlAnnotation,
     CsdlAbstractEdmProvider,
@@ -70,6 +73,20 @@ class Schema(CsdlAbstractEdmProvider):
             "PersonCar", "personCarID", [("personID", "Edm.Int32"), ("carID", "Edm.Int32")],
             [nav(name="Person", type=NS + ".Person", partner="PersonCar"),
              nav(name="Car", type=NS + ".Car", partner="PersonCar")])
+        ui = "com.sap.vocabularies.UI.v1."
+        verdict_level = Path("verdictCriticality")
+        inspection = key_type(
+            "Inspection", "inspectionID", [("carID", "Edm.Int32"), ("verdictCriticality", "Edm.Int32")], [])
+        inspection.properties.insert(1, CsdlProperty(
+            name="verdict", type="Edm.String",
+            annotations=[CsdlAnnotation(term=ui + "Criticality", value=verdict_level)]))
+        inspection.annotations = [CsdlAnnotation(term=ui + "LineItem", value=Collection(items=[
+            Record(type=ui + "DataField", property_values=[
+                PropertyValue("Value", Path("verdict")), PropertyValue("Label", to_expression("Verdict")),
+                PropertyValue("Criticality", verdict_level)]),
+            Record(type=ui + "DataField", property_values=[
+                PropertyValue("Value", Path("carID")), PropertyValue("Label", to_expression("Car"))]),
+        ]))]
         bind = CsdlNavigationPropertyBinding
         container = CsdlEntityContainer(name="Container", entity_sets=[
             CsdlEntitySet(name="Person", type=NS + ".Person",
@@ -81,6 +98,7 @@ class Schema(CsdlAbstractEdmProvider):
                           annotations=[CsdlAnnotation(
                               term="Org.OData.Capabilities.V1.ChangeTracking",
                               value=Record(property_values=[PropertyValue("Supported", to_expression(True))]))]),
+            CsdlEntitySet(name="Inspection", type=NS + ".Inspection"),
             CsdlEntitySet(name="PersonCar", type=NS + ".PersonCar",
                           navigation_property_bindings=[bind(path="Person", target="Person"),
                                                         bind(path="Car", target="Car")]),
@@ -92,7 +110,7 @@ class Schema(CsdlAbstractEdmProvider):
             name="Repaint", bound=True,
             parameters=[CsdlParameter(name="car", type=NS + ".Car", nullable=False),
                         CsdlParameter(name="make", type="Edm.String", nullable=False)])
-        return [CsdlSchema(namespace=NS, entity_types=[person, car, link], entity_container=container,
+        return [CsdlSchema(namespace=NS, entity_types=[person, car, link, inspection], entity_container=container,
                            functions=[cars_by_make], actions=[repaint])]
 
 
@@ -123,6 +141,11 @@ def seed(store):
     store.set_entities("Person", list(people.values()))
     store.set_entities("Car", list(cars.values()))
     store.set_entities("PersonCar", list(links.values()))
+    # A verdict's level: 1 negative, 2 critical, 3 positive, 0 neutral.
+    verdicts = [(1, 1, "Brakes worn", 1), (2, 2, "Tyres near the limit", 2), (3, 3, "Passed", 3), (4, 4, "Booked", 0)]
+    store.set_entities("Inspection", [
+        entity(inspectionID=key, carID=car, verdict=verdict, verdictCriticality=level)
+        for key, car, verdict, level in verdicts])
     # Alice is friends with Bob and with Carol.
     for one, other in [(1, 2), (1, 3)]:
         store.add_relation("Person", repr(one), "Friends", people[other])

@@ -181,3 +181,50 @@ import Testing
         #expect(!header.contains(String(repeating: "W", count: EntityListController.widestColumn + 1)))
     }
 }
+
+/// `UI.Criticality` on a list (issue 33): a value is drawn in the theme's colour for its level, led by a mark that
+/// says the same without colour; by a path to the level on the row itself, or once for all; `WithoutIcon` keeps the
+/// colour and drops the mark; a neutral level is drawn as any value.
+@MainActor
+@Suite struct CriticalityColumnTests {
+    func app() throws -> HeadlessTerminal {
+        try AnnotatedColumnTests().app { type in
+            var calm = DataField(path: "firstName")
+            calm.criticality = .fixed(.positive)
+            calm.marksCriticality = false
+            var byNumber = DataField(path: "lastName")
+            // (person 1's level is 1, negative; person 2's is 2, critical)
+            byNumber.criticality = .path("personID")
+            var neutral = DataField(path: "personID")
+            neutral.criticality = .fixed(.neutral)
+            type.ui = UIAnnotations(lineItem: [byNumber, calm, neutral])
+        }
+    }
+
+    func style(_ terminal: HeadlessTerminal, row: Int, of text: String) throws -> CellStyle {
+        let line = terminal.lastFrame[row]
+        let start = try #require(line.range(of: text)).lowerBound
+        let column = DisplayWidth.width(of: String(line[..<start]))
+        return try #require(terminal.lastBuffer)[row, column].style
+    }
+
+    @Test func a_level_by_path_colours_and_marks_the_value() throws {
+        let terminal = try app()
+        #expect(terminal.lastFrame[2].contains("✗ Smith"), "\(terminal.lastFrame)")
+        #expect(terminal.lastFrame[3].contains("! Ng"), "\(terminal.lastFrame)")
+        #expect(try style(terminal, row: 2, of: "Smith").role == .error)
+        #expect(try style(terminal, row: 3, of: "Ng").role == .warning)
+    }
+
+    @Test func without_icon_keeps_the_colour_and_neutral_is_plain() throws {
+        let terminal = try app()
+        #expect(!terminal.lastFrame[2].contains("✓"), "\(terminal.lastFrame)")
+        #expect(try style(terminal, row: 2, of: "Ann").role == .success)
+        // (the person's number, after the first name)
+        let line = terminal.lastFrame[2]
+        let ann = try #require(line.range(of: "Ann"))
+        let number = try #require(line.range(of: "1", range: ann.upperBound..<line.endIndex)).lowerBound
+        #expect(try #require(terminal.lastBuffer)[2, DisplayWidth.width(of: String(line[..<number]))].style == .plain)
+        #expect(!line.contains("i 1") && !line.contains("✓"), "\(line)")
+    }
+}

@@ -47,6 +47,15 @@ public struct DisplayProfile: Sendable, Decodable {
         public var width: Int?
         /// `left` (default) or `right`.
         public var align: String?
+        /// How good or bad the value is (`UI.Criticality`, issue 33): drawn in the theme's colour for the level,
+        /// with a mark beside it when `marksCriticality` (so that it reads in monochrome too). From the service's
+        /// annotations, not from a profile file.
+        public var criticality: Criticality? = nil
+        public var marksCriticality = true
+
+        enum CodingKeys: String, CodingKey {
+            case title, value, width, align
+        }
     }
 
     /// A drill-down: a navigation path whose intermediate entities are link entities

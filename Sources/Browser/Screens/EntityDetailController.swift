@@ -54,6 +54,9 @@ public final class EntityDetailController: ScreenController {
         var isHeading = false
         /// A path through a link entity to what it links (`[PersonCar, Car]`): Enter opens those.
         var hop: [String]? = nil
+        /// How good or bad the value is (`UI.Criticality`), and whether a mark says so beside it.
+        var criticality: CriticalityStyle? = nil
+        var marksCriticality = true
     }
 
     /// Lines: one per property, then one per navigation; where the service declares `UI.Facets`, in its sections
@@ -73,7 +76,7 @@ public final class EntityDetailController: ScreenController {
         let present = Set((entity?.properties ?? []).map(\.name))
         let loading = entity.map { !$0.isComplete } ?? false
         /// A property's line: its value, or (in a copy cut to what a list shows) that the rest is on its way.
-        func field(_ name: String, label: String? = nil) -> Line? {
+        func field(_ name: String, label: String? = nil, data: DataField? = nil) -> Line? {
             let property = declared.first { $0.name == name }
             let title = label ?? property?.label ?? name
             if present.contains(name), let entity, entity[name] != nil {
@@ -85,7 +88,12 @@ public final class EntityDetailController: ScreenController {
                 let value =
                     template == "{\(name)}"
                     ? ValueFormatter.format(entity[name] ?? .null) : ValueFormatter.fill(template) { entity[$0] }
-                return Line(label: title, value: value, navigation: nil, name: name)
+                var line = Line(label: title, value: value, navigation: nil, name: name)
+                if let level = (data?.criticality ?? property?.criticality)?.level({ entity[$0] }) {
+                    line.criticality = CriticalityStyle(level)
+                    line.marksCriticality = data?.marksCriticality ?? true
+                }
+                return line
             }
             guard loading, property != nil else { return nil }
             return Line(label: title, value: "loading…", navigation: nil, name: name)
@@ -114,7 +122,7 @@ public final class EntityDetailController: ScreenController {
                         continue
                     }
                     for data in fields where !shownFields.contains(data.path) {
-                        guard let line = field(data.path, label: data.label) else { continue }
+                        guard let line = field(data.path, label: data.label, data: data) else { continue }
                         shownFields.insert(data.path)
                         section.append(line)
                     }
@@ -301,7 +309,13 @@ public final class EntityDetailController: ScreenController {
             let labelStyle = CellStyle(role: item.navigation == nil && item.hop == nil ? .header : .accent)
             let next = buffer.put(
                 item.label, row: line, column: SelectionGutter.width, width: labelWidth, style: labelStyle)
-            buffer.put(item.value, row: line, column: next + 1, width: max(0, buffer.size.columns - next - 1))
+            let room = max(0, buffer.size.columns - next - 1)
+            if let shown = item.criticality {
+                let marked = item.marksCriticality && !item.value.isEmpty ? shown.mark + " " + item.value : item.value
+                buffer.put(marked, row: line, column: next + 1, width: room, style: shown.style)
+            } else {
+                buffer.put(item.value, row: line, column: next + 1, width: room)
+            }
         }
         if entity == nil, !loaded, let line = Optional(rows.lowerBound + cursor.visible.count), line < rows.upperBound {
             buffer.put("loading…", row: line, column: 1, style: CellStyle(role: .muted))

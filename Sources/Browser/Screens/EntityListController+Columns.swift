@@ -46,7 +46,10 @@ extension EntityListController {
             let columns = lineItem.compactMap { field -> DisplayProfile.Column? in
                 guard let property = properties.first(where: { $0.name == field.path }), isShownInList(property)
                 else { return nil }
-                return column(for: property, title: field.label, in: properties)
+                var column = column(for: property, title: field.label, in: properties)
+                column.criticality = field.criticality ?? property.criticality
+                column.marksCriticality = field.marksCriticality
+                return column
             }
             if !columns.isEmpty { return uniquelyTitled(columns) }
         }
@@ -79,7 +82,9 @@ extension EntityListController {
             .map { String(TextSanitizer.sanitize($0).prefix(Self.widestColumn)) }
             .first { !$0.allSatisfy(\.isWhitespace) } ?? property.name
         let value = ValueFormatter.template(for: property) { name in properties.contains { $0.name == name } }
-        return DisplayProfile.Column(title: title, value: value, width: 0, align: isNumeric ? "right" : nil)
+        var column = DisplayProfile.Column(title: title, value: value, width: 0, align: isNumeric ? "right" : nil)
+        column.criticality = property.criticality
+        return column
     }
 
     /// Columns whose titles repeat (two properties a service labels alike) get their property's name added, so
@@ -106,9 +111,7 @@ extension EntityListController {
         for position in cursor.visible {
             guard let shown = row(at: position)?.shown else { continue }
             for (index, column) in derived.enumerated() {
-                let text = ValueFormatter.fill(column.value) { name in
-                    shown.properties.first { $0.name == name }?.value
-                }
+                let text = Self.cell(column) { name in shown.properties.first { $0.name == name }?.value }.text
                 let widest = index == 0 ? Self.widestLabel : Self.widestColumn
                 let width = min(widest, max(Self.headerWidth(column.title), DisplayWidth.width(of: text)))
                 if width > seenWidths[column.title] ?? 0 { seenWidths[column.title] = width }

@@ -1,9 +1,22 @@
 import EntityCache
+import ODataCore
 import Terminal
 
 /// Drawing the list and summarising it for the status line.
 extension EntityListController {
     /// All the text a row shows in `columns` (worked out once for all the rows filtered), for the local filter.
+    /// What a cell of `spec` shows for an entity whose values `value` gives: the column's template filled in, led
+    /// by the mark of its criticality when the column has one (`UI.Criticality`), and that criticality's look.
+    static func cell(
+        _ spec: DisplayProfile.Column, _ value: (String) -> ODataValue?
+    ) -> (text: String, criticality: CriticalityStyle?) {
+        let text = ValueFormatter.fill(spec.value, value)
+        guard let level = spec.criticality?.level(value), let criticality = CriticalityStyle(level) else {
+            return (text, nil)
+        }
+        return (spec.marksCriticality && !text.isEmpty ? criticality.mark + " " + text : text, criticality)
+    }
+
     func rowText(_ row: ListRow, columns: [DisplayProfile.Column]) -> String {
         guard let shown = row.shown else { return "" }
         return columns.map { column in
@@ -149,12 +162,12 @@ extension EntityListController {
         }
         var column = start
         for (spec, width) in zip(columns, widths) where width > 0 {
-            let text = ValueFormatter.fill(spec.value) { name in shown.properties.first { $0.name == name }?.value }
+            let (text, criticality) = Self.cell(spec) { name in shown.properties.first { $0.name == name }?.value }
+            let style = pending ? CellStyle(role: .warning) : criticality?.style ?? .plain
             column =
                 buffer.put(
                     text, row: line, column: column, width: width,
-                    alignment: spec.align == "right" ? .trailing : .leading,
-                    style: pending ? CellStyle(role: .warning) : .plain) + 1
+                    alignment: spec.align == "right" ? .trailing : .leading, style: style) + 1
         }
         drawn[position] = DrawnRow(
             row: row, columns: columns, widths: widths, lineWidth: buffer.size.columns,
