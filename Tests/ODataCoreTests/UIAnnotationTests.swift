@@ -521,3 +521,103 @@ import Testing
         #expect(Criticality.Level(member: "UI.CriticalityType/Unheard") == nil)
     }
 }
+
+/// `Common.ValueList` read from `$metadata` (issue 33): its collection, its label, and its parameters by kind;
+/// `Common.ValueListWithFixedValues` and v2 `sap:value-list="fixed-values"`. A list that names no collection, or
+/// gives nothing back to the form, is none.
+@Suite struct ValueListAnnotationTests {
+    static let metadata = """
+        <?xml version="1.0" encoding="utf-8"?>
+        <edmx:Edmx Version="4.0" xmlns:edmx="http://docs.oasis-open.org/odata/ns/edmx">
+          <edmx:Reference Uri="https://sap.github.io/odata-vocabularies/vocabularies/Common.xml">
+            <edmx:Include Namespace="com.sap.vocabularies.Common.v1" Alias="Common"/>
+          </edmx:Reference>
+          <edmx:DataServices>
+            <Schema Namespace="Shop" xmlns="http://docs.oasis-open.org/odata/ns/edm">
+              <EntityType Name="Order">
+                <Key><PropertyRef Name="id"/></Key>
+                <Property Name="id" Type="Edm.Int32" Nullable="false"/>
+                <Property Name="country" Type="Edm.String"/>
+                <Property Name="region" Type="Edm.String">
+                  <Annotation Term="Common.ValueList">
+                    <Record Type="Common.ValueListType">
+                      <PropertyValue Property="Label" String="Regions"/>
+                      <PropertyValue Property="CollectionPath" String="Regions"/>
+                      <PropertyValue Property="Parameters">
+                        <Collection>
+                          <Record Type="Common.ValueListParameterIn">
+                            <PropertyValue Property="LocalDataProperty" PropertyPath="country"/>
+                            <PropertyValue Property="ValueListProperty" String="Country"/>
+                          </Record>
+                          <Record Type="Common.ValueListParameterInOut">
+                            <PropertyValue Property="LocalDataProperty" PropertyPath="region"/>
+                            <PropertyValue Property="ValueListProperty" String="Code"/>
+                          </Record>
+                          <Record Type="Common.ValueListParameterDisplayOnly">
+                            <PropertyValue Property="ValueListProperty" String="Name"/>
+                          </Record>
+                          <Record Type="Common.ValueListParameterConstant">
+                            <PropertyValue Property="ValueListProperty" String="Kind"/>
+                            <PropertyValue Property="Constant" String="A"/>
+                          </Record>
+                          <Record Type="Common.ValueListParameterOut">
+                            <PropertyValue Property="LocalDataProperty" PropertyPath="to_Country/Name"/>
+                            <PropertyValue Property="ValueListProperty" String="CountryName"/>
+                          </Record>
+                        </Collection>
+                      </PropertyValue>
+                    </Record>
+                  </Annotation>
+                  <Annotation Term="Common.ValueListWithFixedValues"/>
+                </Property>
+                <Property Name="noCollection" Type="Edm.String">
+                  <Annotation Term="Common.ValueList">
+                    <Record><PropertyValue Property="Parameters"><Collection/></PropertyValue></Record>
+                  </Annotation>
+                </Property>
+                <Property Name="givesNothingBack" Type="Edm.String">
+                  <Annotation Term="Common.ValueList">
+                    <Record>
+                      <PropertyValue Property="CollectionPath" String="Regions"/>
+                      <PropertyValue Property="Parameters"><Collection>
+                        <Record Type="Common.ValueListParameterDisplayOnly">
+                          <PropertyValue Property="ValueListProperty" String="Name"/>
+                        </Record>
+                      </Collection></PropertyValue>
+                    </Record>
+                  </Annotation>
+                </Property>
+              </EntityType>
+              <EntityContainer Name="C"><EntitySet Name="Orders" EntityType="Shop.Order"/></EntityContainer>
+            </Schema>
+          </edmx:DataServices>
+        </edmx:Edmx>
+        """
+
+    @Test func a_value_list_is_read_with_its_parameters_by_kind() throws {
+        let model = try EDMXParser.parse(Array(Self.metadata.utf8))
+        let properties = try #require(model.entityType(ofSet: "Orders")?.properties)
+        let region = try #require(properties.first { $0.name == "region" })
+        let list = try #require(region.valueList)
+        #expect(list.collectionPath == "Regions" && list.label == "Regions")
+        // (a constant is not read; an out parameter into a path through a navigation is not either)
+        #expect(list.parameters.map(\.kind) == [.in, .inOut, .displayOnly])
+        #expect(list.inputs.map(\.local) == ["country"] && list.inputs.map(\.to) == ["Country"])
+        #expect(list.outputs.map(\.local) == ["region"] && list.outputs.map(\.from) == ["Code"])
+        #expect(region.hasFixedValues)
+        for name in ["noCollection", "givesNothingBack"] {
+            #expect(properties.first { $0.name == name }?.valueList == nil, "\(name)")
+        }
+        #expect(properties.first { $0.name == "country" }?.hasFixedValues == false)
+    }
+
+    @Test func version_2_says_fixed_values_in_an_attribute() throws {
+        let metadata = UIAnnotationTests.version2.replacingOccurrences(
+            of: #"<Property Name="Currency" Type="Edm.String" sap:label="Currency"/>"#,
+            with: #"<Property Name="Currency" Type="Edm.String" sap:label="Currency" sap:value-list="fixed-values"/>"#)
+        let model = try EDMXParser.parse(Array(metadata.utf8))
+        let properties = try #require(model.entityType(ofSet: "OrderSet")?.properties)
+        #expect(properties.first { $0.name == "Currency" }?.hasFixedValues == true)
+        #expect(properties.first { $0.name == "Customer" }?.hasFixedValues == false)
+    }
+}

@@ -196,6 +196,9 @@ public enum EDMXParser {
             var hidden: Bool?
             /// `UI.Criticality` of a property.
             var criticality: Criticality?
+            /// `Common.ValueList` and `Common.ValueListWithFixedValues` of a property.
+            var valueList: ValueList?
+            var fixedValues: Bool?
             /// `Common.FieldControl`'s static member: `ReadOnly`, `Mandatory`, `Hidden`, `Inapplicable`, `Optional`.
             var fieldControl: String?
             /// `Core.OperationAvailable` of an action or function: a constant, or a path of the bound entity.
@@ -268,6 +271,10 @@ public enum EDMXParser {
                     notes.hidden = bool(annotation)
                 case "com.sap.vocabularies.UI.v1.Criticality" where annotation.attribute("Qualifier") == nil:
                     notes.criticality = Criticality(annotation: annotation)
+                case "com.sap.vocabularies.Common.v1.ValueList" where annotation.attribute("Qualifier") == nil:
+                    notes.valueList = ValueList(annotation: annotation, qualify: qualify)
+                case "com.sap.vocabularies.Common.v1.ValueListWithFixedValues":
+                    notes.fixedValues = bool(annotation)
                 case "com.sap.vocabularies.Common.v1.FieldControl":
                     // (a path says it per entity; only a fixed member says it for all)
                     let member = annotation.attribute("EnumMember") ?? annotation.child(named: "EnumMember")?.text
@@ -484,6 +491,8 @@ public enum EDMXParser {
             if let unit = notes.unit { property.unit = unit }
             if let hidden = notes.hidden { property.isHidden = hidden }
             if let criticality = notes.criticality { property.criticality = criticality }
+            if let valueList = notes.valueList { property.valueList = valueList }
+            if let fixed = notes.fixedValues { property.hasFixedValues = fixed }
             switch notes.fieldControl {
             case "ReadOnly"?:
                 property.isCreatable = false
@@ -619,6 +628,7 @@ public enum EDMXParser {
             parsed.isFilterable = vendor(node, "filterable") != "false"
             parsed.isSortable = vendor(node, "sortable") != "false"
             parsed.isRequiredInFilter = vendor(node, "required-in-filter") == "true"
+            parsed.hasFixedValues = vendor(node, "value-list") == "fixed-values"
             let inline = node.children(named: "Annotation")
             return inline.isEmpty ? parsed : annotated(parsed, notes(inline))
         }

@@ -80,6 +80,10 @@ public struct Property: Sendable, Hashable {
     public var textArrangement: TextArrangement = .textFirst
     /// `sap:unit`, `Measures.ISOCurrency` or `Measures.Unit`: what an amount or quantity is counted in.
     public var unit: MeasureUnit?
+    /// `Common.ValueList`: where the values it may take are listed.
+    public var valueList: ValueList?
+    /// `Common.ValueListWithFixedValues` or v2 `sap:value-list="fixed-values"`: only the listed values are taken.
+    public var hasFixedValues = false
     /// `UI.Criticality`: how good or bad its value is, wherever it is shown.
     public var criticality: Criticality?
     /// `sap:semantics` (`currency-code`, `unit-of-measure`, `email`, …).
