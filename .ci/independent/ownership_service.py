@@ -12,6 +12,10 @@ sets its make and moves its ETag on (odatapy routes the call; what it does is ou
 The car set declares Capabilities.ChangeTracking (issue 34): a list read with `Prefer: odata.track-changes` comes
 with odatapy's own delta link, and what it answers there is its own change log.
 
+A car's make has value help (issue 33): Common.ValueList names the Make set, the make written back from its name
+(InOut) and its country shown beside it (DisplayOnly), and Common.ValueListWithFixedValues says no other make is
+taken.
+
 Inspections of cars say how good or bad their verdicts are with UI.Criticality (issue 33): the line item's data
 field by a path to the level (`verdictCriticality`), and the property itself by the same path, as Fiori apps do.
 
@@ -73,6 +77,20 @@ class Schema(CsdlAbstractEdmProvider):
             "PersonCar", "personCarID", [("personID", "Edm.Int32"), ("carID", "Edm.Int32")],
             [nav(name="Person", type=NS + ".Person", partner="PersonCar"),
              nav(name="Car", type=NS + ".Car", partner="PersonCar")])
+        common = "com.sap.vocabularies.Common.v1."
+        makes = key_type("Make", "makeID", [("name", "Edm.String"), ("country", "Edm.String")], [])
+        car.properties[1].annotations = [
+            CsdlAnnotation(term=common + "ValueList", value=Record(type=common + "ValueListType", property_values=[
+                PropertyValue("CollectionPath", to_expression("Make")),
+                PropertyValue("Label", to_expression("Makes")),
+                PropertyValue("Parameters", Collection(items=[
+                    Record(type=common + "ValueListParameterInOut", property_values=[
+                        PropertyValue("LocalDataProperty", Path("make", PathKind.PropertyPath)),
+                        PropertyValue("ValueListProperty", to_expression("name"))]),
+                    Record(type=common + "ValueListParameterDisplayOnly", property_values=[
+                        PropertyValue("ValueListProperty", to_expression("country"))]),
+                ]))])),
+            CsdlAnnotation(term=common + "ValueListWithFixedValues", value=True)]
         ui = "com.sap.vocabularies.UI.v1."
         verdict_level = Path("verdictCriticality")
         inspection = key_type(
@@ -99,6 +117,7 @@ class Schema(CsdlAbstractEdmProvider):
                               term="Org.OData.Capabilities.V1.ChangeTracking",
                               value=Record(property_values=[PropertyValue("Supported", to_expression(True))]))]),
             CsdlEntitySet(name="Inspection", type=NS + ".Inspection"),
+            CsdlEntitySet(name="Make", type=NS + ".Make"),
             CsdlEntitySet(name="PersonCar", type=NS + ".PersonCar",
                           navigation_property_bindings=[bind(path="Person", target="Person"),
                                                         bind(path="Car", target="Car")]),
@@ -110,7 +129,7 @@ class Schema(CsdlAbstractEdmProvider):
             name="Repaint", bound=True,
             parameters=[CsdlParameter(name="car", type=NS + ".Car", nullable=False),
                         CsdlParameter(name="make", type="Edm.String", nullable=False)])
-        return [CsdlSchema(namespace=NS, entity_types=[person, car, link, inspection], entity_container=container,
+        return [CsdlSchema(namespace=NS, entity_types=[person, car, link, inspection, makes], entity_container=container,
                            functions=[cars_by_make], actions=[repaint])]
 
 
@@ -141,6 +160,10 @@ def seed(store):
     store.set_entities("Person", list(people.values()))
     store.set_entities("Car", list(cars.values()))
     store.set_entities("PersonCar", list(links.values()))
+    store.set_entities("Make", [
+        entity(makeID=key, name=name, country=country)
+        for key, name, country in [(1, "Ford", "United States"), (2, "Honda", "Japan"), (3, "Skoda", "Czechia"),
+                                   (4, "Tesla", "United States"), (5, "Toyota", "Japan")]])
     # A verdict's level: 1 negative, 2 critical, 3 positive, 0 neutral.
     verdicts = [(1, 1, "Brakes worn", 1), (2, 2, "Tyres near the limit", 2), (3, 3, "Passed", 3), (4, 4, "Booked", 0)]
     store.set_entities("Inspection", [

@@ -265,7 +265,7 @@ public final class EditFormController: ScreenController {
 
     public var statusSummary: String {
         let waiting = notLoadedFields
-        let keys = "Enter saves · Esc cancels · Tab moves"
+        let keys = (focusedValueList == nil ? "" : "F4 lists values · ") + "Enter saves · Esc cancels · Tab moves"
         guard !waiting.isEmpty else { return keys }
         return "not loaded yet, asked of the service: " + waiting.joined(separator: ", ") + " · " + keys
     }
@@ -309,6 +309,8 @@ public final class EditFormController: ScreenController {
             move(by: 1)
         case .backTab, .up:
             move(by: -1)
+        case .function(4):
+            return valueHelp()
         default:
             edit(key)
         }
@@ -361,6 +363,11 @@ public final class EditFormController: ScreenController {
             case .success(let value):
                 fields[index].error = nil
                 let original = fields[index].original ?? .null
+                // (a value the service fixes is checked once changed: what it holds already is its own)
+                if value != original, let refusal = notAFixedValue(index, value) {
+                    fields[index].error = refusal
+                    continue
+                }
                 // A field without a value left empty stays without one (an empty string is not a change).
                 let untouched = original == .null && fields[index].text.isEmpty
                 if creating != nil {

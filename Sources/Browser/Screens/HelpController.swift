@@ -27,7 +27,7 @@ public final class HelpController: ScreenController {
         ("Enter on a field", "change it, or read it whole"),
         ("v", "read a field's whole value"),
         ("d", "details of the selected row"),
-        ("e", "change the selected entity"),
+        ("e", "change the entity (F4: a field's values)"),
         ("a", "add a new entity to this list"),
         ("L", "link an existing entity here"),
         ("x  Delete", "delete the selected entity (asks first)"),

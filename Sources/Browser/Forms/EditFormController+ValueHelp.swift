@@ -1,0 +1,112 @@
+import EntityCache
+import ODataCore
+import ScreenSeam
+import Terminal
+
+/// Value help (issue 33): a field whose property the service gives a `Common.ValueList` opens, on F4, the list of
+/// its values — the value list's entity set, cached and browsed like any list, narrowed by the form's `In`
+/// parameters — and Enter on one writes its `Out` and `InOut` values into the form's fields. Where the service says
+/// the values are fixed (`Common.ValueListWithFixedValues`, `sap:value-list="fixed-values"`), a typed value that
+/// is not among them is refused next to the field, once the whole list is in the cache (until then the service
+/// decides).
+extension EditFormController {
+    /// The entity set the form edits or creates in (nil for an operation's parameters).
+    var formSet: String? { onParameters == nil ? creating?.entitySet ?? key?.entitySet : nil }
+
+    /// The property a field edits, as `$metadata` (and its annotations) declare it.
+    func property(of field: Field) -> Property? {
+        guard !field.isLinkField, let set = formSet, let type = environment.model.entityType(ofSet: set) else {
+            return nil
+        }
+        return environment.model.properties(of: type).first { $0.name == field.input.name }
+    }
+
+    /// The value list of the focused field, when it has one the service lists in a set of its own.
+    var focusedValueList: ValueList? {
+        guard let field = fields[safe: focus], field.isEditable, let list = property(of: field)?.valueList,
+            environment.model.entitySet(named: list.collectionPath) != nil
+        else { return nil }
+        return list
+    }
+
+    /// F4: the values of the focused field, to pick one from.
+    func valueHelp() -> ScreenAction {
+        guard let field = fields[safe: focus] else { return .handled }
+        guard let list = property(of: field)?.valueList else {
+            message = "\(field.label) has no value help: the service lists no values for it."
+            return .handled
+        }
+        guard field.isEditable else {
+            message = "\(field.label) \(field.readOnly ?? "cannot be changed here")."
+            return .handled
+        }
+        let collection = list.collectionPath
+        guard environment.model.entitySet(named: collection) != nil else {
+            message =
+                "The values of \(field.label) are listed in \(TextSanitizer.sanitize(String(collection.prefix(60)))), "
+                + "which this service does not have."
+            return .handled
+        }
+        let model = environment.model
+        let listed = model.entityType(ofSet: collection).map { model.properties(of: $0) } ?? []
+        // `In` parameters narrow the list by what the form holds now.
+        var conditions: [QueryFilter] = []
+        for (local, to) in list.inputs {
+            guard let source = fields.first(where: { $0.input.name == local }), !source.text.isEmpty,
+                case .success(let value) = source.input.parse(source.text), value != .null,
+                let property = listed.first(where: { $0.name == to }), case .primitive(let type) = property.type
+            else { continue }
+            conditions.append(.compare(to, .eq, value, type: type))
+        }
+        let filter = conditions.isEmpty ? nil : QueryFilter.all(conditions).and(nil, dialect: model.dialect)
+        let title = TextSanitizer.sanitize(list.label ?? environment.setProfile(collection).title ?? collection)
+        let picker = EntityListController(
+            environment: environment, source: .list(ListRequest(entitySet: collection, filter: filter)),
+            breadcrumb: title, kindTitle: title)
+        picker.pickTitle = "Enter takes it for \(field.label)"
+        picker.onPick = { [weak self] entity in self?.take(entity, from: list) }
+        return .push(picker)
+    }
+
+    /// Writes what the chosen `entity` of a value list gives into the form's fields (`Out` and `InOut`).
+    func take(_ entity: CachedEntity, from list: ValueList) {
+        // (a row read with only what its list showed: the whole entity, when the cache has it)
+        let whole = (try? environment.cache.fullEntity(entity.key)) ?? nil
+        var taken: [String] = []
+        var missing: [String] = []
+        for (local, from) in list.outputs {
+            guard let index = fields.firstIndex(where: { $0.input.name == local && $0.isEditable }) else { continue }
+            guard let value = whole?[from] ?? entity[from] else {
+                missing.append(fields[index].label)
+                continue
+            }
+            fields[index].text = FieldInput.text(of: value)
+            fields[index].caret = fields[index].text.count
+            fields[index].error = nil
+            taken.append(fields[index].label)
+        }
+        if !missing.isEmpty {
+            message = "The chosen value has no " + missing.joined(separator: ", ") + " in the cache yet: type it."
+        } else if !taken.isEmpty {
+            message = "Taken from the value help: " + taken.joined(separator: ", ") + " · Enter saves"
+        }
+        environment.setNeedsDisplay()
+    }
+
+    /// Why the text of field `index` is refused when the service fixes its values and the whole list of them is in
+    /// the cache: nil when it is one of them, or when that cannot be told here.
+    func notAFixedValue(_ index: Int, _ value: ODataValue) -> String? {
+        let field = fields[index]
+        guard value != .null, let property = property(of: field), property.hasFixedValues,
+            let list = property.valueList,
+            let from = list.outputs.first(where: { $0.local == field.input.name })?.from
+        else { return nil }
+        let key = ListRequest(entitySet: list.collectionPath).key
+        guard let state = try? environment.cache.listState(key), state.isComplete, state.fetchedCount <= 5000,
+            let window = try? environment.cache.listWindow(key, range: 0..<state.fetchedCount)
+        else { return nil }
+        let values = window.rows.compactMap { $0.entity?[from] }
+        guard !values.isEmpty, !values.contains(value) else { return nil }
+        return "\(field.label) takes one of the \(values.count) values the service lists (F4 shows them)."
+    }
+}

@@ -1,0 +1,103 @@
+import CarDealerTestSupport
+import EntityCache
+import Foundation
+import ODataCore
+import ScreenSeam
+import Terminal
+import Testing
+
+@testable import Browser
+
+/// Value help in a form (issue 33): F4 on a field whose property has a `Common.ValueList` opens the list of its
+/// values; Enter on one writes it into the form; a value the service fixes is refused when it is not listed.
+@MainActor
+@Suite struct ValueHelpTests {
+    /// People whose last name (for the test's sake) takes the make of a car: the value list is the car set, the last
+    /// name written from its make, the model shown beside it.
+    func app(fixed: Bool = false) throws -> (BrowserApp, HeadlessTerminal, RecordingWrites) {
+        let cache = try temporaryCache()
+        try seedPeople(cache, people: [(1, "Ann", "Smith", [(10, 20, "Skoda", "Octavia"), (11, 21, "Ford", "Focus")])])
+        try cache.write { session in
+            try session.writeListPage(
+                ListRequest(entitySet: "Person").key, offset: 0, entityKeys: ["Person(1)"], totalCount: 1,
+                nextLink: nil, isLastPage: true, at: Date())
+            try session.writeListPage(
+                ListRequest(entitySet: "Car").key, offset: 0, entityKeys: ["Car(20)", "Car(21)"], totalCount: 2,
+                nextLink: nil, isLastPage: true, at: Date())
+        }
+        var model = try CarDealerModel.plainModel
+        let type = try #require(model.entitySet(named: "Person")?.entityType)
+        let index = try #require(model.entityTypes[type]?.properties.firstIndex { $0.name == "lastName" })
+        model.entityTypes[type]?.properties[index].valueList = ValueList(
+            collectionPath: "Car", label: "Makes",
+            parameters: [
+                .init(kind: .inOut, localProperty: "lastName", valueListProperty: "make"),
+                .init(kind: .displayOnly, localProperty: nil, valueListProperty: "model"),
+            ])
+        model.entityTypes[type]?.properties[index].hasFixedValues = fixed
+        let writes = RecordingWrites()
+        let environment = BrowserEnvironment(
+            cache: cache, intents: RecordingIntents(), writes: writes, model: model,
+            profile: DisplayProfile.defaults(for: model))
+        let terminal = HeadlessTerminal(size: TerminalSize(columns: 90, rows: 14))
+        let app = BrowserApp(
+            terminal: terminal, environment: environment,
+            root: EntityListController(environment: environment, entitySet: "Person"))
+        app.presentIfNeeded()
+        return (app, terminal, writes)
+    }
+
+    func frame(_ terminal: HeadlessTerminal) -> String { terminal.lastFrame.joined(separator: "\n") }
+
+    /// The form on Ann, its focus on the last name.
+    func lastNameFocused(_ app: BrowserApp, _ terminal: HeadlessTerminal) throws {
+        _ = app.handle([.key(.char("e"))])
+        for _ in 0..<6 where !(terminal.lastFrame.contains { $0.hasPrefix("▌") && $0.contains("lastName") }) {
+            _ = app.handle([.key(.tab)])
+        }
+        #expect(terminal.lastFrame.contains { $0.hasPrefix("▌") && $0.contains("lastName") }, "\(frame(terminal))")
+    }
+
+    @Test func f4_lists_the_values_and_enter_writes_the_chosen_one_into_the_form() throws {
+        let (app, terminal, writes) = try app()
+        try lastNameFocused(app, terminal)
+        // The footer offers it
+        #expect(frame(terminal).contains("F4 lists values"), "\(frame(terminal))")
+        // When F4 is pressed
+        _ = app.handle([.key(.function(4))])
+        // Then the value list is on screen, titled by its label, saying what Enter does
+        #expect(app.stack.top is EntityListController)
+        let picker = frame(terminal)
+        #expect(picker.contains("Makes") && picker.contains("Skoda") && picker.contains("Ford"), "\(picker)")
+        #expect(picker.contains("Enter takes it for lastName"), "\(picker)")
+        // When the second is chosen
+        _ = app.handle([.key(.char("j")), .key(.enter)])
+        // Then the form holds its make, and saving hands it on
+        #expect(app.stack.top is EditFormController)
+        #expect(terminal.lastFrame.contains { $0.contains("lastName") && $0.contains("Ford") }, "\(frame(terminal))")
+        _ = app.handle([.key(.enter)])
+        #expect(writes.saved.map(\.changes) == [[ODataProperty(name: "lastName", value: .string("Ford"))]])
+    }
+
+    @Test func a_value_the_service_fixes_is_refused_when_it_is_not_listed() throws {
+        let (app, terminal, writes) = try app(fixed: true)
+        try lastNameFocused(app, terminal)
+        // When a make that is not listed is typed and saved
+        _ = app.handle([.key(.ctrl("u"))] + "Lada".map { .key(.char($0)) } + [.key(.enter)])
+        // Then it is refused next to the field, and nothing is handed on
+        #expect(frame(terminal).contains("lastName takes one of the 2 values the service lists"), "\(frame(terminal))")
+        #expect(writes.saved.isEmpty)
+        // When a listed one is typed
+        _ = app.handle([.key(.ctrl("u"))] + "Skoda".map { .key(.char($0)) } + [.key(.enter)])
+        #expect(writes.saved.map(\.changes) == [[ODataProperty(name: "lastName", value: .string("Skoda"))]])
+    }
+
+    @Test func a_field_without_value_help_says_so_on_f4() throws {
+        let (app, terminal, _) = try app()
+        _ = app.handle([.key(.char("e"))])
+        // (the focus is on the first name)
+        _ = app.handle([.key(.function(4))])
+        #expect(app.stack.top is EditFormController)
+        #expect(frame(terminal).contains("has no value help"), "\(frame(terminal))")
+    }
+}

@@ -1,0 +1,79 @@
+import CarDealerTestSupport
+import Foundation
+import ODataCore
+import ODataHTTP
+import Testing
+
+/// Value help from a service we did not write (issue 33): odatapy's v4 service (`.ci/independent/ownership_service.py`)
+/// gives a car's make a `Common.ValueList` over its `Make` set (the make written back from the name, the country
+/// shown beside it) with fixed values. In the built binary, F4 on the make lists them; the chosen one is sent, and
+/// the service holds it (read back over HTTP); a make not listed is refused in the form.
+@Suite(
+    .serialized, .enabled(if: odatapyRoot != nil, "CARDEALER_ODATAPY_ROOT is not set (see .ci/checks)"),
+    .enabled(if: TmuxSession.executable != nil, "tmux is not installed")
+)
+struct IndependentValueHelpTests {
+    typealias Launch = BrowserInTmuxTests.Launch
+
+    func send(_ request: TransportRequest) async throws -> TransportResponse {
+        try await HTTPClientTransport(timeout: 10).send(request)
+    }
+
+    @Test func f4_on_a_cars_make_picks_one_of_the_services_makes_and_it_is_sent() async throws {
+        let root = try #require(odatapyRoot)
+        // The service's $metadata declares it, as the model reads it
+        let metadata = try await send(TransportRequest(url: root + "$metadata", acceptsXML: true, dialect: .v4))
+        let make = try #require(
+            try EDMXParser.parse(metadata.body).entityType(ofSet: "Car")?.properties.first { $0.name == "make" })
+        #expect(make.valueList?.collectionPath == "Make" && make.hasFixedValues)
+        #expect(make.valueList?.outputs.map(\.from) == ["name"])
+        // Given a car of the test's own
+        let number = Int.random(in: 10_000...99_999)
+        var create = TransportRequest(method: .post, url: root + "Car", dialect: .v4)
+        create.headers["Content-Type"] = "application/json"
+        create.body = Array(#"{"carID":\#(number),"make":"Honda","model":"Jazz \#(number)"}"#.utf8)
+        #expect(try await send(create).status == 201)
+        let app = try Launch("browse \(root)Car", columns: 110, rows: 24)
+        defer { app.close() }
+        try await app.expect("the cars") { $0.contains("● online") && !$0.contains("loading…") }
+        try app.tmux.sendKeys(":")
+        try app.tmux.run("send-keys", "-t", app.tmux.target, "-l", "filter carID = \(number)")
+        try app.tmux.sendKeys("Enter")
+        try await app.expect("the test's car") { $0.contains("Jazz \(number)") && !$0.contains("asking the service") }
+        // When its form is opened (the make is the first field that can be typed) and F4 pressed
+        try app.tmux.sendKeys("e")
+        try await app.expect("the form, offering value help") { $0.contains("F4 lists values") }
+        try app.tmux.sendKeys("F4")
+        // Then the service's makes are listed, with their countries
+        try await app.expect("the makes") {
+            $0.contains("Makes") && $0.contains("Skoda") && $0.contains("Czechia") && $0.contains("Enter takes it")
+        }
+        try await app.select("Skoda")
+        try app.tmux.sendKeys("Enter")
+        try await app.expect("the make taken") { $0.contains("Taken from the value help") }
+        // And a make the service does not list is refused in the form
+        try app.tmux.sendKeys("C-u")
+        try app.tmux.run("send-keys", "-t", app.tmux.target, "-l", "Lada")
+        try app.tmux.sendKeys("Enter")
+        try await app.expect("the refusal") { $0.contains("takes one of the 5 values the service lists") }
+        // When the listed one is typed again and saved
+        try app.tmux.sendKeys("C-u")
+        try app.tmux.run("send-keys", "-t", app.tmux.target, "-l", "Skoda")
+        try app.tmux.sendKeys("Enter")
+        // Then the service holds it
+        var held: ODataValue?
+        for _ in 0..<100 {
+            let response = try await send(TransportRequest(url: root + "Car(\(number))", dialect: .v4))
+            if case .entity(let entity) = try VerboseJSONDecoder(serviceRoot: root, dialect: .v4).decode(response.body)
+            {
+                held = entity["make"]
+            }
+            if held == .string("Skoda") { break }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        #expect(held == .string("Skoda"))
+        try await app.expect("the row, sent") { $0.contains("Skoda") && !$0.contains("pending") }
+        try app.tmux.sendKeys("q")
+        try await app.expect("a clean exit") { $0.contains("EXIT=0") }
+    }
+}
