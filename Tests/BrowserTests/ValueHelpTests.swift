@@ -85,11 +85,32 @@ import Testing
         // When a make that is not listed is typed and saved
         _ = app.handle([.key(.ctrl("u"))] + "Lada".map { .key(.char($0)) } + [.key(.enter)])
         // Then it is refused next to the field, and nothing is handed on
-        #expect(frame(terminal).contains("lastName takes one of the 2 values the service lists"), "\(frame(terminal))")
+        #expect(frame(terminal).contains("lastName: not one of the 2 values listed"), "\(frame(terminal))")
         #expect(writes.saved.isEmpty)
         // When a listed one is typed
         _ = app.handle([.key(.ctrl("u"))] + "Skoda".map { .key(.char($0)) } + [.key(.enter)])
         #expect(writes.saved.map(\.changes) == [[ODataProperty(name: "lastName", value: .string("Skoda"))]])
+    }
+
+    @Test func a_refused_value_saved_again_is_sent_for_the_service_to_decide() throws {
+        let (app, terminal, writes) = try app(fixed: true)
+        try lastNameFocused(app, terminal)
+        _ = app.handle([.key(.ctrl("u"))] + "Lada".map { .key(.char($0)) } + [.key(.enter)])
+        #expect(frame(terminal).contains("Enter again sends what is not listed"), "\(frame(terminal))")
+        #expect(writes.saved.isEmpty)
+        // (the cached list may be older than the service's)
+        _ = app.handle([.key(.enter)])
+        #expect(writes.saved.map(\.changes) == [[ODataProperty(name: "lastName", value: .string("Lada"))]])
+    }
+
+    @Test func an_empty_field_with_fixed_values_does_not_stop_a_save() throws {
+        let (app, terminal, writes) = try app(fixed: true)
+        try lastNameFocused(app, terminal)
+        // When the field is emptied and saved
+        _ = app.handle([.key(.ctrl("u")), .key(.enter)])
+        // Then nothing asks for one of the listed values
+        #expect(!frame(terminal).contains("not one of the"), "\(frame(terminal))")
+        #expect(writes.saved.count == 1)
     }
 
     @Test func a_field_without_value_help_says_so_on_f4() throws {

@@ -55,7 +55,7 @@ struct IndependentValueHelpTests {
         try app.tmux.sendKeys("C-u")
         try app.tmux.run("send-keys", "-t", app.tmux.target, "-l", "Lada")
         try app.tmux.sendKeys("Enter")
-        try await app.expect("the refusal") { $0.contains("takes one of the 5 values the service lists") }
+        try await app.expect("the refusal") { $0.contains("not one of the 5 values listed") }
         // When the listed one is typed again and saved
         try app.tmux.sendKeys("C-u")
         try app.tmux.run("send-keys", "-t", app.tmux.target, "-l", "Skoda")

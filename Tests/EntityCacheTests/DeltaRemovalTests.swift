@@ -43,6 +43,27 @@ import Testing
         #expect(try cache.entity("Person(7)") != nil)
     }
 
+    @Test func the_first_row_a_key_listed_twice_and_keys_past_one_statement_go_too() throws {
+        // Given people 0…9 listed, person 4 a second time at the end (a page that shifted while it was read)
+        let cache = try CacheDatabase()
+        try listed(cache, ids: 0..<10, next: nil)
+        try cache.write { session in
+            try session.writeListPage(
+                people, offset: 10, entityKeys: ["Person(4)"], totalCount: 11, nextLink: nil, isLastPage: true,
+                at: date)
+        }
+        let before = try #require(try cache.listState(people))
+        // When the first row, person 4, and 1,200 keys never listed leave (more than one statement's worth)
+        let gone = [EntityKey("Person(0)"), "Person(4)"] + (100..<1300).map { "Person(\($0))" }
+        try cache.write { try $0.removeFromList(gone, list: people) }
+        // Then the others move up in order, and the rows go down by three but the service's count by two
+        let rows = try cache.listWindow(people, range: 0..<8).rows.map { $0.entity?.key }
+        #expect(rows == (1..<10).filter { $0 != 4 }.map { EntityKey("Person(\($0))") })
+        let after = try #require(try cache.listState(people))
+        #expect(after.fetchedCount == before.fetchedCount - 3)
+        #expect(after.totalCount == before.totalCount.map { $0 - 2 })
+    }
+
     @Test func which_of_many_keys_a_list_holds_is_one_answer() throws {
         let cache = try CacheDatabase()
         try listed(cache, ids: 0..<10, next: nil)

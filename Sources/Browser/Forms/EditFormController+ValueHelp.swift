@@ -32,6 +32,10 @@ extension EditFormController {
     /// F4: the values of the focused field, to pick one from.
     func valueHelp() -> ScreenAction {
         guard let field = fields[safe: focus] else { return .handled }
+        guard formSet != nil, !field.isLinkField else {
+            message = "Value help is for the fields of an entity's own form, not this one."
+            return .handled
+        }
         guard let list = property(of: field)?.valueList else {
             message = "\(field.label) has no value help: the service lists no values for it."
             return .handled
@@ -52,14 +56,15 @@ extension EditFormController {
         // `In` parameters narrow the list by what the form holds now.
         var conditions: [QueryFilter] = []
         for (local, to) in list.inputs {
-            guard let source = fields.first(where: { $0.input.name == local }), !source.text.isEmpty,
+            guard let source = fields.first(where: { $0.input.name == local && !$0.isLinkField }), !source.text.isEmpty,
                 case .success(let value) = source.input.parse(source.text), value != .null,
                 let property = listed.first(where: { $0.name == to }), case .primitive(let type) = property.type
             else { continue }
             conditions.append(.compare(to, .eq, value, type: type))
         }
         let filter = conditions.isEmpty ? nil : QueryFilter.all(conditions).and(nil, dialect: model.dialect)
-        let title = TextSanitizer.sanitize(list.label ?? environment.setProfile(collection).title ?? collection)
+        let title = TextSanitizer.sanitize(
+            String((list.label ?? environment.setProfile(collection).title ?? collection).prefix(60)))
         let picker = EntityListController(
             environment: environment, source: .list(ListRequest(entitySet: collection, filter: filter)),
             breadcrumb: title, kindTitle: title)
@@ -75,7 +80,8 @@ extension EditFormController {
         var taken: [String] = []
         var missing: [String] = []
         for (local, from) in list.outputs {
-            guard let index = fields.firstIndex(where: { $0.input.name == local && $0.isEditable }) else { continue }
+            guard let index = fields.firstIndex(where: { $0.input.name == local && $0.isEditable && !$0.isLinkField })
+            else { continue }
             guard let value = whole?[from] ?? entity[from] else {
                 missing.append(fields[index].label)
                 continue
@@ -94,11 +100,13 @@ extension EditFormController {
     }
 
     /// Why the text of field `index` is refused when the service fixes its values and the whole list of them is in
-    /// the cache: nil when it is one of them, or when that cannot be told here.
-    func notAFixedValue(_ index: Int, _ value: ODataValue) -> String? {
+    /// the cache: nil when it is one of them, or when that cannot be told here (the list not wholly cached, or a
+    /// row of it without the value). Values are compared as the field writes them, so that a list whose property
+    /// is typed otherwise than the form's still matches. The same text refused once goes the second time: the
+    /// cached list may be older than the service's, which decides.
+    func notAFixedValue(_ index: Int) -> String? {
         let field = fields[index]
-        guard value != .null, let property = property(of: field), property.hasFixedValues,
-            let list = property.valueList,
+        guard let property = property(of: field), property.hasFixedValues, let list = property.valueList,
             let from = list.outputs.first(where: { $0.local == field.input.name })?.from
         else { return nil }
         let key = ListRequest(entitySet: list.collectionPath).key
@@ -106,7 +114,11 @@ extension EditFormController {
             let window = try? environment.cache.listWindow(key, range: 0..<state.fetchedCount)
         else { return nil }
         let values = window.rows.compactMap { $0.entity?[from] }
-        guard !values.isEmpty, !values.contains(value) else { return nil }
-        return "\(field.label) takes one of the \(values.count) values the service lists (F4 shows them)."
+        guard !values.isEmpty, values.count == window.rows.count else { return nil }
+        let listed = Set(values.map { FieldInput.text(of: $0) })
+        let attempt = field.input.name + "\u{0}" + field.text
+        guard !listed.contains(field.text), !refusedFixedValues.contains(attempt) else { return nil }
+        refusedFixedValues.insert(attempt)
+        return "\(field.label): not one of the \(listed.count) values listed (F4 shows them)."
     }
 }

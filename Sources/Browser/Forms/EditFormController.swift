@@ -63,6 +63,8 @@ public final class EditFormController: ScreenController {
     /// The version of the entity the form opened on: the change is made against it (`If-Match`), whatever copy
     /// arrives while the form is open.
     var baseEtag: String?
+    /// Values refused once as not among a field's fixed values (field name, NUL, text): sent if saved again.
+    var refusedFixedValues: Set<String> = []
 
     /// A form for `entity`, focused on `property` when given (Enter on a field of the detail screen).
     public init?(
@@ -358,14 +360,17 @@ public final class EditFormController: ScreenController {
     func save() -> ScreenAction {
         var changes: [ODataProperty] = []
         var linkChanges: [ODataProperty] = []
+        var notListed = false
         for index in fields.indices where fields[index].isEditable {
             switch fields[index].input.parse(fields[index].text) {
             case .success(let value):
                 fields[index].error = nil
                 let original = fields[index].original ?? .null
-                // (a value the service fixes is checked once changed: what it holds already is its own)
-                if value != original, let refusal = notAFixedValue(index, value) {
+                // (a value the service fixes is checked once typed: what it holds already is its own, and an empty
+                // field sends nothing to check)
+                if value != original, !fields[index].text.isEmpty, let refusal = notAFixedValue(index) {
                     fields[index].error = refusal
+                    notListed = true
                     continue
                 }
                 // A field without a value left empty stays without one (an empty string is not a change).
@@ -389,7 +394,10 @@ public final class EditFormController: ScreenController {
         }
         if let first = fields.firstIndex(where: { $0.error != nil }) {
             focus = first
-            message = "Nothing was saved: each field marked says what to fix."
+            message =
+                notListed
+                ? "Nothing was saved. Enter again sends what is not listed as typed."
+                : "Nothing was saved: each field marked says what to fix."
             return .handled
         }
         if let onParameters {

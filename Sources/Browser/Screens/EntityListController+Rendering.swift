@@ -4,7 +4,6 @@ import Terminal
 
 /// Drawing the list and summarising it for the status line.
 extension EntityListController {
-    /// All the text a row shows in `columns` (worked out once for all the rows filtered), for the local filter.
     /// What a cell of `spec` shows for an entity whose values `value` gives: the column's template filled in, led
     /// by the mark of its criticality when the column has one (`UI.Criticality`), and that criticality's look.
     static func cell(
@@ -17,6 +16,7 @@ extension EntityListController {
         return (spec.marksCriticality && !text.isEmpty ? criticality.mark + " " + text : text, criticality)
     }
 
+    /// All the text a row shows in `columns` (worked out once for all the rows filtered), for the local filter.
     func rowText(_ row: ListRow, columns: [DisplayProfile.Column]) -> String {
         guard let shown = row.shown else { return "" }
         return columns.map { column in

@@ -38,16 +38,21 @@ extension CacheWriteSession {
         guard !keys.isEmpty else { return }
         if let id = try CacheQueries.listId(db, key: list) {
             var positions: [Int] = []
+            var found: Set<String> = []
             for chunk in Self.chunks(of: keys.map(\.canonical)) {
                 let marks = Array(repeating: "?", count: chunk.count).joined(separator: ",")
                 let arguments = StatementArguments([id]) + StatementArguments(chunk)
-                positions += try Int.fetchAll(
-                    db, sql: "SELECT position FROM listRow WHERE listId = ? AND entityKey IN (\(marks))",
+                for row in try Row.fetchAll(
+                    db, sql: "SELECT position, entityKey FROM listRow WHERE listId = ? AND entityKey IN (\(marks))",
                     arguments: arguments)
+                {
+                    positions.append(row[0])
+                    found.insert(row[1])
+                }
                 try db.execute(
                     sql: "DELETE FROM listRow WHERE listId = ? AND entityKey IN (\(marks))", arguments: arguments)
             }
-            try closeGaps(at: positions.sorted(), inList: id)
+            try closeGaps(at: positions.sorted(), inList: id, entities: found.count)
         }
         let forget = try db.cachedStatement(sql: "DELETE FROM entity WHERE key = ? AND pending = 0")
         for key in keys { try forget.execute(arguments: [key.canonical]) }
@@ -55,8 +60,9 @@ extension CacheWriteSession {
 
     /// Moves the rows of list `id` up over the emptied `gaps` (ascending): a row after the i-th gap moves up i
     /// places. Rows go to negative positions first (never in use, so the primary key cannot collide whatever
-    /// order SQLite visits them in), then back; the list's counts follow.
-    private func closeGaps(at gaps: [Int], inList id: Int64) throws {
+    /// order SQLite visits them in), then back; the list's counts follow (the service's count by the `entities`
+    /// that left: a key listed twice is one entity).
+    private func closeGaps(at gaps: [Int], inList id: Int64, entities: Int) throws {
         guard !gaps.isEmpty else { return }
         let shift = try db.cachedStatement(
             sql: "UPDATE listRow SET position = -(position - ?) WHERE listId = ? AND position > ? AND position < ?")
@@ -74,7 +80,7 @@ extension CacheWriteSession {
                     nextPosition = ?
                 WHERE id = ?
                 """,
-            arguments: [gaps.count, gaps.count, next.map { next in next - gaps.filter { $0 < next }.count }, id])
+            arguments: [gaps.count, entities, next.map { next in next - gaps.filter { $0 < next }.count }, id])
     }
 
     /// `keys` in runs SQLite takes as one statement's arguments.

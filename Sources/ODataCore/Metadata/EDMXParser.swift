@@ -406,7 +406,7 @@ public enum EDMXParser {
                     .flatMap {
                         $0.attribute("EnumMember") ?? $0.child(named: "EnumMember")?.text
                     }
-                field.marksCriticality = representation?.hasSuffix("WithoutIcon") != true
+                field.marksCriticality = representation?.filter { !$0.isWhitespace }.hasSuffix("WithoutIcon") != true
                 fields.append(field)
             }
             return fields
