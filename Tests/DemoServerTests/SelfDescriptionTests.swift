@@ -23,6 +23,7 @@ struct SelfDescriptionTests {
             for index in bare.entityTypes[name]?.properties.indices ?? 0..<0 {
                 bare.entityTypes[name]?.properties[index].label = nil
                 bare.entityTypes[name]?.properties[index].unit = nil
+                bare.entityTypes[name]?.properties[index].valueList = nil
             }
         }
         let merged = try EDMXParser.merge(annotations: document.body, into: bare)
@@ -34,7 +35,21 @@ struct SelfDescriptionTests {
             #expect(person.property(named: "ssn")?.label == "Social security number")
             let maintenance = try #require(model.entityType(ofSet: "Maintenance"))
             #expect(maintenance.property(named: "cost")?.unit == .currencyCode("USD"))
+            // A car's make has value help: the makes, its name written back
+            let make = try #require(model.entityType(ofSet: "Car")?.property(named: "make"))
+            #expect(make.valueList?.collectionPath == "Make" && make.valueList?.label == "Makes")
+            #expect(make.valueList?.outputs.map(\.from) == ["name"] && make.valueList?.outputs.map(\.local) == ["make"])
+            #expect(!make.hasFixedValues)
+            #expect(model.entitySet(named: "Make") != nil)
         }
+        // And the makes are served, every make the demo's cars are drawn from
+        let makes = try VerboseJSONDecoder(serviceRoot: service.server.baseURL, dialect: .v2).decode(
+            Array(try await service.get("Make?$orderby=makeID").body))
+        guard case .collection(let listed) = makes else {
+            Issue.record("the makes are not a collection: \(makes)")
+            return
+        }
+        #expect(listed.entities.count == 15 && listed.entities.first?["name"] == .string("Ford"))
         #expect(merged.entityType(ofSet: "Car")?.titleProperties == ["make", "model"])
     }
 }

@@ -10,7 +10,7 @@ import GRDB
 /// the People screen lists.
 struct DataGenerator {
     /// Bumped whenever the generated data or the schema changes, so cached files are rebuilt.
-    static let version = 3
+    static let version = 4
 
     var people: Int
     /// Whether to write the hostile variant (see ``HostileStrings``).
@@ -34,6 +34,11 @@ struct DataGenerator {
         let insertMaintenance = try db.makeStatement(sql: "INSERT INTO Maintenance VALUES (?, ?, ?, ?, ?, ?)")
         let insertLink = try db.makeStatement(sql: "INSERT INTO PersonCarMaintenance VALUES (?, ?, ?, ?)")
 
+        // The makes a car's make is chosen from (its value help, issue 33), in the vocabulary's order.
+        let insertMake = try db.makeStatement(sql: "INSERT INTO Make VALUES (?, ?, ?)")
+        for (index, make) in Vocabulary.makes.enumerated() {
+            try insertMake.execute(arguments: [index + 1, make.make, Dates.year2005])
+        }
         // Cars first, so that IDs are stable; cars 2 and 5 are the seed's.
         let carCount = max(5, people * 9 / 10)
         var manufactured: [Int64] = [0]  // index = carID

@@ -1,6 +1,6 @@
 /// How the demo service describes its own screens, in the vocabularies any OData client reads (issue 33): each
 /// type's `UI.HeaderInfo` (its names, the properties that name one), `UI.LineItem` (a list's columns and their
-/// labels), `Common.Label` of each property, and `Measures.ISOCurrency` of an amount. The same `<Annotations>` blocks
+/// labels), `Common.Label` of each property, `Measures.ISOCurrency` of an amount, and `Common.ValueList` of a car's make. The same `<Annotations>` blocks
 /// go inline into both `$metadata` documents and, on their own, into the v2 root's annotation document
 /// (``ServiceSchema/annotationDocument``), as SAP Gateway publishes a v2 service's.
 public struct ScreenSchema: Sendable {
@@ -16,14 +16,20 @@ public struct ScreenSchema: Sendable {
     public var labels: [String: String]
     /// `Measures.ISOCurrency` by property: the currency every amount of it is in.
     public var currencies: [String: String] = [:]
+    /// `Common.ValueList` by property: the set that lists its values, the property of that set it takes, and the
+    /// list's label. (Not `ValueListWithFixedValues`: the service takes any value, so it does not say it would
+    /// not.)
+    public var valueLists: [String: (collection: String, property: String, label: String)] = [:]
     /// `UI.PresentationVariant`'s `SortOrder`: a list's default order.
     public var sortOrder: [(property: String, descending: Bool)] = []
 
     public init(
         typeName: String, typeNamePlural: String, title: String, description: String? = nil,
         lineItem: [(property: String, label: String)], labels: [String: String], currencies: [String: String] = [:],
+        valueLists: [String: (collection: String, property: String, label: String)] = [:],
         sortOrder: [(property: String, descending: Bool)] = []
     ) {
+        self.valueLists = valueLists
         self.sortOrder = sortOrder
         self.typeName = typeName
         self.typeNamePlural = typeNamePlural
@@ -111,11 +117,22 @@ extension ServiceSchema {
             for property in set.properties {
                 let label = screen.labels[property.name]
                 let currency = screen.currencies[property.name]
-                guard label != nil || currency != nil else { continue }
+                let valueList = screen.valueLists[property.name]
+                guard label != nil || currency != nil || valueList != nil else { continue }
                 xml += "<Annotations Target=\"\(type)/\(property.name)\"\(namespaceAttribute)>"
                 if let label { xml += "<Annotation Term=\"Common.Label\" String=\"\(Self.escaped(label))\"/>" }
                 if let currency {
                     xml += "<Annotation Term=\"Measures.ISOCurrency\" String=\"\(Self.escaped(currency))\"/>"
+                }
+                if let valueList {
+                    xml += "<Annotation Term=\"Common.ValueList\"><Record Type=\"Common.ValueListType\">"
+                    xml += "<PropertyValue Property=\"Label\" String=\"\(Self.escaped(valueList.label))\"/>"
+                    xml += "<PropertyValue Property=\"CollectionPath\" String=\"\(valueList.collection)\"/>"
+                    xml += "<PropertyValue Property=\"Parameters\"><Collection>"
+                    xml += "<Record Type=\"Common.ValueListParameterInOut\">"
+                    xml += "<PropertyValue Property=\"LocalDataProperty\" PropertyPath=\"\(property.name)\"/>"
+                    xml += "<PropertyValue Property=\"ValueListProperty\" String=\"\(valueList.property)\"/>"
+                    xml += "</Record></Collection></PropertyValue></Record></Annotation>"
                 }
                 xml += "</Annotations>\n"
             }

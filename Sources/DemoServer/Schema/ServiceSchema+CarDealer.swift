@@ -48,6 +48,7 @@ extension ServiceSchema {
                         "carID": "Car number", "make": "Make", "model": "Model", "manufactureDate": "Built",
                         "createStamp": "Changed",
                     ],
+                    valueLists: ["make": ("Make", "name", "Makes")],
                     sortOrder: [("make", false), ("model", false), ("carID", false)])
             ),
             EntitySetSchema(
@@ -79,6 +80,19 @@ extension ServiceSchema {
                         "mileage": "Mileage", "cost": "Cost", "createStamp": "Changed",
                     ],
                     currencies: ["cost": "USD"], sortOrder: [("serviceDate", true), ("maintenanceID", false)])
+            ),
+            // The makes a car's make is picked from: its value help (issue 33).
+            EntitySetSchema(
+                name: "Make", key: "makeID",
+                properties: [
+                    PropertySchema("makeID", .int32), PropertySchema("name", .string, maxLength: 50),
+                    PropertySchema("createStamp", .dateTime),
+                ],
+                concurrencyProperty: "createStamp", indexed: ["name"],
+                screen: ScreenSchema(
+                    typeName: "Make", typeNamePlural: "Makes", title: "name", lineItem: [("name", "Make")],
+                    labels: ["makeID": "Make number", "name": "Make", "createStamp": "Changed"],
+                    sortOrder: [("name", false), ("makeID", false)])
             ),
             EntitySetSchema(
                 name: "PersonCarMaintenance", key: "personCarMaintenanceID",
