@@ -91,8 +91,8 @@ struct IndependentAnnotationTests {
 
     /// `:filter` with typed conditions on a list the service pages (five rows a page here, of its 25 orders): the
     /// field by its `UI.SelectionFields` name and the amount by its label, and the rows shown are the ones the
-    /// service itself answers for the same filter. (Whether the service or the rows already here answer depends on
-    /// how far read-ahead got, so which one did is not asserted; the v4 spelling of the filter is `QueryFilterTests`'.)
+    /// service itself answers for the same filter, which it was asked: read-ahead is off (`prefetch = false`), so
+    /// the list is not all here when the filter is typed (15 of 25 rows: the window's three pages).
     @Test func a_typed_filter_shows_the_orders_the_service_answers_for_it() async throws {
         let root = try #require(IndependentVersion4BrowseTests.root)
         // What the service answers, asked here with the filter written by hand
@@ -106,7 +106,8 @@ struct IndependentAnnotationTests {
         let directory = try BuiltProducts.temporaryDirectory("cardealer-config")
         defer { try? FileManager.default.removeItem(atPath: directory) }
         try FileManager.default.createDirectory(atPath: directory + "/cardealer", withIntermediateDirectories: true)
-        try "page-size = 5\n".write(toFile: directory + "/cardealer/config.toml", atomically: true, encoding: .utf8)
+        try "page-size = 5\nprefetch = false\n".write(
+            toFile: directory + "/cardealer/config.toml", atomically: true, encoding: .utf8)
         let app = try Launch(
             "browse \(root)SalesOrder", columns: 140, rows: 14, environment: "XDG_CONFIG_HOME=\(directory) ")
         defer { app.close() }
@@ -126,6 +127,25 @@ struct IndependentAnnotationTests {
         }
         #expect(Set(shown) == Set(expected), "\(screen)")
         #expect(screen.contains("/OverallSDProcessStatus = C and Net Value > 100000"), "\(screen)")
+        // And the service was asked for it, the decimal as v4 spells it: the newest request that is not a page of
+        // the list's window
+        try app.tmux.sendKeys("i")
+        try await app.expect("the request log") { $0.contains("Request log") && $0.contains("fetched") }
+        let filtered = { (screen: String) in
+            // (a long URL is wrapped over lines of the screen, each after a space)
+            let joined = screen.replacingOccurrences(of: "\n ", with: "")
+            return joined.contains("OverallSDProcessStatus eq 'C' and TotalNetAmount gt 100000")
+                || joined.contains("OverallSDProcessStatus%20eq%20'C'%20and%20TotalNetAmount%20gt%20100000")
+        }
+        var found = false
+        for _ in 0..<6 where !found {
+            try app.tmux.sendKeys("Enter")
+            try await app.expect("a request") { $0.contains("Requests › Request ") }
+            found = try await app.tmux.waitFor(timeout: .milliseconds(600), filtered).matched
+            try app.tmux.sendKeys("Escape", "j")
+            try await app.expect("the request log again") { $0.contains("Request log") }
+        }
+        #expect(found, "no request asked the service for the filter")
         try app.tmux.sendKeys("q")
         try await app.expect("a clean exit") { $0.contains("EXIT=0") }
     }
