@@ -132,3 +132,38 @@ extension ScreenSnapshotTests {
         #expect(terminal.lastFrame[1] == before)
     }
 }
+
+/// The charts a service declares (`UI.Chart`, issue 33): each measure over the first dimension that is a date,
+/// titled as the service titles it; a display profile's charts override them.
+@MainActor
+@Suite struct DeclaredChartTests {
+    func environment(profile: (ServiceModel) -> DisplayProfile) throws -> BrowserEnvironment {
+        var model = try CarDealerModel.plainModel
+        let type = try #require(model.entitySet(named: "Maintenance")?.entityType)
+        model.entityTypes[type]?.ui.charts = [
+            ChartDefinition(
+                title: "Costs over time", chartType: "Line", dimensions: ["description", "serviceDate"],
+                measures: ["cost", "description", "mileage"]),
+            // (no date to draw along: not offered)
+            ChartDefinition(title: "By job", chartType: "Bar", dimensions: ["description"], measures: ["cost"]),
+        ]
+        return BrowserEnvironment(
+            cache: try temporaryCache(), intents: RecordingIntents(), model: model, profile: profile(model))
+    }
+
+    @Test func each_measure_over_the_first_date_is_a_chart_titled_as_the_service_titles_it() throws {
+        let specs = ChartController.specs(
+            of: "Maintenance", in: try environment { DisplayProfile.defaults(for: $0) })
+        #expect(
+            specs == [
+                .init(x: "serviceDate", y: "cost", title: "Costs over time"),
+                .init(x: "serviceDate", y: "mileage", title: "Costs over time"),
+            ])
+    }
+
+    @Test func a_profiles_charts_come_before_the_services() throws {
+        let carDealer = try #require(DisplayProfile.carDealer)
+        let specs = ChartController.specs(of: "Maintenance", in: try environment { _ in carDealer })
+        #expect(specs.first?.title == nil && specs.first?.y == "mileage", "\(specs)")
+    }
+}

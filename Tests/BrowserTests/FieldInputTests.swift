@@ -76,3 +76,42 @@ import Testing
         }
     }
 }
+
+/// An enum-typed field (issue 37): a member by name in any case, flags by commas in any order, a member it does not
+/// have refused with the members named; the value is the members as the service spells them.
+@Suite struct EnumFieldInputTests {
+    func input(flags: Bool, nullable: Bool = true) -> FieldInput {
+        var property = Property(name: "kind", type: .primitive(.string), isNullable: nullable)
+        property.enumeration = EnumType(
+            qualifiedName: "G.Kind",
+            members: [
+                .init(name: "Annual", value: 1), .init(name: "Safety", value: 2), .init(name: "Tyres", value: 4),
+            ],
+            isFlags: flags)
+        return FieldInput(property)
+    }
+
+    @Test func members_are_taken_as_the_type_spells_them() throws {
+        #expect(try input(flags: false).parse(" safety ").get() == .string("Safety"))
+        #expect(try input(flags: true).parse("tyres,annual").get() == .string("Annual,Tyres"))
+        #expect(try input(flags: false).parse("").get() == .null)
+    }
+
+    @Test func a_member_it_does_not_have_is_refused_with_the_members_named() {
+        guard case .failure(let error) = input(flags: false).parse("Bogus") else {
+            Issue.record("Bogus was taken")
+            return
+        }
+        #expect(error.sentence == "kind takes one of Annual, Safety, Tyres.")
+        guard case .failure(let flags) = input(flags: true).parse("Annual, Horn") else {
+            Issue.record("Horn was taken")
+            return
+        }
+        #expect(flags.sentence.contains("takes any of (by commas) Annual, Safety, Tyres"))
+        guard case .failure(let required) = input(flags: false, nullable: false).parse(" ") else {
+            Issue.record("nothing was taken")
+            return
+        }
+        #expect(required.sentence == "kind is required.")
+    }
+}

@@ -621,3 +621,35 @@ import Testing
         #expect(properties.first { $0.name == "Customer" }?.hasFixedValues == false)
     }
 }
+
+/// `UI.Chart` read from `$metadata` (issue 33): qualified or not, in order; its title, type, dimensions and measures;
+/// one without a measure or a dimension of the type's own is none.
+@Suite struct ChartAnnotationTests {
+    @Test func charts_are_read_with_their_axes() throws {
+        let metadata = CriticalityAnnotationTests.metadata.replacingOccurrences(
+            of: "<Annotation Term=\"UI.LineItem\">",
+            with: """
+                <Annotation Term="UI.Chart" Qualifier="Trend">
+                  <Record Type="UI.ChartDefinitionType">
+                    <PropertyValue Property="Title" String="Status by order"/>
+                    <PropertyValue Property="ChartType" EnumMember="UI.ChartType/Line"/>
+                    <PropertyValue Property="Dimensions"><Collection><PropertyPath>id</PropertyPath>
+                      <PropertyPath>Customer/since</PropertyPath></Collection></PropertyValue>
+                    <PropertyValue Property="Measures"><Collection><PropertyPath>statusLevel</PropertyPath>
+                    </Collection></PropertyValue>
+                  </Record>
+                </Annotation>
+                <Annotation Term="UI.Chart">
+                  <Record><PropertyValue Property="Dimensions"><Collection><PropertyPath>id</PropertyPath>
+                    </Collection></PropertyValue></Record>
+                </Annotation>
+                <Annotation Term="UI.LineItem">
+                """)
+        let type = try #require(try EDMXParser.parse(Array(metadata.utf8)).entityType(ofSet: "Orders"))
+        #expect(
+            type.ui.charts == [
+                ChartDefinition(
+                    title: "Status by order", chartType: "Line", dimensions: ["id"], measures: ["statusLevel"])
+            ])
+    }
+}

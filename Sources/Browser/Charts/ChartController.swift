@@ -13,7 +13,7 @@ import Terminal
 @MainActor
 final class ChartController: ScreenController {
     let screenID: ScreenID
-    var breadcrumb: String { "\(spec.y) by \(spec.x)" }
+    var breadcrumb: String { spec.title.map { String($0.prefix(60)) } ?? "\(spec.y) by \(spec.x)" }
     let kindTitle = "Chart"
     let environment: BrowserEnvironment
     /// The list charted (which owns the data and the cursor).
@@ -24,6 +24,8 @@ final class ChartController: ScreenController {
         var x: String
         var y: String
         var cumulative = false
+        /// The title the service gives the chart (`UI.Chart`'s `Title`).
+        var title: String? = nil
     }
 
     /// The charts this list offers (the display profile's, else the first date and number); Tab cycles them.
@@ -110,6 +112,15 @@ final class ChartController: ScreenController {
             return Spec(x: chart.x, y: chart.y, cumulative: chart.cumulative ?? false)
         }
         if !named.isEmpty { return named }
+        // The service's `UI.Chart`s: each measure over the first dimension that is a date (the only axis drawn).
+        let declared = (type.ui.charts ?? []).flatMap { chart -> [Spec] in
+            guard let x = chart.dimensions.first(where: { properties[$0].map(isDateLike) == true }) else { return [] }
+            let title = chart.title.flatMap { $0.allSatisfy(\.isWhitespace) ? nil : $0 }
+            return chart.measures.filter { properties[$0].map(isNumeric) == true }.map {
+                Spec(x: x, y: $0, title: title)
+            }
+        }
+        if !declared.isEmpty { return declared }
         return axes(of: set, in: model).map { [Spec(x: $0.x, y: $0.y)] } ?? []
     }
 

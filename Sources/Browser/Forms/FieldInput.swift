@@ -14,6 +14,8 @@ struct FieldInput: Hashable {
     var maxLength: Int?
     var precision: Int?
     var scale: Int?
+    /// The enum type whose members it takes (issue 37).
+    var enumeration: EnumType?
 
     init(_ property: Property) {
         name = property.name
@@ -24,6 +26,7 @@ struct FieldInput: Hashable {
         maxLength = property.maxLength
         precision = property.precision
         scale = property.scale
+        enumeration = property.enumeration
     }
 
     init(
@@ -75,6 +78,17 @@ struct FieldInput: Hashable {
         let text = type == .string ? raw : raw.trimmingCharacters(in: .whitespaces)
         if text.isEmpty && type != .string {
             return isNullable ? .success(.null) : .failure(FieldError("\(shownName) is required."))
+        }
+        if let enumeration, type == .string {
+            let typed = text.trimmingCharacters(in: .whitespaces)
+            if typed.isEmpty { return isNullable ? .success(.null) : .failure(FieldError("\(shownName) is required.")) }
+            guard let members = enumeration.members(in: typed) else {
+                let names = enumeration.members.prefix(8).map(\.name).joined(separator: ", ")
+                let more = enumeration.members.count > 8 ? ", …" : ""
+                let how = enumeration.isFlags ? "any of (by commas)" : "one of"
+                return .failure(FieldError("\(shownName) takes \(how) \(names)\(more)."))
+            }
+            return .success(.string(members.joined(separator: ",")))
         }
         switch type {
         case .string:

@@ -7,6 +7,7 @@ extension ValueFormatter {
     /// `available` says which other properties there are to show (a text or unit nobody declares is left out).
     public static func template(for property: Property, available: (String) -> Bool) -> String {
         let name = property.name
+        if property.enumeration?.isFlags == true { return "{\(name):flags}" }
         if let text = property.textProperty, text != name, available(text) {
             switch property.textArrangement {
             case .textFirst: return "{\(name):text=\(text)}"

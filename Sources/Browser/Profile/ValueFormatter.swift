@@ -33,6 +33,9 @@ public enum ValueFormatter {
             return grouped(text)
         case (.double(let number), "money"):
             return money(String(format: number))
+        case (.string(let text), "flags"):
+            // An enum's flags as the service sends them (`Read,Write`), read as a list.
+            return text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: ", ")
         case (.bool(let flag), _): return flag ? "yes" : "no"
         case (.int(let number), _): return String(number)
         case (.decimal(let text), _): return text

@@ -60,6 +60,12 @@ enum TypedFilter: Equatable {
             nonEmpty.isNullable = false
             nonEmpty.maxLength = nil
             switch nonEmpty.parse(raw) {
+            case .success(.string(let member)) where input.enumeration != nil:
+                // (an enum's members are equal or not; they have no order a filter could use)
+                guard comparison == .eq || comparison == .ne, let enumeration = input.enumeration else {
+                    return .refused("\(input.shownName) is compared with = or != only.")
+                }
+                parts.append(.member(property.name, comparison, member, enumType: enumeration.qualifiedName))
             case .success(let value):
                 parts.append(.compare(property.name, comparison, value, type: input.type))
             case .failure(let error):

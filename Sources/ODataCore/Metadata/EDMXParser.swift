@@ -53,6 +53,8 @@ public enum EDMXParser {
         var aliases: [String: String] = [:]
         /// v4 type definitions and enum types → the Edm type they read as.
         var typeReplacements: [String: String] = [:]
+        /// v4 enum types by qualified name: a property of one keeps its members (issue 37).
+        var enumTypes: [String: EnumType] = [:]
 
         func error(_ node: XMLNode, _ reason: String) -> MetadataError {
             MetadataError(line: XMLReader.line(of: node.offset, in: bytes), reason: reason)
@@ -105,6 +107,7 @@ public enum EDMXParser {
                         typeReplacements[namespace + "." + name] = qualify(underlying)
                     } else if node.name == "EnumType" {
                         typeReplacements[namespace + "." + name] = "Edm.String"
+                        enumTypes[namespace + "." + name] = EnumType(node: node, namespace: namespace)
                     }
                 }
             }
@@ -344,6 +347,25 @@ public enum EDMXParser {
                     if !items.isEmpty { notes.ui.sortOrder = items.map { (property: $0.0, descending: $0.1) } }
                 case "com.sap.vocabularies.UI.v1.Facets" where annotation.attribute("Qualifier") == nil:
                     notes.ui.facets = facets(annotation, depth: 0)
+                case "com.sap.vocabularies.UI.v1.Chart":
+                    guard let record = annotation.child(named: "Record"), (notes.ui.charts?.count ?? 0) < 16 else {
+                        continue
+                    }
+                    /// The property paths of a collection value (`<Collection><PropertyPath>…`), of this type's own.
+                    func chartPaths(_ name: String) -> [String] {
+                        (value(record, name)?.child(named: "Collection")?.children(named: "PropertyPath") ?? [])
+                            .prefix(16).map { String($0.text.filter { !$0.isWhitespace }) }
+                            .filter { !$0.isEmpty && !$0.contains("/") }
+                    }
+                    let type = value(record, "ChartType").flatMap {
+                        $0.attribute("EnumMember") ?? $0.child(named: "EnumMember")?.text
+                    }?.split(separator: "/").last.map { String($0.filter { !$0.isWhitespace }) }
+                    let chart = ChartDefinition(
+                        title: value(record, "Title").flatMap(string), chartType: type,
+                        dimensions: chartPaths("Dimensions"), measures: chartPaths("Measures"))
+                    if !chart.dimensions.isEmpty, !chart.measures.isEmpty {
+                        notes.ui.charts = (notes.ui.charts ?? []) + [chart]
+                    }
                 case "com.sap.vocabularies.UI.v1.HeaderInfo":
                     if let record = annotation.child(named: "Record") {
                         notes.ui.typeName = value(record, "TypeName").flatMap(string)
@@ -611,7 +633,8 @@ public enum EDMXParser {
         }
 
         func property(_ node: XMLNode) throws(MetadataError) -> Property {
-            let type = EdmTypeReference(parsing: resolvedType(try required(node, "Type")))
+            let declaredType = try required(node, "Type")
+            let type = EdmTypeReference(parsing: resolvedType(declaredType))
             let maxLength = node.attribute("MaxLength").flatMap { Int($0) }
             var parsed = Property(
                 name: try required(node, "Name"), type: type, isNullable: node.attribute("Nullable") != "false",
@@ -629,6 +652,7 @@ public enum EDMXParser {
             parsed.isSortable = vendor(node, "sortable") != "false"
             parsed.isRequiredInFilter = vendor(node, "required-in-filter") == "true"
             parsed.hasFixedValues = vendor(node, "value-list") == "fixed-values"
+            parsed.enumeration = enumTypes[qualify(declaredType)]
             let inline = node.children(named: "Annotation")
             return inline.isEmpty ? parsed : annotated(parsed, notes(inline))
         }

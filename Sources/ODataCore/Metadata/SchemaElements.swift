@@ -80,6 +80,8 @@ public struct Property: Sendable, Hashable {
     public var textArrangement: TextArrangement = .textFirst
     /// `sap:unit`, `Measures.ISOCurrency` or `Measures.Unit`: what an amount or quantity is counted in.
     public var unit: MeasureUnit?
+    /// The v4 `EnumType` it holds a member (or, for flags, members) of; its values read as their names.
+    public var enumeration: EnumType?
     /// `Common.ValueList`: where the values it may take are listed.
     public var valueList: ValueList?
     /// `Common.ValueListWithFixedValues` or v2 `sap:value-list="fixed-values"`: only the listed values are taken.

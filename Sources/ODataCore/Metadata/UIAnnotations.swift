@@ -10,7 +10,7 @@ public struct UIAnnotations: Sendable, Hashable {
             && lhs.identification == rhs.identification && lhs.lineItemActions == rhs.lineItemActions
             && lhs.identificationActions == rhs.identificationActions && lhs.selectionFields == rhs.selectionFields
             && lhs.sortOrder?.map(\.property) == rhs.sortOrder?.map(\.property)
-            && lhs.sortOrder?.map(\.descending) == rhs.sortOrder?.map(\.descending)
+            && lhs.sortOrder?.map(\.descending) == rhs.sortOrder?.map(\.descending) && lhs.charts == rhs.charts
     }
 
     public func hash(into hasher: inout Hasher) {
@@ -40,6 +40,8 @@ public struct UIAnnotations: Sendable, Hashable {
     public var identificationActions: [ActionField]?
     /// `UI.SelectionFields`: the properties a list is filtered by (a Fiori filter bar's fields), in order.
     public var selectionFields: [String]?
+    /// `UI.Chart`s (qualified or not), in the order declared: the charts a list of these offers.
+    public var charts: [ChartDefinition]?
 
     public init(
         lineItem: [DataField]? = nil, typeName: String? = nil, typeNamePlural: String? = nil, facets: [Facet]? = nil,
@@ -59,7 +61,7 @@ public struct UIAnnotations: Sendable, Hashable {
     public var isEmpty: Bool {
         lineItem == nil && typeName == nil && typeNamePlural == nil && facets == nil && fieldGroups.isEmpty
             && identification == nil && sortOrder == nil && lineItemActions == nil && identificationActions == nil
-            && selectionFields == nil
+            && selectionFields == nil && charts == nil
     }
 
     /// These annotations with what `later` declares in their place, term by term (a later source overrides; a
@@ -75,6 +77,7 @@ public struct UIAnnotations: Sendable, Hashable {
         overriding.identificationActions =
             later.identification != nil ? later.identificationActions : identificationActions
         overriding.selectionFields = later.selectionFields ?? selectionFields
+        overriding.charts = later.charts ?? charts
         return overriding
     }
 }
@@ -157,5 +160,22 @@ public struct DataField: Sendable, Hashable {
         self.path = path
         self.label = label
         self.importance = importance
+    }
+}
+
+/// A `UI.Chart` (issue 33): how the service charts a list of these entities — its title, its type (`Line`,
+/// `Column`, …), the properties along its axis (`Dimensions`) and those it measures (`Measures`).
+public struct ChartDefinition: Sendable, Hashable {
+    public var title: String?
+    /// `ChartType`'s member name (`Line`, `Column`, `Bar`, `Area`, …).
+    public var chartType: String?
+    public var dimensions: [String]
+    public var measures: [String]
+
+    public init(title: String? = nil, chartType: String? = nil, dimensions: [String], measures: [String]) {
+        self.title = title
+        self.chartType = chartType
+        self.dimensions = dimensions
+        self.measures = measures
     }
 }

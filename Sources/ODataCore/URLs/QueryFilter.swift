@@ -8,6 +8,8 @@ import Foundation
 public indirect enum QueryFilter: Sendable, Hashable {
     case compare(String, Comparison, ODataValue, type: EdmPrimitiveType? = nil)
     case contains(String, String)
+    /// A property of an enum type equal (or not) to a member: `color eq NS.Color'Red'` (issue 37).
+    case member(String, Comparison, String, enumType: String)
     /// All of them (`and`); none is true.
     case all([QueryFilter])
     /// Any of them (`or`); none is false.
@@ -35,7 +37,7 @@ public indirect enum QueryFilter: Sendable, Hashable {
         var seen: [String] = []
         func walk(_ expression: QueryFilter) {
             switch expression {
-            case .compare(let property, _, _, _), .contains(let property, _):
+            case .compare(let property, _, _, _), .contains(let property, _), .member(let property, _, _, _):
                 if !seen.contains(property) { seen.append(property) }
             case .all(let parts), .any(let parts):
                 parts.forEach(walk)
@@ -52,6 +54,8 @@ public indirect enum QueryFilter: Sendable, Hashable {
         case .compare(let property, let comparison, let value, let type):
             guard let literal = ODataLiteral.format(value, as: type, dialect: dialect) else { return nil }
             return "\(property) \(comparison.rawValue) \(literal)"
+        case .member(let property, let comparison, let member, let enumType):
+            return "\(property) \(comparison.rawValue) \(enumType)\(ODataLiteral.quote(member))"
         case .contains(let property, let text):
             let literal = ODataLiteral.quote(text.lowercased())
             return dialect == .v4
@@ -89,6 +93,18 @@ public indirect enum QueryFilter: Sendable, Hashable {
             case .ge: return order != .orderedAscending
             case .lt: return order == .orderedAscending
             case .le: return order != .orderedDescending
+            }
+        case .member(let property, let comparison, let member, _):
+            // (members as the service sends them: names, flags joined by commas)
+            let have: Set<Substring> = {
+                guard case .string(let text)? = value(property) else { return [] }
+                return Set(text.split(separator: ",").map { Substring($0.trimmingCharacters(in: .whitespaces)) })
+            }()
+            let wanted = Set(member.split(separator: ","))
+            switch comparison {
+            case .eq: return !have.isEmpty && have == wanted
+            case .ne: return have != wanted
+            default: return false
             }
         case .contains(let property, let text):
             guard case .string(let have)? = value(property) else { return false }
