@@ -18,17 +18,21 @@ taken.
 
 Inspections of cars say how good or bad their verdicts are with UI.Criticality (issue 33): the line item's data
 field by a path to the level (`verdictCriticality`), and the property itself by the same path, as Fiori apps do.
+Their type declares a UI.Chart (issue 33): the mileage read at each inspection over the day it was done.
+Each has a kind (an enum type) and the checks done (a flags enum type): v4 enums (issue 37).
 
     python ownership_service.py PORT      # serves http://127.0.0.1:PORT/odata/ until killed
 """
 
 import signal
 import sys
+from datetime import datetime, timezone
 from socketserver import ThreadingMixIn
 from wsgiref.simple_server import WSGIRequestHandler, WSGIServer, make_server
 
 from odatapy.data import Entity, ValueType
-from odatapy.edm.annotations import Collection, Path, PathKind, PropertyValue, Record, to_expression
+from odatapy.edm.annotations import (
+    Collection, Constant, ConstantKind, Path, PathKind, PropertyValue, Record, to_expression)
 from odatapy.edm.csdl import (
     CsdlAnnotation,
     CsdlAbstractEdmProvider,
@@ -40,6 +44,8 @@ from odatapy.edm.csdl import (
     CsdlEntityContainer,
     CsdlEntitySet,
     CsdlEntityType,
+    CsdlEnumMember,
+    CsdlEnumType,
     CsdlNavigationProperty,
     CsdlNavigationPropertyBinding,
     CsdlProperty,
@@ -94,7 +100,9 @@ class Schema(CsdlAbstractEdmProvider):
         ui = "com.sap.vocabularies.UI.v1."
         verdict_level = Path("verdictCriticality")
         inspection = key_type(
-            "Inspection", "inspectionID", [("carID", "Edm.Int32"), ("verdictCriticality", "Edm.Int32")], [])
+            "Inspection", "inspectionID",
+            [("carID", "Edm.Int32"), ("verdictCriticality", "Edm.Int32"), ("inspectedOn", "Edm.DateTimeOffset"),
+             ("mileage", "Edm.Int32"), ("kind", NS + ".InspectionKind"), ("checks", NS + ".Checks")], [])
         inspection.properties.insert(1, CsdlProperty(
             name="verdict", type="Edm.String",
             annotations=[CsdlAnnotation(term=ui + "Criticality", value=verdict_level)]))
@@ -104,7 +112,12 @@ class Schema(CsdlAbstractEdmProvider):
                 PropertyValue("Criticality", verdict_level)]),
             Record(type=ui + "DataField", property_values=[
                 PropertyValue("Value", Path("carID")), PropertyValue("Label", to_expression("Car"))]),
-        ]))]
+        ])), CsdlAnnotation(term=ui + "Chart", qualifier="Mileage", value=Record(
+            type=ui + "ChartDefinitionType", property_values=[
+                PropertyValue("Title", to_expression("Mileage at inspection")),
+                PropertyValue("ChartType", Constant(ConstantKind.EnumMember, ui + "ChartType/Line")),
+                PropertyValue("Dimensions", Collection(items=[Path("inspectedOn", PathKind.PropertyPath)])),
+                PropertyValue("Measures", Collection(items=[Path("mileage", PathKind.PropertyPath)]))]))]
         bind = CsdlNavigationPropertyBinding
         container = CsdlEntityContainer(name="Container", entity_sets=[
             CsdlEntitySet(name="Person", type=NS + ".Person",
@@ -129,7 +142,12 @@ class Schema(CsdlAbstractEdmProvider):
             name="Repaint", bound=True,
             parameters=[CsdlParameter(name="car", type=NS + ".Car", nullable=False),
                         CsdlParameter(name="make", type="Edm.String", nullable=False)])
+        kinds = CsdlEnumType(name="InspectionKind", members=[
+            CsdlEnumMember(name=name, value=value) for name, value in [("Annual", 0), ("Safety", 1), ("Emissions", 2)]])
+        checks = CsdlEnumType(name="Checks", is_flags=True, members=[
+            CsdlEnumMember(name=name, value=value) for name, value in [("Brakes", 1), ("Lights", 2), ("Tyres", 4)]])
         return [CsdlSchema(namespace=NS, entity_types=[person, car, link, inspection, makes], entity_container=container,
+                           enum_types=[kinds, checks],
                            functions=[cars_by_make], actions=[repaint])]
 
 
@@ -141,7 +159,9 @@ class EveryEntityHasAnETag(CustomETagSupport):
 def entity(**values):
     made = Entity()
     for name, value in values.items():
-        made.set_property(name, value, ValueType.PRIMITIVE, "Edm.Int32" if isinstance(value, int) else "Edm.String")
+        kind = ("Edm.Int32" if isinstance(value, int) else
+                "Edm.DateTimeOffset" if isinstance(value, datetime) else "Edm.String")
+        made.set_property(name, value, ValueType.PRIMITIVE, kind)
     made.etag = 'W/"1"'
     return made
 
@@ -165,10 +185,18 @@ def seed(store):
         for key, name, country in [(1, "Ford", "United States"), (2, "Honda", "Japan"), (3, "Skoda", "Czechia"),
                                    (4, "Tesla", "United States"), (5, "Toyota", "Japan")]])
     # A verdict's level: 1 negative, 2 critical, 3 positive, 0 neutral.
-    verdicts = [(1, 1, "Brakes worn", 1), (2, 2, "Tyres near the limit", 2), (3, 3, "Passed", 3), (4, 4, "Booked", 0)]
-    store.set_entities("Inspection", [
-        entity(inspectionID=key, carID=car, verdict=verdict, verdictCriticality=level)
-        for key, car, verdict, level in verdicts])
+    verdicts = [(1, 1, "Brakes worn", 1, (2024, 3, 1), 48200), (2, 2, "Tyres near the limit", 2, (2024, 9, 12), 61950),
+                (3, 3, "Passed", 3, (2025, 2, 20), 70310), (4, 4, "Booked", 0, (2025, 8, 5), 83475)]
+    inspections = []
+    for (key, car, verdict, level, day, mileage), (kind, done) in zip(verdicts, [
+            ("Annual", "Brakes,Lights"), ("Safety", "Tyres"), ("Emissions", "Brakes,Lights,Tyres"), ("Annual", "")]):
+        made = entity(inspectionID=key, carID=car, verdict=verdict, verdictCriticality=level,
+                      inspectedOn=datetime(*day, tzinfo=timezone.utc), mileage=mileage)
+        made.set_property("kind", kind, ValueType.ENUM, NS + ".InspectionKind")
+        if done:
+            made.set_property("checks", done, ValueType.ENUM, NS + ".Checks")
+        inspections.append(made)
+    store.set_entities("Inspection", inspections)
     # Alice is friends with Bob and with Carol.
     for one, other in [(1, 2), (1, 3)]:
         store.add_relation("Person", repr(one), "Friends", people[other])

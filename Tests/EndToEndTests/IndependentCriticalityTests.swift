@@ -46,4 +46,34 @@ struct IndependentCriticalityTests {
         try app.tmux.sendKeys("q")
         try await app.expect("a clean exit") { $0.contains("EXIT=0") }
     }
+
+    /// The chart the service declares for its inspections (`UI.Chart`, issue 33): `c` draws the mileage over the day
+    /// of each inspection, titled as the service titles it, the first inspection's mileage as the service holds it.
+    @Test func c_on_the_inspections_draws_the_chart_the_service_declares() async throws {
+        let root = try #require(odatapyRoot)
+        let first = try await HTTPClientTransport(timeout: 10).send(
+            TransportRequest(url: root + "Inspection(1)", dialect: .v4))
+        guard case .entity(let inspection) = try VerboseJSONDecoder(serviceRoot: root, dialect: .v4).decode(first.body),
+            case .int(let mileage)? = inspection["mileage"]
+        else {
+            Issue.record("inspection 1 has no mileage: \(String(decoding: first.body, as: UTF8.self))")
+            return
+        }
+        let app = try Launch("browse \(root)Inspection", columns: 100, rows: 20)
+        defer { app.close() }
+        try await app.expect("the inspections") { $0.contains("Booked") && !$0.contains("loading…") }
+        try app.tmux.sendKeys("c")
+        // (as the chart's legend writes it: digits in threes, by commas)
+        var grouped = ""
+        for (index, digit) in String(mileage).reversed().enumerated() {
+            if index > 0, index % 3 == 0 { grouped.append(",") }
+            grouped.append(digit)
+        }
+        grouped = String(grouped.reversed())
+        try await app.expect("the service's chart, at the first inspection") {
+            $0.contains("Mileage at inspection") && $0.contains("mileage by inspectedOn") && $0.contains(grouped)
+        }
+        try app.tmux.sendKeys("q")
+        try await app.expect("a clean exit") { $0.contains("EXIT=0") }
+    }
 }

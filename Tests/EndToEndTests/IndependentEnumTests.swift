@@ -1,0 +1,91 @@
+import CarDealerTestSupport
+import Foundation
+import ODataCore
+import ODataHTTP
+import Testing
+
+/// v4 enums from a service we did not write (issue 37): odatapy's inspections (`.ci/independent/ownership_service.py`)
+/// have a kind (`InspectionKind`) and the checks done (`Checks`, flags). The built binary shows flags as a list,
+/// filters by a member with the literal odatapy takes (`Ownership.InspectionKind'Annual'`; a bare string is a 400
+/// there), refuses a member the type does not have in the form, and sends flags as the service spells them (read
+/// back over HTTP).
+@Suite(
+    .serialized, .enabled(if: odatapyRoot != nil, "CARDEALER_ODATAPY_ROOT is not set (see .ci/checks)"),
+    .enabled(if: TmuxSession.executable != nil, "tmux is not installed")
+)
+struct IndependentEnumTests {
+    typealias Launch = BrowserInTmuxTests.Launch
+
+    /// Presses Tab until the form's focus is on the field labelled `label` (`j` would type into a field).
+    func focus(_ label: String, in app: Launch) async throws {
+        let focused = { (screen: String) in screen.range(of: "▌ *\(label) ", options: .regularExpression) != nil }
+        for _ in 0..<12 {
+            if focused(try app.tmux.capture()) { return }
+            try app.tmux.sendKeys("Tab")
+            _ = try await app.tmux.waitFor(timeout: .milliseconds(300), focused)
+        }
+        Issue.record("the focus never reached \(label): \(try app.tmux.capture())")
+    }
+
+    func send(_ request: TransportRequest) async throws -> TransportResponse {
+        try await HTTPClientTransport(timeout: 10).send(request)
+    }
+
+    @Test func enum_members_are_shown_filtered_by_and_sent_as_the_service_spells_them() async throws {
+        let root = try #require(odatapyRoot)
+        let metadata = try await send(TransportRequest(url: root + "$metadata", acceptsXML: true, dialect: .v4))
+        let type = try #require(try EDMXParser.parse(metadata.body).entityType(ofSet: "Inspection"))
+        #expect(
+            type.properties.first { $0.name == "kind" }?.enumeration?.members.map(\.name) == [
+                "Annual", "Safety", "Emissions",
+            ])
+        #expect(type.properties.first { $0.name == "checks" }?.enumeration?.isFlags == true)
+        let app = try Launch("browse \(root)Inspection", columns: 110, rows: 20)
+        defer { app.close() }
+        try await app.expect("the inspections") { $0.contains("Booked") && !$0.contains("loading…") }
+        // A filter by a member, named without regard to case, answered by the service
+        try app.tmux.sendKeys(":")
+        try app.tmux.run("send-keys", "-t", app.tmux.target, "-l", "filter kind = annual")
+        try app.tmux.sendKeys("Enter")
+        let filtered = try await app.expect("the annual inspections") {
+            $0.contains("Brakes worn") && !$0.contains("Passed") && !$0.contains("asking the service")
+        }
+        #expect(filtered.contains("Booked") && !filtered.contains("Tyres near the limit"), "\(filtered)")
+        // The third inspection's checks, as a list, on its detail
+        try app.tmux.sendKeys("Escape")
+        try await app.expect("all of them again") { $0.contains("Passed") && $0.contains("Tyres near") }
+        try await app.select("✓ Passed")
+        try app.tmux.sendKeys("d")
+        try await app.expect("its checks, listed") { $0.contains("Brakes, Lights, Tyres") && $0.contains("Emissions") }
+        try app.tmux.sendKeys("Escape")
+        // A member the type does not have is refused in the form; flags typed in any case and order are sent
+        // in the service's spelling
+        try app.tmux.sendKeys("e")
+        try await app.expect("the form") { $0.contains("Enter saves") }
+        try await focus("kind", in: app)
+        try app.tmux.sendKeys("C-u")
+        try app.tmux.run("send-keys", "-t", app.tmux.target, "-l", "Bogus")
+        try app.tmux.sendKeys("Enter")
+        try await app.expect("the refusal") { $0.contains("kind takes one of Annual, Safety, Emissions") }
+        try app.tmux.sendKeys("C-u")
+        try app.tmux.run("send-keys", "-t", app.tmux.target, "-l", "emissions")
+        try await focus("checks", in: app)
+        try app.tmux.sendKeys("C-u")
+        try app.tmux.run("send-keys", "-t", app.tmux.target, "-l", "tyres, brakes")
+        try app.tmux.sendKeys("Enter")
+        var checks: ODataValue?
+        for _ in 0..<100 {
+            let response = try await send(TransportRequest(url: root + "Inspection(3)", dialect: .v4))
+            if case .entity(let inspection) = try VerboseJSONDecoder(serviceRoot: root, dialect: .v4).decode(
+                response.body)
+            {
+                checks = inspection["checks"]
+            }
+            if checks == .string("Brakes,Tyres") { break }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        #expect(checks == .string("Brakes,Tyres"))
+        try app.tmux.sendKeys("q")
+        try await app.expect("a clean exit") { $0.contains("EXIT=0") }
+    }
+}
