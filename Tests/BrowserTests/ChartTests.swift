@@ -134,7 +134,7 @@ extension ScreenSnapshotTests {
 }
 
 /// The charts a service declares (`UI.Chart`, issue 33): each measure over the first dimension that is a date,
-/// titled as the service titles it; a display profile's charts override them.
+/// titled as the service titles it; a display profile's charts replace them.
 @MainActor
 @Suite struct DeclaredChartTests {
     func environment(profile: (ServiceModel) -> DisplayProfile) throws -> BrowserEnvironment {
@@ -161,9 +161,12 @@ extension ScreenSnapshotTests {
             ])
     }
 
-    @Test func a_profiles_charts_come_before_the_services() throws {
+    @Test func a_profiles_charts_replace_the_services() throws {
         let carDealer = try #require(DisplayProfile.carDealer)
         let specs = ChartController.specs(of: "Maintenance", in: try environment { _ in carDealer })
-        #expect(specs.first?.title == nil && specs.first?.y == "mileage", "\(specs)")
+        #expect(
+            specs == [
+                .init(x: "serviceDate", y: "mileage"), .init(x: "serviceDate", y: "cost", cumulative: true),
+            ], "\(specs)")
     }
 }

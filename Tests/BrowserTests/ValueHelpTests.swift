@@ -122,3 +122,38 @@ import Testing
         #expect(frame(terminal).contains("has no value help"), "\(frame(terminal))")
     }
 }
+
+/// A form on an entity whose enum value is spelled otherwise than the client would (issue 37): left as it came, it is
+/// no change and no reason to refuse the form.
+@MainActor
+@Suite struct UntouchedEnumFieldTests {
+    @Test func a_value_left_as_the_service_sent_it_is_neither_sent_nor_refused() throws {
+        let cache = try temporaryCache()
+        // (Ann's last name stands for flags the service spells in its own order; "Smith" is no member at all)
+        try seedPeople(cache, people: [(1, "Ann", "Smith", [])])
+        try cache.write { session in
+            try session.writeListPage(
+                ListRequest(entitySet: "Person").key, offset: 0, entityKeys: ["Person(1)"], totalCount: 1,
+                nextLink: nil, isLastPage: true, at: Date())
+        }
+        var model = try CarDealerModel.plainModel
+        let type = try #require(model.entitySet(named: "Person")?.entityType)
+        let index = try #require(model.entityTypes[type]?.properties.firstIndex { $0.name == "lastName" })
+        model.entityTypes[type]?.properties[index].enumeration = EnumType(
+            qualifiedName: "G.Checks", members: [.init(name: "Brakes", value: 1), .init(name: "Tyres", value: 4)],
+            isFlags: true)
+        let writes = RecordingWrites()
+        let environment = BrowserEnvironment(
+            cache: cache, intents: RecordingIntents(), writes: writes, model: model,
+            profile: DisplayProfile.defaults(for: model))
+        let terminal = HeadlessTerminal(size: TerminalSize(columns: 90, rows: 14))
+        let app = BrowserApp(
+            terminal: terminal, environment: environment,
+            root: EntityListController(environment: environment, entitySet: "Person"))
+        app.presentIfNeeded()
+        // When the first name alone is changed and saved (the focus starts on it)
+        _ = app.handle([.key(.char("e")), .key(.ctrl("u"))] + "Anna".map { .key(.char($0)) } + [.key(.enter)])
+        // Then only the first name is sent
+        #expect(writes.saved.map(\.changes) == [[ODataProperty(name: "firstName", value: .string("Anna"))]])
+    }
+}

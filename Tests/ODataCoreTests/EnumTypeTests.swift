@@ -48,6 +48,9 @@ import Testing
         #expect(kind.members(in: "Bogus") == nil)
         #expect(checks.members(in: "tyres, BRAKES") == ["Brakes", "Tyres"])
         #expect(checks.members(in: "Brakes, Horn") == nil)
+        // (flags as one number: the members whose bits it holds, every bit a member's)
+        #expect(checks.members(in: "5") == ["Brakes", "Tyres"])
+        #expect(checks.members(in: "8") == nil)
         #expect(kind.literal("Safety") == "Garage.Kind'Safety'")
     }
 

@@ -125,7 +125,7 @@ final class ChartController: ScreenController {
     }
 
     static func isDateLike(_ property: Property) -> Bool {
-        [.dateTime, .dateTimeOffset].contains(property.type.primitive)
+        [.dateTime, .dateTimeOffset, .date].contains(property.type.primitive)
     }
 
     static func isNumeric(_ property: Property) -> Bool {

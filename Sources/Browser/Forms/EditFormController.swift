@@ -362,6 +362,14 @@ public final class EditFormController: ScreenController {
         var linkChanges: [ODataProperty] = []
         var notListed = false
         for index in fields.indices where fields[index].isEditable {
+            // A field of an entity left as it came is not read again: the service's own spelling of a value (flags
+            // in another order, a member as its number) is no change, and no reason to refuse the form.
+            if creating == nil, onParameters == nil, let original = fields[index].original,
+                fields[index].text == FieldInput.text(of: original)
+            {
+                fields[index].error = nil
+                continue
+            }
             switch fields[index].input.parse(fields[index].text) {
             case .success(let value):
                 fields[index].error = nil

@@ -9,7 +9,10 @@ extension DisplayProfile {
     /// in `Name`, `Title` or `Description` (`CompanyName`); the first string that is not a key;
     /// else the key properties by name (`OrderID {OrderID} · ProductID {ProductID}`).
     static func defaultLabel(properties: [Property], keys: [String]) -> (row: String, search: [String]) {
-        let strings = properties.filter { $0.type == .primitive(.string) && !keys.contains($0.name) }.map(\.name)
+        // (an enum's members travel as text, but a service does not search them as text)
+        let strings = properties.filter {
+            $0.type == .primitive(.string) && $0.enumeration == nil && !keys.contains($0.name)
+        }.map(\.name)
         let lower = strings.map { $0.lowercased() }
         func first(_ matches: (String) -> Bool) -> String? {
             lower.firstIndex(where: matches).map { strings[$0] }

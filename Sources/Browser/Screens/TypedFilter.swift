@@ -50,7 +50,10 @@ enum TypedFilter: Equatable {
             }
             let input = FieldInput(property)
             guard let comparison else {
-                guard input.type == .string else {
+                guard input.type == .string, input.enumeration == nil else {
+                    if input.enumeration != nil {
+                        return .refused("\(input.shownName) is one of its members: compare it with = or !=.")
+                    }
                     return .refused("~ (contains) is for text; \(input.shownName) is not.")
                 }
                 parts.append(.contains(property.name, raw))

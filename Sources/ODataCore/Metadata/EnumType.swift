@@ -33,6 +33,15 @@ public struct EnumType: Sendable, Hashable {
         let parts = text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
         guard !parts.isEmpty, isFlags || parts.count == 1 else { return nil }
         var named: [Member] = []
+        // (flags as one number: the members whose bits it holds, all of its bits accounted for)
+        if isFlags, parts.count == 1, let number = Int64(parts[0]) {
+            let held = members.filter { $0.value != 0 && number & $0.value == $0.value }
+            let bits = held.reduce(Int64(0)) { $0 | $1.value }
+            if bits == number, !held.isEmpty || number == 0 {
+                return number == 0 ? members.filter { $0.value == 0 }.map(\.name) : held.map(\.name)
+            }
+            return nil
+        }
         for part in parts {
             guard
                 let member = members.first(where: { $0.name.caseInsensitiveCompare(part) == .orderedSame })
