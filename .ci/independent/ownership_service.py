@@ -19,7 +19,8 @@ taken.
 Inspections of cars say how good or bad their verdicts are with UI.Criticality (issue 33): the line item's data
 field by a path to the level (`verdictCriticality`), and the property itself by the same path, as Fiori apps do.
 Their type declares a UI.Chart (issue 33): the mileage read at each inspection over the day it was done.
-Each has a kind (an enum type) and the checks done (a flags enum type): v4 enums (issue 37).
+Each has a kind (an enum type) and the checks done (a flags enum type): v4 enums (issue 37); and the station it was
+done at (Edm.GeographyPoint) and the test drive's route (Edm.GeographyLineString): geography (issue 37).
 
     python ownership_service.py PORT      # serves http://127.0.0.1:PORT/odata/ until killed
 """
@@ -31,6 +32,7 @@ from socketserver import ThreadingMixIn
 from wsgiref.simple_server import WSGIRequestHandler, WSGIServer, make_server
 
 from odatapy.data import Entity, ValueType
+from odatapy.edm import geo
 from odatapy.edm.annotations import (
     Collection, Constant, ConstantKind, Path, PathKind, PropertyValue, Record, to_expression)
 from odatapy.edm.csdl import (
@@ -102,7 +104,8 @@ class Schema(CsdlAbstractEdmProvider):
         inspection = key_type(
             "Inspection", "inspectionID",
             [("carID", "Edm.Int32"), ("verdictCriticality", "Edm.Int32"), ("inspectedOn", "Edm.DateTimeOffset"),
-             ("mileage", "Edm.Int32"), ("kind", NS + ".InspectionKind"), ("checks", NS + ".Checks")], [])
+             ("mileage", "Edm.Int32"), ("kind", NS + ".InspectionKind"), ("checks", NS + ".Checks"),
+             ("station", "Edm.GeographyPoint"), ("route", "Edm.GeographyLineString")], [])
         inspection.properties.insert(1, CsdlProperty(
             name="verdict", type="Edm.String",
             annotations=[CsdlAnnotation(term=ui + "Criticality", value=verdict_level)]))
@@ -195,6 +198,13 @@ def seed(store):
         made.set_property("kind", kind, ValueType.ENUM, NS + ".InspectionKind")
         if done:
             made.set_property("checks", done, ValueType.ENUM, NS + ".Checks")
+        # Seattle's stations, a little apart; each drive three points long
+        lon, lat = -122.3331 + key / 100, 47.6097 + key / 100
+        made.set_property("station", geo.Point(dimension=geo.Dimension.GEOGRAPHY, x=lon, y=lat),
+                          ValueType.GEOSPATIAL, "Edm.GeographyPoint")
+        made.set_property("route", geo.LineString(dimension=geo.Dimension.GEOGRAPHY, points=[
+            geo.Point(dimension=geo.Dimension.GEOGRAPHY, x=lon + step / 1000, y=lat) for step in range(3)]),
+            ValueType.GEOSPATIAL, "Edm.GeographyLineString")
         inspections.append(made)
     store.set_entities("Inspection", inspections)
     # Alice is friends with Bob and with Carol.

@@ -44,6 +44,9 @@ public enum ValueFormatter {
         case (.guid(let text), _): return text
         case (.time(let duration), _): return duration.clockText
         case (.binary(let data), _): return "(\(data.count) bytes)"
+        case (.complex, _) where GeoShape(value) != nil:
+            // A place or a shape (GeoJSON), as a person reads one; the GeoJSON itself in the full-value view.
+            return GeoShape(value)?.description ?? ""
         case (.complex(let members), _):
             return members.map { $0.name + ": " + Self.format($0.value) }.joined(separator: ", ")
         case (.collection(let items), _):

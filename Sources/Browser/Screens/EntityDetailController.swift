@@ -276,6 +276,9 @@ public final class EntityDetailController: ScreenController {
     /// A value as text for reading in full: members and elements one per line.
     static func fullText(of value: ODataValue) -> String {
         switch value {
+        case .complex where GeoShape(value) != nil:
+            // (the place read, then the GeoJSON the service sent)
+            return ValueFormatter.format(value) + "\n\n" + PlainJSON.value(value)
         case .complex(let members):
             return members.map { $0.name + ": " + ValueFormatter.format($0.value) }.joined(separator: "\n")
         case .collection(let elements):
