@@ -652,7 +652,10 @@ public enum EDMXParser {
             parsed.isSortable = vendor(node, "sortable") != "false"
             parsed.isRequiredInFilter = vendor(node, "required-in-filter") == "true"
             parsed.hasFixedValues = vendor(node, "value-list") == "fixed-values"
-            parsed.enumeration = enumTypes[qualify(declaredType)]
+            // (a type name looked up only where there are enums to find)
+            if !enumTypes.isEmpty, !declaredType.hasPrefix("Edm.") {
+                parsed.enumeration = enumTypes[qualify(declaredType)]
+            }
             let inline = node.children(named: "Annotation")
             return inline.isEmpty ? parsed : annotated(parsed, notes(inline))
         }
