@@ -59,13 +59,9 @@ public enum GeoShape: Sendable, Hashable {
         return count
     }
 
+    /// A coordinate: a finite number of any kind (``ODataValue/number``).
     static func number(_ value: ODataValue) -> Double? {
-        switch value {
-        case .double(let number) where number.isFinite: number
-        case .int(let number): Double(number)
-        case .decimal(let text): Double(text)
-        default: nil
-        }
+        value.number.flatMap { $0.isFinite ? $0 : nil }
     }
 
     /// `47.6097° N, 122.3331° W`; `LineString, 12 points`.
