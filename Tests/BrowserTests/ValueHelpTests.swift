@@ -15,6 +15,19 @@ import Testing
     /// People whose last name (for the test's sake) takes the make of a car: the value list is the car set, the last
     /// name written from its make, the model shown beside it.
     func app(fixed: Bool = false) throws -> (BrowserApp, HeadlessTerminal, RecordingWrites) {
+        try app { lastName in
+            lastName.valueList = ValueList(
+                collectionPath: "Car", label: "Makes",
+                parameters: [
+                    .init(kind: .inOut, localProperty: "lastName", valueListProperty: "make"),
+                    .init(kind: .displayOnly, localProperty: nil, valueListProperty: "model"),
+                ])
+            lastName.hasFixedValues = fixed
+        }
+    }
+
+    /// Ann Smith in the people list (and two cars in theirs), her last name as `lastName` makes it.
+    func app(lastName change: (inout Property) -> Void) throws -> (BrowserApp, HeadlessTerminal, RecordingWrites) {
         let cache = try temporaryCache()
         try seedPeople(cache, people: [(1, "Ann", "Smith", [(10, 20, "Skoda", "Octavia"), (11, 21, "Ford", "Focus")])])
         try cache.write { session in
@@ -28,13 +41,7 @@ import Testing
         var model = try CarDealerModel.plainModel
         let type = try #require(model.entitySet(named: "Person")?.entityType)
         let index = try #require(model.entityTypes[type]?.properties.firstIndex { $0.name == "lastName" })
-        model.entityTypes[type]?.properties[index].valueList = ValueList(
-            collectionPath: "Car", label: "Makes",
-            parameters: [
-                .init(kind: .inOut, localProperty: "lastName", valueListProperty: "make"),
-                .init(kind: .displayOnly, localProperty: nil, valueListProperty: "model"),
-            ])
-        model.entityTypes[type]?.properties[index].hasFixedValues = fixed
+        change(&model.entityTypes[type]!.properties[index])
         let writes = RecordingWrites()
         let environment = BrowserEnvironment(
             cache: cache, intents: RecordingIntents(), writes: writes, model: model,
@@ -128,29 +135,12 @@ import Testing
 @MainActor
 @Suite struct UntouchedEnumFieldTests {
     @Test func a_value_left_as_the_service_sent_it_is_neither_sent_nor_refused() throws {
-        let cache = try temporaryCache()
-        // (Ann's last name stands for flags the service spells in its own order; "Smith" is no member at all)
-        try seedPeople(cache, people: [(1, "Ann", "Smith", [])])
-        try cache.write { session in
-            try session.writeListPage(
-                ListRequest(entitySet: "Person").key, offset: 0, entityKeys: ["Person(1)"], totalCount: 1,
-                nextLink: nil, isLastPage: true, at: Date())
+        // (Ann's last name stands for flags the service spells in its own way; "Smith" is no member at all)
+        let (app, _, writes) = try ValueHelpTests().app { lastName in
+            lastName.enumeration = EnumType(
+                qualifiedName: "G.Checks", members: [.init(name: "Brakes", value: 1), .init(name: "Tyres", value: 4)],
+                isFlags: true)
         }
-        var model = try CarDealerModel.plainModel
-        let type = try #require(model.entitySet(named: "Person")?.entityType)
-        let index = try #require(model.entityTypes[type]?.properties.firstIndex { $0.name == "lastName" })
-        model.entityTypes[type]?.properties[index].enumeration = EnumType(
-            qualifiedName: "G.Checks", members: [.init(name: "Brakes", value: 1), .init(name: "Tyres", value: 4)],
-            isFlags: true)
-        let writes = RecordingWrites()
-        let environment = BrowserEnvironment(
-            cache: cache, intents: RecordingIntents(), writes: writes, model: model,
-            profile: DisplayProfile.defaults(for: model))
-        let terminal = HeadlessTerminal(size: TerminalSize(columns: 90, rows: 14))
-        let app = BrowserApp(
-            terminal: terminal, environment: environment,
-            root: EntityListController(environment: environment, entitySet: "Person"))
-        app.presentIfNeeded()
         // When the first name alone is changed and saved (the focus starts on it)
         _ = app.handle([.key(.char("e")), .key(.ctrl("u"))] + "Anna".map { .key(.char($0)) } + [.key(.enter)])
         // Then only the first name is sent
