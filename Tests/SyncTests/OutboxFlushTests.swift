@@ -337,7 +337,7 @@ extension OutboxFlushTests {
             #expect(try await eventually { try cache.outboxEntries().isEmpty })
             #expect(try cache.serviceFacts() == [.refusesMergeVerb, .honoursRepeatability])
             // (this run's fetcher done with its outbox: on the same file, it would claim the next run's write)
-            #expect(try await eventually { await engine.outboxTask == nil })
+            #expect(try await eventually { await engine.outbox.isFlushing == false })
         }
         // When the next run makes its first change
         let later = FakeTransport { _, _ in TransportResponse(status: 204, headers: ["etag": "W/\"3\""]) }

@@ -1,19 +1,31 @@
 import EntityCache
 
-/// What an engine has learned about its service, as one value (issue 34): how it takes writes and reads, from the
-/// answers it gave. The facts a later run should start from are kept in the cache (``ServiceFact``) and read back
-/// here; the rest hold for this process.
-struct LearnedFacts: Equatable, Sendable {
-    /// It refused the `MERGE` verb: updates go as `POST` with `X-HTTP-Method: MERGE` (``ServiceFact/refusesMergeVerb``).
-    var tunnelsMerge = false
-    /// It answered a write with `Repeatability-Result`: it applies a request id once, so a create or action whose
-    /// answer was lost can be sent again under its id (``ServiceFact/honoursRepeatability``).
-    var honoursRepeatability = false
+/// What the fetcher has learned about its service from the answers reads got (issue 34), as one value: how it takes
+/// `$expand` and `$select`. The facts are kept in the cache (``ServiceFact``) and read back here by the next run.
+struct ReadFacts: Equatable, Sendable {
     /// A v4 service refused an option inside `$expand`: expansions go one level deep
     /// (``ServiceFact/refusesNestedExpand``).
     var refusesNestedExpand = false
     /// It refused a `$select`: prefetches ask for whole entities (``ServiceFact/refusesSelect``).
     var refusesSelect = false
+
+    /// The facts kept in the cache by earlier runs.
+    init(kept: some Sequence<ServiceFact>) {
+        let kept = Set(kept)
+        refusesNestedExpand = kept.contains(.refusesNestedExpand)
+        refusesSelect = kept.contains(.refusesSelect)
+    }
+}
+
+/// What the ``Outbox`` has learned about how its service takes writes, from the answers they got (issue 34), as one
+/// value. The facts a later run should start from are kept in the cache (``ServiceFact``) and read back here; the
+/// rest hold for this process.
+struct WriteFacts: Equatable, Sendable {
+    /// It refused the `MERGE` verb: updates go as `POST` with `X-HTTP-Method: MERGE` (``ServiceFact/refusesMergeVerb``).
+    var tunnelsMerge = false
+    /// It answered a write with `Repeatability-Result`: it applies a request id once, so a create or action whose
+    /// answer was lost can be sent again under its id (``ServiceFact/honoursRepeatability``).
+    var honoursRepeatability = false
     /// It answered `$batch` with 404, 405 or 501: writes go one request each (``ServiceFact/refusesBatch``).
     var refusesBatch = false
     /// A v2 changeset that posted a link through the entity made before it (`$1/PersonCar`) was refused as a unit:
@@ -30,8 +42,6 @@ struct LearnedFacts: Equatable, Sendable {
         let kept = Set(kept)
         honoursRepeatability = kept.contains(.honoursRepeatability)
         tunnelsMerge = kept.contains(.refusesMergeVerb)
-        refusesNestedExpand = kept.contains(.refusesNestedExpand)
-        refusesSelect = kept.contains(.refusesSelect)
         refusesBatch = kept.contains(.refusesBatch)
         batchLimit = max(1, batchSize)
     }

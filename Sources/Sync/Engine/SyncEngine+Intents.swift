@@ -106,7 +106,7 @@ extension SyncEngine: SyncIntents {
         case .resolve(let id, let resolution):
             await apply(resolution, to: id)
         case .flushOutbox:
-            flushOutbox()
+            await flushOutbox()
         case .barrier(let continuation):
             continuation.resume()
         }

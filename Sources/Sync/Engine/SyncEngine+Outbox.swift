@@ -1,395 +1,43 @@
 import EntityCache
 import Foundation
 import ODataCore
-import ScreenSeam
 
-/// Writes: recorded in the cache with their optimistic change (``CacheWriteSession/enqueueUpdate(_:changes:baseEtag:requestID:at:)``),
-/// then sent in the order made per entity, several entities at once, each under its request id.
-///
-/// * **Exactly once**: every attempt of a write carries the same `Repeatability-Request-ID` and the
-///   `Repeatability-First-Sent` of its first attempt (OData 4.01), so a service that honours them applies a
-///   write once however often it arrives. An update is a `MERGE` of the changed fields with `If-Match`, which a
-///   service that ignores repeatability also applies at most once: a replay of an applied one meets a new ETag.
-/// * **Failures are classified**: no answer, 408, 429 (after its `Retry-After`) and 5xx are tried again with
-///   backoff while that entity's later writes wait; 412 fetches the service's copy and waits for the user (a
-///   conflict); any other 4xx rolls the change back and waits for the user with the service's message.
-/// * **The verb**: `MERGE`, as OData v2 defines it. A service (or a proxy in front of it) that refuses the verb
-///   (405, 501) gets every later update as `POST` with `X-HTTP-Method: MERGE`.
+/// The engine's side of the ``Outbox``: it is told to flush when a write is recorded, a decision made or the service
+/// is back, and it hears from the outbox what writes' answers say about the service, as reads' answers say it.
 extension SyncEngine {
+    /// Sends the writes that are due, unless a flush is already under way (it looks again when it ends).
+    public func flushOutbox() async {
+        await outbox.flush()
+    }
+
     /// Makes every queued write due at once and sends them (the service is back).
     func sendQueuedWritesNow() async {
-        try? await cache.write { try $0.makeQueuedWritesDue() }
-        flushOutbox()
+        await outbox.sendQueuedNow()
     }
 
-    /// Sends what is due, unless a flush is already under way (it looks again when it ends).
-    public func flushOutbox() {
-        guard outboxTask == nil else {
-            outboxAgain = true
-            return
-        }
-        outboxTask = Task { await self.drainOutbox() }
-    }
-
-    /// Sends every due write until none is due, in `$batch`es of up to `writeBatchSize` (``sendBatch(_:)``), or where
-    /// the service takes none, up to `maxConcurrentWrites` requests at once; then waits for the next retry.
-    func drainOutbox() async {
-        repeat {
-            outboxAgain = false
-            while !Task.isCancelled {
-                let now = clock.now()
-                let batches = batchesWrites
-                let limit =
-                    batches
-                    ? learned.batchLimit * max(1, configuration.maxConcurrentBatches)
-                    : configuration.maxConcurrentWrites
-                let claimant = cache.claimant
-                guard
-                    let due = try? await cache.write({
-                        try $0.dueOutboxEntries(at: now, limit: limit, claimant: claimant)
-                    }), !due.isEmpty
-                else { break }
-                if batches {
-                    let size = learned.batchLimit
-                    await withTaskGroup(of: Void.self) { group in
-                        for start in stride(from: 0, to: due.count, by: size) {
-                            let part = Array(due[start..<min(due.count, start + size)])
-                            group.addTask { await self.sendBatch(part) }
-                        }
-                    }
-                    continue
-                }
-                await withTaskGroup(of: Void.self) { group in
-                    for entry in due { group.addTask { await self.send(entry) } }
-                }
-            }
-        } while outboxAgain && !Task.isCancelled
-        outboxTask = nil
-        scheduleOutboxRetry()
-    }
-
-    /// Wakes the outbox when the earliest write waiting for a retry is due.
-    func scheduleOutboxRetry() {
-        outboxTimer?.cancel()
-        guard let due = try? cache.write({ try $0.nextOutboxAttempt() }) else { return }
-        let wait = max(0, due.timeIntervalSince(clock.now()))
-        outboxTimer = Task {
-            try? await clock.sleep(seconds: wait)
-            guard !Task.isCancelled else { return }
-            self.flushOutbox()
-        }
-    }
-
-    /// One attempt of one write, and what its answer means.
-    func send(_ entry: OutboxEntry) async {
-        guard let request = await prepared(entry) else { return }
-        await exchangeAlone(entry, request: request)
-    }
-
-    /// The request that sends `entry`, marked as on its way; nil when it is not to be sent (settled otherwise).
-    /// `reference` names the entity a new link entity binds, when that entity is made in the same changeset.
-    /// `markedAt`: when the caller marked it as on its way (a batch marks all of its writes at once); its first
-    /// attempt is sent as first sent then.
-    func prepared(_ entry: OutboxEntry, reference: String? = nil, markedAt: Date? = nil) async -> TransportRequest? {
-        let now = markedAt ?? clock.now()
-        if entry.kind.runsOnce, entry.state == .sending, !learned.honoursRepeatability {
-            // It was on its way when the browser stopped: as a lost answer, it waits for the user.
-            await waitForUser(entry, because: "The browser stopped while this was on its way")
-            return nil
-        }
-        if markedAt == nil {
-            do {
-                try await cache.write { try $0.markOutboxSending(entry.id, at: now) }
-            } catch { return nil }
-        }
-        let attempt = WriteRequestBuilder.Attempt(
-            requestID: entry.requestID, firstSent: entry.firstSent ?? now, etag: entry.baseEtag)
-        switch entry.kind {
-        case .update:
-            return writes.update(
-                entry.entityKey, changes: entry.changes, types: propertyTypes(of: entry.entitySet), attempt: attempt)
-        case .delete:
-            return writes.delete(entry.entityKey, attempt: attempt)
-        case .unlink:
-            guard let parent = entry.shownIn?.parent, let navigation = entry.shownIn?.navigation else {
-                try? await cache.write { try $0.failOutbox(entry.id, error: "It does not say which link to remove.") }
-                return nil
-            }
-            return writes.unlink(parent: parent, navigation: navigation, child: entry.entityKey, attempt: attempt)
-        case .create:
-            return createRequest(entry, attempt: attempt, reference: reference)
-        case .action:
-            let type = model?.entityType(ofSet: entry.entitySet)
-            guard let model, let name = entry.operation,
-                let operation = model.operation(named: name, boundTo: type?.qualifiedName)
-            else {
-                try? await cache.write {
-                    try $0.failOutbox(
-                        entry.id, error: "The service no longer offers \(entry.operation ?? "this action").")
-                }
-                return nil
-            }
-            do {
-                return try OperationRequestBuilder(urls: builder).request(
-                    operation, arguments: entry.changes, on: entry.entityKey,
-                    keyNames: type.map(model.keyProperties(of:)) ?? [], attempt: attempt)
-            } catch {
-                let sentence = error.description
-                try? await cache.write { try $0.failOutbox(entry.id, error: sentence) }
-                return nil
-            }
-        }
-    }
-
-    /// Write requests for this service, as learned so far.
-    var writes: WriteRequestBuilder { WriteRequestBuilder(urls: builder, tunnelsMerge: learned.tunnelsMerge) }
-
-    /// What the answer to one write (or the failure to get one) means for it: settled, tried again, refused, or in
-    /// conflict. `inBatch`: it was one request of a `$batch`, and `outcome` its own answer there.
-    func settle(
-        _ entry: OutboxEntry, request: TransportRequest, outcome: Result<TransportResponse, any Error>,
-        started: Date, inBatch: Bool = false, answeredAt: Date? = nil
-    ) async {
-        let now = clock.now()
-        let attempt = entry.attempts + 1
-        let response: TransportResponse
-        switch outcome {
-        case .success(let answer):
-            response = answer
-        case .failure(is CancellationError):
-            return
-        case .failure(let error as ODataError):
-            logWrite(
-                request, status: nil, bytes: 0, started: started, attempts: attempt, error: error.description,
-                inBatch: inBatch)
-            let verdict = WriteVerdict.of(entry.kind, failure: error, known: known)
-            if verdict != .refused {
-                // No answer: the service is away (the status line says so, the probe watches for its return).
-                wentOffline(error.description, at: clock.now())
-                startProbe()
-            }
-            switch verdict {
-            case .refused:
-                try? await cache.write { try $0.failOutbox(entry.id, error: error.description) }
-            case .unknownOutcome:
-                // Sent again blindly to a service that ignores request ids, it could be made twice.
-                await waitForUser(entry, because: "No answer came (\(error.description))")
-            default:
-                await retryLater(entry, attempt: attempt, error: error.description, after: nil)
-            }
-            return
-        case .failure(let error):
-            await retryLater(entry, attempt: attempt, error: String(describing: error), after: nil)
-            return
-        }
-        let failure = await noteAnswer(
-            response, to: request, attempts: attempt, started: started, inBatch: inBatch, at: answeredAt ?? clock.now())
-        switch WriteVerdict.of(entry.kind, status: response.status, retryAfter: Self.retryAfter(response), known: known)
-        {
-        case .settled where entry.kind == .create:
-            await settleCreate(entry, response: response)
-        case .settled where entry.kind == .action:
-            // Its effects are the service's: the entity is read again before the writes queued after it go, and
-            // they go against the version it left.
-            let fresh = await readAgain(entry)
-            let settled = clock.now()
-            try? await cache.write {
-                try $0.settleOutbox(entry.id, etag: nil, at: settled)
-                if let fresh { try $0.actionRan(on: entry.entityKey, copy: fresh.copy, etag: fresh.etag, at: settled) }
-            }
-            if fresh == nil {
-                let plan = entityPlan(entry.entityKey, expand: [], priority: .visible)
-                enqueue(url: plan.url, target: plan.target, priority: .visible, owner: nil, force: true)
-            }
-        case .conflict where entry.kind == .action:
-            let reason = failure ?? "the entity changed on the service"
-            // Sent before and unanswered, it may have run then (the version it changed is why this one is refused).
-            let sentence =
-                entry.outcomeUnknown
-                ? "\(reason) An earlier attempt got no answer and may have run it: look on the service before r sends "
-                    + "it again."
-                : "\(reason) It changed on the service since it was read: nothing was done; r sends it again against "
-                    + "the version the service has now."
-            let fresh = await readAgain(entry)
-            let refused = clock.now()
-            try? await cache.write {
-                try $0.failOutbox(entry.id, error: sentence)
-                guard let fresh else { return }
-                // The service's copy shows here; the writes queued after the action keep the version they were made
-                // on.
-                try $0.actionRan(
-                    on: entry.entityKey, copy: fresh.copy, etag: fresh.etag, movesQueued: false, at: refused)
-                if let etag = fresh.etag { try $0.setActionVersion(entry.id, etag: etag) }
-            }
-            if fresh == nil {
-                let plan = entityPlan(entry.entityKey, expand: [], priority: .visible)
-                enqueue(url: plan.url, target: plan.target, priority: .visible, owner: nil, force: true)
-            }
-        case .settled:
-            let copy = response.status == 200 ? decodedCopy(response.body, entitySet: entry.entitySet) : nil
-            let settled = clock.now()
-            try? await cache.write { try $0.settleOutbox(entry.id, etag: response.etag, serverCopy: copy, at: settled) }
-            if entry.kind == .update { sayWhatTheServiceChanged(entry.changes, answer: copy, of: entry.entityKey) }
-        case .alreadyGone:
-            try? await cache.write { try $0.settleOutbox(entry.id, etag: nil) }
-        case .tunnelAndResend:
-            learned.tunnelsMerge = true
-            try? await cache.write { try $0.learn(.refusesMergeVerb) }
-            try? await cache.write { try $0.retryOutboxLater(entry.id, error: failure ?? "", due: now) }
-        case .conflict:
-            await conflict(entry, error: failure ?? "the entity changed on the service")
-        case .unknownOutcome:
-            await waitForUser(entry, because: "The gateway got no answer (\(failure ?? "HTTP \(response.status)"))")
-        case .retry(let after):
-            await retryLater(entry, attempt: attempt, error: failure ?? "", after: after)
-        case .offline:
-            await retryLater(entry, attempt: attempt, error: failure ?? "", after: nil)
-        case .refused:
-            let sentence = Self.refusal(of: entry, failure: failure ?? "refused")
-            try? await cache.write { try $0.failOutbox(entry.id, error: sentence) }
-        }
-    }
-
-    /// What is known of the service that changes a write's verdict.
-    var known: WriteVerdict.Known {
-        WriteVerdict.Known(
-            honoursRepeatability: learned.honoursRepeatability, tunnelsMerge: learned.tunnelsMerge,
-            version4: model?.dialect == .v4)
-    }
-
-    /// A create made or not, nobody knows (its answer was lost): sent again to a service that ignores request ids it
-    /// could be made twice, so it waits for the user to look and decide, saying `cause`.
-    func waitForUser(_ entry: OutboxEntry, because cause: String) async {
-        let sentence =
-            "\(cause), so the service may or may not have made it. Look for it on the service: r sends it again, "
-            + "x drops it."
-        try? await cache.write {
-            try $0.failOutbox(entry.id, error: sentence)
-            try $0.markOutcomeUnknown(entry.id)
-        }
-    }
-
-    /// What any answer to a write tells before its own verdict: the service is there (what waited out a backoff goes
-    /// now), whether it keeps request ids; and the request log line. Returns the failure's sentence, if it was one.
-    func noteAnswer(
-        _ response: TransportResponse, to request: TransportRequest, attempts: Int, started: Date, inBatch: Bool,
-        at date: Date
-    ) async -> String? {
-        let answered = serviceAnswered(success: (200..<300).contains(response.status), at: date, sendsWrites: false)
+    /// A write got an answer, whatever its status: the service is there. Returns whether this was its first answer
+    /// since the engine started, or since it was away (then the writes that waited out a backoff go now).
+    func writeAnswered(success: Bool, at date: Date) -> Bool {
+        let answered = serviceAnswered(success: success, at: date, sendsWrites: false)
         publishStatus()
-        if answered {
-            // The first answer: what waited out a backoff from before goes now (this write's own verdict follows).
-            try? await cache.write { try $0.makeQueuedWritesDue() }
-            outboxAgain = true
-        }
-        if response.headers["repeatability-result"] != nil, !learned.honoursRepeatability {
-            learned.honoursRepeatability = true
-            try? await cache.write { try $0.learn(.honoursRepeatability) }
-        }
-        let failure =
-            (200..<300).contains(response.status)
-            ? nil
-            : ODataError.fromResponse(
-                status: response.status, url: request.url, contentType: response.headers["content-type"],
-                body: response.body
-            ).description
-        logWrite(
-            request, status: response.status, bytes: response.body.count, started: started, attempts: attempts,
-            error: failure, received: response.headers, inBatch: inBatch)
-        return failure
+        return answered
     }
 
-    /// The service's copy after a 412, kept beside mine for the user to choose.
-    func conflict(_ entry: OutboxEntry, error: String) async {
-        let url = builder.url(ResourcePath(entry.entityKey), QueryOptions())
-        guard let response = try? await transport.send(TransportRequest(url: url, dialect: model?.dialect)),
-            response.status == 200,
-            let theirs = decodedCopy(response.body, entitySet: entry.entitySet)
-        else {
-            await retryLater(entry, attempt: entry.attempts + 1, error: error, after: nil)
-            return
-        }
-        let etag = response.etag ?? etagInBody(response.body)
-        try? await cache.write { try $0.conflictOutbox(entry.id, theirs: theirs, theirsEtag: etag, error: error) }
+    /// A write got no answer: the service is away (the status line says so, the probe watches for its return).
+    func writeGotNoAnswer(_ sentence: String) {
+        wentOffline(sentence, at: clock.now())
+        startProbe()
     }
 
-    /// The entity an action ran on (or was refused on), read from the service now: its values and version; nil
-    /// when it cannot be had (then it is fetched as any screen's).
-    func readAgain(_ entry: OutboxEntry) async -> (copy: [ODataProperty], etag: String?)? {
-        let url = builder.url(ResourcePath(entry.entityKey), QueryOptions())
-        guard let response = try? await transport.send(TransportRequest(url: url, dialect: model?.dialect)),
-            response.status == 200, let copy = decodedCopy(response.body, entitySet: entry.entitySet)
-        else { return nil }
-        return (copy, response.etag ?? etagInBody(response.body))
+    /// An entity an action ran on, which could not be read back at once: fetched as any screen's.
+    func readAgainSoon(_ key: EntityKey) {
+        let plan = entityPlan(key, expand: [], priority: .visible)
+        enqueue(url: plan.url, target: plan.target, priority: .visible, owner: nil, force: true)
     }
 
-    func retryLater(_ entry: OutboxEntry, attempt: Int, error: String, after serverWait: Double?) async {
-        let wait = serverWait ?? configuration.writeRetry.delay(afterAttempt: attempt, random: random())
-        let due = clock.now().addingTimeInterval(wait)
-        try? await cache.write { try $0.retryOutboxLater(entry.id, error: error, due: due) }
-    }
-
-    /// The properties of an entity answer (`{"d":{…}}`), typed by the model.
-    func decodedCopy(_ body: [UInt8], entitySet: String) -> [ODataProperty]? {
-        guard !body.isEmpty, case .entity(let entity)? = try? runner.decoder.decode(body, entitySet: entitySet) else {
-            return nil
-        }
-        return entity.properties
-    }
-
-    func etagInBody(_ body: [UInt8]) -> String? {
-        guard case .entity(let entity)? = try? runner.decoder.decode(body) else { return nil }
-        return entity.metadata.etag
-    }
-
-    /// Edm types of a set's properties, for the request body.
-    func propertyTypes(of entitySet: String) -> [String: EdmPrimitiveType] {
-        guard let model, let set = model.entitySet(named: entitySet), let type = model.entityTypes[set.entityType]
-        else {
-            return [:]
-        }
-        var types: [String: EdmPrimitiveType] = [:]
-        for property in model.properties(of: type) {
-            if case .primitive(let primitive) = property.type { types[property.name] = primitive }
-        }
-        return types
-    }
-
+    /// Says `failure` on the status line.
     func note(failure: String) {
         lastError = (failure, clock.now())
         publishStatus()
-    }
-
-    /// Logs a write with the headers it sent and, when an answer came, those it got (secrets left out, as for reads).
-    func logWrite(
-        _ request: TransportRequest, status: Int?, bytes: Int, started: Date, attempts: Int, error: String?,
-        received: [String: String] = [:], inBatch: Bool = false
-    ) {
-        let entry = RequestLogEntry(
-            url: request.url, status: status, bytes: bytes, duration: clock.now().timeIntervalSince(started),
-            outcome: error == nil ? .written : .failed, startedAt: started, attempts: attempts, error: error,
-            method: (request.headers["X-HTTP-Method"].map { "POST (\($0))" } ?? request.method.rawValue)
-                + (inBatch ? " in $batch" : ""),
-            headers: JobRunner.logLines(sent: request.headers, received: received) + Self.bodyLine(request.body)
-        )
-        if deferredWriteLog != nil {
-            deferredWriteLog?.append(entry)
-        } else {
-            _ = try? cache.write { try $0.appendRequestLog(entry) }
-        }
-    }
-
-    /// What a write sent, for the request log (`> body: {"model":"Ka"}`), cut past 2,000 characters.
-    static func bodyLine(_ body: [UInt8]?) -> String {
-        guard let body, !body.isEmpty else { return "" }
-        let text = String(decoding: body.prefix(2_000), as: UTF8.self)
-        return "\n> body: " + text + (body.count > 2_000 ? "… (\(body.count) bytes)" : "")
-    }
-
-    /// `Retry-After` in seconds (a number, or an HTTP date), capped at 5 minutes.
-    static func retryAfter(_ response: TransportResponse, now: Date = Date()) -> Double? {
-        guard let value = response.headers["retry-after"]?.trimmingCharacters(in: .whitespaces) else { return nil }
-        if let seconds = Double(value) { return min(max(seconds, 0), 300) }
-        return HTTPDate.parse(value).map { min(max($0.timeIntervalSince(now), 0), 300) }
     }
 }

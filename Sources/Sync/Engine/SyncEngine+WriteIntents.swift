@@ -60,7 +60,7 @@ extension SyncEngine: WriteIntents {
             note(failure: String(describing: error))
             return
         }
-        flushOutbox()
+        await flushOutbox()
     }
 
     /// Records a create under a temporary key (it shows at once where it was added), and, for a row reached
@@ -176,6 +176,6 @@ extension SyncEngine: WriteIntents {
             case .resend(let changes): try session.resendOutbox(id, changes: changes)
             }
         }
-        flushOutbox()
+        await flushOutbox()
     }
 }

@@ -106,16 +106,13 @@ public actor SyncEngine {
     var slowNotice: String?
     /// URLs a refresh (`r`) asked for that have not ended yet.
     var refreshing: Set<String> = []
-    /// The outbox flush under way, whether it should look again when it ends, and the wait for the next retry.
-    var outboxTask: Task<Void, Never>?
-    var outboxAgain = false
-    var outboxTimer: Task<Void, Never>?
-    /// What the engine has learned about the service (kept in the cache where a later run should start from it).
-    var learned: LearnedFacts
-    /// While batches' answers are read (``batchesReading`` of them): the request log lines of their writes, written
-    /// in one transaction when the last ends.
-    var deferredWriteLog: [RequestLogEntry]?
-    var batchesReading = 0
+    /// What reads taught about the service (kept in the cache where a later run should start from it); what writes
+    /// taught is the outbox's.
+    var learned: ReadFacts
+    /// The write path: its own actor, made on first use with this engine to tell.
+    lazy var outbox = Outbox(
+        engine: self, configuration: configuration, cache: cache, transport: transport, model: model, clock: clock,
+        random: random)
     /// Refreshes by delta link under way (``refresh(_:)``): work, as running jobs are.
     var deltaRefreshes = 0
     nonisolated let intents: AsyncStream<Intent>.Continuation
@@ -130,7 +127,7 @@ public actor SyncEngine {
         self.clock = clock
         self.random = random
         // What earlier runs learned about the service holds from the first request.
-        let learned = LearnedFacts(kept: (try? cache.serviceFacts()) ?? [], batchSize: configuration.writeBatchSize)
+        let learned = ReadFacts(kept: (try? cache.serviceFacts()) ?? [])
         self.learned = learned
         let flatExpand = learned.refusesNestedExpand
         self.builder =
@@ -158,15 +155,14 @@ public actor SyncEngine {
 
     deinit {
         intents.finish()
-        outboxTask?.cancel()
-        outboxTimer?.cancel()
         probeTask?.cancel()
         slowWatch?.cancel()
     }
 
     /// Installs a service model: typed decoding, typed key literals and the prefetch policy.
-    public func use(_ model: ServiceModel) {
+    public func use(_ model: ServiceModel) async {
         self.model = model
+        await outbox.use(model)
         policy = PrefetchPolicy(model: model, profile: configuration.profile)
         builder = ODataURLBuilder(
             serviceRoot: configuration.serviceRoot, model: model, nestsExpand: !learned.refusesNestedExpand)

@@ -8,13 +8,13 @@ import ODataCore
 /// the person, where the model has both navigations back), so that a refused link leaves no new entity behind,
 /// linked to nobody.
 ///
-/// Each answer inside is read as if its write had been sent alone (``SyncEngine/settle(_:request:outcome:started:inBatch:)``):
+/// Each answer inside is read as if its write had been sent alone (``Outbox/settle(_:request:outcome:started:inBatch:answeredAt:)``):
 /// an inner `412` opens the conflict view for that write only. A changeset refused as a unit rolls back every write
 /// in it, with a sentence saying none of it was made. A service that answers `$batch` with 404, 405 or 501 is
 /// learned once (``ServiceFact/refusesBatch``) and sent one request per write from then on; a `413` halves the size
 /// of later batches. An answer that cannot be read is a lost answer for every write in the batch (the service may or
 /// may not have applied them), never a refusal.
-extension SyncEngine {
+extension Outbox {
     /// Whether the due writes go together.
     var batchesWrites: Bool {
         !learned.refusesBatch && learned.batchLimit > 1 && model != nil
@@ -71,9 +71,10 @@ extension SyncEngine {
             serviceRoot: builder.serviceRoot, dialect: dialect, format: format, boundary: UUID().uuidString)
         let started = clock.now()
         let response: TransportResponse
-        do {
-            response = try await transport.send(request)
-        } catch {
+        switch await runner.exchange(request) {
+        case .success(let answer):
+            response = answer
+        case .failure(let error):
             for changeset in changesets {
                 for (entry, inner, _) in changeset {
                     await settle(entry, request: inner, outcome: .failure(error), started: started, inBatch: true)
@@ -119,13 +120,12 @@ extension SyncEngine {
             answers = try batch.decode(response, format: format, url: request.url)
         } catch {
             // What was applied cannot be told: as for an answer lost on the way (though the service is there).
-            _ = serviceAnswered(success: false, at: clock.now(), sendsWrites: false)
+            _ = await engine?.writeAnswered(success: false, at: clock.now())
             for changeset in changesets {
                 for (entry, inner, _) in changeset {
                     await answerUnreadable(entry, request: inner, reason: error.description, started: started)
                 }
             }
-            publishStatus()
             return
         }
         // Each answer read as if its write went alone, their log lines written together, at the batch's time.
@@ -159,7 +159,7 @@ extension SyncEngine {
                 if case .each = answer, (200..<300).contains(own.status), entry.kind != .create, entry.kind != .action {
                     _ = await noteAnswer(
                         own, to: inner, attempts: entry.attempts + 1, started: started, inBatch: true, at: answeredAt)
-                    let copy = own.status == 200 ? decodedCopy(own.body, entitySet: entry.entitySet) : nil
+                    let copy = own.status == 200 ? runner.decodedCopy(own.body, entitySet: entry.entitySet) : nil
                     applied.append((entry, own.etag, copy))
                     continue
                 }
@@ -176,7 +176,7 @@ extension SyncEngine {
             }
         }
         for (entry, _, copy) in applied where entry.kind == .update {
-            sayWhatTheServiceChanged(entry.changes, answer: copy, of: entry.entityKey)
+            await sayWhatTheServiceChanged(entry.changes, answer: copy, of: entry.entityKey)
         }
     }
 
@@ -204,12 +204,7 @@ extension SyncEngine {
     /// One write on its own, as ``send(_:)`` sends it.
     func exchangeAlone(_ entry: OutboxEntry, request: TransportRequest) async {
         let started = clock.now()
-        let outcome: Result<TransportResponse, any Error>
-        do {
-            outcome = .success(try await transport.send(request))
-        } catch {
-            outcome = .failure(error)
-        }
+        let outcome = await runner.exchange(request)
         await settle(entry, request: request, outcome: outcome, started: started)
     }
 
@@ -227,7 +222,6 @@ extension SyncEngine {
             return "\(reason) It was sent with \(others.joined(separator: " and ")) as one change, so none of it was "
                 + "made: e changes it and sends it again, x drops it."
         }
-        _ = serviceAnswered(success: false, at: clock.now(), sendsWrites: false)
         for (entry, request) in writes {
             logWrite(
                 request, status: refusal.status, bytes: refusal.body.count, started: started,
@@ -237,7 +231,7 @@ extension SyncEngine {
             let said = sentence(for: entry)
             try? await cache.write { try $0.failOutbox(entry.id, error: said) }
         }
-        publishStatus()
+        _ = await engine?.writeAnswered(success: false, at: clock.now())
     }
 
     /// Writes that went out in a batch the service would not take as one: queued again, due at once.
@@ -246,7 +240,7 @@ extension SyncEngine {
         for entry in entries {
             try? await cache.write { try $0.retryOutboxLater(entry.id, error: "", due: now) }
         }
-        outboxAgain = true
+        again = true
     }
 
     /// The batch itself in the request log, when what it taught is not in its writes' lines.

@@ -4,7 +4,7 @@ import ODataCore
 
 /// Creates in the outbox: the request that makes an entity (and, on v2, the link posted through it in one
 /// changeset), the service's key taking the temporary one's place, and what a refused link left on the service.
-extension SyncEngine {
+extension Outbox {
     /// Why a write was refused, as the outbox shows it. A link refused after the entity it was made with was
     /// created says what that left on the service, and what the user can do about it.
     static func refusal(of entry: OutboxEntry, failure: String) -> String {
@@ -94,15 +94,15 @@ extension SyncEngine {
             try $0.settleCreate(
                 entry.id, serverKey: serverKey, type: madeType, serverCopy: madeCopy, etag: madeEtag, at: settled)
         }
-        sayWhatTheServiceChanged(entry.changes, answer: copy, of: serverKey)
+        await sayWhatTheServiceChanged(entry.changes, answer: copy, of: serverKey)
     }
 
     /// Says once (on the status line) which typed values the service's answer holds otherwise.
-    func sayWhatTheServiceChanged(_ typed: [ODataProperty], answer: [ODataProperty]?, of key: EntityKey) {
+    func sayWhatTheServiceChanged(_ typed: [ODataProperty], answer: [ODataProperty]?, of key: EntityKey) async {
         guard let answer,
             let sentence = ChangedByService.sentence(
                 ChangedByService.differences(typed: typed, answer: answer), of: key)
         else { return }
-        note(failure: sentence)
+        await engine?.note(failure: sentence)
     }
 }

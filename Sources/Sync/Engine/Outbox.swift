@@ -1,0 +1,182 @@
+import EntityCache
+import Foundation
+import ODataCore
+
+/// The write path, as an actor of its own (issue 34): it owns flushing the outbox the cache keeps, what it learned
+/// about how the service takes writes, and the wait for the next retry; requests go out through a ``WriteRunner``,
+/// off the actor. The ``SyncEngine`` in front records what screens ask in the order made and tells it to flush; it
+/// is told back what a write's answer says about the service (there, offline, a read to make) and keeps the
+/// connectivity and status that reads and writes share.
+///
+/// Nothing here runs between the engine's flag reads: the fetch queue and the outbox suspend on the network each in
+/// their own actor.
+actor Outbox {
+    let cache: CacheDatabase
+    let clock: any SyncClock
+    let random: @Sendable () -> Double
+    let configuration: SyncEngine.Configuration
+    let transport: any ODataTransport
+    /// The engine told of answers and failures; weak, as it owns this outbox.
+    weak var engine: SyncEngine?
+    var model: ServiceModel?
+    var builder: ODataURLBuilder
+    /// What writes taught about the service (kept in the cache where a later run should start from it).
+    var learned: WriteFacts
+    /// The flush under way, whether it should look again when it ends, and the wait for the next retry.
+    var flushTask: Task<Void, Never>?
+    var again = false
+    var timer: Task<Void, Never>?
+    /// While batches' answers are read (``batchesReading`` of them): the request log lines of their writes, written
+    /// in one transaction when the last ends.
+    var deferredWriteLog: [RequestLogEntry]?
+    var batchesReading = 0
+
+    init(
+        engine: SyncEngine, configuration: SyncEngine.Configuration, cache: CacheDatabase,
+        transport: any ODataTransport, model: ServiceModel?, clock: any SyncClock,
+        random: @escaping @Sendable () -> Double
+    ) {
+        self.engine = engine
+        self.configuration = configuration
+        self.cache = cache
+        self.transport = transport
+        self.clock = clock
+        self.random = random
+        self.model = model
+        self.builder = Self.builder(configuration.serviceRoot, model)
+        learned = WriteFacts(kept: (try? cache.serviceFacts()) ?? [], batchSize: configuration.writeBatchSize)
+    }
+
+    deinit {
+        flushTask?.cancel()
+        timer?.cancel()
+    }
+
+    /// Write URLs name entities and sets only: how the service takes `$expand` does not matter to them.
+    static func builder(_ serviceRoot: String, _ model: ServiceModel?) -> ODataURLBuilder {
+        model.map { ODataURLBuilder(serviceRoot: serviceRoot, model: $0) } ?? ODataURLBuilder(serviceRoot: serviceRoot)
+    }
+
+    /// Installs a service model: typed keys and bodies, operations, the dialect.
+    func use(_ model: ServiceModel) {
+        self.model = model
+        builder = Self.builder(configuration.serviceRoot, model)
+    }
+
+    /// Sends requests and reads answers, off this actor.
+    var runner: WriteRunner {
+        WriteRunner(
+            transport: transport,
+            decoder: VerboseJSONDecoder(
+                serviceRoot: builder.serviceRoot, model: model, maxEntities: configuration.maxEntitiesPerAnswer),
+            builder: builder, dialect: model?.dialect)
+    }
+
+    /// Whether a flush is under way.
+    var isFlushing: Bool { flushTask != nil }
+
+    /// Makes every queued write due at once and sends them (the service is back).
+    func sendQueuedNow() async {
+        try? await cache.write { try $0.makeQueuedWritesDue() }
+        flush()
+    }
+
+    /// Sends what is due, unless a flush is already under way (it looks again when it ends).
+    func flush() {
+        guard flushTask == nil else {
+            again = true
+            return
+        }
+        flushTask = Task { await self.drain() }
+    }
+
+    /// Sends every due write until none is due, in `$batch`es of up to `writeBatchSize` (``sendBatch(_:)``), or where
+    /// the service takes none, up to `maxConcurrentWrites` requests at once; then waits for the next retry.
+    func drain() async {
+        repeat {
+            again = false
+            while !Task.isCancelled {
+                let now = clock.now()
+                let batches = batchesWrites
+                let limit =
+                    batches
+                    ? learned.batchLimit * max(1, configuration.maxConcurrentBatches)
+                    : configuration.maxConcurrentWrites
+                let claimant = cache.claimant
+                guard
+                    let due = try? await cache.write({
+                        try $0.dueOutboxEntries(at: now, limit: limit, claimant: claimant)
+                    }), !due.isEmpty
+                else { break }
+                if batches {
+                    let size = learned.batchLimit
+                    await withTaskGroup(of: Void.self) { group in
+                        for start in stride(from: 0, to: due.count, by: size) {
+                            let part = Array(due[start..<min(due.count, start + size)])
+                            group.addTask { await self.sendBatch(part) }
+                        }
+                    }
+                    continue
+                }
+                await withTaskGroup(of: Void.self) { group in
+                    for entry in due { group.addTask { await self.send(entry) } }
+                }
+            }
+        } while again && !Task.isCancelled
+        flushTask = nil
+        scheduleRetry()
+    }
+
+    /// Wakes the outbox when the earliest write waiting for a retry is due.
+    func scheduleRetry() {
+        timer?.cancel()
+        guard let due = try? cache.write({ try $0.nextOutboxAttempt() }) else { return }
+        let wait = max(0, due.timeIntervalSince(clock.now()))
+        let clock = self.clock
+        timer = Task { [weak self] in
+            try? await clock.sleep(seconds: wait)
+            guard !Task.isCancelled else { return }
+            await self?.flush()
+        }
+    }
+}
+
+/// One write's request and the reads a write's answer calls for, sent off the ``Outbox``'s actor (the twin of
+/// ``JobRunner`` for reads): the outbox suspends on the network here, not between its own flag reads.
+struct WriteRunner: Sendable {
+    let transport: any ODataTransport
+    let decoder: VerboseJSONDecoder
+    let builder: ODataURLBuilder
+    let dialect: ODataDialect?
+
+    /// One request's answer, or why none came.
+    func exchange(_ request: TransportRequest) async -> Result<TransportResponse, any Error> {
+        do {
+            return .success(try await transport.send(request))
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    /// The service's copy of an entity now: its values and version; nil when it cannot be had.
+    func read(_ key: EntityKey) async -> (copy: [ODataProperty], etag: String?)? {
+        let url = builder.url(ResourcePath(key), QueryOptions())
+        guard case .success(let response) = await exchange(TransportRequest(url: url, dialect: dialect)),
+            response.status == 200, let copy = decodedCopy(response.body, entitySet: key.entitySet)
+        else { return nil }
+        return (copy, response.etag ?? etagInBody(response.body))
+    }
+
+    /// The properties of an entity answer (`{"d":{…}}`), typed by the model.
+    func decodedCopy(_ body: [UInt8], entitySet: String) -> [ODataProperty]? {
+        guard !body.isEmpty, case .entity(let entity)? = try? decoder.decode(body, entitySet: entitySet) else {
+            return nil
+        }
+        return entity.properties
+    }
+
+    func etagInBody(_ body: [UInt8]) -> String? {
+        guard case .entity(let entity)? = try? decoder.decode(body) else { return nil }
+        return entity.metadata.etag
+    }
+}
