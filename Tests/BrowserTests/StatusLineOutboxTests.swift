@@ -21,12 +21,10 @@ import Testing
         try await cache.write { session in
             _ = try session.enqueueUpdate(
                 "Person(3)", changes: [.init(name: "firstName", value: .string("René"))], requestID: "r", at: now)
-            try session.updateSyncStatus {
-                $0.isOnline = false
-                $0.lastError = "The service could not be reached: connection refused."
-                $0.lastErrorAt = now
-            }
         }
+        cache.publishSyncStatus(
+            SyncStatus(
+                isOnline: false, lastError: "The service could not be reached: connection refused.", lastErrorAt: now))
         // Then the status line says offline, why, and that one change waits
         let shown = try await eventually {
             _ = app.handle([])

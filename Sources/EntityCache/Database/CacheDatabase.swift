@@ -21,6 +21,8 @@ public final class CacheDatabase: Sendable {
     /// Who claims the queued writes this object's user sends: another process (or another cache object on the same
     /// file) is another claimant.
     public let claimant = OutboxClaimant()
+    /// The fetcher's status for this process's screens, in memory (``publishSyncStatus(_:)``).
+    let statusBoard = StatusBoard()
 
     /// Opens (creating with mode 0600 if needed) and migrates the cache at `path`.
     public init(path: String) throws {
@@ -100,6 +102,12 @@ public final class CacheDatabase: Sendable {
         close(descriptor)
         // SQLite gives the -wal and -shm files the database file's mode.
         try manager.setAttributes([.posixPermissions: 0o600], ofItemAtPath: path)
+    }
+
+    /// Makes `status` the fetcher's status: for this process's screens, in memory, not a transaction
+    /// (``StatusBoard``). **Sync only.**
+    public func publishSyncStatus(_ status: SyncStatus) {
+        statusBoard.publish(status)
     }
 
     /// Runs `body` in one write transaction. **Sync only.**

@@ -256,6 +256,11 @@ enum CacheSchema {
             // later refusal of the same write (412: the version it changed) may be its own doing.
             try db.execute(sql: "ALTER TABLE outbox ADD COLUMN outcomeUnknown INTEGER NOT NULL DEFAULT 0")
         }
+        migrator.registerMigration("v17: the fetcher's status is held in memory") { db in
+            // It is this process's, and changed with every request (``StatusBoard``): a row shared by every process
+            // on the file was a transaction each time, and told another browser this one's state.
+            try db.execute(sql: "DROP TABLE syncStatus")
+        }
         return migrator
     }
 }

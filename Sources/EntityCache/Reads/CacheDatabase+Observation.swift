@@ -6,15 +6,22 @@ import ODataCore
 @MainActor
 public final class CacheObservation {
     private var cancellable: AnyDatabaseCancellable?
+    /// An observation of something held in memory (``StatusBoard``): it ends when released.
+    private var subscription: StatusBoard.Subscription?
 
     init(_ cancellable: AnyDatabaseCancellable) {
         self.cancellable = cancellable
+    }
+
+    init(_ subscription: StatusBoard.Subscription) {
+        self.subscription = subscription
     }
 
     /// Stops the observation; no more values are delivered.
     public func cancel() {
         cancellable?.cancel()
         cancellable = nil
+        subscription = nil
     }
 }
 
@@ -90,13 +97,13 @@ extension CacheDatabase {
             { try CacheQueries.related($0, parent: canonical, path: path) }, onError: onError, onChange: onChange)
     }
 
-    /// Observes ``syncStatus()``.
+    /// Observes ``syncStatus()``, which is held in memory (``StatusBoard``).
     @MainActor
     public func observeSyncStatus(
         onError: @escaping @MainActor (Error) -> Void = { _ in },
         onChange: @escaping @MainActor (SyncStatus) -> Void
     ) -> CacheObservation {
-        observe({ try CacheQueries.syncStatus($0) }, onError: onError, onChange: onChange)
+        statusBoard.observe(onChange)
     }
 
     /// Observes ``requestLog(limit:)`` (the inspector screen).

@@ -39,14 +39,14 @@ extension CacheDatabase {
         try read { try CacheQueries.related($0, parent: parent.canonical, path: path) }
     }
 
-    /// The fetcher's state for the status line.
     /// Why the last fetch of `subject` (`Person(1)`, `Person(1)/PersonCar`) failed, while it has not succeeded since.
     public func fetchError(subject: String) throws -> String? {
         try read { try CacheQueries.fetchError($0, subject: subject) }
     }
 
+    /// The fetcher's status, as this process's fetcher last published it (``publishSyncStatus(_:)``).
     public func syncStatus() throws -> SyncStatus {
-        try read { try CacheQueries.syncStatus($0) }
+        statusBoard.status
     }
 
     /// The most recent `limit` request log entries, oldest first.

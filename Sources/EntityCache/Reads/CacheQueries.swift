@@ -144,19 +144,6 @@ enum CacheQueries {
         try String.fetchOne(db, sql: "SELECT message FROM fetchError WHERE subject = ?", arguments: [subject])
     }
 
-    static func syncStatus(_ db: Database) throws -> SyncStatus {
-        let sql =
-            "SELECT isOnline, inFlight, queued, lastError, lastErrorAt, lastSuccessAt, slowRequest FROM syncStatus WHERE id = 1"
-        guard let row = try Row.fetchOne(db, sql: sql) else { return SyncStatus() }
-        let errorAt: Double? = row[4]
-        let successAt: Double? = row[5]
-        return SyncStatus(
-            isOnline: row[0], inFlight: row[1], queued: row[2], lastError: row[3],
-            lastErrorAt: errorAt.map(Date.init(timeIntervalSince1970:)),
-            lastSuccessAt: successAt.map(Date.init(timeIntervalSince1970:)), slowRequest: row[6]
-        )
-    }
-
     static func requestLog(_ db: Database, limit: Int) throws -> [RequestLogEntry] {
         let sql = """
             SELECT id, url, status, bytes, duration, outcome, startedAt, attempts, error, method, headers

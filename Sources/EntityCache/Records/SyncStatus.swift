@@ -1,6 +1,6 @@
 import Foundation
 
-/// The fetcher's state for the status line; written by Sync, observed by screens.
+/// The fetcher's state for the status line; published by Sync, observed by screens, held in memory (``StatusBoard``).
 public struct SyncStatus: Sendable, Hashable {
     /// False after the service could not be reached, until a request succeeds again.
     public var isOnline: Bool

@@ -5,23 +5,6 @@ extension CacheWriteSession {
     /// Entries kept in the request log; older ones are dropped as new ones arrive.
     static let requestLogCapacity = 2000
 
-    /// Reads, changes and stores the one sync status row.
-    public func updateSyncStatus(_ change: (inout SyncStatus) -> Void) throws {
-        var status = try CacheQueries.syncStatus(db)
-        let before = status
-        change(&status)
-        guard status != before else { return }
-        try db.cachedStatement(
-            sql: """
-                UPDATE syncStatus SET isOnline = ?, inFlight = ?, queued = ?, lastError = ?, lastErrorAt = ?,
-                    lastSuccessAt = ?, slowRequest = ? WHERE id = 1
-                """
-        ).execute(arguments: [
-            status.isOnline, status.inFlight, status.queued, status.lastError,
-            status.lastErrorAt?.timeIntervalSince1970, status.lastSuccessAt?.timeIntervalSince1970, status.slowRequest,
-        ])
-    }
-
     /// Records why a fetch of `subject` failed: an entity's canonical key (`Person(1)`) or a relation's
     /// (`Person(1)/PersonCar`). Lists keep theirs in the list itself (``setListError(_:message:)``).
     public func setFetchError(subject: String, message: String, at date: Date) throws {

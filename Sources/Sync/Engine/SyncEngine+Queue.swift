@@ -255,7 +255,7 @@ extension SyncEngine {
         for waiter in waiters { waiter.resume() }
     }
 
-    /// Writes the status row when it changed.
+    /// Publishes the status for the screens when it changed (in memory: ``CacheDatabase/publishSyncStatus(_:)``).
     func publishStatus() {
         let status = SyncStatus(
             isOnline: isOnline, inFlight: running.count, queued: queue.count + parked.count,
@@ -264,6 +264,6 @@ extension SyncEngine {
         )
         guard status != publishedStatus else { return }
         publishedStatus = status
-        _ = try? cache.write { session in try session.updateSyncStatus { $0 = status } }
+        cache.publishSyncStatus(status)
     }
 }
