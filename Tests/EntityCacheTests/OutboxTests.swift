@@ -262,3 +262,40 @@ extension OutboxTests {
         #expect(window.state?.totalCount == 1_999)
     }
 }
+
+extension OutboxTests {
+    @Test func each_kind_of_write_reads_back_with_the_fields_only_it_has() throws {
+        // Given one write of each kind, recorded as the fetcher records them
+        let cache = try cacheWithCar()
+        let person: EntityKey = "Person(3)"
+        let newCar = EntityKey.temporary(in: "Car")
+        let newLink = EntityKey.temporary(in: "PersonCar")
+        let list = ListKey(canonical: "Car")
+        try cache.write { session in
+            _ = try session.enqueueUpdate(
+                car, changes: [.init(name: "model", value: .string("Ka"))], requestID: "u", at: date)
+            _ = try session.enqueueAction(car, operation: "Service", parameters: [], requestID: "a", at: date)
+            _ = try session.enqueueUnlink(car, parent: person, navigation: "Cars", requestID: "n", at: date)
+            _ = try session.enqueueCreate(
+                newCar, entitySet: "Car", properties: [.init(name: "make", value: .string("Kia"))],
+                shownIn: DeletedFrom(list: list), requestID: "c", at: date)
+            _ = try session.enqueueLink(
+                newLink, entitySet: "PersonCar", parent: person, navigation: "PersonCar", bindNavigation: "Car",
+                target: newCar, requestID: "l", at: date)
+            _ = try session.enqueueDelete(car, shownIn: DeletedFrom(list: list), requestID: "d", at: date)
+        }
+        // When they are read back, each carries what its kind needs and nothing else
+        let writes = try cache.outboxEntries().map(\.write)
+        #expect(
+            writes == [
+                .update, .action(operation: "Service"), .unlink(parent: person, navigation: "Cars"),
+                .create(shownIn: DeletedFrom(list: list), binding: nil),
+                .create(
+                    shownIn: DeletedFrom(parent: person, navigation: "PersonCar"),
+                    binding: .init(navigation: "Car", target: newCar, madeTogether: true)),
+                .delete(shownIn: DeletedFrom(list: list)),
+            ])
+        // And an unlink's relation is where it showed
+        #expect(try cache.outboxEntries()[2].shownIn == DeletedFrom(parent: person, navigation: "Cars"))
+    }
+}

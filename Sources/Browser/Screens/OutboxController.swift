@@ -194,16 +194,19 @@ public final class OutboxController: ScreenController {
 
     /// `model: Focus → Fiesta, make: Ford → FORD`; a new link: what it links.
     func summarize(_ entry: OutboxEntry) -> String {
-        if entry.kind == .unlink, let parent = entry.shownIn?.parent, let navigation = entry.shownIn?.navigation {
+        switch entry.write {
+        case .unlink(let parent, let navigation):
             return "no longer in \(parent.canonical)/\(navigation) (it stays)"
-        }
-        if entry.kind == .action {
+        case .action(let operation):
             let parameters = entry.changes.map { "\($0.name): \(ValueFormatter.format($0.value))" }
-            return TextSanitizer.sanitize(entry.operation ?? "an action") + "(" + parameters.joined(separator: ", ")
-                + ")"
+            return TextSanitizer.sanitize(operation) + "(" + parameters.joined(separator: ", ") + ")"
+        case .update, .delete, .create:
+            break
         }
         let linked =
-            entry.bindKey.map { ["links " + ($0.isTemporary ? "the new \($0.entitySet)" : $0.canonical)] } ?? []
+            entry.binding.map(\.target).map {
+                ["links " + ($0.isTemporary ? "the new \($0.entitySet)" : $0.canonical)]
+            } ?? []
         return
             (linked
             + entry.changes.map { change in
@@ -223,8 +226,8 @@ public final class OutboxController: ScreenController {
         ]
         if let error = entry.lastError { lines.append("Service    " + error) }
         lines.append("")
-        if entry.kind == .action {
-            lines.append("Action     " + (entry.operation ?? "?"))
+        if case .action(let operation) = entry.write {
+            lines.append("Action     " + TextSanitizer.sanitize(operation))
             for parameter in entry.changes {
                 lines.append("  " + parameter.name + "  " + ValueFormatter.format(parameter.value))
             }

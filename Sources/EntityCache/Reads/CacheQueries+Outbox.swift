@@ -41,22 +41,44 @@ extension CacheQueries {
         let parentKey: String? = row["parentKey"]
         let member: String? = row["member"]
         let bindKey: String? = row["bindKey"]
+        let bindNavigation: String? = row["bindNavigation"]
+        let navigation: String? = row["navigation"]
+        let parent = parentKey.flatMap { EntityKey(canonical: $0) }
         let shownIn =
             listKey == nil && parentKey == nil
             ? nil
             : DeletedFrom(
-                list: listKey.map(ListKey.init(canonical:)), parent: parentKey.flatMap { EntityKey(canonical: $0) },
-                navigation: row["navigation"], member: member.flatMap { EntityKey(canonical: $0) })
+                list: listKey.map(ListKey.init(canonical:)), parent: parent, navigation: navigation,
+                member: member.flatMap { EntityKey(canonical: $0) })
+        let write: OutboxEntry.Write
+        switch kind {
+        case .update:
+            write = .update
+        case .delete:
+            write = .delete(shownIn: shownIn)
+        case .create:
+            let target = bindKey.flatMap { EntityKey(canonical: $0) }
+            write = .create(
+                shownIn: shownIn,
+                binding: bindNavigation.flatMap { navigation in
+                    target.map { .init(navigation: navigation, target: $0, madeTogether: row["bindsNew"]) }
+                })
+        case .unlink:
+            // (written with both by ``CacheWriteSession/enqueueUnlink(_:parent:navigation:requestID:at:)``)
+            guard let parent, let navigation else { return nil }
+            write = .unlink(parent: parent, navigation: navigation)
+        case .action:
+            guard let operation: String = row["operation"] else { return nil }
+            write = .action(operation: operation)
+        }
         return OutboxEntry(
-            id: row["id"], entityKey: key, entitySet: row["entitySet"], kind: kind, changes: changes, base: base,
+            id: row["id"], entityKey: key, entitySet: row["entitySet"], write: write, changes: changes, base: base,
             baseEtag: row["baseEtag"], requestID: row["requestID"],
             firstSent: firstSent.map(Date.init(timeIntervalSince1970:)),
             state: state, attempts: row["attempts"], lastError: row["lastError"],
             theirs: theirs.flatMap { PropertyCodec.decode($0) }, theirsEtag: row["theirsEtag"],
             createdAt: Date(timeIntervalSince1970: row["createdAt"]),
-            nextAttemptAt: nextAttemptAt.map(Date.init(timeIntervalSince1970:)), shownIn: shownIn,
-            bindNavigation: row["bindNavigation"], bindKey: bindKey.flatMap { EntityKey(canonical: $0) },
-            bindsNewEntity: row["bindsNew"], operation: row["operation"], outcomeUnknown: row["outcomeUnknown"]
+            nextAttemptAt: nextAttemptAt.map(Date.init(timeIntervalSince1970:)), outcomeUnknown: row["outcomeUnknown"]
         )
     }
 

@@ -13,14 +13,13 @@ public struct OutboxEntry: Sendable, Hashable, Identifiable {
         /// The entity goes (`DELETE`).
         case delete
         /// A new entity (`POST`), known here by a temporary key (``EntityKey/temporary(in:)``) until the
-        /// service's key replaces it everywhere. `changes` holds its properties.
+        /// service's key replaces it everywhere.
         case create
-        /// The link between `shownIn`'s parent and this entity through a many-to-many navigation goes (`DELETE` of
-        /// v2's `$links`, v4's `$ref`); both entities stay.
+        /// The link between a parent and this entity through a many-to-many navigation goes (`DELETE` of v2's
+        /// `$links`, v4's `$ref`); both entities stay.
         case unlink
         /// An operation the service offers, invoked on this entity (a v4 bound action, a v2 function import that
-        /// changes data): `operation` names it and `changes` holds its parameters. Nothing changes here before the
-        /// service answers; then the entity is read again.
+        /// changes data). Nothing changes here before the service answers; then the entity is read again.
         case action
 
         /// Sent twice, it would be done twice where the service does not keep request ids: a create, an action.
@@ -46,12 +45,59 @@ public struct OutboxEntry: Sendable, Hashable, Identifiable {
         static var queuedSQL: String { "(" + State.pending.sql + ", " + State.sending.sql + ")" }
     }
 
+    /// What a write does, with the fields only that kind of write has (issue 34: no bag of optionals).
+    public enum Write: Sendable, Hashable {
+        /// Changed properties of an existing entity (`changes`).
+        case update
+        /// The entity goes; `shownIn`: the list and the relation it left at once (and the member of the relation,
+        /// a link entity for a row reached through one), so that a refusal puts them back (they are fetched again).
+        case delete(shownIn: DeletedFrom?)
+        /// A new entity (`changes` its properties). `shownIn`: where it was added (its list, or the relation of its
+        /// parent it joined, with the link entity it was reached through as `member`), so that it shows there at
+        /// once; a create with a parent is sent to the parent's navigation (`POST Parent(k)/Navigation`), which
+        /// links it. `binding`: a link entity's, the entity it links.
+        case create(shownIn: DeletedFrom?, binding: Binding?)
+        /// The link between `parent` and this entity through `navigation` goes; both entities stay.
+        case unlink(parent: EntityKey, navigation: String)
+        /// `operation` (as the service's model finds it, ``ODataCore/ServiceModel/operation(named:boundTo:)``)
+        /// invoked on this entity with `changes` as its parameters.
+        case action(operation: String)
+
+        /// Its kind, as the outbox table names it.
+        public var kind: Kind {
+            switch self {
+            case .update: .update
+            case .delete: .delete
+            case .create: .create
+            case .unlink: .unlink
+            case .action: .action
+            }
+        }
+    }
+
+    /// A create of a link entity: the navigation through which it links an entity, and that entity (a temporary key
+    /// while its own create is not settled: the link waits for it).
+    public struct Binding: Sendable, Hashable {
+        public var navigation: String
+        public var target: EntityKey
+        /// Made together with the entity it binds (`a` in a list reached through link entities): when the link is
+        /// refused, that entity is on the service linked to nobody.
+        public var madeTogether: Bool
+
+        public init(navigation: String, target: EntityKey, madeTogether: Bool = false) {
+            self.navigation = navigation
+            self.target = target
+            self.madeTogether = madeTogether
+        }
+    }
+
     /// The order the writes were made in.
     public var id: Int64
     public var entityKey: EntityKey
     public var entitySet: String
-    public var kind: Kind
-    /// What the write sets.
+    /// What it does, and what only that kind of write has.
+    public var write: Write
+    /// What the write sets (an action: its parameters).
     public var changes: [ODataProperty]
     /// The entity's values before the write, for rolling back and for the conflict view.
     public var base: [ODataProperty]
@@ -69,30 +115,32 @@ public struct OutboxEntry: Sendable, Hashable, Identifiable {
     public var theirsEtag: String?
     public var createdAt: Date
     public var nextAttemptAt: Date?
-    /// A delete: the list and the relation it left at once (and the member of the relation, a link entity for a
-    /// row reached through one), so that a refusal puts them back (they are fetched again).
-    /// A create: where it was added (its list, or the relation of its parent it joined, with the link entity
-    /// it was reached through as `member`), so that it shows there at once. A create with a parent is sent to
-    /// the parent's navigation (`POST Parent(k)/Navigation`), which links it.
-    public var shownIn: DeletedFrom?
-    /// A create of a link entity: the navigation through which it links an entity, and that entity (a
-    /// temporary key while its own create is not settled: the link waits for it).
-    public var bindNavigation: String?
-    public var bindKey: EntityKey?
-    /// A link entity made together with the entity it binds (`a` in a list reached through link entities): when
-    /// the link is refused, that entity is on the service linked to nobody.
-    public var bindsNewEntity = false
-    /// An action: the operation's name as the service's model finds it (``ODataCore/ServiceModel/operation(named:boundTo:)``).
-    public var operation: String? = nil
     /// An attempt got no answer from a service that keeps no request ids: the write may have been applied then
     /// (kept through a retry).
     public var outcomeUnknown = false
 
+    public var kind: Kind { write.kind }
+
+    /// Where the write shows (or showed) at once: a delete's or a create's place, an unlink's relation.
+    public var shownIn: DeletedFrom? {
+        switch write {
+        case .delete(let shownIn), .create(let shownIn, _): shownIn
+        case .unlink(let parent, let navigation): DeletedFrom(parent: parent, navigation: navigation)
+        case .update, .action: nil
+        }
+    }
+
+    /// A link entity's create: what it binds.
+    public var binding: Binding? {
+        guard case .create(_, let binding) = write else { return nil }
+        return binding
+    }
+
     /// A new link entity's bound entity made together with it and already made on the service (the link not yet):
     /// what a refusal of the link would leave there, linked to nobody.
     public var madeWithIt: EntityKey? {
-        guard kind == .create, bindsNewEntity, let bindKey, !bindKey.isTemporary else { return nil }
-        return bindKey
+        guard let binding, binding.madeTogether, !binding.target.isTemporary else { return nil }
+        return binding.target
     }
 
     /// Unsettled and not waiting for the user: the fetcher will send it.

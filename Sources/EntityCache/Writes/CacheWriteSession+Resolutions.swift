@@ -94,9 +94,9 @@ extension CacheWriteSession {
     /// the creates that link it.
     func requeueCreate(_ entry: OutboxEntry, changes: [ODataProperty]) throws {
         try place(entry.entityKey, entitySet: entry.entitySet, properties: changes, shownIn: entry.shownIn, at: Date())
-        if let navigation = entry.bindNavigation, let target = entry.bindKey {
+        if let binding = entry.binding {
             try setRelation(
-                parent: entry.entityKey.canonical, navigation: navigation, keys: [target.canonical],
+                parent: entry.entityKey.canonical, navigation: binding.navigation, keys: [binding.target.canonical],
                 at: Date(timeIntervalSince1970: 0))
         }
         try db.execute(
@@ -109,7 +109,7 @@ extension CacheWriteSession {
             try requeueCreate(dependent, changes: dependent.changes)
         }
         // A link entity refused with the new entity it binds (one changeset): that one goes again too.
-        if let target = entry.bindKey, target.isTemporary,
+        if let target = entry.binding?.target, target.isTemporary,
             let made = try CacheQueries.outbox(
                 db, where: "kind = 'create' AND entityKey = ? AND state = \(failedState) ORDER BY id",
                 arguments: [target.canonical]

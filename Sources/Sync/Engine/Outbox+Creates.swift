@@ -18,10 +18,11 @@ extension Outbox {
     /// temporary) are the service's to give; null values are left out.
     /// `reference`: what names the bound entity instead of its URL (`$1`, the create made with it in one changeset).
     func createRequest(
-        _ entry: OutboxEntry, attempt: WriteRequestBuilder.Attempt, reference: String? = nil
+        _ entry: OutboxEntry, shownIn: DeletedFrom?, binding: OutboxEntry.Binding?,
+        attempt: WriteRequestBuilder.Attempt, reference: String? = nil
     ) -> TransportRequest {
         var path: ResourcePath
-        if let parent = entry.shownIn?.parent, let navigation = entry.shownIn?.navigation, entry.shownIn?.list == nil {
+        if let parent = shownIn?.parent, let navigation = shownIn?.navigation, shownIn?.list == nil {
             path = ResourcePath(segments: [
                 ResourcePath.Segment(name: parent.entitySet, key: parent.values),
                 ResourcePath.Segment(name: navigation),
@@ -36,8 +37,9 @@ extension Outbox {
                 ResourcePath.Segment(name: reference), ResourcePath.Segment(name: joined.through),
             ])
             bindings.append((joined.back, builder.url(ResourcePath(joined.parent), QueryOptions())))
-        } else if let navigation = entry.bindNavigation, let target = entry.bindKey {
-            bindings.append((navigation, reference ?? builder.url(ResourcePath(target), QueryOptions())))
+        } else if let binding {
+            bindings.append(
+                (binding.navigation, reference ?? builder.url(ResourcePath(binding.target), QueryOptions())))
         }
         return writes.create(
             at: path, properties: entry.changes, types: propertyTypes(of: entry.entitySet), bindings: bindings,
@@ -48,11 +50,11 @@ extension Outbox {
     /// new car's navigation to its ownerships) binding the person it is shown under (`back`, the ownership's
     /// navigation to them). Nil when the service's model has either navigation missing: then it goes after the create.
     func version2Join(_ link: OutboxEntry) -> (through: String, back: String, parent: EntityKey)? {
-        guard let model, link.kind == .create, let bound = link.bindNavigation,
-            let parent = link.shownIn?.parent, let navigation = link.shownIn?.navigation, link.shownIn?.list == nil,
-            let through = model.partnerNavigation(bound, fromSet: link.entitySet),
+        guard let model, case .create(let shownIn, let binding?) = link.write,
+            let parent = shownIn?.parent, let navigation = shownIn?.navigation, shownIn?.list == nil,
+            let through = model.partnerNavigation(binding.navigation, fromSet: link.entitySet),
             let back = model.partnerNavigation(navigation, fromSet: parent.entitySet),
-            let created = model.resolveNavigation(bound, fromSet: link.entitySet)?.targetSet,
+            let created = model.resolveNavigation(binding.navigation, fromSet: link.entitySet)?.targetSet,
             model.resolveNavigation(through, fromSet: created)?.targetSet == link.entitySet,
             model.resolveNavigation(back, fromSet: link.entitySet)?.targetSet == parent.entitySet
         else { return nil }

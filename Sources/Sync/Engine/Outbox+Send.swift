@@ -40,28 +40,21 @@ extension Outbox {
         }
         let attempt = WriteRequestBuilder.Attempt(
             requestID: entry.requestID, firstSent: entry.firstSent ?? now, etag: entry.baseEtag)
-        switch entry.kind {
+        switch entry.write {
         case .update:
             return writes.update(
                 entry.entityKey, changes: entry.changes, types: propertyTypes(of: entry.entitySet), attempt: attempt)
         case .delete:
             return writes.delete(entry.entityKey, attempt: attempt)
-        case .unlink:
-            guard let parent = entry.shownIn?.parent, let navigation = entry.shownIn?.navigation else {
-                try? await cache.write { try $0.failOutbox(entry.id, error: "It does not say which link to remove.") }
-                return nil
-            }
+        case .unlink(let parent, let navigation):
             return writes.unlink(parent: parent, navigation: navigation, child: entry.entityKey, attempt: attempt)
-        case .create:
-            return createRequest(entry, attempt: attempt, reference: reference)
-        case .action:
+        case .create(let shownIn, let binding):
+            return createRequest(entry, shownIn: shownIn, binding: binding, attempt: attempt, reference: reference)
+        case .action(let name):
             let type = model?.entityType(ofSet: entry.entitySet)
-            guard let model, let name = entry.operation,
-                let operation = model.operation(named: name, boundTo: type?.qualifiedName)
-            else {
+            guard let model, let operation = model.operation(named: name, boundTo: type?.qualifiedName) else {
                 try? await cache.write {
-                    try $0.failOutbox(
-                        entry.id, error: "The service no longer offers \(entry.operation ?? "this action").")
+                    try $0.failOutbox(entry.id, error: "The service no longer offers \(name).")
                 }
                 return nil
             }
