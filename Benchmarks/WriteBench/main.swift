@@ -9,6 +9,9 @@
 //    not) and one at a time; writes per second each, and the ratios to one at a time.
 // 3. Refresh: a 10,000-row cached list after 100 changes and 10 deletions on the service, by its delta link and by
 //    reading its pages again, at 100 ms latency; seconds, bytes and requests each.
+// 4. Creates: 100 new cars, each added among a different person's cars (a car and the ownership that links it), at
+//    100 ms latency, batched (each car with its ownership in one changeset) and one request at a time; seconds and
+//    requests on the wire, the links checked on the service.
 // Prints a line of figures per measurement and a `json:` line for the benchmark suite.
 import Browser
 import DemoServer
@@ -112,13 +115,73 @@ func flush(count: Int, concurrency: Int, batch: Int, directory: String) async th
     let written = try await server.store.reader.read { db in
         try Int.fetchOne(db, sql: "SELECT count(*) FROM Person WHERE lastName = 'Flushed'") ?? 0
     }
-    let log = try session.cache.requestLog(limit: 100_000)
-    let logged = log.filter { $0.outcome == .written }.count
+    let logged = try session.cache.requestLog(limit: 100_000).filter { $0.outcome == .written }.count
     precondition(written == count, "\(written) of \(count) changes reached the service (\(logged) logged)")
-    // Requests on the wire: the writes sent alone, and one per batch (its writes are logged each, "in $batch").
-    let writes = log.suffix(max(0, log.count - logBefore))
+    let requests = try writeRequests(session, after: logBefore)
+    await server.stop()
+    return (Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18, requests)
+}
+
+/// Requests on the wire since the log held `before` lines: the writes sent alone, and one per batch (its writes are
+/// logged each, "in $batch", at the batch's start).
+func writeRequests(_ session: BrowsingSession, after before: Int) throws -> Int {
+    let log = try session.cache.requestLog(limit: 100_000)
+    let writes = log.suffix(max(0, log.count - before))
     let batched = Set(writes.filter { $0.method.hasSuffix("in $batch") }.map(\.startedAt)).count
-    let requests = writes.filter { !$0.method.hasSuffix("in $batch") && $0.method != "GET" }.count + batched
+    return writes.filter { !$0.method.hasSuffix("in $batch") && $0.method != "GET" }.count + batched
+}
+
+/// Seconds to make `count` cars, each among a different person's cars (the car, and the ownership linking it to
+/// the person), and requests on the wire: `batch` writes per `$batch` (1: none, one request at a time). Checked on
+/// the service: every new car is owned by the person it was added to.
+func createWithLinks(count: Int, batch: Int, directory: String) async throws -> (seconds: Double, requests: Int) {
+    let (server, session) = try await session(
+        latency: 100, maxConcurrentWrites: batch > 1 ? 8 : 1, batch: batch, directory: directory, people: count)
+    // The people and their cars in the cache, as the people list's prefetch leaves them.
+    let list = ListKey(canonical: "Person")
+    _ = await session.engine.fetch(
+        server.baseURL + "Person?$orderby=personID&$top=\(count)&$expand=PersonCar/Car",
+        target: .listPage(list, entitySet: "Person", offset: 0, requestedTop: count))
+    let people = (1...count).map { EntityKey(entitySet: "Person", value: .int(Int64($0))) }
+    let arrived = try people.allSatisfy { try session.cache.entity($0) != nil }
+    precondition(arrived, "the people never arrived")
+    let logBefore = try session.cache.requestLog(limit: 100_000).count
+    let start = ContinuousClock.now
+    for person in people {
+        let model = "New \(person.canonical)"
+        session.engine.create(
+            EntityCreation(
+                entitySet: "Car",
+                properties: [
+                    ODataProperty(name: "make", value: .string("Bench")),
+                    ODataProperty(name: "model", value: .string(model)),
+                    ODataProperty(
+                        name: "manufactureDate",
+                        value: .dateTime(ODataInstant(millisecondsSince1970: 1_600_000_000_000))),
+                ],
+                addedTo: .related(parent: person, path: ["PersonCar", "Car"])))
+    }
+    await session.engine.flushIntents()
+    // (until every write is settled, or waits for the user)
+    while try session.cache.outboxEntries().contains(where: \.isQueued) {
+        try await Task.sleep(for: .milliseconds(5))
+    }
+    let elapsed = ContinuousClock.now - start
+    let refused = try session.cache.outboxEntries().map {
+        "\($0.kind) \($0.entityKey.canonical): \($0.lastError ?? "")"
+    }
+    precondition(refused.isEmpty, "writes were refused: " + refused.joined(separator: "; "))
+    // Each new car owned by the person it was added to, on the service.
+    let linked = try await server.store.reader.read { db in
+        try Int.fetchOne(
+            db,
+            sql: """
+                SELECT count(*) FROM Car JOIN PersonCar ON PersonCar.carID = Car.carID
+                WHERE Car.make = 'Bench' AND Car.model = 'New Person(' || PersonCar.personID || ')'
+                """) ?? 0
+    }
+    precondition(linked == count, "\(linked) of \(count) new cars are owned by their person on the service")
+    let requests = try writeRequests(session, after: logBefore)
     await server.stop()
     return (Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18, requests)
 }
@@ -231,7 +294,7 @@ func refreshByDelta(directory: String) async throws -> [String: Double] {
 }
 
 let root = NSTemporaryDirectory() + "write-bench-\(getpid())"
-// `write-bench [frame] [flush] [refresh]`: the parts named (all three when none is).
+// `write-bench [frame] [flush] [refresh] [creates]`: the parts named (all of them when none is).
 let chosen = Set(CommandLine.arguments.dropFirst())
 func runs(_ part: String) -> Bool { chosen.isEmpty || chosen.contains(part) }
 var figures: [String: Double] = [:]
@@ -272,6 +335,20 @@ if runs("refresh") {
     let directory = root + "/refresh"
     try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
     figures.merge(try await refreshByDelta(directory: directory)) { $1 }
+}
+let creates = Int(ProcessInfo.processInfo.environment["CREATES"] ?? "") ?? 100
+for (name, batch) in [("batched", 100), ("1", 1)] where runs("creates") {
+    let directory = root + "/creates-\(name)"
+    try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+    let (seconds, requests) = try await createWithLinks(count: creates, batch: batch, directory: directory)
+    figures["creates_seconds_\(name)"] = seconds
+    figures["creates_requests_\(name)"] = Double(requests)
+    print(
+        String(
+            format:
+                "%d cars each added among a person's cars (car + ownership) over 100 ms latency, %@: %.2f s, %d requests",
+            creates,
+            batch > 1 ? "in $batches of \(batch)" : "one request at a time", seconds, requests))
 }
 try? FileManager.default.removeItem(atPath: root)
 let json = try JSONSerialization.data(withJSONObject: figures, options: [.sortedKeys])

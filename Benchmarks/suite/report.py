@@ -315,7 +315,12 @@ def render(results):
                     ["the same, reading the list's pages again", "%s s, %s B in %d requests" % (
                         fmt(writes["refresh_seconds_full"], 2), fmt(int(writes["refresh_bytes_full"])),
                         writes["refresh_requests_full"])],
-                ] if "refresh_bytes_delta" in writes else [])), ""]
+                ] if "refresh_bytes_delta" in writes else []) + ([
+                    ["100 cars each added among a person's cars (car + ownership), 100 ms latency: in $batches",
+                     "%s s in %d requests" % (fmt(writes["creates_seconds_batched"], 2), writes["creates_requests_batched"])],
+                    ["the same, one request at a time", "%s s in %d requests" % (
+                        fmt(writes["creates_seconds_1"], 2), writes["creates_requests_1"])],
+                ] if "creates_seconds_batched" in writes else [])), ""]
     ssh = results.get("ssh")
     if ssh and "frames" in ssh:
         def step(run, name):
