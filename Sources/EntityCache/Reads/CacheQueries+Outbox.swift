@@ -82,6 +82,16 @@ extension CacheQueries {
         )
     }
 
+    static func nextOutboxAttempt(_ db: Database) throws -> Date? {
+        try Double.fetchOne(
+            db,
+            sql: """
+                SELECT MIN(nextAttemptAt) FROM outbox
+                WHERE state = \(OutboxEntry.State.pending.sql) AND nextAttemptAt IS NOT NULL
+                """
+        ).map(Date.init(timeIntervalSince1970:))
+    }
+
     static func outboxCounts(_ db: Database) throws -> OutboxCounts {
         let failing =
             "state IN \(queuedStates) AND attempts >= \(OutboxCounts.failingAfter) AND lastError IS NOT NULL"
@@ -103,6 +113,11 @@ extension CacheDatabase {
     /// Every write not yet settled, in the order made.
     public func outboxEntries() throws -> [OutboxEntry] {
         try read { try CacheQueries.outbox($0, where: "1 ORDER BY id") }
+    }
+
+    /// When the earliest write waiting for a retry is due; nil when none waits.
+    public func nextOutboxAttempt() throws -> Date? {
+        try read { try CacheQueries.nextOutboxAttempt($0) }
     }
 
     /// One write not yet settled, by its id.

@@ -208,13 +208,6 @@ extension CacheWriteSession {
         try db.execute(sql: "UPDATE outbox SET nextAttemptAt = NULL WHERE state = \(pendingState)")
     }
 
-    /// When the next queued write waiting for a retry is due, if any.
-    public func nextOutboxAttempt() throws -> Date? {
-        try Double.fetchOne(
-            db, sql: "SELECT MIN(nextAttemptAt) FROM outbox WHERE state = \(pendingState) AND nextAttemptAt IS NOT NULL"
-        ).map(Date.init(timeIntervalSince1970:))
-    }
-
     /// The write goes on the wire now (first sent at `date` unless it was sent before).
     public func markOutboxSending(_ id: Int64, at date: Date) throws {
         try db.execute(

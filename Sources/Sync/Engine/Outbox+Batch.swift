@@ -89,7 +89,7 @@ extension Outbox {
             logBatch(
                 request, response: response, started: started, note: "the service takes no $batch; writes go one by one"
             )
-            try? await cache.write { try $0.learn(.refusesBatch) }
+            await record { try $0.learn(.refusesBatch) }
             await sendAgainNow(changesets.flatMap { $0.map(\.entry) })
             return
         case 413:
@@ -128,14 +128,8 @@ extension Outbox {
             }
             return
         }
-        // Each answer read as if its write went alone, their log lines written together, at the batch's time.
+        // Each answer read as if its write went alone, at the batch's time.
         let answeredAt = clock.now()
-        if batchesReading == 0 { deferredWriteLog = [] }
-        batchesReading += 1
-        defer {
-            batchesReading -= 1
-            if batchesReading == 0 { flushDeferredWriteLog() }
-        }
         // Changes and deletes the service applied (the common case) settle together, in one transaction.
         var applied: [(entry: OutboxEntry, etag: String?, copy: [ODataProperty]?)] = []
         for (changeset, answer) in zip(changesets, answers) {
@@ -170,7 +164,7 @@ extension Outbox {
         }
         guard !applied.isEmpty else { return }
         let (settled, done) = (clock.now(), applied)
-        try? await cache.write { session in
+        await record { session in
             for (entry, etag, copy) in done {
                 try session.settleOutbox(entry.id, etag: etag, serverCopy: copy, at: settled)
             }
@@ -178,14 +172,6 @@ extension Outbox {
         for (entry, _, copy) in applied where entry.kind == .update {
             await sayWhatTheServiceChanged(entry.changes, answer: copy, of: entry.entityKey)
         }
-    }
-
-    /// Writes the log lines batches' answers left (``deferredWriteLog``), in one transaction.
-    func flushDeferredWriteLog() {
-        guard let lines = deferredWriteLog else { return }
-        deferredWriteLog = nil
-        guard !lines.isEmpty else { return }
-        _ = try? cache.write { session in try lines.forEach { _ = try session.appendRequestLog($0) } }
     }
 
     /// A write whose batch came back with an answer that cannot be read: it may or may not have been applied. A
@@ -229,7 +215,7 @@ extension Outbox {
         }
         for (entry, _) in writes.reversed() {
             let said = sentence(for: entry)
-            try? await cache.write { try $0.failOutbox(entry.id, error: said) }
+            await record { try $0.failOutbox(entry.id, error: said) }
         }
         _ = await engine?.writeAnswered(success: false, at: clock.now())
     }
@@ -238,7 +224,7 @@ extension Outbox {
     func sendAgainNow(_ entries: [OutboxEntry]) async {
         let now = clock.now()
         for entry in entries {
-            try? await cache.write { try $0.retryOutboxLater(entry.id, error: "", due: now) }
+            await record { try $0.retryOutboxLater(entry.id, error: "", due: now) }
         }
         again = true
     }
@@ -250,6 +236,6 @@ extension Outbox {
             duration: clock.now().timeIntervalSince(started), outcome: .failed, startedAt: started, attempts: 1,
             error: note, method: request.method.rawValue,
             headers: JobRunner.logLines(sent: request.headers, received: response.headers))
-        _ = try? cache.write { try $0.appendRequestLog(entry) }
+        unwrittenLog.append(entry)
     }
 }

@@ -84,7 +84,7 @@ extension Outbox {
         }
         guard let serverKey, serverKey.entitySet == entry.entitySet else {
             // Made, but we cannot tell under which key: the list shows it once fetched again.
-            try? await cache.write {
+            await record {
                 try $0.failOutbox(
                     entry.id,
                     error: "The service made it but did not say under which key; refresh (Ctrl-R) to see it.")
@@ -92,7 +92,7 @@ extension Outbox {
             return
         }
         let (settled, madeType, madeCopy, madeEtag) = (clock.now(), type, copy, etag)
-        try? await cache.write {
+        await record {
             try $0.settleCreate(
                 entry.id, serverKey: serverKey, type: madeType, serverCopy: madeCopy, etag: madeEtag, at: settled)
         }

@@ -53,7 +53,7 @@ extension Outbox {
         case .action(let name):
             let type = model?.entityType(ofSet: entry.entitySet)
             guard let model, let operation = model.operation(named: name, boundTo: type?.qualifiedName) else {
-                try? await cache.write {
+                await record {
                     try $0.failOutbox(entry.id, error: "The service no longer offers \(name).")
                 }
                 return nil
@@ -64,7 +64,7 @@ extension Outbox {
                     keyNames: type.map(model.keyProperties(of:)) ?? [], attempt: attempt)
             } catch {
                 let sentence = error.description
-                try? await cache.write { try $0.failOutbox(entry.id, error: sentence) }
+                await record { try $0.failOutbox(entry.id, error: sentence) }
                 return nil
             }
         }
@@ -98,7 +98,7 @@ extension Outbox {
             }
             switch verdict {
             case .refused:
-                try? await cache.write { try $0.failOutbox(entry.id, error: error.description) }
+                await record { try $0.failOutbox(entry.id, error: error.description) }
             case .unknownOutcome:
                 // Sent again blindly to a service that ignores request ids, it could be made twice.
                 await waitForUser(entry, because: "No answer came (\(error.description))")
@@ -121,7 +121,7 @@ extension Outbox {
             // they go against the version it left.
             let fresh = await runner.read(entry.entityKey)
             let settled = clock.now()
-            try? await cache.write {
+            await record {
                 try $0.settleOutbox(entry.id, etag: nil, at: settled)
                 if let fresh { try $0.actionRan(on: entry.entityKey, copy: fresh.copy, etag: fresh.etag, at: settled) }
             }
@@ -137,7 +137,7 @@ extension Outbox {
                     + "the version the service has now."
             let fresh = await runner.read(entry.entityKey)
             let refused = clock.now()
-            try? await cache.write {
+            await record {
                 try $0.failOutbox(entry.id, error: sentence)
                 guard let fresh else { return }
                 // The service's copy shows here; the writes queued after the action keep the version they were made
@@ -150,16 +150,16 @@ extension Outbox {
         case .settled:
             let copy = response.status == 200 ? runner.decodedCopy(response.body, entitySet: entry.entitySet) : nil
             let settled = clock.now()
-            try? await cache.write { try $0.settleOutbox(entry.id, etag: response.etag, serverCopy: copy, at: settled) }
+            await record { try $0.settleOutbox(entry.id, etag: response.etag, serverCopy: copy, at: settled) }
             if entry.kind == .update {
                 await sayWhatTheServiceChanged(entry.changes, answer: copy, of: entry.entityKey)
             }
         case .alreadyGone:
-            try? await cache.write { try $0.settleOutbox(entry.id, etag: nil) }
+            await record { try $0.settleOutbox(entry.id, etag: nil) }
         case .tunnelAndResend:
             learned.tunnelsMerge = true
-            try? await cache.write { try $0.learn(.refusesMergeVerb) }
-            try? await cache.write { try $0.retryOutboxLater(entry.id, error: failure ?? "", due: now) }
+            await record { try $0.learn(.refusesMergeVerb) }
+            await record { try $0.retryOutboxLater(entry.id, error: failure ?? "", due: now) }
         case .conflict:
             await conflict(entry, error: failure ?? "the entity changed on the service")
         case .unknownOutcome:
@@ -170,7 +170,7 @@ extension Outbox {
             await retryLater(entry, attempt: attempt, error: failure ?? "", after: nil)
         case .refused:
             let sentence = Self.refusal(of: entry, failure: failure ?? "refused")
-            try? await cache.write { try $0.failOutbox(entry.id, error: sentence) }
+            await record { try $0.failOutbox(entry.id, error: sentence) }
         }
     }
 
@@ -187,7 +187,7 @@ extension Outbox {
         let sentence =
             "\(cause), so the service may or may not have made it. Look for it on the service: r sends it again, "
             + "x drops it."
-        try? await cache.write {
+        await record {
             try $0.failOutbox(entry.id, error: sentence)
             try $0.markOutcomeUnknown(entry.id)
         }
@@ -202,12 +202,12 @@ extension Outbox {
         let answered = await engine?.writeAnswered(success: (200..<300).contains(response.status), at: date) ?? false
         if answered {
             // The first answer: what waited out a backoff from before goes now (this write's own verdict follows).
-            try? await cache.write { try $0.makeQueuedWritesDue() }
+            await record { try $0.makeQueuedWritesDue() }
             again = true
         }
         if response.headers["repeatability-result"] != nil, !learned.honoursRepeatability {
             learned.honoursRepeatability = true
-            try? await cache.write { try $0.learn(.honoursRepeatability) }
+            await record { try $0.learn(.honoursRepeatability) }
         }
         let failure =
             (200..<300).contains(response.status)
@@ -228,13 +228,13 @@ extension Outbox {
             await retryLater(entry, attempt: entry.attempts + 1, error: error, after: nil)
             return
         }
-        try? await cache.write { try $0.conflictOutbox(entry.id, theirs: theirs, theirsEtag: etag, error: error) }
+        await record { try $0.conflictOutbox(entry.id, theirs: theirs, theirsEtag: etag, error: error) }
     }
 
     func retryLater(_ entry: OutboxEntry, attempt: Int, error: String, after serverWait: Double?) async {
         let wait = serverWait ?? configuration.writeRetry.delay(afterAttempt: attempt, random: random())
         let due = clock.now().addingTimeInterval(wait)
-        try? await cache.write { try $0.retryOutboxLater(entry.id, error: error, due: due) }
+        await record { try $0.retryOutboxLater(entry.id, error: error, due: due) }
     }
 
     /// Edm types of a set's properties, for the request body.
@@ -262,11 +262,7 @@ extension Outbox {
                 + (inBatch ? " in $batch" : ""),
             headers: JobRunner.logLines(sent: request.headers, received: received) + Self.bodyLine(request.body)
         )
-        if deferredWriteLog != nil {
-            deferredWriteLog?.append(entry)
-        } else {
-            _ = try? cache.write { try $0.appendRequestLog(entry) }
-        }
+        unwrittenLog.append(entry)
     }
 
     /// What a write sent, for the request log (`> body: {"model":"Ka"}`), cut past 2,000 characters.

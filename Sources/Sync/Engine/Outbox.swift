@@ -26,10 +26,9 @@ actor Outbox {
     var flushTask: Task<Void, Never>?
     var again = false
     var timer: Task<Void, Never>?
-    /// While batches' answers are read (``batchesReading`` of them): the request log lines of their writes, written
-    /// in one transaction when the last ends.
-    var deferredWriteLog: [RequestLogEntry]?
-    var batchesReading = 0
+    /// Request log lines of writes whose answers were read, written with the next change the outbox makes (what the
+    /// answer settled, refused or put off), in its transaction (``record(_:)``).
+    var unwrittenLog: [RequestLogEntry] = []
 
     init(
         engine: SyncEngine, configuration: SyncEngine.Configuration, cache: CacheDatabase,
@@ -123,14 +122,31 @@ actor Outbox {
                 }
             }
         } while again && !Task.isCancelled
+        if !unwrittenLog.isEmpty { await record { _ in } }
         flushTask = nil
         scheduleRetry()
+    }
+
+    /// Runs `body` in one cache transaction with the request log lines not yet written: a write's answer, its log
+    /// line and what it settled land together, and the log costs no transaction of its own. Lines whose
+    /// transaction failed wait for the next one.
+    func record(_ body: @escaping @Sendable (CacheWriteSession) throws -> Void) async {
+        let lines = unwrittenLog
+        unwrittenLog = []
+        do {
+            try await cache.write { session in
+                for line in lines { try session.appendRequestLog(line) }
+                try body(session)
+            }
+        } catch {
+            unwrittenLog.insert(contentsOf: lines, at: 0)
+        }
     }
 
     /// Wakes the outbox when the earliest write waiting for a retry is due.
     func scheduleRetry() {
         timer?.cancel()
-        guard let due = try? cache.write({ try $0.nextOutboxAttempt() }) else { return }
+        guard let due = try? cache.nextOutboxAttempt() else { return }
         let wait = max(0, due.timeIntervalSince(clock.now()))
         let clock = self.clock
         timer = Task { [weak self] in
