@@ -299,3 +299,19 @@ extension OutboxTests {
         #expect(try cache.outboxEntries()[2].shownIn == DeletedFrom(parent: person, navigation: "Cars"))
     }
 }
+
+extension OutboxTests {
+    @Test func a_row_without_what_its_kind_needs_is_read_as_incomplete_not_skipped() throws {
+        // Given an unlink and an action whose rows lost what they need (nothing here writes such rows)
+        let cache = try cacheWithCar()
+        try cache.write { session in
+            _ = try session.enqueueUnlink(car, parent: "Person(3)", navigation: "Cars", requestID: "n", at: date)
+            _ = try session.enqueueAction(car, operation: "Service", parameters: [], requestID: "a", at: date)
+            try session.db.execute(sql: "UPDATE outbox SET parentKey = NULL WHERE kind = 'unlink'")
+            try session.db.execute(sql: "UPDATE outbox SET operation = NULL WHERE kind = 'action'")
+        }
+        // Then both are still read (shown in the outbox, counted, and failed there with a sentence when due)
+        #expect(try cache.outboxEntries().map(\.write) == [.incomplete(.unlink), .incomplete(.action)])
+        #expect(try cache.outboxEntries().map(\.kind) == [.unlink, .action])
+    }
+}

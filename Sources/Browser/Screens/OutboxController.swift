@@ -200,7 +200,7 @@ public final class OutboxController: ScreenController {
         case .action(let operation):
             let parameters = entry.changes.map { "\($0.name): \(ValueFormatter.format($0.value))" }
             return TextSanitizer.sanitize(operation) + "(" + parameters.joined(separator: ", ") + ")"
-        case .update, .delete, .create:
+        case .update, .delete, .create, .incomplete:
             break
         }
         let linked =

@@ -13,9 +13,9 @@ import GRDB
 /// * `list` / `listRow` — stored query results keyed by the canonical endpoint
 ///   without paging or shape options; rows by `(listId, position)` so a window is
 ///   a primary-key range scan.
-/// * `syncStatus` (one row), `requestLog`, `validator` (HTTP ETags per URL) and
-///   `metadataDocument` with the `annotationDocument`s the service advertises — the fetcher's state,
-///   readable by screens.
+/// * `requestLog`, `validator` (HTTP ETags per URL) and `metadataDocument` with the `annotationDocument`s the
+///   service advertises — the fetcher's state, readable by screens (its status is held in memory, ``StatusBoard``;
+///   the `syncStatus` row it had until v17 is gone).
 /// * `outbox` — the writes made here and not yet settled with the service, in the order made
 ///   (``OutboxEntry``); written in the same transaction as the change they make to `entity`.
 enum CacheSchema {

@@ -34,11 +34,14 @@ final class StatusBoard: Sendable {
 
     @MainActor
     private func deliver() {
-        let (status, observers) = state.withLock { state in
+        let (status, ids) = state.withLock { state in
             state.deliveryScheduled = false
-            return (state.status, Array(state.observers.values))
+            return (state.status, state.observers.keys.sorted())
         }
-        for observer in observers { observer.deliver(status) }
+        for id in ids {
+            // (one observer's change may cancel another's observation: that one is told nothing more)
+            state.withLock { $0.observers[id] }?.deliver(status)
+        }
     }
 
     @MainActor

@@ -65,11 +65,14 @@ extension CacheQueries {
                 })
         case .unlink:
             // (written with both by ``CacheWriteSession/enqueueUnlink(_:parent:navigation:requestID:at:)``)
-            guard let parent, let navigation else { return nil }
-            write = .unlink(parent: parent, navigation: navigation)
+            if let parent, let navigation {
+                write = .unlink(parent: parent, navigation: navigation)
+            } else {
+                write = .incomplete(.unlink)
+            }
         case .action:
-            guard let operation: String = row["operation"] else { return nil }
-            write = .action(operation: operation)
+            let operation: String? = row["operation"]
+            write = operation.map { .action(operation: $0) } ?? .incomplete(.action)
         }
         return OutboxEntry(
             id: row["id"], entityKey: key, entitySet: row["entitySet"], write: write, changes: changes, base: base,

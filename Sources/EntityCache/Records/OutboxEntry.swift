@@ -62,6 +62,9 @@ public struct OutboxEntry: Sendable, Hashable, Identifiable {
         /// `operation` (as the service's model finds it, ``ODataCore/ServiceModel/operation(named:boundTo:)``)
         /// invoked on this entity with `changes` as its parameters.
         case action(operation: String)
+        /// A row of `kind` without what that kind needs (nothing here writes one): shown, never sent, so that it
+        /// neither hides nor holds up the entity's later writes until the user drops it.
+        case incomplete(Kind)
 
         /// Its kind, as the outbox table names it.
         public var kind: Kind {
@@ -71,6 +74,7 @@ public struct OutboxEntry: Sendable, Hashable, Identifiable {
             case .create: .create
             case .unlink: .unlink
             case .action: .action
+            case .incomplete(let kind): kind
             }
         }
     }
@@ -126,7 +130,7 @@ public struct OutboxEntry: Sendable, Hashable, Identifiable {
         switch write {
         case .delete(let shownIn), .create(let shownIn, _): shownIn
         case .unlink(let parent, let navigation): DeletedFrom(parent: parent, navigation: navigation)
-        case .update, .action: nil
+        case .update, .action, .incomplete: nil
         }
     }
 

@@ -41,6 +41,12 @@ extension Outbox {
         let attempt = WriteRequestBuilder.Attempt(
             requestID: entry.requestID, firstSent: entry.firstSent ?? now, etag: entry.baseEtag)
         switch entry.write {
+        case .incomplete(let kind):
+            await record {
+                try $0.failOutbox(
+                    entry.id, error: "This \(kind.rawValue) is recorded without what it needs to be sent: x drops it.")
+            }
+            return nil
         case .update:
             return writes.update(
                 entry.entityKey, changes: entry.changes, types: propertyTypes(of: entry.entitySet), attempt: attempt)
@@ -158,8 +164,10 @@ extension Outbox {
             await record { try $0.settleOutbox(entry.id, etag: nil) }
         case .tunnelAndResend:
             learned.tunnelsMerge = true
-            await record { try $0.learn(.refusesMergeVerb) }
-            await record { try $0.retryOutboxLater(entry.id, error: failure ?? "", due: now) }
+            await record {
+                try $0.learn(.refusesMergeVerb)
+                try $0.retryOutboxLater(entry.id, error: failure ?? "", due: now)
+            }
         case .conflict:
             await conflict(entry, error: failure ?? "the entity changed on the service")
         case .unknownOutcome:

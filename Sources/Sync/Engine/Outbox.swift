@@ -46,8 +46,9 @@ actor Outbox {
         learned = WriteFacts(kept: (try? cache.serviceFacts()) ?? [], batchSize: configuration.writeBatchSize)
     }
 
+    /// (A flush under way holds the outbox, and runs to its end when the engine has gone: what it learns about the
+    /// service then is told to nobody. The timer holds it weakly.)
     deinit {
-        flushTask?.cancel()
         timer?.cancel()
     }
 
@@ -121,15 +122,16 @@ actor Outbox {
                     for entry in due { group.addTask { await self.send(entry) } }
                 }
             }
+            // (lines a failed transaction left; a flush asked for meanwhile is looked at below)
+            if !unwrittenLog.isEmpty { await record { _ in } }
         } while again && !Task.isCancelled
-        if !unwrittenLog.isEmpty { await record { _ in } }
         flushTask = nil
         scheduleRetry()
     }
 
-    /// Runs `body` in one cache transaction with the request log lines not yet written: a write's answer, its log
-    /// line and what it settled land together, and the log costs no transaction of its own. Lines whose
-    /// transaction failed wait for the next one.
+    /// Runs `body` in one cache transaction with the request log lines not yet written (those of the answers read
+    /// since the last one, this write's among them): the log costs no transaction of its own. Lines whose
+    /// transaction failed wait for the next one, and a drain writes what is left before it ends.
     func record(_ body: @escaping @Sendable (CacheWriteSession) throws -> Void) async {
         let lines = unwrittenLog
         unwrittenLog = []

@@ -162,10 +162,10 @@ public actor SyncEngine {
     /// Installs a service model: typed decoding, typed key literals and the prefetch policy.
     public func use(_ model: ServiceModel) async {
         self.model = model
-        await outbox.use(model)
         policy = PrefetchPolicy(model: model, profile: configuration.profile)
         builder = ODataURLBuilder(
             serviceRoot: configuration.serviceRoot, model: model, nestsExpand: !learned.refusesNestedExpand)
+        await outbox.use(model)
     }
 
     var runner: JobRunner {
