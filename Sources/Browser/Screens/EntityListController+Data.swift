@@ -16,7 +16,7 @@ extension EntityListController {
     func reload() {
         observation?.cancel()
         switch source {
-        case .list where allRows != nil:
+        case .list where rowModel.all != nil:
             // A filter or sort here holds every row: read them again (they changed while another screen was on top).
             arrangeList(reread: true)
         case .list, .entity:
@@ -24,7 +24,7 @@ extension EntityListController {
         case .related(let parent, let path):
             let read = Self.readRelated(environment.cache, parent: parent, path: path)
             let selected = selectedKey
-            allRows = read.map { relatedOrder.sorted($0.rows) }
+            rowModel.all = read.map { relatedOrder.sorted($0.rows) }
             relatedFetchedAt = read?.fetchedAt
             applyFilterLocally()
             keepSelection(on: selected)
@@ -46,7 +46,7 @@ extension EntityListController {
         guard let request = activeRequest else { return }
         let key = request.key
         let range = wantedRange
-        window = try? environment.cache.listWindow(key, range: range)
+        rowModel.window = try? environment.cache.listWindow(key, range: range)
         cursor.setCount(rowCount)
         observation?.cancel()
         // The callback only keeps what arrived: re-reading (the list may have grown past this window) and telling
@@ -54,7 +54,7 @@ extension EntityListController {
         observation = environment.cache.observeListWindow(key, range: range) { [weak self] window in
             guard let self else { return }
             let selected = self.selectedKey
-            self.window = window
+            self.rowModel.window = window
             self.cursor.setCount(self.rowCount)
             self.keepSelection(on: selected)
             self.environment.setNeedsDisplay()
@@ -69,11 +69,7 @@ extension EntityListController {
 
     /// Re-reads the window when the visible rows have left it.
     func ensureWindowCovers() {
-        guard case .list = source, allRows == nil else { return }
-        let visible = cursor.visible
-        if let window, visible.lowerBound >= window.range.lowerBound, visible.upperBound <= window.range.upperBound {
-            return
-        }
+        guard case .list = source, rowModel.all == nil, !rowModel.windowCovers(cursor.visible) else { return }
         loadWindow()
     }
 
@@ -81,7 +77,7 @@ extension EntityListController {
         let deliver: ([ListRow]?, Date?) -> Void = { [weak self] rows, fetchedAt in
             guard let self else { return }
             let selected = self.selectedKey
-            self.allRows = rows.map(self.relatedOrder.sorted)
+            self.rowModel.all = rows.map(self.relatedOrder.sorted)
             self.relatedFetchedAt = fetchedAt
             self.applyFilterLocally()
             self.keepSelection(on: selected)
@@ -199,18 +195,8 @@ extension EntityListController {
     }
 
     /// The anchors of the rows read that the service has not given a key yet (made here, on their way).
-    var temporaryAnchors: [EntityKey] {
-        let rows = allRows?.compactMap { $0.anchor?.key } ?? window?.rows.compactMap { $0.entity?.key } ?? []
-        return rows.filter(\.isTemporary)
-    }
+    var temporaryAnchors: [EntityKey] { rowModel.temporaryAnchors }
 
     /// Where the row whose anchor is `key` is now, among the rows read.
-    func position(of key: EntityKey) -> Int? {
-        let matchesKey: (ListRow) -> Bool = { $0.anchor?.key == key }
-        if let matches, let allRows { return matches.firstIndex { matchesKey(allRows[$0]) } }
-        if let allRows { return allRows.firstIndex(where: matchesKey) }
-        if let provisional = shownProvisional { return provisional.firstIndex(where: matchesKey) }
-        guard let window, let index = window.rows.firstIndex(where: { $0.entity?.key == key }) else { return nil }
-        return window.range.lowerBound + index
-    }
+    func position(of key: EntityKey) -> Int? { rowModel.position(of: key) }
 }

@@ -25,7 +25,7 @@ extension EntityListController {
 
     /// A stored list's rows are fetched to the end before the file is written.
     private func startExport(_ file: ExportFile, set: String) -> String? {
-        guard case .list = source, allRows == nil, let request = activeRequest else {
+        guard case .list = source, rowModel.all == nil, let request = activeRequest else {
             return "Not every row of this list is cached yet; try again when it has loaded."
         }
         exporting?.stop()

@@ -28,12 +28,12 @@ extension EntityListController {
     /// asked with `$filter` and `$orderby` (a list of its own in the cache).
     func arrangeList(reread: Bool) {
         guard case .list(let base) = source else { return }
-        provisional = nil
+        rowModel.provisional = nil
         searchesCachedRowsOnly = false
         unsearchedFields = []
         guard filter.isActive || userSort != nil else {
-            allRows = nil
-            matches = nil
+            rowModel.all = nil
+            rowModel.matches = nil
             activeRequest = base
             loadWindow()
             return
@@ -47,18 +47,18 @@ extension EntityListController {
             searching && (filter.text.count < Self.serverFilterMinimum || searchRefused)
             && !(state?.isComplete ?? false)
         // Rows held for a short filter of a list not wholly cached give way to the service's answer.
-        if reread || (allRows != nil && !(state?.isComplete ?? false) && !searchesCachedRowsOnly) {
-            allRows = nil
-            matches = nil
+        if reread || (rowModel.all != nil && !(state?.isComplete ?? false) && !searchesCachedRowsOnly) {
+            rowModel.all = nil
+            rowModel.matches = nil
         }
-        if allRows == nil, let state, state.isComplete, state.displayCount <= 5000 {
+        if rowModel.all == nil, let state, state.isComplete, state.displayCount <= 5000 {
             holdWholeList(base.key, count: state.displayCount)
-        } else if allRows == nil, searchesCachedRowsOnly, let state {
+        } else if rowModel.all == nil, searchesCachedRowsOnly, let state {
             // One or two letters match most of a long list, and the next keystroke supersedes the question:
             // the rows already here answer at once; the service is asked from three letters on.
             holdWholeList(base.key, count: min(state.displayCount, 5000))
         }
-        if allRows != nil {
+        if rowModel.all != nil {
             applyFilterLocally()
             return
         }
@@ -70,9 +70,9 @@ extension EntityListController {
         if let expression = filter.serverExpression(fields: search) {
             request.options.filter = expression.and(base.options.filter, dialect: environment.model.dialect)
         }
-        matches = nil
+        rowModel.matches = nil
         activeRequest = request
-        provisional = state.flatMap { cachedMatches(of: base, state: $0) }
+        rowModel.provisional = state.flatMap { cachedMatches(of: base, state: $0) }
         loadWindow()
     }
 
@@ -102,14 +102,14 @@ extension EntityListController {
             let rows = window?.rows.map { ListRow(position: $0.position, shown: $0.entity, link: nil) }
             return order.map { order in rows.map(order.sorted) } ?? rows
         }
-        window = try? environment.cache.listWindow(key, range: range)
-        allRows = rows(window)
+        rowModel.window = try? environment.cache.listWindow(key, range: range)
+        rowModel.all = rows(rowModel.window)
         observation?.cancel()
         observation = environment.cache.observeListWindow(key, range: range) { [weak self] window in
-            guard let self, self.allRows != nil else { return }
+            guard let self, self.rowModel.all != nil else { return }
             let selected = self.selectedKey
-            self.window = window
-            self.allRows = rows(window)
+            self.rowModel.window = window
+            self.rowModel.all = rows(window)
             self.applyFilterLocally()
             self.keepSelection(on: selected)
             self.environment.setNeedsDisplay()
@@ -117,13 +117,13 @@ extension EntityListController {
     }
 
     func applyFilterLocally() {
-        guard let allRows, filter.isActive else {
-            matches = nil
+        guard let allRows = rowModel.all, filter.isActive else {
+            rowModel.matches = nil
             cursor.setCount(rowCount)
             return
         }
         let columns = self.columns
-        matches = allRows.indices.filter {
+        rowModel.matches = allRows.indices.filter {
             filter.matches(allRows[$0].shown, text: rowText(allRows[$0], columns: columns))
         }
         cursor.setCount(rowCount)

@@ -114,7 +114,7 @@ extension EntityListController {
     /// Why the list could not be fetched, as the fetcher recorded it; nil while none failed.
     var failure: String? {
         switch source {
-        case .list, .entity: return window?.state?.lastError
+        case .list, .entity: return rowModel.window?.state?.lastError
         case .related: return isKnown ? nil : relatedFailure
         }
     }
@@ -190,12 +190,12 @@ extension EntityListController {
             parts.append("failed · r to retry")
         } else if case .related = source, let fetchedAt = relatedFetchedAt {
             if let age = environment.age(of: fetchedAt) { parts.append(age) }
-        } else if let state = window?.state {
+        } else if let state = rowModel.window?.state {
             if !state.isComplete, state.totalCount == nil { parts.append("more to fetch") }
             if let age = environment.age(of: state.fetchedAt) { parts.append(age) }
             if let error = state.lastError { parts.append(error) }
         }
-        if let provisional = shownProvisional {
+        if let provisional = rowModel.shownProvisional {
             parts.append("\(provisional.count) cached match\(provisional.count == 1 ? "" : "es") · asking the service")
         }
         if filter.isActive {

@@ -76,7 +76,7 @@ extension EntityListController {
             }
             // Rows read in part (through a parent's `$expand`) may not hold a field: they cannot answer for it.
             let named = condition.properties
-            if wholeHere, let rows = allRows,
+            if wholeHere, let rows = rowModel.all,
                 let lacking = named.first(where: { name in rows.contains { $0.shown.map { $0[name] == nil } ?? false } }
                 )
             {

@@ -38,12 +38,8 @@ public final class EntityListController: ScreenController, FilterableScreen {
     var filter = ListFilter()
     /// The request the rows come from now: the base list, or its server-filtered variant.
     var activeRequest: ListRequest?
-    /// Windowed rows of a stored list.
-    var window: ListWindow?
-    /// All rows, for relations and for lists small and complete enough to filter locally.
-    var allRows: [ListRow]?
-    /// Indices into `allRows` that match the local filter.
-    var matches: [Int]?
+    /// The rows read from the cache, and what is shown where (``ListRows``).
+    var rowModel = ListRows()
     var observation: CacheObservation?
     /// Why a related list's fetch failed (the fetcher's record for `parent/navigation`), and its observation.
     var relatedFailure: String?
@@ -90,8 +86,6 @@ public final class EntityListController: ScreenController, FilterableScreen {
     var searchRefused = false
     /// The fields `/` searches that the service was not asked to filter by (it does not): said beside the filter.
     var unsearchedFields: [String] = []
-    /// While the service is asked for a filter, the rows already cached that match it (``shownProvisional``).
-    var provisional: [ListRow]?
     /// `:export` fetching the rows not cached yet (shown on the filter line; Esc cancels).
     var exporting: ListExport?
     /// Without a profile: the columns `$metadata` gives, worked out once.
@@ -173,32 +167,16 @@ public final class EntityListController: ScreenController, FilterableScreen {
     }
 
     /// Number of rows the screen can show now (filtered when a filter applies).
-    var rowCount: Int {
-        if let matches { return matches.count }
-        if let allRows { return allRows.count }
-        if let provisional = shownProvisional { return provisional.count }
-        return window?.state?.displayCount ?? 0
-    }
-
-    /// The cached matches shown while the service's answer to a filter is on its way; nil once it is here.
-    var shownProvisional: [ListRow]? { window?.state == nil ? provisional : nil }
+    var rowCount: Int { rowModel.count }
 
     /// The row at a display position.
-    func row(at position: Int) -> ListRow? {
-        if let matches, let allRows { return position < matches.count ? allRows[matches[position]] : nil }
-        if let allRows { return position < allRows.count ? allRows[position] : nil }
-        if let provisional = shownProvisional { return position < provisional.count ? provisional[position] : nil }
-        guard let window, window.range.contains(position) else { return ListRow(position: position) }
-        let index = position - window.range.lowerBound
-        guard index < window.rows.count else { return ListRow(position: position) }
-        return ListRow(position: position, shown: window.rows[index].entity)
-    }
+    func row(at position: Int) -> ListRow? { rowModel.row(at: position) }
 
     /// Whether the data behind the screen has arrived at all.
     var isKnown: Bool {
         switch source {
-        case .list: window?.state != nil || allRows != nil || shownProvisional != nil
-        case .related, .entity: allRows != nil
+        case .list: rowModel.isKnown(related: false)
+        case .related, .entity: rowModel.isKnown(related: true)
         }
     }
 }
