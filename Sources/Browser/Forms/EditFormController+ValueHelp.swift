@@ -68,8 +68,8 @@ extension EditFormController {
         let picker = EntityListController(
             environment: environment, source: .list(ListRequest(entitySet: collection, filter: filter)),
             breadcrumb: title, kindTitle: title)
-        picker.pickTitle = "Enter takes it for \(field.label)"
-        picker.onPick = { [weak self] entity in self?.take(entity, from: list) }
+        picker.picking = Picking(
+            title: "Enter takes it for \(field.label)", take: { [weak self] entity in self?.take(entity, from: list) })
         return .push(picker)
     }
 

@@ -18,14 +18,14 @@ extension EntityListController {
             return .handled
         }
         if let action = handleFilterKey(key) { return action }
-        if let onPick, key == .enter {
+        if let picking, key == .enter {
             guard let shown = row(at: cursor.selected)?.shown else { return .handled }
-            if alreadyLinked.contains(shown.key) {
-                notice = "Nothing was linked: " + alreadyLinkedNote
+            if picking.alreadyLinked.contains(shown.key) {
+                notice = "Nothing was linked: " + picking.alreadyLinkedNote
                 environment.setNeedsDisplay()
                 return .handled
             }
-            onPick(shown)
+            picking.take(shown)
             return .pop
         }
         if cursor.apply(key) {
@@ -361,13 +361,11 @@ extension EntityListController {
         let candidates = EntityListController(environment: environment, entitySet: set)
         // What is linked here already is marked, and not linked twice.
         let linked = Self.readRelated(environment.cache, parent: parent, path: path)?.rows.compactMap(\.shown?.key)
-        candidates.alreadyLinked = Set(linked ?? [])
-        candidates.alreadyLinkedNote = "already one of \(breadcrumb)’s \(kindTitle)."
         let writes = environment.writes
-        candidates.onPick = { entity in
-            writes?.link(EntityLink(parent: parent, path: path, target: entity.key))
-        }
-        candidates.pickTitle = "Enter links it to \(breadcrumb)"
+        candidates.picking = Picking(
+            title: "Enter links it to \(breadcrumb)",
+            take: { entity in writes?.link(EntityLink(parent: parent, path: path, target: entity.key)) },
+            alreadyLinked: Set(linked ?? []), alreadyLinkedNote: "already one of \(breadcrumb)’s \(kindTitle).")
         return candidates
     }
 

@@ -144,7 +144,7 @@ extension EntityListController {
     ) {
         let row = row(at: position)
         let pending = (row?.shown?.pendingWrites ?? 0) + (row?.link?.pendingWrites ?? 0) > 0
-        let linked = row?.shown.map { alreadyLinked.contains($0.key) } ?? false
+        let linked = row?.shown.map { picking?.alreadyLinked.contains($0.key) == true } ?? false
         SelectionGutter.draw(
             selected: position == cursor.selected, pending: pending, linked: linked, line: line, into: &buffer)
         guard let row, let shown = row.shown else {
@@ -179,9 +179,11 @@ extension EntityListController {
     public var statusSummary: String {
         var parts: [String] = []
         if let notice { parts.append(notice) }
-        if let pickTitle {
+        if let picking {
             let selected = row(at: cursor.selected)?.shown
-            parts.append(selected.map { alreadyLinked.contains($0.key) } == true ? alreadyLinkedNote : pickTitle)
+            parts.append(
+                selected.map { picking.alreadyLinked.contains($0.key) } == true
+                    ? picking.alreadyLinkedNote : picking.title)
         }
         if isKnown, rowCount > 0 { parts.append("\(cursor.selected + 1) of \(rowCount)") }
         if columnOffset > 0 { parts.append("columns \(columnOffset + 1)+ of \(columns.count)") }

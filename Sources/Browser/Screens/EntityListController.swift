@@ -60,14 +60,8 @@ public final class EntityListController: ScreenController, FilterableScreen {
     var awaitingNewRow: Set<EntityKey>?
     /// The delete (of an entity, or of the link a row was reached through) waiting for a yes, and the question.
     var confirmingDelete: (deletion: EntityDeletion, question: String)?
-    /// A list of candidates to link: what Enter does with the selected entity (then the list closes).
-    var onPick: (@MainActor (CachedEntity) -> Void)?
-    /// What the status line says while picking.
-    var pickTitle: String?
-    /// While picking what to link: the entities already linked there (marked ✓; Enter on one says so).
-    var alreadyLinked: Set<EntityKey> = []
-    /// What the status line says on an entity already linked.
-    var alreadyLinkedNote = ""
+    /// A list to pick an entity from (to link, or a value help's): what Enter does with it (``Picking``).
+    var picking: Picking?
     /// A sentence for the status line after a key could not do what it does (shown until the next key).
     var notice: String?
     /// `s`: the column the user sorts by and its direction (nil: the profile's order).
@@ -179,6 +173,16 @@ public final class EntityListController: ScreenController, FilterableScreen {
         case .related, .entity: rowModel.isKnown(related: true)
         }
     }
+}
+
+/// What a list opened to pick an entity does with it: Enter hands the selected entity to ``take`` and the list closes;
+/// the status line says ``title``. Entities already linked where the pick would link are marked ✓, and Enter on one
+/// says ``alreadyLinkedNote`` instead.
+struct Picking {
+    var title: String
+    var take: @MainActor (CachedEntity) -> Void
+    var alreadyLinked: Set<EntityKey> = []
+    var alreadyLinkedNote = ""
 }
 
 extension ListRow {
