@@ -13,12 +13,12 @@ extension EntityListController {
     var allColumns: [DisplayProfile.Column] {
         let profile = environment.setProfile(shownSet ?? "")
         if let columns = profile.columns, !columns.isEmpty { return columns }
-        if derivedColumns == nil {
-            derivedColumns = Self.columns(from: profile, set: shownSet, model: environment.model)
+        if columnState.derived == nil {
+            columnState.derived = Self.columns(from: profile, set: shownSet, model: environment.model)
         }
-        return (derivedColumns ?? []).map { column in
+        return (columnState.derived ?? []).map { column in
             var column = column
-            column.width = seenWidths[column.title] ?? Self.headerWidth(column.title)
+            column.width = columnState.seenWidths[column.title] ?? Self.headerWidth(column.title)
             return column
         }
     }
@@ -106,15 +106,15 @@ extension EntityListController {
     func noteWidthsSeen() {
         let profile = environment.setProfile(shownSet ?? "")
         guard profile.columns?.isEmpty ?? true else { return }
-        if derivedColumns == nil { _ = allColumns }
-        guard let derived = derivedColumns else { return }
+        if columnState.derived == nil { _ = allColumns }
+        guard let derived = columnState.derived else { return }
         for position in cursor.visible {
             guard let shown = row(at: position)?.shown else { continue }
             for (index, column) in derived.enumerated() {
                 let text = Self.cell(column) { name in shown.properties.first { $0.name == name }?.value }.text
                 let widest = index == 0 ? Self.widestLabel : Self.widestColumn
                 let width = min(widest, max(Self.headerWidth(column.title), DisplayWidth.width(of: text)))
-                if width > seenWidths[column.title] ?? 0 { seenWidths[column.title] = width }
+                if width > columnState.seenWidths[column.title] ?? 0 { columnState.seenWidths[column.title] = width }
             }
         }
     }
@@ -122,8 +122,10 @@ extension EntityListController {
     /// A title and room for the sort mark (` ▲`).
     static func headerWidth(_ title: String) -> Int { DisplayWidth.width(of: title) + 2 }
 
-    /// The columns from ``columnOffset`` on.
-    var shownColumns: [DisplayProfile.Column] { Array(columns.dropFirst(min(columnOffset, max(0, columns.count - 1)))) }
+    /// The columns from the first one shown (``ListColumnState/offset``) on.
+    var shownColumns: [DisplayProfile.Column] {
+        Array(columns.dropFirst(min(columnState.offset, max(0, columns.count - 1))))
+    }
 
     /// Whether a column is cut or left out on the right at this width (so `>` has somewhere to go).
     func hasColumnsToTheRight(width: Int) -> Bool {
@@ -135,7 +137,7 @@ extension EntityListController {
     /// `>` / `<`: the next or previous column first; nothing past the last one that fits.
     func scrollColumns(by step: Int, width: Int) {
         if step > 0, !hasColumnsToTheRight(width: width) { return }
-        columnOffset = min(max(0, columnOffset + step), max(0, columns.count - 1))
+        columnState.offset = min(max(0, columnState.offset + step), max(0, columns.count - 1))
         environment.setNeedsDisplay()
     }
 
@@ -166,14 +168,14 @@ extension EntityListController {
         if let name {
             target = shown.first { $0.title.lowercased() == name.lowercased() }
         } else {
-            target = shown.indices.contains(columnOffset) ? shown[columnOffset] : nil
+            target = shown.indices.contains(columnState.offset) ? shown[columnState.offset] : nil
         }
         guard let target else {
             return "No column “\(name ?? "")” shown here: "
                 + shown.map(\.title).joined(separator: ", ") + "."
         }
         guard shown.count > 1 else { return "“\(target.title)” is the only column left." }
-        let sorted = userSort.map { shown[$0.column].title }
+        let sorted = columnState.sort.map { shown[$0.column].title }
         environment.hiddenColumns[shownSet ?? "", default: []].insert(target.title)
         resortAfterColumnsChanged(sorted: sorted)
         return "Hid “\(target.title)” · + shows the hidden columns again"
@@ -184,7 +186,7 @@ extension EntityListController {
         let set = shownSet ?? ""
         let hidden = environment.hiddenColumns[set] ?? []
         guard !hidden.isEmpty else { return "No column is hidden." }
-        let sorted = userSort.map { columns[$0.column].title }
+        let sorted = columnState.sort.map { columns[$0.column].title }
         if let name {
             guard let match = hidden.first(where: { $0.lowercased() == name.lowercased() }) else {
                 return "“\(name)” is not hidden; hidden: " + hidden.sorted().joined(separator: ", ") + "."
@@ -201,12 +203,12 @@ extension EntityListController {
     /// Keeps the sort on the column it was on (by title), or drops it when that column was hidden.
     private func resortAfterColumnsChanged(sorted title: String?) {
         let now = columns
-        columnOffset = min(columnOffset, max(0, now.count - 1))
-        if let title, let sort = userSort {
+        columnState.offset = min(columnState.offset, max(0, now.count - 1))
+        if let title, let sort = columnState.sort {
             if let index = now.firstIndex(where: { $0.title == title }) {
-                userSort = (index, sort.descending)
+                columnState.sort = (index, sort.descending)
             } else {
-                userSort = nil
+                columnState.sort = nil
                 cursor.moveToStart()
                 switch source {
                 case .list: arrangeList(reread: true)

@@ -31,7 +31,7 @@ extension EntityListController {
         rowModel.provisional = nil
         searchesCachedRowsOnly = false
         unsearchedFields = []
-        guard filter.isActive || userSort != nil else {
+        guard filter.isActive || columnState.sort != nil else {
             rowModel.all = nil
             rowModel.matches = nil
             activeRequest = base

@@ -56,7 +56,7 @@ extension EntityListController {
             cycleSort()
             return .handled
         case .char(">"), .char("<"):
-            scrollColumns(by: key == .char(">") ? 1 : -1, width: laidOutWidth)
+            scrollColumns(by: key == .char(">") ? 1 : -1, width: columnState.laidOutWidth)
             return .handled
         case .char("-"):
             notice = hideColumn()
@@ -113,7 +113,7 @@ extension EntityListController {
     func cycleSort() {
         let count = columns.count
         var next: (column: Int, descending: Bool)?
-        switch userSort {
+        switch columnState.sort {
         case nil: next = (0, false)
         case (let column, false)?: next = (column, true)
         case (let column, true)? where column + 1 < count: next = (column + 1, false)
@@ -134,7 +134,7 @@ extension EntityListController {
                 break
             }
         }
-        userSort = next
+        columnState.sort = next
         if !passed.isEmpty { notice = "The service does not sort \(kindTitle) by \(passed.joined(separator: ", "))." }
         cursor.moveToStart()
         switch source {
@@ -161,7 +161,7 @@ extension EntityListController {
         if let property = oneWayProperty(ofColumn: index, descending: descending) {
             return "The service sorts \(kindTitle) by \(property) \(descending ? "ascending" : "descending") only."
         }
-        userSort = (index, descending)
+        columnState.sort = (index, descending)
         cursor.moveToStart()
         switch source {
         case .list: arrangeList(reread: true)
@@ -173,7 +173,7 @@ extension EntityListController {
 
     /// The order the user chose: the fields of the sorted column's template, in its direction.
     var userOrder: ProfileOrder? {
-        guard let sort = userSort, sort.column < columns.count else { return nil }
+        guard let sort = columnState.sort, sort.column < columns.count else { return nil }
         let fields = ValueFormatter.fields(of: columns[sort.column].value)
         guard !fields.isEmpty else { return nil }
         return ProfileOrder(fields.map { $0 + (sort.descending ? " desc" : "") })

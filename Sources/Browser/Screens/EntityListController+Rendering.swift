@@ -30,7 +30,7 @@ extension EntityListController {
     public func layout(rows: Int, columns: Int) {
         // A header line, the rows, and the filter line when there is one.
         cursor.setPageSize(rows - 1 - (showsFilterLine ? 1 : 0))
-        laidOutWidth = columns
+        columnState.laidOutWidth = columns
         refreshBreadcrumb()
     }
 
@@ -46,7 +46,8 @@ extension EntityListController {
         for (index, (spec, width)) in zip(shown, widths).enumerated() where width > 0 {
             // The sorted column says so, its title shortened rather than the mark cut off.
             let mark =
-                userSort.map { $0.column == index + columnOffset ? ($0.descending ? " ▼" : " ▲") : "" } ?? ""
+                columnState.sort.map { $0.column == index + columnState.offset ? ($0.descending ? " ▼" : " ▲") : "" }
+                ?? ""
             let title =
                 mark.isEmpty || spec.title.count + 2 <= width
                 ? spec.title : String(spec.title.prefix(max(0, width - 2)))
@@ -57,7 +58,7 @@ extension EntityListController {
                 + 1
         }
         // Columns off either side are signalled in the header's corners.
-        if columnOffset > 0 {
+        if columnState.offset > 0 {
             buffer.put("‹", row: rows.lowerBound, column: 0, style: CellStyle([.bold], role: .accent))
         }
         if hasColumnsToTheRight(width: buffer.size.columns) {
@@ -186,7 +187,7 @@ extension EntityListController {
                     ? picking.alreadyLinkedNote : picking.title)
         }
         if isKnown, rowCount > 0 { parts.append("\(cursor.selected + 1) of \(rowCount)") }
-        if columnOffset > 0 { parts.append("columns \(columnOffset + 1)+ of \(columns.count)") }
+        if columnState.offset > 0 { parts.append("columns \(columnState.offset + 1)+ of \(columns.count)") }
         if rowCount == 0, failure != nil {
             // The reason is in the list area, whole.
             parts.append("failed · r to retry")

@@ -62,14 +62,10 @@ public final class EntityListController: ScreenController, FilterableScreen {
     var confirmingDelete: (deletion: EntityDeletion, question: String)?
     /// A list to pick an entity from (to link, or a value help's): what Enter does with it (``Picking``).
     var picking: Picking?
+    /// How the columns are sorted, scrolled and sized (``ListColumnState``).
+    var columnState = ListColumnState()
     /// A sentence for the status line after a key could not do what it does (shown until the next key).
     var notice: String?
-    /// `s`: the column the user sorts by and its direction (nil: the profile's order).
-    var userSort: (column: Int, descending: Bool)?
-    /// The first column shown: `>` scrolls a table wider than the terminal sideways, `<` back.
-    var columnOffset = 0
-    /// The width of the last layout (for `>`, which scrolls only while columns are cut).
-    var laidOutWidth = 80
     /// The session's byte count when this list was first drawn loading (for "loading… 12.0 KB arrived").
     var loadingBaseline: Int?
     /// The filter is too short to ask the service and the list is not wholly cached: only the rows in the cache are
@@ -82,10 +78,6 @@ public final class EntityListController: ScreenController, FilterableScreen {
     var unsearchedFields: [String] = []
     /// `:export` fetching the rows not cached yet (shown on the filter line; Esc cancels).
     var exporting: ListExport?
-    /// Without a profile: the columns `$metadata` gives, worked out once.
-    var derivedColumns: [DisplayProfile.Column]?
-    /// Without a profile: the widest value drawn in each column so far (by title).
-    var seenWidths: [String: Int] = [:]
     /// The rows the last frame drew, by position (see ``drawRow(_:on:columns:widths:into:drawn:)``).
     var drawnRows: [Int: DrawnRow] = [:]
     /// Rows copied from the frame before instead of drawn again, since the screen opened.
@@ -173,6 +165,20 @@ public final class EntityListController: ScreenController, FilterableScreen {
         case .related, .entity: rowModel.isKnown(related: true)
         }
     }
+}
+
+/// How a list's columns are shown, as the user and the rows drawn so far left them.
+struct ListColumnState {
+    /// `s`: the column the user sorts by and its direction (nil: the profile's order).
+    var sort: (column: Int, descending: Bool)?
+    /// The first column shown: `>` scrolls a table wider than the terminal sideways, `<` back.
+    var offset = 0
+    /// The width of the last layout (for `>`, which scrolls only while columns are cut).
+    var laidOutWidth = 80
+    /// Without a profile: the columns `$metadata` gives, worked out once.
+    var derived: [DisplayProfile.Column]?
+    /// Without a profile: the widest value drawn in each column so far (by title).
+    var seenWidths: [String: Int] = [:]
 }
 
 /// What a list opened to pick an entity does with it: Enter hands the selected entity to ``take`` and the list closes;
