@@ -321,7 +321,12 @@ import Testing
             }
         }
         // (each wait for bytes may last 2 s, a whole exchange 4 s, a fetch with its retries 9 s)
-        let engine = try Self.engine(root: service.url("/svc/"), timeout: 2, requestTimeout: 4) { $0.retry.budget = 9 }
+        // (and the offline probe that follows put off past the test: how often it comes is not what is checked, and a
+        // machine busy with the whole suite stretched the test over several of its rounds)
+        let engine = try Self.engine(root: service.url("/svc/"), timeout: 2, requestTimeout: 4) {
+            $0.retry.budget = 9
+            $0.offlineProbeInterval = 600
+        }
         engine.screenDidShow(.list(Self.people), visible: 0..<20, screen: ScreenID(1))
         // When the answer is slow, the status line names the request within a few seconds
         var notice: String?
@@ -338,9 +343,8 @@ import Testing
         let bound = error.firstMatch(of: /no whole answer within ([0-9.]+) s/).flatMap { Double($0.1) }
         #expect(bound.map { $0 >= 0 && $0 <= 4 } == true, "\(error)")
         #expect(status.slowRequest == nil)
-        // (two attempts within the fetch's budget; the service is then probed as offline: once here, twice when a
-        // machine busy with the whole suite stretched the wait for the engine to settle; not without end)
-        #expect(service.exchanges.count <= 4)
+        // (at most two attempts within the fetch's budget, not without end)
+        #expect(service.exchanges.count <= 2, "\(service.exchanges.count) exchanges")
     }
 
     // MARK: - 6. Paging that leads back ends

@@ -29,8 +29,8 @@ extension EntityListController {
     func arrangeList(reread: Bool) {
         guard case .list(let base) = source else { return }
         rowModel.provisional = nil
-        searchesCachedRowsOnly = false
-        unsearchedFields = []
+        searchReach.cachedRowsOnly = false
+        searchReach.unsearchedFields = []
         guard filter.isActive || columnState.sort != nil else {
             rowModel.all = nil
             rowModel.matches = nil
@@ -42,18 +42,18 @@ extension EntityListController {
         let search = serviceSearchFields
         // A service that filters by none of the fields searched: the rows here answer, and the notice says so.
         let searching = filter.isActive && filter.condition == nil
-        searchRefused = searching && search.isEmpty && !setProfileSearch.isEmpty
-        searchesCachedRowsOnly =
-            searching && (filter.text.count < Self.serverFilterMinimum || searchRefused)
+        searchReach.refused = searching && search.isEmpty && !setProfileSearch.isEmpty
+        searchReach.cachedRowsOnly =
+            searching && (filter.text.count < Self.serverFilterMinimum || searchReach.refused)
             && !(state?.isComplete ?? false)
         // Rows held for a short filter of a list not wholly cached give way to the service's answer.
-        if reread || (rowModel.all != nil && !(state?.isComplete ?? false) && !searchesCachedRowsOnly) {
+        if reread || (rowModel.all != nil && !(state?.isComplete ?? false) && !searchReach.cachedRowsOnly) {
             rowModel.all = nil
             rowModel.matches = nil
         }
         if rowModel.all == nil, let state, state.isComplete, state.displayCount <= 5000 {
             holdWholeList(base.key, count: state.displayCount)
-        } else if rowModel.all == nil, searchesCachedRowsOnly, let state {
+        } else if rowModel.all == nil, searchReach.cachedRowsOnly, let state {
             // One or two letters match most of a long list, and the next keystroke supersedes the question:
             // the rows already here answer at once; the service is asked from three letters on.
             holdWholeList(base.key, count: min(state.displayCount, 5000))
@@ -66,7 +66,7 @@ extension EntityListController {
         if let order = userOrder {
             request.options.orderBy = order.items.map { QueryOptions.OrderItem($0.property, descending: $0.descending) }
         }
-        unsearchedFields = searching ? setProfileSearch.filter { !search.contains($0) } : []
+        searchReach.unsearchedFields = searching ? setProfileSearch.filter { !search.contains($0) } : []
         if let expression = filter.serverExpression(fields: search) {
             request.options.filter = expression.and(base.options.filter, dialect: environment.model.dialect)
         }

@@ -203,14 +203,16 @@ extension EntityListController {
         }
         if filter.isActive {
             let cachedOnly =
-                searchRefused
+                searchReach.refused
                 ? " in the rows cached: the service does not filter \(kindTitle) by "
                     + setProfileSearch.joined(separator: " or ")
                 : " in the rows cached; 3 letters ask the service"
             let narrowed =
-                unsearchedFields.isEmpty
-                ? "" : " (not in " + unsearchedFields.joined(separator: " or ") + ": the service does not filter by it)"
-            parts.append("filter “\(filter.text)”" + (searchesCachedRowsOnly ? cachedOnly : narrowed))
+                searchReach.unsearchedFields.isEmpty
+                ? ""
+                : " (not in " + searchReach.unsearchedFields.joined(separator: " or ")
+                    + ": the service does not filter by it)"
+            parts.append("filter “\(filter.text)”" + (searchReach.cachedRowsOnly ? cachedOnly : narrowed))
         }
         return parts.joined(separator: " · ")
     }

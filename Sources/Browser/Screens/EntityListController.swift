@@ -68,14 +68,8 @@ public final class EntityListController: ScreenController, FilterableScreen {
     var notice: String?
     /// The session's byte count when this list was first drawn loading (for "loading… 12.0 KB arrived").
     var loadingBaseline: Int?
-    /// The filter is too short to ask the service and the list is not wholly cached: only the rows in the cache are
-    /// searched (the status line says so). Set by `arrangeList`, from the list state it reads.
-    var searchesCachedRowsOnly = false
-    /// The service filters by none of the fields `/` searches (`Capabilities.FilterRestrictions`, `sap:filterable`):
-    /// the rows cached answer whatever the filter's length.
-    var searchRefused = false
-    /// The fields `/` searches that the service was not asked to filter by (it does not): said beside the filter.
-    var unsearchedFields: [String] = []
+    /// How far the filter's search reaches (``SearchReach``), as `arrangeList` last worked it out.
+    var searchReach = SearchReach()
     /// `:export` fetching the rows not cached yet (shown on the filter line; Esc cancels).
     var exporting: ListExport?
     /// The rows the last frame drew, by position (see ``drawRow(_:on:columns:widths:into:drawn:)``).
@@ -165,6 +159,18 @@ public final class EntityListController: ScreenController, FilterableScreen {
         case .related, .entity: rowModel.isKnown(related: true)
         }
     }
+}
+
+/// How far a list's `/` search reaches, said beside the filter; set by `arrangeList`, from the list state it reads.
+struct SearchReach {
+    /// The filter is too short to ask the service and the list is not wholly cached: only the rows in the cache are
+    /// searched (the status line says so).
+    var cachedRowsOnly = false
+    /// The service filters by none of the fields `/` searches (`Capabilities.FilterRestrictions`, `sap:filterable`):
+    /// the rows cached answer whatever the filter's length.
+    var refused = false
+    /// The fields `/` searches that the service was not asked to filter by (it does not).
+    var unsearchedFields: [String] = []
 }
 
 /// How a list's columns are shown, as the user and the rows drawn so far left them.
