@@ -70,7 +70,7 @@ extension DrillDownTests {
         let (app, _) = try makeApp(cache, intents: intents)
         app.presentIfNeeded()
         let screen = try #require(app.stack.top as? EntityListController)
-        #expect(try await eventually { screen.restWork == nil }, "the appear-time rest never ran")
+        #expect(try await eventually { screen.told.restWork == nil }, "the appear-time rest never ran")
         #expect(intents.rested.isEmpty)
 
         // When the rows arrive and nobody touches a key

@@ -124,27 +124,29 @@ extension EntityListController {
     func announceVisible(force: Bool = false) {
         let visible = cursor.visible.isEmpty ? 0..<max(cursor.pageSize, 1) : cursor.visible
         let shown = content
-        guard force || lastAnnounced?.visible != visible || lastAnnounced?.content != shown else { return }
+        guard force || told.lastAnnounced?.visible != visible || told.lastAnnounced?.content != shown else { return }
         // (a set the service reads only filtered is not asked for until a filter that will do is on)
         guard missingFilter == nil else { return }
-        lastAnnounced = (shown, visible)
+        told.lastAnnounced = (shown, visible)
         environment.intents.screenDidShow(shown, visible: visible, screen: screenID)
     }
 
     /// After the cursor stops moving briefly (60 ms: longer than key repeat, short enough that the
     /// prefetch usually lands before the user has opened two screens), ask for the level after next.
     func scheduleRest() {
-        restWork?.cancel()
+        told.restWork?.cancel()
         let work = DispatchWorkItem { [weak self] in
             MainActor.assumeIsolated { self?.cursorRested() }
         }
-        restWork = work
+        told.restWork = work
         DispatchQueue.main.asyncAfter(deadline: .now() + .milliseconds(60), execute: work)
     }
 
     /// When the row under a resting cursor arrives after the cursor got there, tell the fetcher now.
     func restIfRowArrived() {
-        guard restWork == nil, let anchor = row(at: cursor.selected)?.anchor, anchor.key != restedOn else { return }
+        guard told.restWork == nil, let anchor = row(at: cursor.selected)?.anchor, anchor.key != told.restedOn else {
+            return
+        }
         scheduleRest()
     }
 
@@ -153,16 +155,16 @@ extension EntityListController {
     /// there, or was passed over by a page's jump). The row the rested row's next screen would put its cursor on
     /// is named when the cache holds that screen: the fetcher asks the level after next for that row alone.
     func cursorRested() {
-        restWork = nil
+        told.restWork = nil
         guard let rested = row(at: cursor.selected), let key = rested.anchor?.key else { return }
-        restedOn = key
+        told.restedOn = key
         let offsets: [Int] =
-            switch restedAt.map({ cursor.selected - $0 }) {
+            switch told.restedAt.map({ cursor.selected - $0 }) {
             case .some(let step) where step > 0: [1]
             case .some(let step) where step < 0: [-1]
             default: [-1, 1]
             }
-        restedAt = cursor.selected
+        told.restedAt = cursor.selected
         var neighbours: [EntityKey] = []
         for offset in offsets {
             let position = cursor.selected + offset

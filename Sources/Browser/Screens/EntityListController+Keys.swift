@@ -209,15 +209,15 @@ extension EntityListController {
         let orderBy = environment.setProfile(set).orderBy ?? []
         // The count is taken before reading: a write that lands during the read is seen at the next rest.
         let changeCount = environment.cache.changeCount
-        if landings.changeCount != changeCount || landings.byDrill.count >= Self.landingsLimit {
-            landings = (changeCount, [:])
+        if told.landings.changeCount != changeCount || told.landings.byDrill.count >= Self.landingsLimit {
+            told.landings = (changeCount, [:])
         }
         let drilled = LandingKey(parent: parent.key, path: drill.path, orderBy: orderBy)
-        if let known = landings.byDrill[drilled] { return known }
+        if let known = told.landings.byDrill[drilled] { return known }
         let landing = Self.readRelated(environment.cache, parent: parent.key, path: drill.path).flatMap {
             ProfileOrder(orderBy).sorted($0.rows).first?.anchor?.key
         }
-        landings.byDrill[drilled] = landing
+        told.landings.byDrill[drilled] = landing
         return landing
     }
 

@@ -46,15 +46,8 @@ public final class EntityListController: ScreenController, FilterableScreen {
     /// When the related list shown was fetched (its data age on the status line).
     var relatedFetchedAt: Date?
     var failureObservation: CacheObservation?
-    var restWork: DispatchWorkItem?
-    /// The row the fetcher was last told the cursor rests on (cache key of its anchor).
-    var restedOn: EntityKey?
-    /// The position of the last rest, for the direction the cursor travels.
-    var restedAt: Int?
-    /// Landing rows worked out at rests (nil: the next screen is not cached), while the cache has not changed
-    /// since (``CacheDatabase/changeCount``): a cursor going to and fro reads each next screen once.
-    var landings: (changeCount: UInt64, byDrill: [LandingKey: EntityKey?]) = (0, [:])
-    var lastAnnounced: (content: ScreenContent, visible: Range<Int>)?
+    /// What the fetcher was told of this screen, and the rest to come (``FetcherTold``).
+    var told = FetcherTold()
     /// After `a`: the new rows' temporary keys already shown when the form was opened; the cursor goes to the
     /// first new one that shows (then this is nil).
     var awaitingNewRow: Set<EntityKey>?
@@ -130,8 +123,8 @@ public final class EntityListController: ScreenController, FilterableScreen {
         observation = nil
         failureObservation?.cancel()
         failureObservation = nil
-        restWork?.cancel()
-        restWork = nil
+        told.restWork?.cancel()
+        told.restWork = nil
     }
 
     public func refresh() {
@@ -159,6 +152,21 @@ public final class EntityListController: ScreenController, FilterableScreen {
         case .related, .entity: rowModel.isKnown(related: true)
         }
     }
+}
+
+/// What a list last told the fetcher (what it shows, where the cursor rests) and the rest it waits to tell.
+struct FetcherTold {
+    /// The rest to tell once the cursor has stayed put a moment.
+    var restWork: DispatchWorkItem?
+    /// The row the fetcher was last told the cursor rests on (cache key of its anchor).
+    var restedOn: EntityKey?
+    /// The position of the last rest, for the direction the cursor travels.
+    var restedAt: Int?
+    /// Landing rows worked out at rests (nil: the next screen is not cached), while the cache has not changed
+    /// since (``CacheDatabase/changeCount``): a cursor going to and fro reads each next screen once.
+    var landings: (changeCount: UInt64, byDrill: [LandingKey: EntityKey?]) = (0, [:])
+    /// What the screen showed when it was last announced.
+    var lastAnnounced: (content: ScreenContent, visible: Range<Int>)?
 }
 
 /// How far a list's `/` search reaches, said beside the filter; set by `arrangeList`, from the list state it reads.
