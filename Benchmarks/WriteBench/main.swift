@@ -81,6 +81,14 @@ func saveToFrame(latency: Int, directory: String, saves: Int) async throws -> [D
     return times
 }
 
+/// People 1 to `count`, each checked to be in the cache (the run stops, saying so, when one is not).
+func cachedPeople(_ session: BrowsingSession, count: Int) throws -> [EntityKey] {
+    let people = (1...count).map { EntityKey(entitySet: "Person", value: .int(Int64($0))) }
+    let arrived = try people.allSatisfy { try session.cache.entity($0) != nil }
+    precondition(arrived, "the people never arrived")
+    return people
+}
+
 /// Seconds to empty an outbox of `count` changes to as many people: `batch` writes per `$batch` (1: none), or
 /// `concurrency` requests at a time.
 func flush(count: Int, concurrency: Int, batch: Int, directory: String) async throws -> (seconds: Double, requests: Int)
@@ -98,9 +106,7 @@ func flush(count: Int, concurrency: Int, batch: Int, directory: String) async th
             }
         }
     }
-    let people = (1...count).map { EntityKey(entitySet: "Person", value: .int(Int64($0))) }
-    let arrived = try people.allSatisfy { try session.cache.entity($0) != nil }
-    precondition(arrived, "the people never arrived")
+    let people = try cachedPeople(session, count: count)
     let logBefore = try session.cache.requestLog(limit: 100_000).count
     let start = ContinuousClock.now
     for person in people {
@@ -142,9 +148,7 @@ func createWithLinks(count: Int, batch: Int, directory: String) async throws -> 
     _ = await session.engine.fetch(
         server.baseURL + "Person?$orderby=personID&$top=\(count)&$expand=PersonCar/Car",
         target: .listPage(list, entitySet: "Person", offset: 0, requestedTop: count))
-    let people = (1...count).map { EntityKey(entitySet: "Person", value: .int(Int64($0))) }
-    let arrived = try people.allSatisfy { try session.cache.entity($0) != nil }
-    precondition(arrived, "the people never arrived")
+    let people = try cachedPeople(session, count: count)
     let logBefore = try session.cache.requestLog(limit: 100_000).count
     let start = ContinuousClock.now
     for person in people {
