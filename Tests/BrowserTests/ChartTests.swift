@@ -170,3 +170,56 @@ extension ScreenSnapshotTests {
             ], "\(specs)")
     }
 }
+
+/// The chart reads the rows and moves the cursor of whatever list it charts (``ChartedList``), not the list
+/// controller itself (issue 33's split): a list of three records of its own drives it here.
+@MainActor
+@Suite struct ChartedListSeamTests {
+    final class ThreeRecords: ChartedList {
+        var shownSet: String? = "Maintenance"
+        var selectedPosition = 0
+        var reloads = 0
+        let rows: [ListRow]
+
+        init() {
+            // (listed out of date order: the chart puts them in it)
+            rows = [(3, 300, 1_700_000_000_000), (1, 100, 1_500_000_000_000), (2, 200, 1_600_000_000_000)]
+                .enumerated().map { position, record in
+                    ListRow(
+                        position: position,
+                        shown: CachedEntity(
+                            key: EntityKey(entitySet: "Maintenance", value: .int(Int64(record.0))),
+                            entitySet: "Maintenance", type: nil,
+                            properties: [
+                                .init(name: "mileage", value: .int(Int64(record.1))),
+                                .init(
+                                    name: "serviceDate",
+                                    value: .dateTime(ODataInstant(millisecondsSince1970: Int64(record.2)))),
+                            ], etag: nil, fetchedAt: Date()),
+                        link: nil)
+                }
+        }
+
+        var rowCount: Int { rows.count }
+        func row(at position: Int) -> ListRow? { rows.indices.contains(position) ? rows[position] : nil }
+        func select(position: Int) { selectedPosition = position }
+        func reload() { reloads += 1 }
+    }
+
+    @Test func the_chart_samples_the_lists_rows_in_date_order_and_moves_its_cursor() throws {
+        let environment = BrowserEnvironment(
+            cache: try temporaryCache(), intents: RecordingIntents(), model: try CarDealerModel.plainModel,
+            profile: DisplayProfile.defaults(for: try CarDealerModel.plainModel))
+        let list = ThreeRecords()
+        let chart = try #require(
+            ChartController(environment: environment, list: list, specs: [.init(x: "serviceDate", y: "mileage")]))
+        chart.didAppear()
+        #expect(list.reloads == 1)
+        #expect(chart.samples.map { $0.y } == [100, 200, 300])
+        // The list's cursor on its first row (the latest record) is the chart's highlighted point
+        #expect(chart.highlighted == 2)
+        // When the chart moves one point back, the list's cursor follows to that record's row
+        _ = chart.handle(Key.left)
+        #expect(list.selectedPosition == 2)
+    }
+}

@@ -17,7 +17,7 @@ final class ChartController: ScreenController {
     let kindTitle = "Chart"
     let environment: BrowserEnvironment
     /// The list charted (which owns the data and the cursor).
-    weak var list: EntityListController?
+    weak var list: (any ChartedList)?
 
     /// One chart of a list: a number over a date; `cumulative` adds the running total as a line over bars.
     struct Spec: Equatable {
@@ -50,7 +50,7 @@ final class ChartController: ScreenController {
     var highlighted = 0
 
     /// A chart of `list`, or nil when its entities have no date and number to plot.
-    init?(environment: BrowserEnvironment, list: EntityListController, specs named: [Spec]? = nil) {
+    init?(environment: BrowserEnvironment, list: any ChartedList, specs named: [Spec]? = nil) {
         guard let set = list.shownSet else { return nil }
         let specs = named ?? Self.specs(of: set, in: environment)
         guard !specs.isEmpty else { return nil }
@@ -67,7 +67,7 @@ final class ChartController: ScreenController {
 
     /// `:chart Y by X`: a chart of `list` with the number `y` over the date `x` (and the list's other charts after).
     static func named(
-        y: String, x: String, for list: EntityListController, in environment: BrowserEnvironment
+        y: String, x: String, for list: any ChartedList, in environment: BrowserEnvironment
     )
         -> Result<ChartController, Refusal>
     {
@@ -183,7 +183,7 @@ final class ChartController: ScreenController {
         }
         read.sort { ($0.x, $0.position) < ($1.x, $1.position) }
         samples = read
-        highlighted = samples.firstIndex { $0.position == list.cursor.selected } ?? min(highlighted, samples.count - 1)
+        highlighted = samples.firstIndex { $0.position == list.selectedPosition } ?? min(highlighted, samples.count - 1)
         highlighted = max(0, highlighted)
     }
 
@@ -336,4 +336,22 @@ final class ChartController: ScreenController {
         let fraction = abs(cents) % 100
         return sign + whole + "." + (fraction < 10 ? "0" : "") + String(fraction)
     }
+}
+
+/// What a chart needs of the list it charts (issue 33: the chart no longer holds the list controller itself): the
+/// set its rows are of, the rows as the list read them, the cursor the two share, and a fresh read of the cache.
+@MainActor
+protocol ChartedList: AnyObject {
+    var shownSet: String? { get }
+    var rowCount: Int { get }
+    func row(at position: Int) -> ListRow?
+    /// The list's cursor: the chart highlights that record, and moving on the chart moves it.
+    var selectedPosition: Int { get }
+    func select(position: Int)
+    /// Reads the rows again and observes them (the chart is on top while the list keeps reading).
+    func reload()
+}
+
+extension EntityListController: ChartedList {
+    var selectedPosition: Int { cursor.selected }
 }
