@@ -213,9 +213,10 @@ extension Outbox {
                 request, status: refusal.status, bytes: refusal.body.count, started: started,
                 attempts: entry.attempts + 1, error: reason, received: refusal.headers, inBatch: true)
         }
-        for (entry, _) in writes.reversed() {
-            let said = sentence(for: entry)
-            await record { try $0.failOutbox(entry.id, error: said) }
+        // (in one transaction: a refused changeset of a hundred writes is not a hundred of them)
+        let refusals = writes.reversed().map { (id: $0.entry.id, sentence: sentence(for: $0.entry)) }
+        await record { session in
+            for refusal in refusals { try session.failOutbox(refusal.id, error: refusal.sentence) }
         }
         _ = await engine?.writeAnswered(success: false, at: clock.now())
     }
@@ -223,8 +224,9 @@ extension Outbox {
     /// Writes that went out in a batch the service would not take as one: queued again, due at once.
     func sendAgainNow(_ entries: [OutboxEntry]) async {
         let now = clock.now()
-        for entry in entries {
-            await record { try $0.retryOutboxLater(entry.id, error: "", due: now) }
+        let ids = entries.map(\.id)
+        await record { session in
+            for id in ids { try session.retryOutboxLater(id, error: "", due: now) }
         }
         again = true
     }
