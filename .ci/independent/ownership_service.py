@@ -12,6 +12,9 @@ sets its make and moves its ETag on (odatapy routes the call; what it does is ou
 The car set declares Capabilities.ChangeTracking (issue 34): a list read with `Prefer: odata.track-changes` comes
 with odatapy's own delta link, and what it answers there is its own change log.
 
+A parts catalogue (`Part`, sixty rows) declares Capabilities.SearchRestrictions: `$search` is answered by odatapy's
+own matching (issues 33 and 37).
+
 A car's make has value help (issue 33): Common.ValueList names the Make set, the make written back from its name
 (InOut) and its country shown beside it (DisplayOnly), and Common.ValueListWithFixedValues says no other make is
 taken.
@@ -87,6 +90,7 @@ class Schema(CsdlAbstractEdmProvider):
              nav(name="Car", type=NS + ".Car", partner="PersonCar")])
         common = "com.sap.vocabularies.Common.v1."
         makes = key_type("Make", "makeID", [("name", "Edm.String"), ("country", "Edm.String")], [])
+        parts = key_type("Part", "partID", [("name", "Edm.String"), ("fits", "Edm.String")], [])
         car.properties[1].annotations = [
             CsdlAnnotation(term=common + "ValueList", value=Record(type=common + "ValueListType", property_values=[
                 PropertyValue("CollectionPath", to_expression("Make")),
@@ -134,6 +138,10 @@ class Schema(CsdlAbstractEdmProvider):
                               value=Record(property_values=[PropertyValue("Supported", to_expression(True))]))]),
             CsdlEntitySet(name="Inspection", type=NS + ".Inspection"),
             CsdlEntitySet(name="Make", type=NS + ".Make"),
+            # A parts catalogue that answers $search (issues 33 and 37): what matches is odatapy's own rule.
+            CsdlEntitySet(name="Part", type=NS + ".Part", annotations=[CsdlAnnotation(
+                term="Org.OData.Capabilities.V1.SearchRestrictions",
+                value=Record(property_values=[PropertyValue("Searchable", to_expression(True))]))]),
             CsdlEntitySet(name="PersonCar", type=NS + ".PersonCar",
                           navigation_property_bindings=[bind(path="Person", target="Person"),
                                                         bind(path="Car", target="Car")]),
@@ -149,7 +157,7 @@ class Schema(CsdlAbstractEdmProvider):
             CsdlEnumMember(name=name, value=value) for name, value in [("Annual", 0), ("Safety", 1), ("Emissions", 2)]])
         checks = CsdlEnumType(name="Checks", is_flags=True, members=[
             CsdlEnumMember(name=name, value=value) for name, value in [("Brakes", 1), ("Lights", 2), ("Tyres", 4)]])
-        return [CsdlSchema(namespace=NS, entity_types=[person, car, link, inspection, makes], entity_container=container,
+        return [CsdlSchema(namespace=NS, entity_types=[person, car, link, inspection, makes, parts], entity_container=container,
                            enum_types=[kinds, checks],
                            functions=[cars_by_make], actions=[repaint])]
 
@@ -187,6 +195,12 @@ def seed(store):
         entity(makeID=key, name=name, country=country)
         for key, name, country in [(1, "Ford", "United States"), (2, "Honda", "Japan"), (3, "Skoda", "Czechia"),
                                    (4, "Tesla", "United States"), (5, "Toyota", "Japan")]])
+    # Sixty parts, each for one make: a brake pad, a filter, a wiper… for every make.
+    kinds = ["Brake pad", "Oil filter", "Wiper blade", "Spark plug", "Air filter", "Timing belt",
+             "Headlamp", "Brake disc", "Fuel pump", "Clutch kit", "Radiator", "Wheel bearing"]
+    makes = ["Ford", "Honda", "Skoda", "Tesla", "Toyota"]
+    store.set_entities("Part", [
+        entity(partID=index + 1, name=kinds[index % 12], fits=makes[index // 12]) for index in range(60)])
     # A verdict's level: 1 negative, 2 critical, 3 positive, 0 neutral.
     verdicts = [(1, 1, "Brakes worn", 1, (2024, 3, 1), 48200), (2, 2, "Tyres near the limit", 2, (2024, 9, 12), 61950),
                 (3, 3, "Passed", 3, (2025, 2, 20), 70310), (4, 4, "Booked", 0, (2025, 8, 5), 83475)]

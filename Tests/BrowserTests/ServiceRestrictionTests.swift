@@ -84,7 +84,10 @@ extension ScreenSnapshotTests {
     }
 
     @Test func a_filter_the_service_does_not_take_searches_the_rows_here_and_says_so() throws {
-        let (app, terminal, intents) = try restrictedApp(total: 500) { $0.nonFilterable = ["lastName", "firstName"] }
+        let (app, terminal, intents) = try restrictedApp(total: 500) {
+            $0.nonFilterable = ["lastName", "firstName"]
+            $0.isSearchable = nil  // (the filter's fields, not the service's own search)
+        }
         _ = app.handle([.key(.char("/"))] + "samson".map { .key(.char($0)) } + [.key(.enter)])
         // No $filter goes to the service; the cached rows answer
         #expect(
@@ -101,7 +104,10 @@ extension ScreenSnapshotTests {
     }
 
     @Test func a_filter_goes_to_the_service_on_the_fields_it_filters_by() throws {
-        let (app, terminal, intents) = try restrictedApp(total: 500) { $0.nonFilterable = ["firstName"] }
+        let (app, terminal, intents) = try restrictedApp(total: 500) {
+            $0.nonFilterable = ["firstName"]
+            $0.isSearchable = nil  // (the filter's fields, not the service's own search)
+        }
         _ = app.handle([.key(.char("/"))] + "samson".map { .key(.char($0)) } + [.key(.enter)])
         let filter = try #require(lastAsked(intents)?.options.filter)
         #expect(filter.contains("lastName") && !filter.contains("firstName"), "\(filter)")
@@ -148,5 +154,27 @@ extension ScreenSnapshotTests {
         // Ascending only: the second press moves on to the next column
         _ = ascending.handle([.key(.char("s")), .key(.char("s"))])
         #expect(ascendingTerminal.lastFrame[1].contains("Customer sin ▲"), "\(ascendingTerminal.lastFrame[1])")
+    }
+
+    @Test func slash_asks_a_set_the_service_searches_by_its_own_search_and_filters_the_fields_once_that_fails() throws {
+        let (app, terminal, intents) = try restrictedApp(total: 500) { $0.isSearchable = true }
+        _ = app.handle([.key(.char("/"))] + "samson".map { .key(.char($0)) } + [.key(.enter)])
+        // The service's search is asked, not a $filter on the fields
+        let asked = try #require(lastAsked(intents))
+        #expect(asked.options.search == "samson" && asked.options.filter == nil)
+        #expect(terminal.lastFrame.last?.contains("filter “samson” (searched by the service)") == true)
+        // When that read fails (a service that says it searches but refuses $search), the fields are filtered
+        try app.environment.cache.write { try $0.setListError(asked.key, message: "HTTP 501: not implemented") }
+        _ = app.handle([.key(.down)])
+        let then = try #require(lastAsked(intents))
+        #expect(then.options.search == nil)
+        #expect(then.options.filter?.contains("lastName") == true, "\(then.options.filter ?? "")")
+        #expect(
+            terminal.lastFrame.last?.contains("The service's search failed (HTTP 501: not implemented)") == true,
+            "\(terminal.lastFrame.last ?? "")")
+        // And the next search of that set this session goes straight to the fields
+        _ = app.handle([.key(.escape), .key(.char("/"))] + "bob".map { .key(.char($0)) } + [.key(.enter)])
+        #expect(lastAsked(intents)?.options.search == nil)
+        #expect(lastAsked(intents)?.options.filter?.contains("bob") == true)
     }
 }

@@ -15,7 +15,11 @@ extension ListExportTests {
         let (app, terminal, cache, intents) = try app()
         func filtered() -> [ScreenContent] {
             intents.shown.map(\.0).filter {
-                if case .list(let request) = $0 { request.options.filter != nil } else { false }
+                if case .list(let request) = $0 {
+                    request.options.filter != nil || request.options.search != nil
+                } else {
+                    false
+                }
             }
         }
         _ = app.handle([.key(.char("/")), .key(.char("t")), .key(.char("2"))])
@@ -28,7 +32,8 @@ extension ListExportTests {
         _ = app.handle([.key(.backspace), .key(.backspace), .key(.char("s")), .key(.char("t")), .key(.char("2"))])
         let asked = try #require(filtered().last)
         guard case .list(let request) = asked else { return }
-        #expect(request.options.filter?.contains("st2") == true, "\(request.options.filter ?? "")")
+        // (the built-in service searches people itself: `$search`, not a filter on the names)
+        #expect(request.options.search == "st2", "\(request.options)")
         #expect(terminal.lastFrame.last?.contains("in the rows cached") == false)
         #expect(terminal.lastFrame.joined(separator: "\n").contains("Last2, First2"), "\(terminal.lastFrame)")
         #expect(

@@ -29,6 +29,9 @@ public final class BrowserEnvironment {
     public var standingWarning: String?
     /// Columns the user hid (`-`, `:hide`), by entity set, for every list of that set in this session.
     var hiddenColumns: [String: Set<String>] = [:]
+    /// Sets whose search by the service (`$search`) failed this session: `/` filters their fields instead, and says
+    /// why once (the value: the service's answer).
+    var searchFailed: [String: String] = [:]
     /// Set by ``BrowserApp``: something changed, draw a frame soon.
     var redrawHandler: () -> Void = {}
     private var lastScreenID = 0

@@ -62,6 +62,7 @@ extension EntityListController {
     }
 
     public func update() {
+        fallBackFromFailedSearch()
         ensureWindowCovers()
         announceVisible()
         restIfRowArrived()

@@ -31,6 +31,7 @@ extension EntityListController {
         rowModel.provisional = nil
         searchReach.cachedRowsOnly = false
         searchReach.unsearchedFields = []
+        searchReach.byService = false
         guard filter.isActive || columnState.sort != nil else {
             rowModel.all = nil
             rowModel.matches = nil
@@ -42,7 +43,8 @@ extension EntityListController {
         let search = serviceSearchFields
         // A service that filters by none of the fields searched: the rows here answer, and the notice says so.
         let searching = filter.isActive && filter.condition == nil
-        searchReach.refused = searching && search.isEmpty && !setProfileSearch.isEmpty
+        let serviceSearches = searching && servicesSearch
+        searchReach.refused = searching && !serviceSearches && search.isEmpty && !setProfileSearch.isEmpty
         searchReach.cachedRowsOnly =
             searching && (filter.text.count < Self.serverFilterMinimum || searchReach.refused)
             && !(state?.isComplete ?? false)
@@ -66,8 +68,13 @@ extension EntityListController {
         if let order = userOrder {
             request.options.orderBy = order.items.map { QueryOptions.OrderItem($0.property, descending: $0.descending) }
         }
-        searchReach.unsearchedFields = searching ? setProfileSearch.filter { !search.contains($0) } : []
-        if let expression = filter.serverExpression(fields: search) {
+        if serviceSearches {
+            searchReach.byService = true
+            request.options.search = filter.text
+        } else if searching {
+            searchReach.unsearchedFields = setProfileSearch.filter { !search.contains($0) }
+        }
+        if !searchReach.byService, let expression = filter.serverExpression(fields: search) {
             request.options.filter = expression.and(base.options.filter, dialect: environment.model.dialect)
         }
         rowModel.matches = nil
@@ -87,6 +94,24 @@ extension EntityListController {
             row.entity.map { ListRow(position: row.position, shown: $0, link: nil) }
         }.filter { filter.matches($0.shown, text: rowText($0, columns: columns)) }
         return rows.enumerated().map { ListRow(position: $0.offset, shown: $0.element.shown, link: nil) }
+    }
+
+    /// Whether `/` asks the service's own search (`$search`) of the set shown: it says it searches, and did not fail
+    /// to this session.
+    var servicesSearch: Bool {
+        guard let set = shownSet else { return false }
+        return environment.model.searches(set) && environment.searchFailed[set] == nil
+    }
+
+    /// A search the service was asked (`$search`) that failed: the set's fields are filtered instead from now on,
+    /// and the status line says why until the next key. Called before each frame.
+    func fallBackFromFailedSearch() {
+        guard let request = activeRequest, request.options.search != nil, let set = shownSet,
+            let error = rowModel.window?.state?.lastError ?? (try? environment.cache.listState(request.key))?.lastError
+        else { return }
+        environment.searchFailed[set] = error
+        notice = "The service's search failed (\(error)); filtering by the fields instead."
+        arrangeList(reread: false)
     }
 
     /// Letters a filter needs before a list not wholly cached asks the service (below, the cached rows answer).

@@ -212,7 +212,8 @@ extension EntityListController {
                 ? ""
                 : " (not in " + searchReach.unsearchedFields.joined(separator: " or ")
                     + ": the service does not filter by it)"
-            parts.append("filter “\(filter.text)”" + (searchReach.cachedRowsOnly ? cachedOnly : narrowed))
+            let reach = searchReach.byService ? " (searched by the service)" : narrowed
+            parts.append("filter “\(filter.text)”" + (searchReach.cachedRowsOnly ? cachedOnly : reach))
         }
         return parts.joined(separator: " · ")
     }

@@ -179,6 +179,8 @@ struct SearchReach {
     var refused = false
     /// The fields `/` searches that the service was not asked to filter by (it does not).
     var unsearchedFields: [String] = []
+    /// The service searches the set itself (`$search`): it, not the fields, decides what matches.
+    var byService = false
 }
 
 /// How a list's columns are shown, as the user and the rows drawn so far left them.

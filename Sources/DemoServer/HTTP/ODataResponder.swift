@@ -264,6 +264,9 @@ public struct ODataResponder: HTTPResponder {
     private func deltaLink(_ base: String, _ options: QueryRequest, moment: Int64) -> String {
         var items: [String] = []
         if let filter = options.filterText { items.append("$filter=" + PercentEncoding.encodeQueryValue(filter)) }
+        if let search = options.searchText {
+            items.append((options.dialect == .v4 ? "$search=" : "search=") + PercentEncoding.encodeQueryValue(search))
+        }
         if !options.select.isEmpty {
             items.append("$select=" + PercentEncoding.encodeQueryValue(options.select.joined(separator: ",")))
         }
@@ -279,6 +282,7 @@ public struct ODataResponder: HTTPResponder {
             if let value { items.append(name + "=" + PercentEncoding.encodeQueryValue(value)) }
         }
         add("$filter", options.filterText)
+        add(options.dialect == .v4 ? "$search" : "search", options.searchText)
         add("$orderby", options.orderByText)
         if options.dialect == .v4 {
             add("$expand", options.expandText)

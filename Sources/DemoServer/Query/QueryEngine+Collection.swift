@@ -66,6 +66,13 @@ extension QueryEngine {
         var conditions: [SQLFragment] = []
         if let scope { conditions.append(scope) }
         if let filter = options.filter { conditions.append(try FilterTranslator(set: set).condition(filter)) }
+        if let search = options.searchText {
+            guard !set.searchable.isEmpty else {
+                throw ServiceError.notImplemented("\(set.name) is not searchable: narrow the read with $filter.")
+            }
+            let condition = try SearchParser.condition(search, columns: set.searchable)
+            conditions.append(try FilterTranslator(set: set).condition(condition))
+        }
         if let since = options.deltaToken {
             // Every write moves the concurrency stamp on (ms): what changed since the token, made ones included.
             conditions.append(SQLFragment("\(quoted(set.concurrencyProperty)) >= ?", [since.databaseValue]))

@@ -121,11 +121,12 @@ struct QueryEngine: Sendable {
     }
 
     private func rejectCollectionOptions(_ options: QueryRequest, for what: String) throws {
-        if options.filter != nil || !options.orderBy.isEmpty || options.top != nil || options.skip != nil
+        if options.filter != nil || options.searchText != nil || !options.orderBy.isEmpty || options.top != nil
+            || options.skip != nil
             || options.skipToken != nil || options.inlineCount
         {
             throw ServiceError.badRequest(
-                "$filter, $orderby, $top, $skip, $skiptoken and $inlinecount cannot be applied to \(what)."
+                "$filter, $search, $orderby, $top, $skip, $skiptoken and $inlinecount cannot be applied to \(what)."
             )
         }
     }

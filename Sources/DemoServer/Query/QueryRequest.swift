@@ -12,6 +12,9 @@ struct QueryRequest: Sendable {
     var filter: FilterExpression?
     /// The `$filter` text as sent, kept for `__next` links.
     var filterText: String?
+    /// v4 `$search`, or SAP's v2 `search` (a custom option there): a free-text search of the set's searchable
+    /// columns (``SearchParser``).
+    var searchText: String?
     var orderBy: [(property: String, descending: Bool)] = []
     var orderByText: String?
     var top: Int?
@@ -40,6 +43,11 @@ struct QueryRequest: Sendable {
                 continue
             }
             guard name.hasPrefix("$") else {
+                if name == "search", dialect == .v2 {
+                    guard searchText == nil else { throw .badRequest("The query option search is given twice.") }
+                    searchText = value
+                    continue
+                }
                 custom.append((name, value))
                 continue
             }
@@ -98,6 +106,8 @@ struct QueryRequest: Sendable {
             }
         case "$deltatoken":
             deltaToken = try Self.deltaToken(value)
+        case "$search" where dialect == .v4:
+            searchText = value
         case "$links", "$batch", "$callback":
             throw .notImplemented("\(name) is not supported by this service.")
         default:

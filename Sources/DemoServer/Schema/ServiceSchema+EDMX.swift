@@ -46,7 +46,8 @@ extension ServiceSchema {
         xml += "<EntityContainer Name=\"\(containerName)\" m:IsDefaultEntityContainer=\"true\">\n"
         for set in entitySets {
             xml +=
-                "<EntitySet Name=\"\(set.name)\" EntityType=\"\(namespace).\(set.name)\" sap:change-tracking=\"true\"/>\n"
+                "<EntitySet Name=\"\(set.name)\" EntityType=\"\(namespace).\(set.name)\" sap:change-tracking=\"true\""
+                + " sap:searchable=\"\(!set.searchable.isEmpty)\"/>\n"
         }
         for relation in relations {
             xml += """
@@ -130,6 +131,8 @@ extension ServiceSchema {
             }
             xml += "<Annotation Term=\"Org.OData.Capabilities.V1.ChangeTracking\"><Record>"
             xml += "<PropertyValue Property=\"Supported\" Bool=\"true\"/></Record></Annotation>"
+            xml += "<Annotation Term=\"Org.OData.Capabilities.V1.SearchRestrictions\"><Record>"
+            xml += "<PropertyValue Property=\"Searchable\" Bool=\"\(!set.searchable.isEmpty)\"/></Record></Annotation>"
             xml += "</EntitySet>\n"
         }
         xml += "</EntityContainer>\n" + annotationBlocks(xmlns: false)

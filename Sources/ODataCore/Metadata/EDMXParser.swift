@@ -216,6 +216,8 @@ public enum EDMXParser {
             var descendingOnly: [String]?
             var requiresFilter: Bool?
             var requiredFilter: [String]?
+            /// `Capabilities.SearchRestrictions`' `Searchable`: the set takes `$search`.
+            var searchable: Bool?
         }
 
         /// A `Bool` expression, as an attribute or an element (absent: true, as the vocabularies default it).
@@ -299,6 +301,8 @@ public enum EDMXParser {
                     notes.nonFilterable = paths(annotation, "NonFilterableProperties")
                     notes.requiresFilter = restriction(annotation, "RequiresFilter")
                     notes.requiredFilter = paths(annotation, "RequiredProperties")
+                case "Org.OData.Capabilities.V1.SearchRestrictions":
+                    notes.searchable = restriction(annotation, "Searchable") ?? true
                 case "Org.OData.Capabilities.V1.SortRestrictions":
                     notes.sortable = restriction(annotation, "Sortable")
                     notes.nonSortable = paths(annotation, "NonSortableProperties")
@@ -546,6 +550,7 @@ public enum EDMXParser {
             if let names = notes.descendingOnly { set.descendingOnly = names }
             if let requires = notes.requiresFilter { set.requiresFilter = requires }
             if let names = notes.requiredFilter { set.requiredFilterProperties = names }
+            if let searchable = notes.searchable { set.isSearchable = searchable }
             return set
         }
 
@@ -704,6 +709,7 @@ public enum EDMXParser {
                     isDeletable: vendor(set, "deletable") != "false", navigationBindings: bindings,
                     tracksChanges: vendor(set, "change-tracking") == "true")
                 parsed.requiresFilter = vendor(set, "requires-filter") == "true"
+                parsed.isSearchable = vendor(set, "searchable").map { $0 == "true" }
                 let inline = set.children(named: "Annotation")
                 return inline.isEmpty ? parsed : annotated(parsed, notes(inline))
             }

@@ -265,6 +265,9 @@ public struct EntitySet: Sendable, Hashable {
     /// and its `RequiredProperties`, which that filter must name.
     public var requiresFilter = false
     public var requiredFilterProperties: [String] = []
+    /// `Capabilities.SearchRestrictions`' `Searchable` (v2 `sap:searchable`): the set answers a free-text search
+    /// (v4 `$search`, SAP's v2 `search`); nil when the service does not say (most that say nothing do not).
+    public var isSearchable: Bool?
 
     public init(
         name: String, entityType: String, isCreatable: Bool = true, isUpdatable: Bool = true, isDeletable: Bool = true,

@@ -37,6 +37,12 @@ public struct ServiceModel: Sendable {
         return properties(of: type).first { $0.name == property }?.isFilterable ?? true
     }
 
+    /// Whether the service answers a free-text search of `entitySet` (v4 `$search`, SAP's v2 `search`): only where it
+    /// says so (`Capabilities.SearchRestrictions`, `sap:searchable`), since most services that say nothing refuse it.
+    public func searches(_ entitySet: String) -> Bool {
+        self.entitySet(named: entitySet)?.isSearchable == true
+    }
+
     /// What a read of `entitySet` must filter by, when the service reads none without a `$filter`
     /// (`FilterRestrictions`' `RequiresFilter` and `RequiredProperties`, v2 `sap:requires-filter` and
     /// `sap:required-in-filter`): the properties it must name (none: any filter will do); nil when it needs none.

@@ -1,3 +1,5 @@
+import Foundation
+
 /// System query options of OData v2 (`$expand`, `$filter`, …) and custom ones.
 public struct QueryOptions: Sendable, Hashable {
     /// Navigation paths to expand, e.g. `["PersonCar", "PersonCar/Car"]`.
@@ -6,6 +8,9 @@ public struct QueryOptions: Sendable, Hashable {
     public var select: [String] = []
     /// A `$filter` expression, unencoded.
     public var filter: String?
+    /// A free-text search, as the user typed it: v4 `$search` (one word, or the whole text as one phrase), SAP's v2
+    /// `search`. Only for a set the service says it searches (``ServiceModel/searches(_:)``).
+    public var search: String?
     /// `$orderby` items, e.g. `[.init("lastName"), .init("createDate", descending: true)]`.
     public var orderBy: [OrderItem] = []
     public var top: Int?
@@ -65,6 +70,9 @@ public struct QueryOptions: Sendable, Hashable {
             if !select.isEmpty { add("$select", select.joined(separator: ",")) }
         }
         if let filter { add("$filter", filter) }
+        if let search, !search.isEmpty {
+            if dialect == .v4 { add("$search", Self.searchExpression(search)) } else { add("search", search) }
+        }
         if !orderBy.isEmpty {
             add("$orderby", orderBy.map { $0.property + ($0.descending ? " desc" : "") }.joined(separator: ","))
         }
@@ -77,6 +85,16 @@ public struct QueryOptions: Sendable, Hashable {
         if formatJSON { add("$format", "json") }
         for (name, value) in custom { add(PercentEncoding.encodeQueryValue(name), value) }
         return items.joined(separator: "&")
+    }
+
+    /// The v4 `$search` expression for a text typed in a search box: a word of letters and digits as it is; anything
+    /// else (spaces, punctuation, the operators `AND`, `OR`, `NOT`) as one phrase, `"` and `\` escaped with `\`, so the
+    /// service looks for the text as typed, as the rows here are searched.
+    public static func searchExpression(_ text: String) -> String {
+        let plain = text.unicodeScalars.allSatisfy { CharacterSet.alphanumerics.contains($0) }
+        if plain, !["AND", "OR", "NOT"].contains(text), !text.isEmpty { return text }
+        return "\"" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
+            + "\""
     }
 
     /// v2's expand paths (`PersonCar`, `PersonCar/Car`) as v4's nested form (`PersonCar($expand=Car)`), first
@@ -129,6 +147,7 @@ public struct QueryOptions: Sendable, Hashable {
         // (custom options of a list are a v2 function's parameters: another call, another list)
         var parts = custom.map { $0.name + "=" + $0.value }
         if let filter, !filter.isEmpty { parts.append("$filter=" + filter) }
+        if let search, !search.isEmpty { parts.append("$search=" + search) }
         if !orderBy.isEmpty {
             parts.append(
                 "$orderby=" + orderBy.map { $0.property + ($0.descending ? " desc" : "") }.joined(separator: ","))
