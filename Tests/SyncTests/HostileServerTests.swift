@@ -320,17 +320,19 @@ import Testing
                 }
             }
         }
-        // (each wait for bytes may last 2 s, a whole exchange 4 s, a fetch with its retries 9 s)
+        // (each wait for bytes may last 2 s, a whole exchange 6 s, a fetch with its retries 13 s: the notice shows from
+        // the third second of an exchange to its cut, which must leave a loaded machine's once-a-second watch room to
+        // see it; with 4 s a full run once missed it)
         // (and the offline probe that follows put off past the test: how often it comes is not what is checked, and a
         // machine busy with the whole suite stretched the test over several of its rounds)
-        let engine = try Self.engine(root: service.url("/svc/"), timeout: 2, requestTimeout: 4) {
-            $0.retry.budget = 9
+        let engine = try Self.engine(root: service.url("/svc/"), timeout: 2, requestTimeout: 6) {
+            $0.retry.budget = 13
             $0.offlineProbeInterval = 600
         }
         engine.screenDidShow(.list(Self.people), visible: 0..<20, screen: ScreenID(1))
         // When the answer is slow, the status line names the request within a few seconds
         var notice: String?
-        for _ in 0..<80 where notice == nil {
+        for _ in 0..<120 where notice == nil {
             try await Task.sleep(for: .milliseconds(100))
             notice = try engine.cache.syncStatus().slowRequest
         }
@@ -338,10 +340,10 @@ import Testing
         // And the fetch ends at its bound, saying why, with the notice gone
         await engine.waitUntilIdle()
         let status = try engine.cache.syncStatus()
-        // (the first attempt has the whole 4 s; a second one only what is left of the fetch's budget)
+        // (the first attempt has the whole 6 s; a second one only what is left of the fetch's budget)
         let error = status.lastError ?? ""
         let bound = error.firstMatch(of: /no whole answer within ([0-9.]+) s/).flatMap { Double($0.1) }
-        #expect(bound.map { $0 >= 0 && $0 <= 4 } == true, "\(error)")
+        #expect(bound.map { $0 >= 0 && $0 <= 6 } == true, "\(error)")
         #expect(status.slowRequest == nil)
         // (at most two attempts within the fetch's budget, not without end)
         #expect(service.exchanges.count <= 2, "\(service.exchanges.count) exchanges")
