@@ -245,7 +245,12 @@ extension DemoServerIntegrationTests {
         await engine.waitUntilIdle()
         // Then the list is whole, each person once, and complete
         let window = try engine.cache.listWindow(people.key, range: 0..<150)
-        #expect(window.rows.count == 120 && window.rows.allSatisfy { $0.entity != nil })
+        // (Seen once under a loaded CI machine: 10 positions empty after idle. Say which, and what was asked.)
+        let missing = window.rows.filter { $0.entity == nil }.map(\.position)
+        let asked = try engine.cache.requestLog().map { "\($0.outcome) \($0.status ?? 0) \($0.url) \($0.error ?? "")" }
+        #expect(
+            window.rows.count == 120 && missing.isEmpty,
+            "missing \(missing), state \(String(describing: window.state)), asked \(asked)")
         #expect(Set(window.rows.compactMap { $0.entity?.key }).count == 120)
         #expect(window.state?.isComplete == true)
         #expect(try engine.cache.integrity().isClean)
