@@ -7,7 +7,8 @@ import Testing
 /// Value help from a service we did not write (issue 33): odatapy's v4 service (`.ci/independent/ownership_service.py`)
 /// gives a car's make a `Common.ValueList` over its `Make` set (the make written back from the name, the country
 /// shown beside it) with fixed values. In the built binary, F4 on the make lists them; the chosen one is sent, and
-/// the service holds it (read back over HTTP); a make not listed is refused in the form.
+/// the service holds it (read back over HTTP); a make not listed is refused in the form. And in `:filter`, F4 on
+/// the make's value lists them too, and the line comes back with the chosen one.
 @Suite(
     .serialized, .enabled(if: odatapyRoot != nil, "CARDEALER_ODATAPY_ROOT is not set (see .ci/checks)"),
     .enabled(if: TmuxSession.executable != nil, "tmux is not installed")
@@ -74,6 +75,36 @@ struct IndependentValueHelpTests {
         #expect(held == .string("Skoda"))
         try await app.expect("the row, sent") { $0.contains("Skoda") && !$0.contains("pending") }
         try app.tmux.sendKeys("q")
+        try await app.expect("a clean exit") { $0.contains("EXIT=0") }
+    }
+
+    @Test func f4_in_a_filter_picks_a_make_from_the_services_list_and_the_cars_of_that_make_are_shown() async throws {
+        let root = try #require(odatapyRoot)
+        // What the service answers for the filter, asked here by hand
+        let asked = try await send(
+            TransportRequest(url: root + "Car?$filter=make%20eq%20'Tesla'&$select=model", dialect: .v4))
+        let answer = try #require(try JSONSerialization.jsonObject(with: Data(asked.body)) as? [String: Any])
+        let models = ((answer["value"] as? [[String: Any]]) ?? []).compactMap { $0["model"] as? String }
+        #expect(!models.isEmpty)
+        let app = try Launch("browse \(root)Car", columns: 110, rows: 24)
+        defer { app.close() }
+        try await app.expect("the cars") { $0.contains("● online") && !$0.contains("loading…") }
+        // When :filter reaches the make's value and F4 is pressed
+        try app.tmux.sendKeys(":")
+        try app.tmux.run("send-keys", "-t", app.tmux.target, "-l", "filter make = ")
+        try app.tmux.sendKeys("F4")
+        // Then the service's makes are listed to pick from
+        try await app.expect("the makes") { $0.contains("Czechia") && $0.contains("Enter takes it for :filter make") }
+        try await app.select("Tesla")
+        try app.tmux.sendKeys("Enter")
+        // And the line comes back with it, and Enter shows the cars the service has of that make
+        try await app.expect("the line, with the make") { $0.contains(":filter make = Tesla") }
+        try app.tmux.sendKeys("Enter")
+        let screen = try await app.expect("the filtered cars") { $0.contains("make = Tesla") && $0.contains("of ") }
+        let rows = screen.split(separator: "\n").filter { $0.contains("Tesla") && !$0.contains("make =") }
+        #expect(Set(models.filter { model in rows.contains { $0.contains(model) } }) == Set(models), "\(screen)")
+        #expect(rows.count == models.count, "\(screen)")
+        try app.tmux.sendKeys("Escape", "q")
         try await app.expect("a clean exit") { $0.contains("EXIT=0") }
     }
 }

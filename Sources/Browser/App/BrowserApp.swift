@@ -51,7 +51,9 @@ public final class BrowserApp {
         environment.canShowBraille = terminal.canShowBraille
         stack.onCommandKey = { [weak self] in
             guard let self else { return }
-            self.palette.filterFields = (self.stack.top as? EntityListController)?.filterFields ?? []
+            let list = self.stack.top as? EntityListController
+            self.palette.filterFields = list?.filterFields ?? []
+            self.palette.filterValues = { [weak list] field in list?.filterValues(forField: field) ?? [] }
             self.palette.open()
         }
         status = try? environment.cache.syncStatus()
@@ -101,7 +103,11 @@ public final class BrowserApp {
             }
             if palette.isOpen {
                 needsDisplay = true
-                if case .run(let line) = palette.handle(key), !run(line) { return false }
+                switch palette.handle(key) {
+                case .run(let line): if !run(line) { return false }
+                case .valueHelp(let line): filterValueHelp(line)
+                case .editing, .closed: break
+                }
                 continue
             }
             if !stack.handle(key) { return false }
@@ -241,6 +247,22 @@ public final class BrowserApp {
             stack.perform(stack.top.click(row: row - 1, column: column, double: double))
         }
         setNeedsDisplay()
+    }
+
+    /// F4 in the palette: the value list of the field a `:filter` clause names, to pick from; the palette comes back
+    /// with the chosen value in place (or with the line as it was, and the reason, when there is none).
+    func filterValueHelp(_ line: String) {
+        guard let list = stack.top as? EntityListController else {
+            palette.open(with: line)
+            palette.note = "F4 lists a field's values in a list's :filter."
+            return
+        }
+        switch list.filterValueHelp(line: line, reopen: { [weak self] chosen in self?.palette.open(with: chosen) }) {
+        case .success(let picker): stack.push(picker)
+        case .failure(let refusal):
+            palette.open(with: line)
+            palette.note = refusal.sentence
+        }
     }
 
     /// Runs a command line from the palette; false when it asked to quit.

@@ -20,7 +20,8 @@ final class CommandPalette {
         Command(name: "open", arguments: "SET", summary: "open an entity set's list (or type its name)"),
         Command(
             name: "filter", arguments: "TEXT | FIELD OP VALUE",
-            summary: "search this list, or keep rows where a field compares (= != > >= < <= ~); none clears it"),
+            summary: "search this list, or keep rows where a field compares (= != > >= < <= ~); none clears it; "
+                + "Tab or F4 gives a field's values"),
         Command(name: "chart", arguments: "[Y by X]", summary: "chart this list, or a number over a date you name"),
         Command(name: "where", summary: "show and copy the path of this screen"),
         Command(name: "export", arguments: "FILE", summary: "write this list to FILE.csv or FILE.json"),
@@ -64,6 +65,12 @@ final class CommandPalette {
     /// The fields `:filter` completes on the screen it was opened over (the service's `UI.SelectionFields` first).
     var filterFields: [String] = []
 
+    /// A sentence above the line until the next key (why F4 listed nothing).
+    var note: String?
+
+    /// What a field can be, for `:filter FIELD = ` and Tab (``EntityListController/filterValues(forField:)``).
+    var filterValues: (String) -> [String] = { _ in [] }
+
     /// The operations of the service itself, by name: typed as a command, they are invoked (issue 36).
     let operations: [String]
 
@@ -77,15 +84,18 @@ final class CommandPalette {
         case editing
         case closed
         case run(String)
+        /// F4 with this line: the values of the field a `:filter` clause is being given a value for.
+        case valueHelp(String)
     }
 
-    func open() {
+    func open(with line: String = "") {
         isOpen = true
-        text = ""
+        text = String(line.prefix(200))
         historyIndex = nil
     }
 
     func handle(_ key: Key) -> Outcome {
+        note = nil
         switch key {
         case .escape, .ctrl("c"):
             isOpen = false
@@ -105,6 +115,9 @@ final class CommandPalette {
             text.removeLast()
         case .tab:
             complete()
+        case .function(4):
+            isOpen = false
+            return .valueHelp(text)
         case .up:
             guard !history.isEmpty else { break }
             let index = max(0, (historyIndex ?? history.count) - 1)
@@ -137,6 +150,12 @@ final class CommandPalette {
             let prefix = parts[1].lowercased()
             return Theme.allCases.map(\.rawValue).filter { $0.hasPrefix(prefix) }.map { "theme " + $0 }
         }
+        if parts.count == 2, parts[0] == "filter", let spot = TypedFilter.valueBeingTyped(String(parts[1])) {
+            let prefix = spot.typed.lowercased()
+            return filterValues(spot.field).filter { $0.lowercased().hasPrefix(prefix) }.prefix(100).map {
+                "filter " + spot.before + TypedFilter.typedValue($0)
+            }
+        }
         if parts.count == 2, parts[0] == "filter", !parts[1].contains(" ") {
             let prefix = parts[1].lowercased()
             return filterFields.filter { $0.lowercased().hasPrefix(prefix) }.map { "filter " + $0 }
@@ -155,7 +174,13 @@ final class CommandPalette {
     /// Tab: the longest text every completion starts with (the one completion, and a space after a command).
     private func complete() {
         let options = completions
-        guard let first = options.first else { return }
+        guard let first = options.first else {
+            let parts = text.split(separator: " ", maxSplits: 1)
+            if parts.count == 2, parts[0] == "filter", TypedFilter.valueBeingTyped(String(parts[1])) != nil {
+                note = "No values here to complete; F4 opens the field's value list, where the service gives one."
+            }
+            return
+        }
         if options.count == 1 {
             text = first + (Self.commands.contains { $0.name == first && !$0.arguments.isEmpty } ? " " : "")
             return
@@ -234,17 +259,25 @@ final class CommandPalette {
         let shown = text.count > room ? String(text.suffix(room)) : text
         column = buffer.put(shown, row: bottom, column: column, width: room)
         buffer.put(" ", row: bottom, column: min(width - 1, column), style: CellStyle([.reverse]))
+        var lowest = bottom - 1
+        if let note, lowest >= 1 {
+            buffer.fill(row: lowest, style: CellStyle(role: .status))
+            buffer.put(" " + note, row: lowest, column: 0, width: width, style: CellStyle(role: .accent))
+            lowest -= 1
+        }
         let options = Array(completions.prefix(max(0, rows)))
         guard !text.isEmpty || options.count > 0 else { return }
         for (index, option) in options.reversed().enumerated() {
-            let row = bottom - 1 - index
+            let row = lowest - index
             guard row >= 1 else { break }
             buffer.fill(row: row, style: CellStyle(role: .status))
             let summary =
                 Self.commands.first { $0.name == option }.map { command in
                     (command.arguments.isEmpty ? "" : command.arguments + "  ") + command.summary
                 } ?? (option.hasPrefix("open ") || entitySets.contains(option) ? "entity set" : "")
-            let next = buffer.put(" " + option, row: row, column: 0, width: 24, style: CellStyle([.bold]))
+            let next = buffer.put(
+                " " + option, row: row, column: 0, width: min(width, max(24, option.count + 2)),
+                style: CellStyle([.bold]))
             buffer.put(
                 summary, row: row, column: next + 1, width: max(0, width - next - 1), style: CellStyle(role: .muted))
         }

@@ -110,6 +110,46 @@ enum TypedFilter: Equatable {
         return clauses.map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
     }
 
+    /// The value being typed at the end of `text` (its last clause, after an operator): the text before it, the field
+    /// the clause names and the value so far (an opening quote dropped). Nil when the end of `text` is not a value.
+    static func valueBeingTyped(_ text: String) -> (before: String, field: String, typed: String)? {
+        var quote: Character?
+        var start = text.startIndex
+        var index = text.startIndex
+        while index < text.endIndex {
+            let character = text[index]
+            if let open = quote {
+                if character == open { quote = nil }
+            } else if character == "'" || character == "\"" {
+                quote = character
+            } else if character == "," {
+                start = text.index(after: index)
+            } else if text[index...].lowercased().hasPrefix(" and ") {
+                index = text.index(index, offsetBy: 5)
+                start = index
+                continue
+            }
+            index = text.index(after: index)
+        }
+        guard let (left, _, right) = operatorSplit(String(text[start...])) else { return nil }
+        let field = left.trimmingCharacters(in: .whitespaces)
+        let typed = String(right.drop { $0 == " " })
+        guard !field.isEmpty else { return nil }
+        var before = String(text.dropLast(typed.count))
+        if !before.hasSuffix(" ") { before += " " }
+        let open = typed.first.map { $0 == "'" || $0 == "\"" } ?? false
+        return (before, field, open ? String(typed.dropFirst()) : typed)
+    }
+
+    /// `value` as a filter's value is typed: in double quotes (doubled inside) when it would otherwise be read as
+    /// something else (a space, a comma, a quote, ` and `, or the word null).
+    static func typedValue(_ value: String) -> String {
+        let plain =
+            !value.isEmpty && value.lowercased() != "null"
+            && !value.contains { $0 == " " || $0 == "," || $0 == "'" || $0 == "\"" }
+        return plain ? value : "\"" + value.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
+
     /// The first operator outside quotes, and what stands either side of it.
     static func operatorSplit(_ clause: String) -> (String, QueryFilter.Comparison?, String)? {
         var quote: Character?
