@@ -32,6 +32,32 @@ import Testing
         #expect(parse("status = null") == .condition(.compare("status", .eq, .null, type: .string)))
     }
 
+    @Test func the_commas_of_a_flags_value_list_its_members_and_do_not_start_clauses() {
+        var checks = Property(name: "checks", type: .primitive(.string))
+        checks.enumeration = EnumType(
+            qualifiedName: "G.Checks",
+            members: [
+                .init(name: "Brakes", value: 1), .init(name: "Lights", value: 2), .init(name: "Tyres", value: 4),
+            ],
+            isFlags: true)
+        let properties = Self.properties + [checks]
+        #expect(
+            TypedFilter.parse("checks = Brakes, lights", properties: properties)
+                == .condition(.member("checks", .eq, "Brakes,Lights", enumType: "G.Checks")))
+        // A clause after the flags that has its own operator is a clause of its own
+        #expect(
+            TypedFilter.parse("checks = Brakes,Tyres, status = P", properties: properties)
+                == .condition(
+                    .all([
+                        .member("checks", .eq, "Brakes,Tyres", enumType: "G.Checks"),
+                        .compare("status", .eq, .string("P"), type: .string),
+                    ])))
+        // Elsewhere a comma still starts a clause, which must be a condition
+        #expect(
+            TypedFilter.parse("status = P, Q", properties: properties)
+                == .refused("“Q” is not a condition: write field, an operator (= != > >= < <= ~), value."))
+    }
+
     @Test func double_equals_is_equals_and_a_quote_written_twice_inside_quotes_is_one() {
         #expect(parse("status == P") == .condition(.compare("status", .eq, .string("P"), type: .string)))
         #expect(parse("status = 'O''Brien'") == .condition(.compare("status", .eq, .string("O'Brien"), type: .string)))

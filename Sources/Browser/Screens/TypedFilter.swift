@@ -20,7 +20,7 @@ enum TypedFilter: Equatable {
     /// Reads `text` against `properties` (those it may name); `offered`: the names listed first when a field is not
     /// found (the service's `UI.SelectionFields`).
     static func parse(_ text: String, properties: [Property], offered: [String] = []) -> TypedFilter {
-        let clauses = split(text)
+        let clauses = joiningFlags(split(text), properties: properties)
         var parts: [QueryFilter] = []
         for clause in clauses {
             guard let (left, comparison, right) = operatorSplit(clause) else {
@@ -148,6 +148,22 @@ enum TypedFilter: Equatable {
             !value.isEmpty && value.lowercased() != "null"
             && !value.contains { $0 == " " || $0 == "," || $0 == "'" || $0 == "\"" }
         return plain ? value : "\"" + value.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
+
+    /// `clauses` with the members of a flags value put back together: `checks = Brakes, Lights` is one clause (its
+    /// commas list members), not `checks = Brakes` and a clause `Lights` with no operator.
+    static func joiningFlags(_ clauses: [String], properties: [Property]) -> [String] {
+        var joined: [String] = []
+        for clause in clauses {
+            if operatorSplit(clause) == nil, let last = joined.last, let (left, _, _) = operatorSplit(last),
+                field(named: left.trimmingCharacters(in: .whitespaces), in: properties)?.enumeration?.isFlags == true
+            {
+                joined[joined.count - 1] = last + "," + clause
+            } else {
+                joined.append(clause)
+            }
+        }
+        return joined
     }
 
     /// The first operator outside quotes, and what stands either side of it.
