@@ -86,7 +86,11 @@ import Testing
         let car = try await service.get(service.server.version4URL + "Car?$search=ford")
         #expect(car.status == 501)
         #expect(String(decoding: car.body, as: UTF8.self).contains("not searchable"))
-        for bad in ["\"open", "(son", "son)", "a\\b\"", "OR"] {
+        let hostile = [
+            String(repeating: "(", count: 5000) + "a", String(repeating: "NOT ", count: 200) + "a",
+            Array(repeating: "a", count: 300).joined(separator: " OR "),
+        ]
+        for bad in ["\"open", "(son", "son)", "a\\b\"", "OR", "\"\""] + hostile {
             let response = try await service.get(
                 service.server.version4URL + "Person?$search=" + PercentEncoding.encodeQueryValue(bad))
             #expect(response.status == 400, "\(bad)")

@@ -13,12 +13,16 @@ struct SearchParser {
     let columns: [String]
     private var tokens: [Token] = []
     private var index = 0
+    /// How deep parentheses and `NOT`s go now: a hostile search cannot run the parser out of stack.
+    private var depth = 0
 
     /// The condition `text` asks for on `columns`; a 400 sentence for text that is not a search expression.
     static func condition(_ text: String, columns: [String]) throws(ServiceError) -> FilterExpression {
         var parser = SearchParser(columns: columns)
         parser.tokens = try tokenize(text)
         guard !parser.tokens.isEmpty else { throw .badRequest("$search is empty.") }
+        // (each term is a condition of its own, joined in a tree as deep as the terms are many)
+        guard parser.tokens.count <= 256 else { throw .badRequest("$search has more than 256 words and operators.") }
         let expression = try parser.or()
         guard parser.index == parser.tokens.count else {
             throw .badRequest("$search '\(text)' has a ')' it never opened.")
@@ -94,6 +98,9 @@ struct SearchParser {
 
     private mutating func unary() throws(ServiceError) -> FilterExpression {
         guard index < tokens.count else { throw .badRequest("$search ends where a term was expected.") }
+        depth += 1
+        defer { depth -= 1 }
+        guard depth <= FilterParser.maximumDepth else { throw .badRequest("$search is nested too deeply.") }
         let token = tokens[index]
         index += 1
         switch token {
