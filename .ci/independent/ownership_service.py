@@ -7,7 +7,7 @@ A POST must give the entity's key (odatapy computes none), as the v4 service in 
 
 Two operations (issue 36): the unbound function CarsByMake(make) — the cars of that make, served by odatapy's
 in-memory processor from the implementation registered here — and the action Repaint(make) bound to a car, which
-sets its make and moves its ETag on (odatapy routes the call; what it does is ours, as a service's always is).
+sets its make and moves its ETag on (its make has the car's value help, and Skoda by default) (odatapy routes the call; what it does is ours, as a service's always is).
 
 The car set declares Capabilities.ChangeTracking (issue 34): a list read with `Prefer: odata.track-changes` comes
 with odatapy's own delta link, and what it answers there is its own change log.
@@ -152,7 +152,12 @@ class Schema(CsdlAbstractEdmProvider):
         repaint = CsdlAction(
             name="Repaint", bound=True,
             parameters=[CsdlParameter(name="car", type=NS + ".Car", nullable=False),
-                        CsdlParameter(name="make", type="Edm.String", nullable=False)])
+                        # The make to paint it as has the car's value help (not fixed: any make is taken) and a
+                        # default (issue 36).
+                        CsdlParameter(name="make", type="Edm.String", nullable=False, annotations=[
+                            car.properties[1].annotations[0],
+                            CsdlAnnotation(term="Org.OData.Core.V1.OptionalParameter", value=Record(
+                                property_values=[PropertyValue("DefaultValue", to_expression("Skoda"))]))])])
         kinds = CsdlEnumType(name="InspectionKind", members=[
             CsdlEnumMember(name=name, value=value) for name, value in [("Annual", 0), ("Safety", 1), ("Emissions", 2)]])
         checks = CsdlEnumType(name="Checks", is_flags=True, members=[

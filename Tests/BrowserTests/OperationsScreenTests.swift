@@ -14,7 +14,9 @@ import Testing
 extension ScreenSnapshotTests {
     /// The seeded People list on a model that offers an unbound function listing cars by make, and an action on a
     /// person the service does not offer now.
-    func operationsApp(writes: RecordingWrites? = nil) throws -> (BrowserApp, HeadlessTerminal, RecordingIntents) {
+    func operationsApp(
+        writes: RecordingWrites? = nil, note adjust: (inout ServiceOperation) -> Void = { _ in }
+    ) throws -> (BrowserApp, HeadlessTerminal, RecordingIntents) {
         var model = try CarDealerModel.model
         let person = try #require(model.entityType(ofSet: "Person")).qualifiedName
         let car = try #require(model.entityType(ofSet: "Car")).qualifiedName
@@ -33,6 +35,7 @@ extension ScreenSnapshotTests {
             method: .post, dialect: .v2)
         note.boundType = person
         note.label = "Add a note"
+        adjust(&note)
         model.operations = [retire, note, byMake]
         let (_, _, cache) = try seededApp()
         let intents = RecordingIntents()
@@ -102,6 +105,35 @@ extension ScreenSnapshotTests {
         #expect(invocation.parameters == [.init(name: "text", value: .string("Paid"))])
         // And the list is back on top
         #expect(!terminal.lastFrame.joined().contains("Of the service"))
+    }
+
+    @Test func an_actions_parameter_starts_at_its_default_and_f4_picks_it_from_its_value_list() throws {
+        let writes = RecordingWrites()
+        let (app, terminal, _) = try operationsApp(writes: writes) { note in
+            note.parameters[0].defaultValue = "Paid"
+            note.parameters[0].valueList = ValueList(
+                collectionPath: "Car", label: "Makes",
+                parameters: [.init(kind: .out, localProperty: "text", valueListProperty: "make")])
+        }
+        try app.environment.cache.write { session in
+            try session.writeListPage(
+                ListRequest(entitySet: "Car").key, offset: 0, entityKeys: ["Car(2)", "Car(7)"], totalCount: 2,
+                nextLink: nil, isLastPage: true, at: Self.fixedNow)
+        }
+        _ = app.handle([.key(.char("!")), .key(.enter)])
+        // The form starts at the service's default, and offers the value help
+        let form = terminal.lastFrame.joined(separator: "\n")
+        #expect(form.contains("Paid") && form.contains("F4 lists values"), "\(form)")
+        // F4: the value list; Enter on its second row writes its make into the parameter
+        _ = app.handle([.key(.function(4))])
+        #expect(terminal.lastFrame.joined().contains("Enter takes it for text"), "\(terminal.lastFrame)")
+        _ = app.handle([.key(.char("j")), .key(.enter)])
+        #expect(terminal.lastFrame.contains { $0.contains("Škoda") }, "\(terminal.lastFrame)")
+        // And the question names it, and y hands it on
+        _ = app.handle([.key(.enter)])
+        #expect(terminal.lastFrame.joined().contains("(text Škoda)? y sends it"), "\(terminal.lastFrame)")
+        _ = app.handle([.key(.char("y"))])
+        #expect(writes.invoked.first?.parameters == [.init(name: "text", value: .string("Škoda"))])
     }
 
     @Test func bang_on_an_entitys_own_screen_offers_what_acts_on_it() throws {

@@ -115,7 +115,9 @@ struct IndependentOperationTests {
     }
 
     /// In the built binary: `!` on a car, Repaint with a make, `y`: the action goes through the outbox, and the
-    /// service holds the new make (read back over HTTP), which the row shows once the car is read again.
+    /// service holds the new make (read back over HTTP), which the row shows once the car is read again. The make's
+    /// field starts at the parameter's default (`Core.OptionalParameter`) and F4 lists the makes its
+    /// `Common.ValueList` names; a make typed past them is taken too (they are not fixed).
     @Test func bang_on_a_car_then_repaint_with_a_make_repaints_it_on_the_service() async throws {
         let root = try #require(odatapyRoot)
         let number = Int.random(in: 10_000...99_999)
@@ -135,10 +137,19 @@ struct IndependentOperationTests {
         try await app.expect("its operations") { $0.contains("On ") && $0.contains("Repaint") && $0.contains("action") }
         try await app.select("Repaint")
         try app.tmux.sendKeys("Enter")
-        try await app.expect("its parameter") { $0.contains("make") && $0.contains("Enter saves") }
+        try await app.expect("its parameter, at its default, with value help") {
+            $0.contains("make") && $0.contains("Skoda") && $0.contains("F4 lists values")
+        }
+        // (the value help lists the service's makes and writes the chosen one in; one typed over it goes instead)
+        try app.tmux.sendKeys("F4")
+        try await app.expect("the makes") { $0.contains("Czechia") && $0.contains("Enter takes it for make") }
+        try await app.select("Tesla")
+        try app.tmux.sendKeys("Enter")
+        try await app.expect("the make taken") { $0.contains("Taken from the value help") && $0.contains("Tesla") }
+        try app.tmux.sendKeys("C-u")
         try app.tmux.run("send-keys", "-t", app.tmux.target, "-l", "Volga \(number)")
         try app.tmux.sendKeys("Enter")
-        try await app.expect("the question") { $0.contains("y sends it") }
+        try await app.expect("the question") { $0.contains("y sends it") && $0.contains("Volga \(number)") }
         try app.tmux.sendKeys("y")
         // Then the service holds the new make
         var make: ODataValue?

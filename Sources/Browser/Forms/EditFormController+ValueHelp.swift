@@ -13,8 +13,9 @@ extension EditFormController {
     /// The entity set the form edits or creates in (nil for an operation's parameters).
     var formSet: String? { onParameters == nil ? creating?.entitySet ?? key?.entitySet : nil }
 
-    /// The property a field edits, as `$metadata` (and its annotations) declare it.
+    /// The property a field edits, as `$metadata` (and its annotations) declare it; an operation's parameter as one.
     func property(of field: Field) -> Property? {
+        if onParameters != nil { return parameterProperties[field.input.name] }
         guard !field.isLinkField, let set = formSet, let type = environment.model.entityType(ofSet: set) else {
             return nil
         }
@@ -32,7 +33,7 @@ extension EditFormController {
     /// F4: the values of the focused field, to pick one from.
     func valueHelp() -> ScreenAction {
         guard let field = fields[safe: focus] else { return .handled }
-        guard formSet != nil, !field.isLinkField else {
+        guard formSet != nil || onParameters != nil, !field.isLinkField else {
             message = "Value help is for the fields of an entity's own form, not this one."
             return .handled
         }

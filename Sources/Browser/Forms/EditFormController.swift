@@ -57,6 +57,8 @@ public final class EditFormController: ScreenController {
     var onCreate: (@MainActor () -> Void)?
     /// A form for an operation's parameters (issue 36): what its Enter does with every value typed, and its title.
     var onParameters: (@MainActor ([ODataProperty]) -> Result<ScreenAction, OperationCallError>)?
+    /// An operation's parameters as properties (their value help), by name; empty for an entity's form.
+    var parameterProperties: [String: Property] = [:]
     var parametersTitle: String?
     /// While fields wait for the whole entity: its observation.
     var observation: CacheObservation?
@@ -120,14 +122,28 @@ public final class EditFormController: ScreenController {
             let label = TextSanitizer.sanitize(parameter.label ?? parameter.name)
             input.shownName = label
             let typed = parameter.primitiveType.map { FieldInput(name: "", type: $0).isEditable } ?? false
+            // (the service's default, as it would take it if left out; a hostile one is text like any other)
+            let start = typed ? TextSanitizer.sanitize(String((parameter.defaultValue ?? "").prefix(200))) : ""
             return Field(
-                input: input, label: label, original: nil, text: "", caret: 0,
+                input: input, label: label, original: nil, text: start, caret: start.count,
                 readOnly: typed ? nil : "cannot be typed here",
                 note: parameter.isNullable ? "may be left empty" : nil)
         }
         self.focus = fields.firstIndex(where: \.isEditable) ?? 0
         self.onParameters = onSubmit
         self.parametersTitle = title
+        self.parameterProperties = Dictionary(
+            operation.inputs(keyNames: keyNames).compactMap { parameter in
+                parameter.primitiveType.map { type in
+                    var property = Property(
+                        name: parameter.name, type: .primitive(type), isNullable: parameter.isNullable,
+                        maxLength: parameter.maxLength, precision: parameter.precision, scale: parameter.scale,
+                        label: parameter.label)
+                    property.valueList = parameter.valueList
+                    property.hasFixedValues = parameter.hasFixedValues
+                    return (parameter.name, property)
+                }
+            }, uniquingKeysWith: { first, _ in first })
     }
 
     /// Why a field of an existing entity cannot be changed; nil when it can.

@@ -127,6 +127,13 @@ extension EDMXParser.Context {
         return operation
     }
 
+    /// A parameter's value help and default, as its annotations say.
+    static func annotate(_ parameter: inout ServiceOperation.Parameter, with notes: Notes) {
+        if let list = notes.valueList { parameter.valueList = list }
+        if let fixed = notes.fixedValues { parameter.hasFixedValues = fixed }
+        if let value = notes.defaultValue { parameter.defaultValue = value }
+    }
+
     func parameter(_ node: XMLNode) -> ServiceOperation.Parameter? {
         guard let name = node.attribute("Name"), !name.isEmpty, let type = node.attribute("Type") else { return nil }
         var parameter = ServiceOperation.Parameter(
@@ -135,7 +142,9 @@ extension EDMXParser.Context {
             maxLength: node.attribute("MaxLength").flatMap { Int($0) },
             precision: node.attribute("Precision").flatMap { Int($0) },
             scale: node.attribute("Scale").flatMap { Int($0) }, label: vendor(node, "label"))
-        if let label = notes(node.children(named: "Annotation")).label { parameter.label = label }
+        let notes = notes(node.children(named: "Annotation"))
+        if let label = notes.label { parameter.label = label }
+        Self.annotate(&parameter, with: notes)
         return parameter
     }
 
@@ -184,10 +193,9 @@ extension EDMXParser.Context {
         guard !matches.isEmpty else { return false }
         for index in matches {
             if parts.count == 2 {
-                if let label = notes.label,
-                    let parameter = model.operations[index].parameters.firstIndex(where: { $0.name == parts[1] })
-                {
-                    model.operations[index].parameters[parameter].label = label
+                if let parameter = model.operations[index].parameters.firstIndex(where: { $0.name == parts[1] }) {
+                    if let label = notes.label { model.operations[index].parameters[parameter].label = label }
+                    Self.annotate(&model.operations[index].parameters[parameter], with: notes)
                 }
                 continue
             }

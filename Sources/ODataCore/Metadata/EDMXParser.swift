@@ -218,6 +218,8 @@ public enum EDMXParser {
             var requiredFilter: [String]?
             /// `Capabilities.SearchRestrictions`' `Searchable`: the set takes `$search`.
             var searchable: Bool?
+            /// `Core.OptionalParameter`'s `DefaultValue` (of an operation's parameter).
+            var defaultValue: String?
         }
 
         /// A `Bool` expression, as an attribute or an element (absent: true, as the vocabularies default it).
@@ -301,6 +303,9 @@ public enum EDMXParser {
                     notes.nonFilterable = paths(annotation, "NonFilterableProperties")
                     notes.requiresFilter = restriction(annotation, "RequiresFilter")
                     notes.requiredFilter = paths(annotation, "RequiredProperties")
+                case "Org.OData.Core.V1.OptionalParameter":
+                    notes.defaultValue = annotation.child(named: "Record").flatMap { value($0, "DefaultValue") }
+                        .flatMap(string)
                 case "Org.OData.Capabilities.V1.SearchRestrictions":
                     notes.searchable = restriction(annotation, "Searchable") ?? true
                 case "Org.OData.Capabilities.V1.SortRestrictions":

@@ -27,6 +27,13 @@ public struct ServiceOperation: Sendable, Hashable {
         public var scale: Int?
         /// `sap:label` or `Common.Label`.
         public var label: String?
+        /// `Common.ValueList` of the parameter (its `LocalDataProperty` paths name parameters), and whether
+        /// `Common.ValueListWithFixedValues` says no other value is taken.
+        public var valueList: ValueList?
+        public var hasFixedValues = false
+        /// `Core.OptionalParameter`'s `DefaultValue`: what the service takes when the parameter is left out, which
+        /// the parameter form starts with.
+        public var defaultValue: String?
 
         public init(
             name: String, type: EdmTypeReference, isNullable: Bool = true, maxLength: Int? = nil,
