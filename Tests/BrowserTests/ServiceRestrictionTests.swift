@@ -163,8 +163,17 @@ extension ScreenSnapshotTests {
         let asked = try #require(lastAsked(intents))
         #expect(asked.options.search == "samson" && asked.options.filter == nil)
         #expect(terminal.lastFrame.last?.contains("filter “samson” (searched by the service)") == true)
-        // When that read fails (a service that says it searches but refuses $search), the fields are filtered
-        try app.environment.cache.write { try $0.setListError(asked.key, message: "HTTP 501: not implemented") }
+        // A failure an earlier session left on the same search is not this one's answer: nothing changes
+        try app.environment.cache.write {
+            try $0.setListError(asked.key, message: "HTTP 503: busy", at: Self.fixedNow.addingTimeInterval(-60))
+        }
+        _ = app.handle([.key(.down)])
+        #expect(lastAsked(intents)?.options.search == "samson")
+        // When this read fails (a service that says it searches but refuses $search), the fields are filtered
+        try app.environment.cache.write {
+            try $0.setListError(
+                asked.key, message: "HTTP 501: not implemented", at: Self.fixedNow.addingTimeInterval(1))
+        }
         _ = app.handle([.key(.down)])
         let then = try #require(lastAsked(intents))
         #expect(then.options.search == nil)
@@ -176,5 +185,19 @@ extension ScreenSnapshotTests {
         _ = app.handle([.key(.escape), .key(.char("/"))] + "bob".map { .key(.char($0)) } + [.key(.enter)])
         #expect(lastAsked(intents)?.options.search == nil)
         #expect(lastAsked(intents)?.options.filter?.contains("bob") == true)
+    }
+}
+
+@MainActor
+extension ScreenSnapshotTests {
+    @Test func a_set_that_is_read_only_filtered_takes_the_services_own_search_as_its_filter() throws {
+        let (app, terminal, intents) = try restrictedApp(total: nil, set: "Car") {
+            $0.requiresFilter = true
+            $0.isSearchable = true
+        }
+        #expect(terminal.lastFrame.joined().contains("only filtered"), "\(terminal.lastFrame)")
+        _ = app.handle([.key(.char("/"))] + "ford".map { .key(.char($0)) } + [.key(.enter)])
+        #expect(lastAsked(intents)?.options.search == "ford")
+        #expect(!terminal.lastFrame.joined().contains("only filtered"), "\(terminal.lastFrame)")
     }
 }

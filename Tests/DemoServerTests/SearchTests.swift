@@ -88,7 +88,8 @@ import Testing
         #expect(String(decoding: car.body, as: UTF8.self).contains("not searchable"))
         let hostile = [
             String(repeating: "(", count: 5000) + "a", String(repeating: "NOT ", count: 200) + "a",
-            Array(repeating: "a", count: 300).joined(separator: " OR "),
+            String(repeating: "NOT ", count: 45) + "son", Array(repeating: "a", count: 300).joined(separator: " OR "),
+            Array(repeating: "son", count: 100).joined(separator: " "),
         ]
         for bad in ["\"open", "(son", "son)", "a\\b\"", "OR", "\"\""] + hostile {
             let response = try await service.get(
@@ -97,5 +98,19 @@ import Testing
         }
         let twice = try await service.get("Person?search=a&search=b")
         #expect(twice.status == 400)
+        // As many words as it takes is answered, not a failure of the SQL it becomes
+        let many = Array(repeating: "son", count: 60).joined(separator: " ")
+        let answered = try await service.get(
+            service.server.version4URL + "Person?$search=" + PercentEncoding.encodeQueryValue(many))
+        #expect(answered.status == 200, "\(String(decoding: answered.body, as: UTF8.self))")
+        let nested = String(repeating: "NOT ", count: 15) + "son"
+        let notted = try await service.get(
+            service.server.version4URL + "Person?$search=" + PercentEncoding.encodeQueryValue(nested))
+        #expect(notted.status == 200, "\(String(decoding: notted.body, as: UTF8.self))")
+        // SAP's v2 search is the text as typed: what would be syntax in v4 is looked for
+        for text in ["(x", "\"Mc", "NOT", "a OR"] {
+            let response = try await service.get("Person?search=" + PercentEncoding.encodeQueryValue(text))
+            #expect(response.status == 200, "\(text): \(String(decoding: response.body, as: UTF8.self))")
+        }
     }
 }

@@ -257,7 +257,11 @@ public final class BrowserApp {
             palette.note = "F4 lists a field's values in a list's :filter."
             return
         }
-        switch list.filterValueHelp(line: line, reopen: { [weak self] chosen in self?.palette.open(with: chosen) }) {
+        let reopen: @MainActor (String, String?) -> Void = { [weak self] chosen, note in
+            self?.palette.open(with: chosen)
+            self?.palette.note = note
+        }
+        switch list.filterValueHelp(line: line, reopen: reopen) {
         case .success(let picker): stack.push(picker)
         case .failure(let refusal):
             palette.open(with: line)

@@ -90,8 +90,27 @@ final class CommandPalette {
 
     func open(with line: String = "") {
         isOpen = true
-        text = String(line.prefix(200))
+        text = Self.fits(line) ? line : ""
         historyIndex = nil
+        valuesOffered = nil
+    }
+
+    /// The longest line the palette takes.
+    static let longestLine = 200
+
+    /// Whether `line` could have been typed here: printable, and not longer than ``longestLine``.
+    static func fits(_ line: String) -> Bool {
+        line.count <= longestLine && line.unicodeScalars.allSatisfy { $0.value >= 0x20 && $0.value != 0x7F }
+    }
+
+    /// The values last read for a field's completion, kept while the palette is open (a frame draws them again).
+    private var valuesOffered: (field: String, values: [String])?
+
+    func values(of field: String) -> [String] {
+        if let valuesOffered, valuesOffered.field == field { return valuesOffered.values }
+        let values = filterValues(field)
+        valuesOffered = (field, values)
+        return values
     }
 
     func handle(_ key: Key) -> Outcome {
@@ -134,7 +153,8 @@ final class CommandPalette {
             }
         case .char(let character):
             // Printable text only: a pasted escape sequence or control character never reaches the line.
-            guard character.unicodeScalars.allSatisfy({ $0.value >= 0x20 && $0.value != 0x7F }), text.count < 200
+            guard character.unicodeScalars.allSatisfy({ $0.value >= 0x20 && $0.value != 0x7F }),
+                text.count < Self.longestLine
             else { break }
             text.append(character)
         default:
@@ -152,9 +172,9 @@ final class CommandPalette {
         }
         if parts.count == 2, parts[0] == "filter", let spot = TypedFilter.valueBeingTyped(String(parts[1])) {
             let prefix = spot.typed.lowercased()
-            return filterValues(spot.field).filter { $0.lowercased().hasPrefix(prefix) }.prefix(100).map {
+            return values(of: spot.field).filter { $0.lowercased().hasPrefix(prefix) }.lazy.map {
                 "filter " + spot.before + TypedFilter.typedValue($0)
-            }
+            }.filter(Self.fits).prefix(100).map { $0 }
         }
         if parts.count == 2, parts[0] == "filter", !parts[1].contains(" ") {
             let prefix = parts[1].lowercased()

@@ -70,6 +70,7 @@ extension EntityListController {
         }
         if serviceSearches {
             searchReach.byService = true
+            searchReach.askedAt = environment.now()
             request.options.search = filter.text
         } else if searching {
             searchReach.unsearchedFields = setProfileSearch.filter { !search.contains($0) }
@@ -103,11 +104,14 @@ extension EntityListController {
         return environment.model.searches(set) && environment.searchFailed[set] == nil
     }
 
-    /// A search the service was asked (`$search`) that failed: the set's fields are filtered instead from now on,
-    /// and the status line says why until the next key. Called before each frame.
+    /// A search the service was asked (`$search`) that failed since it was asked (not a failure an earlier session
+    /// left on the same list): the set's fields are filtered instead from now on, and the status line says why until
+    /// the next key. Called before each frame; once per set.
     func fallBackFromFailedSearch() {
-        guard let request = activeRequest, request.options.search != nil, let set = shownSet,
-            let error = rowModel.window?.state?.lastError ?? (try? environment.cache.listState(request.key))?.lastError
+        guard searchReach.byService, rowModel.all == nil, let request = activeRequest, request.options.search != nil,
+            let set = shownSet, environment.searchFailed[set] == nil, let askedAt = searchReach.askedAt,
+            let state = (try? environment.cache.listState(request.key)) ?? nil, let error = state.lastError,
+            let failedAt = state.lastErrorAt, failedAt >= askedAt
         else { return }
         environment.searchFailed[set] = error
         notice = "The service's search failed (\(error)); filtering by the fields instead."

@@ -40,9 +40,9 @@ extension EntityListController {
     }
 
     /// F4 in `:filter` with a value being typed in `line`: the field's value list to pick from (`reopen` gets the
-    /// line with the chosen value), or the sentence saying why there is none.
+    /// line with the chosen value, or the line as it was and why not), or the sentence saying why there is none.
     func filterValueHelp(
-        line: String, reopen: @escaping @MainActor (String) -> Void
+        line: String, reopen: @escaping @MainActor (String, String?) -> Void
     ) -> Result<
         any ScreenController, FilterValueHelpRefusal
     > {
@@ -68,8 +68,16 @@ extension EntityListController {
             title: "Enter takes it for :filter \(shownField)",
             take: { [weak self] entity in
                 let whole = (try? self?.environment.cache.fullEntity(entity.key)) ?? nil
-                guard let value = whole?[from] ?? entity[from] else { return }
-                reopen(before + TypedFilter.typedValue(FieldInput.text(of: value)))
+                guard let value = whole?[from] ?? entity[from] else {
+                    reopen(line, "The chosen row has no \(from) in the cache yet: type the value.")
+                    return
+                }
+                let chosen = before + TypedFilter.typedValue(FieldInput.text(of: value))
+                guard CommandPalette.fits(chosen) else {
+                    reopen(line, "The chosen value cannot be typed on this line (too long, or not printable).")
+                    return
+                }
+                reopen(chosen, nil)
             })
         return .success(picker)
     }

@@ -41,7 +41,8 @@ extension EntityListController {
             return nil
         }
         if required.isEmpty {
-            if activeRequest?.options.filter != nil { return nil }
+            // (the service's own search narrows the read too: a set that asks only for some filter takes it)
+            if activeRequest?.options.filter != nil || activeRequest?.options.search != nil { return nil }
             return "The service lists \(kindTitle) only filtered: type :filter FIELD = VALUE (Tab completes the "
                 + "fields)."
         }

@@ -181,6 +181,8 @@ struct SearchReach {
     var unsearchedFields: [String] = []
     /// The service searches the set itself (`$search`): it, not the fields, decides what matches.
     var byService = false
+    /// When the service was asked that search (a failure recorded before then is not its answer).
+    var askedAt: Date?
 }
 
 /// How a list's columns are shown, as the user and the rows drawn so far left them.

@@ -50,10 +50,11 @@ public struct ODataResponder: HTTPResponder {
         return response
     }
 
-    /// A `GET` with a `$filter`: read so that the client going away stops the read.
+    /// A `GET` with a `$filter` or a search: read so that the client going away stops the read.
     static func readsUntilClientGoes(_ request: Request) -> Bool {
         guard request.method == .get, let query = request.uri.query?.lowercased() else { return false }
-        return query.contains("$filter=") || query.contains("%24filter=")
+        return ["$filter=", "%24filter=", "$search=", "%24search="].contains { query.contains($0) }
+            || query.hasPrefix("search=") || query.contains("&search=")
     }
 
     private func respondOnce(to request: Request, context: Context) async throws -> Response {
@@ -174,7 +175,7 @@ public struct ODataResponder: HTTPResponder {
                 || (request.headers[.prefer] ?? "").lowercased().contains("odata.track-changes"))
         let moment = Int64(Date().timeIntervalSince1970 * 1000)
         let result: QueryResult
-        if options.filter != nil, Self.readsUntilClientGoes(request) {
+        if options.filter != nil || options.searchText != nil, Self.readsUntilClientGoes(request) {
             // A filter can read much of a big table, and a client typing one supersedes it at the next keystroke
             // and drops the request: the read stops when the client goes (SQLite is interrupted). Hummingbird then
             // closes the connection after the answer (the answer says `Connection: close`), so only filtered reads

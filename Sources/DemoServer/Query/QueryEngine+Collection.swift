@@ -70,7 +70,11 @@ extension QueryEngine {
             guard !set.searchable.isEmpty else {
                 throw ServiceError.notImplemented("\(set.name) is not searchable: narrow the read with $filter.")
             }
-            let condition = try SearchParser.condition(search, columns: set.searchable)
+            // (v4's `$search` is an expression; SAP's v2 `search` is the text typed, looked for as it is)
+            let condition =
+                options.dialect == .v4
+                ? try SearchParser.condition(search, columns: set.searchable)
+                : try SearchParser.phrase(search, columns: set.searchable)
             conditions.append(try FilterTranslator(set: set).condition(condition))
         }
         if let since = options.deltaToken {

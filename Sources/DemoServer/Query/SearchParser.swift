@@ -21,8 +21,11 @@ struct SearchParser {
         var parser = SearchParser(columns: columns)
         parser.tokens = try tokenize(text)
         guard !parser.tokens.isEmpty else { throw .badRequest("$search is empty.") }
-        // (each term is a condition of its own, joined in a tree as deep as the terms are many)
-        guard parser.tokens.count <= 256 else { throw .badRequest("$search has more than 256 words and operators.") }
+        // (each term is a condition of its own, joined in a tree as deep as the terms are many, which SQLite's parser
+        // must take: it gives up at about ninety nested ANDs)
+        guard parser.tokens.count <= maximumTokens else {
+            throw .badRequest("$search has more than \(maximumTokens) words and operators.")
+        }
         let expression = try parser.or()
         guard parser.index == parser.tokens.count else {
             throw .badRequest("$search '\(text)' has a ')' it never opened.")
@@ -31,6 +34,26 @@ struct SearchParser {
     }
 
     private init(columns: [String]) { self.columns = columns }
+
+    /// Words and operators a search may have, and how deep its parentheses and `NOT`s may go: well within what the
+    /// SQL the condition becomes can nest (SQLite's parser stops at about ninety levels).
+    static let maximumTokens = 64
+    static let maximumDepth = 16
+
+    /// SAP's v2 `search`: the text is the user's, not an expression: it is looked for as one phrase.
+    static func phrase(_ text: String, columns: [String]) throws(ServiceError) -> FilterExpression {
+        guard !text.isEmpty else { throw .badRequest("search is empty.") }
+        return SearchParser(columns: columns).term(text)
+    }
+
+    /// Whether any of the columns contains `text`, ignoring case.
+    private func term(_ text: String) -> FilterExpression {
+        let needle = FilterExpression.literal(.string(text.lowercased()))
+        let tests = columns.map { column in
+            FilterExpression.call("contains", [.call("tolower", [.property(column)]), needle])
+        }
+        return tests.dropFirst().reduce(tests[0]) { .binary(.or, $0, $1) }
+    }
 
     static func tokenize(_ text: String) throws(ServiceError) -> [Token] {
         var tokens: [Token] = []
@@ -100,7 +123,7 @@ struct SearchParser {
         guard index < tokens.count else { throw .badRequest("$search ends where a term was expected.") }
         depth += 1
         defer { depth -= 1 }
-        guard depth <= FilterParser.maximumDepth else { throw .badRequest("$search is nested too deeply.") }
+        guard depth <= Self.maximumDepth else { throw .badRequest("$search is nested too deeply.") }
         let token = tokens[index]
         index += 1
         switch token {
@@ -113,11 +136,7 @@ struct SearchParser {
             index += 1
             return inner
         case .term(let text):
-            let needle = FilterExpression.literal(.string(text.lowercased()))
-            let tests = columns.map { column in
-                FilterExpression.call("contains", [.call("tolower", [.property(column)]), needle])
-            }
-            return tests.dropFirst().reduce(tests[0]) { .binary(.or, $0, $1) }
+            return term(text)
         case .and, .or, .close:
             throw .badRequest("$search has an operator or ')' where a term was expected.")
         }

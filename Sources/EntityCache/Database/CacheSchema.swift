@@ -261,6 +261,10 @@ enum CacheSchema {
             // on the file was a transaction each time, and told another browser this one's state.
             try db.execute(sql: "DROP TABLE syncStatus")
         }
+        migrator.registerMigration("v18: when a list's fetch last failed") { db in
+            // A screen tells a failure of what it asked from one an earlier session left (issue 33's search).
+            try db.execute(sql: "ALTER TABLE list ADD COLUMN lastErrorAt DOUBLE")
+        }
         return migrator
     }
 }

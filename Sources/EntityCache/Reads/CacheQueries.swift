@@ -49,16 +49,18 @@ enum CacheQueries {
 
     static func listState(_ db: Database, key: ListKey) throws -> (id: Int64, state: ListState)? {
         let sql = """
-            SELECT id, totalCount, fetchedCount, isComplete, nextLink, nextPosition, fetchedAt, lastError
+            SELECT id, totalCount, fetchedCount, isComplete, nextLink, nextPosition, fetchedAt, lastError, lastErrorAt
             FROM list WHERE listKey = ?
             """
         guard let row = try Row.fetchOne(db.cachedStatement(sql: sql), arguments: [key.canonical]) else { return nil }
         let nextLink: String? = row[4]
         let fetchedAt: Double? = row[6]
-        let state = ListState(
+        let failedAt: Double? = row[8]
+        var state = ListState(
             totalCount: row[1], fetchedCount: row[2], isComplete: row[3], hasNextLink: nextLink != nil,
             nextPosition: row[5], fetchedAt: fetchedAt.map(Date.init(timeIntervalSince1970:)), lastError: row[7]
         )
+        state.lastErrorAt = failedAt.map(Date.init(timeIntervalSince1970:))
         return (row[0], state)
     }
 

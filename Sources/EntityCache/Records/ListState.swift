@@ -16,6 +16,8 @@ public struct ListState: Sendable, Hashable {
     public var fetchedAt: Date?
     /// The last fetch failure as a sentence, cleared by the next success.
     public var lastError: String?
+    /// When it was recorded (nil for a file from before that was kept).
+    public var lastErrorAt: Date?
 
     public init(
         totalCount: Int? = nil, fetchedCount: Int = 0, isComplete: Bool = false, hasNextLink: Bool = false,

@@ -112,10 +112,11 @@ extension CacheWriteSession {
         return found == wanted.count
     }
 
-    /// Records a failed fetch of a list (shown by the screen), creating the list if needed.
-    public func setListError(_ key: ListKey, message: String?) throws {
+    /// Records a failed fetch of a list (shown by the screen), creating the list if needed, and when (`date`).
+    public func setListError(_ key: ListKey, message: String?, at date: Date = Date()) throws {
         let id = try ensureList(key)
-        try db.cachedStatement(sql: "UPDATE list SET lastError = ? WHERE id = ?").execute(arguments: [message, id])
+        try db.cachedStatement(sql: "UPDATE list SET lastError = ?, lastErrorAt = ? WHERE id = ?").execute(
+            arguments: [message, message == nil ? nil : date.timeIntervalSince1970, id])
     }
 
     /// Confirms positions `range` of a list unchanged (a 304).

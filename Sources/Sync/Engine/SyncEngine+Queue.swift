@@ -149,10 +149,10 @@ extension SyncEngine {
         _ = try? cache.write { session in
             try session.appendRequestLog(log)
             if let key = target?.listKey, report.outcome == .failed, !parkedNow {
-                try session.setListError(key, message: report.error?.description)
+                try session.setListError(key, message: report.error?.description, at: now)
             }
             if let key = target?.listKey, let notice = report.notice {
-                try session.setListError(key, message: notice.description)
+                try session.setListError(key, message: notice.description, at: now)
             }
             if let subjects = target?.errorSubjects, !subjects.isEmpty {
                 if report.outcome == .failed, !parkedNow, let error = report.error {
