@@ -22,7 +22,8 @@ taken.
 Inspections of cars say how good or bad their verdicts are with UI.Criticality (issue 33): the line item's data
 field by a path to the level (`verdictCriticality`), and the property itself by the same path, as Fiori apps do.
 Their type declares a UI.Chart (issue 33): the mileage read at each inspection over the day it was done.
-Each has a kind (an enum type) and the checks done (a flags enum type): v4 enums (issue 37); and the station it was
+Each has a kind (an enum type) and the checks done (a flags enum type): v4 enums (issue 37), and the unbound
+function InspectionsOfKind(kind) takes an enum parameter (its implementation is registered here); and the station it was
 done at (Edm.GeographyPoint) and the test drive's route (Edm.GeographyLineString): geography (issue 37).
 
     python ownership_service.py PORT      # serves http://127.0.0.1:PORT/odata/ until killed
@@ -145,10 +146,16 @@ class Schema(CsdlAbstractEdmProvider):
             CsdlEntitySet(name="PersonCar", type=NS + ".PersonCar",
                           navigation_property_bindings=[bind(path="Person", target="Person"),
                                                         bind(path="Car", target="Car")]),
-        ], function_imports=[CsdlFunctionImport(name="CarsByMake", function=NS + ".CarsByMake", entity_set="Car")])
+        ], function_imports=[CsdlFunctionImport(name="CarsByMake", function=NS + ".CarsByMake", entity_set="Car"),
+                             CsdlFunctionImport(name="InspectionsOfKind", function=NS + ".InspectionsOfKind",
+                                                entity_set="Inspection")])
         cars_by_make = CsdlFunction(
             name="CarsByMake", parameters=[CsdlParameter(name="make", type="Edm.String", nullable=False)],
             return_type=CsdlReturnType(type=NS + ".Car", collection=True))
+        # An enum parameter (issue 37): the inspections of one kind.
+        of_kind = CsdlFunction(
+            name="InspectionsOfKind", parameters=[CsdlParameter(name="kind", type=NS + ".InspectionKind", nullable=False)],
+            return_type=CsdlReturnType(type=NS + ".Inspection", collection=True))
         repaint = CsdlAction(
             name="Repaint", bound=True,
             parameters=[CsdlParameter(name="car", type=NS + ".Car", nullable=False),
@@ -164,7 +171,7 @@ class Schema(CsdlAbstractEdmProvider):
             CsdlEnumMember(name=name, value=value) for name, value in [("Brakes", 1), ("Lights", 2), ("Tyres", 4)]])
         return [CsdlSchema(namespace=NS, entity_types=[person, car, link, inspection, makes, parts], entity_container=container,
                            enum_types=[kinds, checks],
-                           functions=[cars_by_make], actions=[repaint])]
+                           functions=[cars_by_make, of_kind], actions=[repaint])]
 
 
 class EveryEntityHasAnETag(CustomETagSupport):
@@ -285,6 +292,15 @@ def cars_by_make(store):
     return implementation
 
 
+def inspections_of_kind(store):
+    def implementation(target, part):
+        # (odatapy hands the literal as written: Ownership.InspectionKind'Annual')
+        kind = str(part.typed_parameters.get("kind"))
+        wanted = kind.split("'")[1] if kind.count("'") == 2 else kind
+        return [made for made in store.entities("Inspection") if made.get_value("kind") == wanted]
+    return implementation
+
+
 def wsgi_app():
     """The service as a WSGI application mounted at /odata (sign_in_service.py puts it behind OAuth 2.0)."""
     odata = OData.new_instance()
@@ -293,6 +309,7 @@ def wsgi_app():
     seed(store)
     processor = InMemoryProcessor(store)
     processor.register_function(NS + ".CarsByMake", cars_by_make(store))
+    processor.register_function(NS + ".InspectionsOfKind", inspections_of_kind(store))
     handler.register(processor)
     handler.register(Repaint(store))
     handler.register(EveryEntityHasAnETag())

@@ -118,4 +118,39 @@ struct IndependentEnumTests {
         try app.tmux.sendKeys("q")
         try await app.expect("a clean exit") { $0.contains("EXIT=0") }
     }
+
+    /// An operation's enum parameter: odatapy's `InspectionsOfKind(kind)` asked from `!` in the built binary, the
+    /// member typed in any case and checked against the type's members in the form, the answer the service's own.
+    @Test func a_function_with_an_enum_parameter_is_asked_with_a_member_and_answers_its_list() async throws {
+        let root = try #require(odatapyRoot)
+        // The service's own answer for the member, asked by hand with the literal the browser writes
+        let asked = try await send(
+            TransportRequest(
+                url: root + "InspectionsOfKind(kind=@kind)?@kind=Ownership.InspectionKind'Safety'&$select=verdict",
+                dialect: .v4))
+        let answer = try #require(try JSONSerialization.jsonObject(with: Data(asked.body)) as? [String: Any])
+        let verdicts = ((answer["value"] as? [[String: Any]]) ?? []).compactMap { $0["verdict"] as? String }
+        #expect(!verdicts.isEmpty, "\(String(decoding: asked.body, as: UTF8.self))")
+        let app = try Launch("browse \(root)Inspection", columns: 110, rows: 20)
+        defer { app.close() }
+        try await app.expect("the inspections") { $0.contains("● online") && !$0.contains("loading…") }
+        try app.tmux.sendKeys("!")
+        try await app.expect("the operations") { $0.contains("InspectionsOfKind") }
+        try await app.select("InspectionsOfKind")
+        try app.tmux.sendKeys("Enter")
+        try await app.expect("its parameter") { $0.contains("kind") && $0.contains("Enter saves") }
+        // A member the type does not have is refused in the form, naming those it has
+        try app.tmux.run("send-keys", "-t", app.tmux.target, "-l", "bogus")
+        try app.tmux.sendKeys("Enter")
+        try await app.expect("the refusal") { $0.contains("kind takes one of Annual, Safety, Emissions") }
+        try app.tmux.sendKeys("C-u")
+        try app.tmux.run("send-keys", "-t", app.tmux.target, "-l", "safety")
+        try app.tmux.sendKeys("Enter")
+        let screen = try await app.expect("the function's answer") {
+            $0.contains("InspectionsOfKind Safety") && $0.contains("of \(verdicts.count)") && !$0.contains("loading…")
+        }
+        #expect(verdicts.allSatisfy { screen.contains($0) }, "\(screen)")
+        try app.tmux.sendKeys("q")
+        try await app.expect("a clean exit") { $0.contains("EXIT=0") }
+    }
 }

@@ -78,3 +78,62 @@ import Testing
         #expect(coats.defaultValue == "2" && coats.valueList == nil && !coats.hasFixedValues)
     }
 }
+
+/// An operation's parameter of an enum type (issue 37): written as the service spells a member in a v4 URL
+/// (`NS.Type'Member'`, flags with commas), as the member's name in an action's body.
+@Suite struct EnumParameterTests {
+    static let document = """
+        <edmx:Edmx Version="4.0" xmlns:edmx="http://docs.oasis-open.org/odata/ns/edmx">
+          <edmx:DataServices>
+            <Schema Namespace="Garage" Alias="G" xmlns="http://docs.oasis-open.org/odata/ns/edm">
+              <EnumType Name="Kind"><Member Name="Annual" Value="0"/><Member Name="Safety" Value="1"/></EnumType>
+              <EnumType Name="Checks" IsFlags="true">
+                <Member Name="Brakes" Value="1"/><Member Name="Lights" Value="2"/>
+              </EnumType>
+              <EntityType Name="Car"><Key><PropertyRef Name="id"/></Key>
+                <Property Name="id" Type="Edm.Int32" Nullable="false"/></EntityType>
+              <Function Name="OfKind">
+                <Parameter Name="kind" Type="G.Kind" Nullable="false"/>
+                <Parameter Name="checks" Type="Garage.Checks"/>
+                <ReturnType Type="Collection(G.Car)"/>
+              </Function>
+              <Action Name="Inspect" IsBound="true">
+                <Parameter Name="car" Type="G.Car" Nullable="false"/>
+                <Parameter Name="kind" Type="G.Kind" Nullable="false"/>
+              </Action>
+              <EntityContainer Name="Container">
+                <EntitySet Name="Cars" EntityType="G.Car"/>
+                <FunctionImport Name="OfKind" Function="G.OfKind" EntitySet="Cars"/>
+              </EntityContainer>
+            </Schema>
+          </edmx:DataServices>
+        </edmx:Edmx>
+        """
+
+    @Test func an_enum_parameter_is_a_member_in_the_url_and_in_the_body() throws {
+        let model = try EDMXParser.parse(Self.document)
+        let ofKind = try #require(model.operations.first { $0.name == "OfKind" })
+        #expect(ofKind.parameters.map { $0.enumeration?.qualifiedName } == ["Garage.Kind", "Garage.Checks"])
+        #expect(ofKind.parameters.allSatisfy { $0.primitiveType == .string })
+        let builder = OperationRequestBuilder(urls: ODataURLBuilder(serviceRoot: "http://h/S/", dialect: .v4))
+        let call = try builder.request(
+            ofKind,
+            arguments: [
+                .init(name: "kind", value: .string("Safety")), .init(name: "checks", value: .string("Brakes,Lights")),
+            ])
+        #expect(
+            call.url
+                == "http://h/S/OfKind(kind=@kind,checks=@checks)?@kind=Garage.Kind'Safety'"
+                + "&@checks=Garage.Checks'Brakes,Lights'", "\(call.url)")
+        // The list a call of it reads is keyed the same way
+        let list = try OperationRequestBuilder.resultList(
+            ofKind, arguments: [.init(name: "kind", value: .string("Annual"))])
+        #expect(list.parameters.map(\.value) == ["Garage.Kind'Annual'", "null"])
+        // An action takes the member's name in its JSON body
+        let inspect = try #require(model.operations.first { $0.name == "Garage.Inspect" })
+        let sent = try builder.request(
+            inspect, arguments: [.init(name: "kind", value: .string("Annual"))],
+            on: EntityKey(entitySet: "Cars", value: .int(1)))
+        #expect(sent.body.map { String(decoding: $0, as: UTF8.self) } == #"{"kind":"Annual"}"#)
+    }
+}

@@ -119,6 +119,7 @@ public final class EditFormController: ScreenController {
             var input = FieldInput(
                 name: parameter.name, type: parameter.primitiveType ?? .string, isNullable: parameter.isNullable,
                 maxLength: parameter.maxLength, precision: parameter.precision, scale: parameter.scale)
+            input.enumeration = parameter.enumeration
             let label = TextSanitizer.sanitize(parameter.label ?? parameter.name)
             input.shownName = label
             let typed = parameter.primitiveType.map { FieldInput(name: "", type: $0).isEditable } ?? false
@@ -141,6 +142,7 @@ public final class EditFormController: ScreenController {
                         label: parameter.label)
                     property.valueList = parameter.valueList
                     property.hasFixedValues = parameter.hasFixedValues
+                    property.enumeration = parameter.enumeration
                     return (parameter.name, property)
                 }
             }, uniquingKeysWith: { first, _ in first })

@@ -142,6 +142,7 @@ extension EDMXParser.Context {
             maxLength: node.attribute("MaxLength").flatMap { Int($0) },
             precision: node.attribute("Precision").flatMap { Int($0) },
             scale: node.attribute("Scale").flatMap { Int($0) }, label: vendor(node, "label"))
+        if !enumTypes.isEmpty, !type.hasPrefix("Edm.") { parameter.enumeration = enumTypes[qualify(type)] }
         let notes = notes(node.children(named: "Annotation"))
         if let label = notes.label { parameter.label = label }
         Self.annotate(&parameter, with: notes)

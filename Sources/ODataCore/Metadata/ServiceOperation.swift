@@ -48,11 +48,20 @@ public struct ServiceOperation: Sendable, Hashable {
             self.label = label
         }
 
-        /// The primitive type a form parses the parameter's text as; nil for a complex, entity or collection one
-        /// (which a form cannot take, and says so).
+        /// The enum type the parameter is of (its members are its values, written `NS.Type'Member'` in a URL).
+        public var enumeration: EnumType?
+
+        /// The primitive type a form parses the parameter's text as (an enum's member is text); nil for a complex,
+        /// entity or collection one (which a form cannot take, and says so).
         public var primitiveType: EdmPrimitiveType? {
             if case .primitive(let primitive) = type { return primitive }
-            return nil
+            return enumeration == nil ? nil : .string
+        }
+
+        /// The parameter's value as a v4 URL literal: an enum's member as `NS.Type'Member'`, others typed.
+        func literal(_ value: ODataValue) -> String? {
+            if let enumeration, case .string(let member) = value { return enumeration.literal(member) }
+            return ODataLiteral.format(value, as: primitiveType, dialect: .v4)
         }
     }
 

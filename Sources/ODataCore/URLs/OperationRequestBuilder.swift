@@ -70,8 +70,7 @@ public struct OperationRequestBuilder: Sendable {
                 // null.
                 for parameter in operation.parameters {
                     let value = given[parameter.name] ?? .null
-                    guard parameter.primitiveType != nil || value == .null,
-                        let literal = ODataLiteral.format(value, as: parameter.primitiveType, dialect: .v4)
+                    guard parameter.primitiveType != nil || value == .null, let literal = parameter.literal(value)
                     else { throw Self.cannotSend(parameter, of: operation) }
                     let name = PercentEncoding.encodeQueryValue(parameter.name)
                     aliases.append(name + "=@" + name)
@@ -121,8 +120,7 @@ public struct OperationRequestBuilder: Sendable {
             var aliases: [(name: String, value: String)] = []
             for parameter in operation.parameters {
                 let value = given[parameter.name] ?? .null
-                guard parameter.primitiveType != nil || value == .null,
-                    let literal = ODataLiteral.format(value, as: parameter.primitiveType, dialect: .v4)
+                guard parameter.primitiveType != nil || value == .null, let literal = parameter.literal(value)
                 else { throw cannotSend(parameter, of: operation) }
                 names.append(EntityKey.KeyValue(name: parameter.name, value: .null))
                 aliases.append(("@" + parameter.name, literal))
