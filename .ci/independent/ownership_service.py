@@ -12,6 +12,9 @@ sets its make and moves its ETag on (its make has the car's value help, and Skod
 The car set declares Capabilities.ChangeTracking (issue 34): a list read with `Prefer: odata.track-changes` comes
 with odatapy's own delta link, and what it answers there is its own change log.
 
+Two functions answer a value (issue 36): CountOfMake(make), how many cars of a make, and Car(k)/Ownership.Describe(),
+a car's make and model as one text.
+
 A parts catalogue (`Part`, sixty rows) declares Capabilities.SearchRestrictions: `$search` is answered by odatapy's
 own matching (issues 33 and 37).
 
@@ -147,11 +150,19 @@ class Schema(CsdlAbstractEdmProvider):
                           navigation_property_bindings=[bind(path="Person", target="Person"),
                                                         bind(path="Car", target="Car")]),
         ], function_imports=[CsdlFunctionImport(name="CarsByMake", function=NS + ".CarsByMake", entity_set="Car"),
+                             CsdlFunctionImport(name="CountOfMake", function=NS + ".CountOfMake"),
                              CsdlFunctionImport(name="InspectionsOfKind", function=NS + ".InspectionsOfKind",
                                                 entity_set="Inspection")])
         cars_by_make = CsdlFunction(
             name="CarsByMake", parameters=[CsdlParameter(name="make", type="Edm.String", nullable=False)],
             return_type=CsdlReturnType(type=NS + ".Car", collection=True))
+        # Functions that answer a value (issue 36): how many cars of a make, and a car's make and model as one text.
+        count_of_make = CsdlFunction(
+            name="CountOfMake", parameters=[CsdlParameter(name="make", type="Edm.String", nullable=False)],
+            return_type=CsdlReturnType(type="Edm.Int32"))
+        described = CsdlFunction(
+            name="Describe", bound=True, parameters=[CsdlParameter(name="car", type=NS + ".Car", nullable=False)],
+            return_type=CsdlReturnType(type="Edm.String"))
         # An enum parameter (issue 37): the inspections of one kind.
         of_kind = CsdlFunction(
             name="InspectionsOfKind", parameters=[CsdlParameter(name="kind", type=NS + ".InspectionKind", nullable=False)],
@@ -171,7 +182,7 @@ class Schema(CsdlAbstractEdmProvider):
             CsdlEnumMember(name=name, value=value) for name, value in [("Brakes", 1), ("Lights", 2), ("Tyres", 4)]])
         return [CsdlSchema(namespace=NS, entity_types=[person, car, link, inspection, makes, parts], entity_container=container,
                            enum_types=[kinds, checks],
-                           functions=[cars_by_make, of_kind], actions=[repaint])]
+                           functions=[cars_by_make, of_kind, count_of_make, described], actions=[repaint])]
 
 
 class EveryEntityHasAnETag(CustomETagSupport):
@@ -292,6 +303,20 @@ def cars_by_make(store):
     return implementation
 
 
+def count_of_make(store):
+    def implementation(target, part):
+        make = str(part.typed_parameters.get("make"))
+        return sum(1 for car in store.entities("Car") if car.get_value("make") == make)
+    return implementation
+
+
+def describe(store):
+    def implementation(target, part):
+        car = target.entity
+        return "%s %s" % (car.get_value("make"), car.get_value("model"))
+    return implementation
+
+
 def inspections_of_kind(store):
     def implementation(target, part):
         # (odatapy hands the literal as written: Ownership.InspectionKind'Annual')
@@ -310,6 +335,8 @@ def wsgi_app():
     processor = InMemoryProcessor(store)
     processor.register_function(NS + ".CarsByMake", cars_by_make(store))
     processor.register_function(NS + ".InspectionsOfKind", inspections_of_kind(store))
+    processor.register_function(NS + ".CountOfMake", count_of_make(store))
+    processor.register_function(NS + ".Describe", describe(store))
     handler.register(processor)
     handler.register(Repaint(store))
     handler.register(EveryEntityHasAnETag())

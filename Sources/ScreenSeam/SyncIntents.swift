@@ -21,6 +21,9 @@ public enum ScreenContent: Sendable, Hashable {
     case related(parent: EntityKey, path: [String])
     /// One entity's detail, read with `entity(_:)`.
     case entity(EntityKey)
+    /// What a function answers that is not a list (one entity, or a value), read with `callResult(_:)` under the
+    /// call's key: the request's path calls it, its custom options are the parameters (as a listing call's are).
+    case call(ListRequest)
 }
 
 /// What screens tell the background fetcher. Implemented by Sync, wired by the

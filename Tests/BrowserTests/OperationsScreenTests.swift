@@ -136,6 +136,43 @@ extension ScreenSnapshotTests {
         #expect(writes.invoked.first?.parameters == [.init(name: "text", value: .string("Škoda"))])
     }
 
+    @Test func a_function_answering_a_value_opens_its_answer_from_the_cache_and_says_a_failure() throws {
+        let (app, terminal, intents) = try operationsApp { note in
+            // (the action's place taken by a function of the row that answers a text)
+            note = ServiceOperation(
+                kind: .function, name: "Describe", returnType: .primitive(.string), method: .get, dialect: .v2)
+            note.boundType = "edmexampleModel.Person"
+            note.label = "Describe"
+        }
+        _ = app.handle([.key(.char("!"))])
+        #expect(terminal.lastFrame.joined().contains("Describe"), "\(terminal.lastFrame)")
+        _ = app.handle([.key(.enter)])
+        // Its answer is asked for, under the call (the row's key as v2 names it)
+        guard case .call(let call)? = intents.shown.last?.0 else {
+            Issue.record("no call was asked for: \(intents.shown)")
+            return
+        }
+        #expect(call.key.canonical == "Describe?personID=2")
+        #expect(terminal.lastFrame.joined().contains("loading…"))
+        // A failure is said where the answer would be
+        try app.environment.cache.write {
+            try $0.setFetchError(subject: call.key.canonical, message: "HTTP 501: not here", at: Self.fixedNow)
+        }
+        _ = app.handle([.key(.resize)])
+        #expect(terminal.lastFrame.joined().contains("The service could not answer: HTTP 501: not here"))
+        // When the fetcher files it, it shows
+        try app.environment.cache.write {
+            try $0.writeCallResult(call.key.canonical, entityKey: nil, value: #""Zoë, a customer""#, at: Self.fixedNow)
+        }
+        app.presentIfNeeded()
+        _ = app.handle([.key(.resize)])
+        #expect(terminal.lastFrame.joined().contains("Zoë, a customer"), "\(terminal.lastFrame)")
+        // A record's fields each on a line of their own
+        #expect(
+            CallResultController.lines(ofJSON: #"{"amount":12.5,"currency":"EUR"}"#).map { $0.name + "=" + $0.text }
+                == ["amount=12.5", "currency=EUR"])
+    }
+
     @Test func bang_on_an_entitys_own_screen_offers_what_acts_on_it() throws {
         let (app, terminal, _) = try operationsApp()
         // (read-only here: its actions are dimmed, and say why)

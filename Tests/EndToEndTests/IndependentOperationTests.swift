@@ -167,4 +167,51 @@ struct IndependentOperationTests {
         try app.tmux.sendKeys("q")
         try await app.expect("a clean exit") { $0.contains("EXIT=0") }
     }
+
+    /// In the built binary: functions that answer a value, not a list: `Describe` on a car (bound, no parameters) and
+    /// `CountOfMake` on the service (a parameter), each shown as the service answers it (asked over HTTP too).
+    @Test func functions_answering_a_value_show_the_services_answer() async throws {
+        let root = try #require(odatapyRoot)
+        let number = Int.random(in: 10_000...99_999)
+        var create = TransportRequest(method: .post, url: root + "Car", dialect: .v4)
+        create.headers["Content-Type"] = "application/json"
+        create.body = Array(#"{"carID":\#(number),"make":"Moskvitch \#(number)","model":"412"}"#.utf8)
+        #expect(try await send(create).status == 201)
+        // What the service answers, asked by hand
+        let described = try await send(
+            TransportRequest(url: root + "Car(\(number))/Ownership.Describe()", dialect: .v4))
+        let text = try #require(
+            (try JSONSerialization.jsonObject(with: Data(described.body)) as? [String: Any])?["value"] as? String)
+        #expect(text == "Moskvitch \(number) 412")
+        let app = try Launch("browse \(root)Car", columns: 120, rows: 24)
+        defer { app.close() }
+        try await app.expect("the cars") { $0.contains("● online") && !$0.contains("loading…") }
+        try app.tmux.sendKeys(":")
+        try app.tmux.run("send-keys", "-t", app.tmux.target, "-l", "filter carID = \(number)")
+        try app.tmux.sendKeys("Enter")
+        try await app.expect("the test's car") { $0.contains("Moskvitch \(number)") && !$0.contains("asking") }
+        // The bound function: no parameters, its answer at once
+        try app.tmux.sendKeys("!")
+        try await app.expect("its operations") { $0.contains("Describe") && $0.contains("CountOfMake") }
+        try await app.select("Describe")
+        try app.tmux.sendKeys("Enter")
+        try await app.expect("its answer") {
+            $0.contains("Describe") && $0.contains(text) && $0.contains("r asks again")
+        }
+        // The service's function: its parameter, then the count
+        try app.tmux.sendKeys("Escape")
+        try await app.expect("the operations again") { $0.contains("CountOfMake") }
+        try await app.select("CountOfMake")
+        try app.tmux.sendKeys("Enter")
+        try await app.expect("its parameter") { $0.contains("make") && $0.contains("Enter saves") }
+        try app.tmux.run("send-keys", "-t", app.tmux.target, "-l", "Moskvitch \(number)")
+        try app.tmux.sendKeys("Enter")
+        let counted = try await app.expect("the count") { screen in
+            screen.contains("CountOfMake Moskvitch \(number)")
+                && screen.split(separator: "\n").contains { $0.trimmingCharacters(in: .whitespaces) == "1" }
+        }
+        #expect(!counted.contains("loading…"), "\(counted)")
+        try app.tmux.sendKeys("q")
+        try await app.expect("a clean exit") { $0.contains("EXIT=0") }
+    }
 }

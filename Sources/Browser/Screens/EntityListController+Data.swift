@@ -19,7 +19,7 @@ extension EntityListController {
         case .list where rowModel.all != nil:
             // A filter or sort here holds every row: read them again (they changed while another screen was on top).
             arrangeList(reread: true)
-        case .list, .entity:
+        case .list, .entity, .call:
             loadWindow()
         case .related(let parent, let path):
             let read = Self.readRelated(environment.cache, parent: parent, path: path)

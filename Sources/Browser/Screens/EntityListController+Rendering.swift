@@ -115,7 +115,7 @@ extension EntityListController {
     /// Why the list could not be fetched, as the fetcher recorded it; nil while none failed.
     var failure: String? {
         switch source {
-        case .list, .entity: return rowModel.window?.state?.lastError
+        case .list, .entity, .call: return rowModel.window?.state?.lastError
         case .related: return isKnown ? nil : relatedFailure
         }
     }

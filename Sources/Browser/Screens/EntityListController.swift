@@ -91,8 +91,8 @@ public final class EntityListController: ScreenController, FilterableScreen {
             activeRequest = request
         case .related(let parent, let path):
             shownSet = environment.targetSet(from: parent.entitySet, path: path)
-        case .entity:
-            preconditionFailure("a list shows a stored list or a relation; one entity is EntityDetailController's")
+        case .entity, .call:
+            preconditionFailure("a list shows a stored list or a relation; one answer is a screen of its own")
         }
     }
 
@@ -135,7 +135,7 @@ public final class EntityListController: ScreenController, FilterableScreen {
     var content: ScreenContent {
         switch source {
         case .list: .list(activeRequest!)
-        case .related, .entity: source
+        case .related, .entity, .call: source
         }
     }
 
@@ -149,7 +149,7 @@ public final class EntityListController: ScreenController, FilterableScreen {
     var isKnown: Bool {
         switch source {
         case .list: rowModel.isKnown(related: false)
-        case .related, .entity: rowModel.isKnown(related: true)
+        case .related, .entity, .call: rowModel.isKnown(related: true)
         }
     }
 }

@@ -11,7 +11,9 @@ import Terminal
 /// Enter on a function that answers with a list of entities asks for its parameters in a form (typed and checked
 /// as an edit's fields are) and opens the answer as a list screen, cached under the call. Enter on an action on the
 /// row asks for its parameters, then asks before it queues it in the outbox (sent once, after the writes to the row
-/// made before). Other operations are listed but not yet invoked from here; Enter says so.
+/// made before). A function that answers one thing (a value, or one entity), on the service or on the row, asks for
+/// its parameters and opens its answer as a screen of its own (``CallResultController``), cached under the call.
+/// Other operations (actions on a list or on the service) are listed but not yet invoked from here; Enter says so.
 @MainActor
 final class OperationsController: ScreenController {
     struct Entry {
@@ -150,6 +152,32 @@ final class OperationsController: ScreenController {
             }
             return .push(form)
         }
+        if operation.answersOne {
+            // A function answering one entity or a value: its parameters, then its answer as a screen of its own.
+            let on = operation.isBound ? entity?.key : nil
+            let keyNames = self.keyNames
+            guard !operation.inputs(keyNames: keyNames).isEmpty else {
+                switch Self.answer(
+                    of: operation, label: entry.label, arguments: [], on: on, keyNames: keyNames,
+                    environment: environment)
+                {
+                case .success(let screen): return .push(screen)
+                case .failure(let error):
+                    message = error.description
+                    return .handled
+                }
+            }
+            let form = EditFormController(
+                environment: environment, parametersOf: operation, keyNames: keyNames, title: entry.label,
+                breadcrumb: entry.label
+            ) { [environment] arguments in
+                Self.answer(
+                    of: operation, label: entry.label, arguments: arguments, on: on, keyNames: keyNames,
+                    environment: environment
+                ).map { ScreenAction.replace($0) }
+            }
+            return .push(form)
+        }
         guard operation.listsEntities else {
             message =
                 "\(entry.label): not invoked from this browser yet (it does "
@@ -197,6 +225,27 @@ final class OperationsController: ScreenController {
         of operation: ServiceOperation, label: String, arguments: [ODataProperty]
     ) -> Result<any ScreenController, OperationCallError> {
         Self.answer(of: operation, label: label, arguments: arguments, environment: environment)
+    }
+
+    /// The one answer a call of `operation` with `arguments` (on `entity`, when bound) reads, as a screen.
+    static func answer(
+        of operation: ServiceOperation, label: String, arguments: [ODataProperty], on entity: EntityKey?,
+        keyNames: [String], environment: BrowserEnvironment
+    ) -> Result<any ScreenController, OperationCallError> {
+        let call: (path: ResourcePath, parameters: [(name: String, value: String)])
+        do {
+            call = try OperationRequestBuilder.call(operation, arguments: arguments, on: entity, keyNames: keyNames)
+        } catch {
+            return .failure(error)
+        }
+        var options = QueryOptions()
+        options.custom = call.parameters
+        let shown = arguments.filter { $0.value != .null }.map { FieldInput.text(of: $0.value) }
+        let crumb = label + (shown.isEmpty ? "" : " " + shown.joined(separator: ", "))
+        return .success(
+            CallResultController(
+                environment: environment, call: ListRequest(path: call.path, options: options),
+                breadcrumb: TextSanitizer.sanitize(crumb), kindTitle: TextSanitizer.sanitize(label)))
     }
 
     /// The list a call of `operation` with `arguments` reads, to show in place of the screen that asked for it.

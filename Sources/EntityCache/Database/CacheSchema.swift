@@ -265,6 +265,20 @@ enum CacheSchema {
             // A screen tells a failure of what it asked from one an earlier session left (issue 33's search).
             try db.execute(sql: "ALTER TABLE list ADD COLUMN lastErrorAt DOUBLE")
         }
+        migrator.registerMigration("v19: what a function answered") { db in
+            // A function's answer that is not a list (issue 36): one entity (stored as entities are, named here)
+            // or a value (its JSON), under the call, as a list is kept under its request.
+            try db.execute(
+                sql: """
+                    CREATE TABLE callResult (
+                        callKey TEXT PRIMARY KEY,
+                        entityKey TEXT,
+                        value TEXT,
+                        fetchedAt DOUBLE NOT NULL
+                    )
+                    """)
+            // (a rowid table: SQLite tells observers of changes to rowid tables only)
+        }
         return migrator
     }
 }

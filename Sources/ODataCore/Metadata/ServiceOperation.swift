@@ -125,6 +125,16 @@ public struct ServiceOperation: Sendable, Hashable {
         return true
     }
 
+    /// Whether a call of it reads one answer that is not a list to browse (one entity, or a value: a number, a text,
+    /// a record, values), shown as a screen of its own and cached under the call: a function with a result, on the
+    /// service or on one entity, that is not a collection of entities.
+    public var answersOne: Bool {
+        guard kind == .function, let returnType, !listsEntities, !isBoundToCollection else { return false }
+        // (a collection of a named type with no set to hold it is of records: values)
+        if case .collection(.named) = returnType { return entitySet == nil }
+        return true
+    }
+
     /// The parameters a person fills in: a v2 action-for's key properties come from the entity it is invoked on.
     public func inputs(keyNames: [String] = []) -> [Parameter] {
         guard dialect == .v2, boundType != nil else { return parameters }

@@ -22,6 +22,9 @@ public struct VerboseJSONDecoder: Sendable {
     /// The dialect answers must be in (the model's); an answer in the other one is refused with a sentence.
     /// Nil (no model): either, told apart by shape.
     public var dialect: ODataDialect?
+    /// The answer may be a list of values (a function's), not only of entities: a list of strings or numbers is
+    /// then a value, where otherwise it is a malformed collection.
+    public var answersValues = false
     let reader = JSONReader()
 
     public init(
@@ -82,9 +85,17 @@ public struct VerboseJSONDecoder: Sendable {
         }
         let context = Context(decoder: self, tape: tape, url: url)
         switch tape[d].kind {
+        case .array where answersValues && Self.holdsValues(tape, array: d):
+            return .value(context.untypedValue(d, depth: 0))
         case .array:
             return .collection(try context.collection(d, count: nil, next: nil, set: entitySet, depth: 0))
         case .object:
+            if answersValues, let results = tape.member(d, "results"), tape[results].kind == .array,
+                Self.holdsValues(tape, array: results)
+            {
+                // (a function's answer of values: `{"d": {"results": ["a", "b"]}}`)
+                return .value(context.untypedValue(results, depth: 0))
+            }
             if let results = tape.member(d, "results"), tape[results].kind == .array {
                 var collection = try context.collection(
                     results, count: tape.member(d, "__count"), next: tape.member(d, "__next"), set: entitySet,
@@ -96,6 +107,12 @@ public struct VerboseJSONDecoder: Sendable {
         default:
             return .value(context.untypedValue(d, depth: 0))
         }
+    }
+
+    /// Whether a non-empty array holds values rather than entities (its first element is not an object): a
+    /// function's answer of strings or numbers, not a collection to file.
+    static func holdsValues(_ tape: JSONTape, array: Int) -> Bool {
+        tape[array].count > 0 && tape[tape.firstChild(array)].kind != .object
     }
 
     func malformed(_ message: String, _ url: String?) -> ODataError {
@@ -127,7 +144,9 @@ public struct VerboseJSONDecoder: Sendable {
     func decodeVersion4(tape: JSONTape, entitySet: String?, url: String?) throws(ODataError) -> ODataPayload {
         let context = Context(decoder: self, tape: tape, url: url, version4: true)
         if let value = tape.member(0, "value"), isCollectionEnvelope(tape, 0) {
-            guard tape[value].kind == .array else { return .value(context.untypedValue(value, depth: 0)) }
+            guard tape[value].kind == .array, !(answersValues && Self.holdsValues(tape, array: value)) else {
+                return .value(context.untypedValue(value, depth: 0))
+            }
             var collection = try context.collection(
                 value, count: tape.member(0, "@odata.count"), next: tape.member(0, "@odata.nextLink"),
                 set: entitySet, depth: 0)

@@ -108,9 +108,24 @@ public struct OperationRequestBuilder: Sendable {
         guard operation.listsEntities else {
             throw OperationCallError(description: "\(operation.displayName) does not answer with a list to browse.")
         }
+        return try call(operation, arguments: arguments)
+    }
+
+    /// Where a call of the function `operation` with `arguments` is read, on `entity` when it is bound to one
+    /// (`keyNames`: v2, the names of its key properties, which it takes as parameters): the path (v4, every
+    /// parameter named by an alias; bound, after the entity's own path) and the query options that carry the
+    /// parameters (v4 the aliases' typed literals, an empty one `null`; v2 the parameters themselves). A list keyed
+    /// by these is the call's answer, as a list or as one (``ServiceOperation/answersOne``).
+    public static func call(
+        _ operation: ServiceOperation, arguments: [ODataProperty], on entity: EntityKey? = nil, keyNames: [String] = []
+    ) throws(OperationCallError) -> (path: ResourcePath, parameters: [(name: String, value: String)]) {
+        if operation.isBound, entity == nil || operation.isBoundToCollection {
+            throw OperationCallError(description: "\(operation.displayName) is invoked on one entity.")
+        }
         var given: [String: ODataValue] = [:]
         for argument in arguments { given[argument.name] = argument.value }
-        for parameter in operation.parameters where !parameter.isNullable && (given[parameter.name] ?? .null) == .null {
+        for parameter in operation.inputs(keyNames: entity == nil ? [] : keyNames)
+        where !parameter.isNullable && (given[parameter.name] ?? .null) == .null {
             throw OperationCallError(
                 description: "\(operation.displayName) needs a value for \(parameter.label ?? parameter.name).")
         }
@@ -125,9 +140,25 @@ public struct OperationRequestBuilder: Sendable {
                 names.append(EntityKey.KeyValue(name: parameter.name, value: .null))
                 aliases.append(("@" + parameter.name, literal))
             }
-            return (ResourcePath(segments: [.init(name: operation.name, key: names, isCall: true)]), aliases)
+            let called = ResourcePath.Segment(name: operation.name, key: names, isCall: true)
+            guard let entity else { return (ResourcePath(segments: [called]), aliases) }
+            return (ResourcePath(segments: ResourcePath(entity).segments + [called]), aliases)
         case .v2:
             var query: [(name: String, value: String)] = []
+            if let entity {
+                // (an action-for's key properties are parameters of its own)
+                for (index, value) in entity.values.enumerated() {
+                    guard let name = value.name ?? (index < keyNames.count ? keyNames[index] : nil),
+                        let literal = ODataLiteral.format(value.value, as: nil, dialect: .v2)
+                    else {
+                        throw OperationCallError(
+                            description:
+                                "\(operation.displayName) takes the key of \(entity), whose names are not known.")
+                    }
+                    query.append((name, literal))
+                    given[name] = nil
+                }
+            }
             for parameter in operation.parameters {
                 guard let value = given[parameter.name], value != .null else { continue }
                 guard let literal = ODataLiteral.format(value, as: parameter.primitiveType, dialect: .v2) else {

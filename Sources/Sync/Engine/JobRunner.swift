@@ -168,6 +168,8 @@ struct JobRunner: Sendable {
     /// The body's payload; a body that is not OData JSON throws, named by its content type when that is not JSON.
     func decode(_ response: TransportResponse, for job: FetchJob) throws -> ODataPayload {
         do {
+            var decoder = self.decoder
+            if case .call = job.target { decoder.answersValues = true }
             return try decoder.decode(response.body, entitySet: job.target.entitySetHint, url: job.url)
         } catch {
             throw Self.namingContentType(error, response.headers["content-type"])
@@ -220,6 +222,8 @@ struct JobRunner: Sendable {
                 }
             case .relation(let parent, let navigation, _):
                 try session.touchRelation(parent: parent, navigation: navigation, at: date)
+            case .call(let key, _):
+                try session.touchCallResult(key.canonical, at: date)
             }
         }
     }

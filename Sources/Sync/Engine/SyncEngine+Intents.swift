@@ -114,7 +114,7 @@ extension SyncEngine: SyncIntents {
 
     static func hangsFromNewEntity(_ content: ScreenContent) -> Bool {
         switch content {
-        case .list: false
+        case .list, .call: false
         case .related(let parent, _): parent.isTemporary
         case .entity(let key): key.isTemporary
         }

@@ -42,6 +42,17 @@ extension SyncEngine {
             var plan = entityPlan(key, expand: expand, priority: .visible)
             plan.overridesAnswered = cached?.isComplete == false
             return [plan]
+        case .call(let request):
+            // What a function answers: asked again when it is no longer fresh, or on `r`.
+            let cached = (try? cache.callResult(request.key.canonical)) ?? nil
+            if !force, let cached, isFresh(cached.fetchedAt) { return [] }
+            let name = request.path.segments.last?.name ?? ""
+            let set = model?.operations.first { $0.name == name || $0.qualifiedName == name }?.entitySet
+            return [
+                FetchPlan(
+                    url: builder.url(request.path, request.options), target: .call(request.key, entitySet: set),
+                    priority: .visible)
+            ]
         }
     }
 

@@ -127,7 +127,7 @@ extension SyncEngine: WriteIntents {
         switch content {
         case .related(let parent, let path): .related(parent: try session.madeKey(of: parent), path: path)
         case .entity(let key): .entity(try session.madeKey(of: key))
-        case .list: content
+        case .list, .call: content
         }
     }
 
@@ -152,7 +152,7 @@ extension SyncEngine: WriteIntents {
             case .related(let parent, let path)?:
                 let member = try deletion.link.map { try session.madeKey(of: $0) }
                 shownIn = DeletedFrom(parent: parent, navigation: path.first, member: path.count > 1 ? member : nil)
-            case .entity?, nil: shownIn = nil
+            case .entity?, .call?, nil: shownIn = nil
             }
             _ = try session.enqueueDelete(key, shownIn: shownIn, requestID: requestID, at: date)
         }

@@ -18,6 +18,9 @@ public enum FetchTarget: Sendable, Hashable {
     case entity(EntityKey, expanded: [String])
     /// All entities of `navigation` of `parent` (`Person(1)/PersonCar`).
     case relation(parent: EntityKey, navigation: String, entitySet: String?)
+    /// What a call of a function answers when it is not a list (one entity of `entitySet`, or a value), filed under
+    /// the call's key.
+    case call(ListKey, entitySet: String?)
 
     /// The entity set to assume for entities without `__metadata`.
     var entitySetHint: String? {
@@ -25,6 +28,7 @@ public enum FetchTarget: Sendable, Hashable {
         case .listPage(_, let set, _, _), .listTail(_, let set, _, _): set
         case .entity(let key, _): key.entitySet
         case .relation(_, _, let set): set
+        case .call(_, let set): set
         }
     }
 
@@ -32,7 +36,7 @@ public enum FetchTarget: Sendable, Hashable {
     var listKey: ListKey? {
         switch self {
         case .listPage(let key, _, _, _), .listTail(let key, _, _, _): key
-        case .entity, .relation: nil
+        case .entity, .relation, .call: nil
         }
     }
 
@@ -46,6 +50,8 @@ public enum FetchTarget: Sendable, Hashable {
             return [key.canonical] + navigations.sorted().map { key.canonical + "/" + $0 }
         case .relation(let parent, let navigation, _):
             return [parent.canonical + "/" + navigation]
+        case .call(let key, _):
+            return [key.canonical]
         }
     }
 }

@@ -124,6 +124,8 @@ public struct Normaliser: Sendable {
             try session.replaceRelation(
                 parent: parent, navigation: navigation, children: children, at: date, requestedAt: requestedAt)
             summary.relations += 1
+        case (.call(let key, _), _):
+            try writeCall(payload, key: key, partial: partial, at: date, session: session, summary: &summary)
         default:
             throw ODataError(kind: .malformedPayload, message: "the answer does not have the expected shape")
         }
@@ -151,6 +153,34 @@ public struct Normaliser: Sendable {
         try session.removeFromList(collection.removed, list: list)
         try session.setDeltaLink(resolvedLink, for: list, at: date)
         return written.allSatisfy { listed.contains($0.canonical) }
+    }
+
+    /// Files what a function answered (``FetchTarget/call(_:entitySet:)``): an entity with a key is cached as any
+    /// entity and named; anything else is a value, kept as plain JSON — v2 wraps a value in an object of one property
+    /// named after the function (`{"d": {"TotalCost": "12.50"}}`), which is unwrapped; a record of several is a
+    /// complex value.
+    func writeCall(
+        _ payload: ODataPayload, key: ListKey, partial: Shape, at date: Date, session: CacheWriteSession,
+        summary: inout Summary
+    ) throws {
+        switch payload {
+        case .entity(let entity) where entity.key != nil:
+            let written = try write(entity, partial: partial, at: date, session: session, summary: &summary)
+            try session.writeCallResult(key.canonical, entityKey: written, value: nil, at: date)
+        case .entity(let entity):
+            let value: ODataValue =
+                entity.properties.count == 1 ? entity.properties[0].value : .complex(entity.properties)
+            try session.writeCallResult(key.canonical, entityKey: nil, value: PlainJSON.value(value), at: date)
+        case .value(let value):
+            try session.writeCallResult(key.canonical, entityKey: nil, value: PlainJSON.value(value), at: date)
+        case .collection(let collection):
+            // (a collection of values, or of entities: kept as the values it holds)
+            let values = collection.entities.map { entity -> ODataValue in
+                entity.properties.count == 1 ? entity.properties[0].value : .complex(entity.properties)
+            }
+            try session.writeCallResult(
+                key.canonical, entityKey: nil, value: PlainJSON.value(.collection(values)), at: date)
+        }
     }
 
     /// Which entities of a response are partial: all, or those of some entity sets.
