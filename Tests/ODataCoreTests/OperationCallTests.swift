@@ -87,5 +87,10 @@ import Testing
             on: EntityKey(entitySet: "Cars", value: .string("C-1")), keyNames: ["CarID"])
         #expect(call.path.canonical == "DescribeCar")
         #expect(call.parameters.map(\.name) == ["CarID", "Lang"] && call.parameters.map(\.value) == ["'C-1'", "'de'"])
+        // The key typed as the parameter that takes it (an Int64 key is `5L` in v2)
+        describe.parameters[0].type = .primitive(.int64)
+        let typed = try OperationRequestBuilder.call(
+            describe, arguments: [], on: EntityKey(entitySet: "Cars", value: .int(5)), keyNames: ["CarID"])
+        #expect(typed.parameters.map(\.value) == ["5L"])
     }
 }

@@ -16,8 +16,14 @@ final class CallResultController: ScreenController {
     let environment: BrowserEnvironment
     /// The call: its path and parameters, as a listing call's list is keyed.
     let call: ListRequest
-    var result: CallResult?
-    var entity: CachedEntity?
+    var result: CallResult? {
+        didSet { if result != oldValue { shown = nil } }
+    }
+    var entity: CachedEntity? {
+        didSet { if entity != oldValue { shown = nil } }
+    }
+    /// The answer's lines, worked out once per answer (a frame, a scroll and a layout read them).
+    private(set) var shown: [(name: String, text: String)]?
     var failure: String?
     var observation: CacheObservation?
     var entityObservation: CacheObservation?
@@ -70,6 +76,7 @@ final class CallResultController: ScreenController {
     /// While the answer has not come, each frame reads whether it has, or failed (a row each): the observation's
     /// delivery may come a frame after the fetcher filed it.
     func update() {
+        defer { _ = lines }  // (the lines the frame draws, worked out here: drawing changes nothing)
         guard result == nil else { return }
         failure = try? environment.cache.fetchError(subject: key)
         guard let read = (try? environment.cache.callResult(key)) ?? nil else { return }
@@ -103,13 +110,24 @@ final class CallResultController: ScreenController {
         return parts.joined(separator: " · ")
     }
 
-    /// The answer as lines of a name (empty for a bare value) and its text.
+    /// The answer as lines of a name (empty for a bare value) and its text, each text cut to what a line can show.
     var lines: [(name: String, text: String)] {
+        if let shown { return shown }
+        var lines: [(name: String, text: String)] = []
         if let entity {
-            return entity.properties.map { ($0.name, FieldInput.text(of: $0.value)) }
+            lines = entity.properties.map { ($0.name, FieldInput.text(of: $0.value)) }
+        } else if let json = result?.value {
+            lines = Self.lines(ofJSON: json)
         }
-        guard let json = result?.value else { return [] }
-        return Self.lines(ofJSON: json)
+        // (a service may answer megabytes: a line shows a few thousand characters at most, sanitised once)
+        let cut = lines.prefix(10_000).map { line in
+            (
+                TextSanitizer.sanitize(String(line.name.prefix(200))),
+                TextSanitizer.sanitize(String(line.text.prefix(4096)))
+            )
+        }
+        shown = cut
+        return cut
     }
 
     /// A value kept as plain JSON, as lines: one for a single value, a name and a value for each field of a record,
@@ -168,7 +186,7 @@ final class CallResultController: ScreenController {
                 style: CellStyle(role: failure == nil ? .muted : .error))
             return
         }
-        let shown = lines
+        let shown = self.shown ?? []
         if shown.isEmpty {
             buffer.put(" (nothing)", row: rows.lowerBound, column: 0, width: width, style: CellStyle(role: .muted))
             return
@@ -184,7 +202,7 @@ final class CallResultController: ScreenController {
                         style: CellStyle(role: .muted)) + 2
                 column = max(column, nameWidth + 3)
             }
-            buffer.put(TextSanitizer.sanitize(line.text), row: row, column: column, width: max(0, width - column))
+            buffer.put(line.text, row: row, column: column, width: max(0, width - column))
         }
     }
 }

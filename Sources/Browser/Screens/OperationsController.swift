@@ -155,6 +155,10 @@ final class OperationsController: ScreenController {
         if operation.answersOne {
             // A function answering one entity or a value: its parameters, then its answer as a screen of its own.
             let on = operation.isBound ? entity?.key : nil
+            if let on, on.isTemporary {
+                message = "\(entry.label): the row is not on the service yet; once it is sent, ask again."
+                return .handled
+            }
             let keyNames = self.keyNames
             guard !operation.inputs(keyNames: keyNames).isEmpty else {
                 switch Self.answer(

@@ -96,7 +96,7 @@ extension CacheDatabase {
         try writer.write { db in
             for table in [
                 "entity", "relation", "listRow", "list", "requestLog", "validator",
-                "metadataDocument", "annotationDocument",
+                "metadataDocument", "annotationDocument", "callResult",
             ] {
                 try db.execute(sql: "DELETE FROM \(table)")
             }

@@ -145,19 +145,24 @@ public struct OperationRequestBuilder: Sendable {
             return (ResourcePath(segments: ResourcePath(entity).segments + [called]), aliases)
         case .v2:
             var query: [(name: String, value: String)] = []
+            var keyNamesGiven: [String] = []
             if let entity {
-                // (an action-for's key properties are parameters of its own)
+                // (an action-for's key properties are parameters of its own, typed as those parameters are)
                 for (index, value) in entity.values.enumerated() {
-                    guard let name = value.name ?? (index < keyNames.count ? keyNames[index] : nil),
-                        let literal = ODataLiteral.format(value.value, as: nil, dialect: .v2)
-                    else {
+                    guard let name = value.name ?? (index < keyNames.count ? keyNames[index] : nil) else {
                         throw OperationCallError(
                             description:
                                 "\(operation.displayName) takes the key of \(entity), whose names are not known.")
                     }
-                    query.append((name, literal))
-                    given[name] = nil
+                    given[name] = value.value
+                    keyNamesGiven.append(name)
                 }
+            }
+            for name in keyNamesGiven where !operation.parameters.contains(where: { $0.name == name }) {
+                guard let value = given[name], let literal = ODataLiteral.format(value, as: nil, dialect: .v2) else {
+                    continue
+                }
+                query.append((name, literal))
             }
             for parameter in operation.parameters {
                 guard let value = given[parameter.name], value != .null else { continue }

@@ -169,7 +169,11 @@ struct JobRunner: Sendable {
     func decode(_ response: TransportResponse, for job: FetchJob) throws -> ODataPayload {
         do {
             var decoder = self.decoder
-            if case .call = job.target { decoder.answersValues = true }
+            if case .call = job.target {
+                // (a function with nothing to answer — no such entity — says 204 with no body)
+                if response.body.isEmpty || response.status == 204 { return .value(.null) }
+                decoder.answersValues = true
+            }
             return try decoder.decode(response.body, entitySet: job.target.entitySetHint, url: job.url)
         } catch {
             throw Self.namingContentType(error, response.headers["content-type"])

@@ -45,7 +45,9 @@ extension SyncEngine {
         case .call(let request):
             // What a function answers: asked again when it is no longer fresh, or on `r`.
             let cached = (try? cache.callResult(request.key.canonical)) ?? nil
-            if !force, let cached, isFresh(cached.fetchedAt) { return [] }
+            // (an entity answered that the cache no longer holds is asked for again)
+            let whole = cached?.entityKey.map { ((try? cache.entity($0)) ?? nil) != nil } ?? true
+            if !force, let cached, whole, isFresh(cached.fetchedAt) { return [] }
             let name = request.path.segments.last?.name ?? ""
             let set = model?.operations.first { $0.name == name || $0.qualifiedName == name }?.entitySet
             return [

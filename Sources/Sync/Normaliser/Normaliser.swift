@@ -125,7 +125,9 @@ public struct Normaliser: Sendable {
                 parent: parent, navigation: navigation, children: children, at: date, requestedAt: requestedAt)
             summary.relations += 1
         case (.call(let key, _), _):
-            try writeCall(payload, key: key, partial: partial, at: date, session: session, summary: &summary)
+            try writeCall(
+                payload, key: key, partial: partial, at: date, requestedAt: requestedAt, session: session,
+                summary: &summary)
         default:
             throw ODataError(kind: .malformedPayload, message: "the answer does not have the expected shape")
         }
@@ -160,12 +162,14 @@ public struct Normaliser: Sendable {
     /// named after the function (`{"d": {"TotalCost": "12.50"}}`), which is unwrapped; a record of several is a
     /// complex value.
     func writeCall(
-        _ payload: ODataPayload, key: ListKey, partial: Shape, at date: Date, session: CacheWriteSession,
-        summary: inout Summary
+        _ payload: ODataPayload, key: ListKey, partial: Shape, at date: Date, requestedAt: Date?,
+        session: CacheWriteSession, summary: inout Summary
     ) throws {
         switch payload {
         case .entity(let entity) where entity.key != nil:
-            let written = try write(entity, partial: partial, at: date, session: session, summary: &summary)
+            // (as any read: a copy read before a write of mine settled does not undo it on screen)
+            let written = try write(
+                entity, partial: partial, at: date, requestedAt: requestedAt, session: session, summary: &summary)
             try session.writeCallResult(key.canonical, entityKey: written, value: nil, at: date)
         case .entity(let entity):
             let value: ODataValue =
