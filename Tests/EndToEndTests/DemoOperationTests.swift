@@ -53,4 +53,59 @@ struct DemoOperationTests {
         try app.tmux.sendKeys("q")
         try await app.expect("a clean exit") { $0.contains("EXIT=0") }
     }
+
+    /// A function of one car answering a value: `!` on car 1 offers "Maintenance cost", Enter asks for a year,
+    /// and the answer is the one the service itself gives (read over HTTP), in both dialects.
+    @Test(arguments: [ODataDialect.v2, .v4])
+    func bang_on_a_car_then_maintenance_cost_shows_the_services_answer(dialect: ODataDialect) async throws {
+        let directory = try BuiltProducts.temporaryDirectory("cardealer-value-function")
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let server = try await DemoServer.start(
+            DemoServerConfiguration(people: 200, dataPath: directory + "/demo.sqlite"))
+        let root = dialect == .v4 ? server.version4URL : server.baseURL
+        let app = try Launch("browse \(root)Car", columns: 100, rows: 30)
+        defer { app.close() }
+        try await app.expect("the cars") { $0.contains("● online") && !$0.contains("loading…") }
+        // Car 1, and a year it cost something in, asked by hand (the first such year from 1990)
+        func cost(in year: Int) async throws -> String {
+            let asked = try await HTTPClientTransport(timeout: 5).send(
+                TransportRequest(
+                    url: root
+                        + (dialect == .v4
+                            ? "Car(1)/edmexampleModel.MaintenanceCost(year=@y)?@y=\(year)"
+                            : "MaintenanceCost?carID=1&year=\(year)"),
+                    dialect: dialect))
+            let text = String(decoding: asked.body, as: UTF8.self)
+            return text.firstMatch(of: /"?([0-9]+\.[0-9]+|[0-9]+)"?\}+$/).map { String($0.1) } ?? text
+        }
+        var year = 1990
+        var number = try await cost(in: year)
+        while Decimal(string: number) == 0, year < 2025 {
+            year += 1
+            number = try await cost(in: year)
+        }
+        #expect(Decimal(string: number).map { $0 > 0 } == true, "car 1 cost nothing in any year: \(number)")
+        try app.tmux.sendKeys(":")
+        try app.tmux.run("send-keys", "-t", app.tmux.target, "-l", "filter carID = 1")
+        try app.tmux.sendKeys("Enter")
+        try await app.expect("car 1") { $0.contains("1 of 1") && !$0.contains("asking the service") }
+        // When the function is chosen on it with a year
+        try app.tmux.sendKeys("!")
+        try await app.expect("the operations") { $0.contains("On ") && $0.contains("Maintenance cost") }
+        try await app.select("Maintenance cost")
+        try app.tmux.sendKeys("Enter")
+        try await app.expect("its year") { $0.contains("Year") && $0.contains("Enter saves") }
+        try app.tmux.run("send-keys", "-t", app.tmux.target, "-l", String(year))
+        try app.tmux.sendKeys("Enter")
+        // Then the answer is the service's (v4 sends the decimal as a JSON number: compared as numbers)
+        let screen = try await app.expect("the answer") { screen in
+            screen.contains("Maintenance cost \(year)")
+                && screen.split(separator: "\n").contains { line in
+                    Decimal(string: line.trimmingCharacters(in: .whitespaces)) == Decimal(string: number)
+                }
+        }
+        #expect(!screen.contains("loading…"), "\(screen)")
+        try app.tmux.sendKeys("q")
+        try await app.expect("a clean exit") { $0.contains("EXIT=0") }
+    }
 }

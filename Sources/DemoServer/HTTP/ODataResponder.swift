@@ -150,6 +150,23 @@ public struct ODataResponder: HTTPResponder {
             unescaped = unescaped.replacingOccurrences(of: escape, with: character, options: .caseInsensitive)
         }
         unescaped = unescaped.replacingOccurrences(of: "%40", with: "@", options: .caseInsensitive)
+        if engine.schema.offersMaintenanceCost,
+            let call = try MaintenanceCostFunction.call(
+                unescaped, custom: options.custom, dialect: dialect, namespace: engine.schema.namespace)
+        {
+            // A car's maintenance cost in a year: a value, not a list.
+            guard request.method == .get || request.method == .head else {
+                throw ServiceError.methodNotAllowed(request.method.rawValue)
+            }
+            let cents = try await engine.reader.read { db in
+                try MaintenanceCostFunction.cents(car: call.car, year: call.year, db)
+            }
+            guard let cents else { throw ServiceError.notFound("There is no car \(call.car).") }
+            let root = "http://\(host)\(rootPath)/"
+            return respond(
+                request, body: MaintenanceCostFunction.body(cents: cents, dialect: dialect, root: root),
+                version: v4 ? "4.0" : "2.0", etag: nil)
+        }
         let resourcePath: ResourcePath
         var isCall = false
         if let function = engine.schema.functions.first(where: {

@@ -4,6 +4,7 @@ extension ServiceSchema {
     public static let carDealer: ServiceSchema = {
         var schema = carDealerData
         schema.functions = [.carsBuiltBefore]
+        schema.offersMaintenanceCost = true
         return schema
     }()
 

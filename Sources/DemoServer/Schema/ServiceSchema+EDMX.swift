@@ -66,6 +66,7 @@ extension ServiceSchema {
 
                 """
         }
+        if offersMaintenanceCost { xml += MaintenanceCostFunction.version2Declaration(namespace: namespace) }
         xml += "</EntityContainer>\n"
         // Its screens, in the vocabularies (CSDL v4 `<Annotations>` in the v2 schema, as SAP Gateway writes them).
         xml += annotationBlocks(xmlns: true)
@@ -119,6 +120,7 @@ extension ServiceSchema {
 
                 """
         }
+        if offersMaintenanceCost { xml += MaintenanceCostFunction.version4Declaration(namespace: namespace) }
         xml += "<EntityContainer Name=\"\(containerName)\">\n"
         for function in functions {
             xml += "<FunctionImport Name=\"\(function.name)\" Function=\"\(namespace).\(function.name)\" "

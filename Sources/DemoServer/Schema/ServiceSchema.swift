@@ -15,6 +15,8 @@ public struct ServiceSchema: Sendable {
     public var relations: [RelationSchema]
     /// The functions it offers (issue 36).
     public var functions: [ServiceFunction] = []
+    /// Whether it offers ``MaintenanceCostFunction`` (a car's maintenance cost in a year: a value, issue 36).
+    public var offersMaintenanceCost = false
 
     public init(namespace: String, containerName: String, entitySets: [EntitySetSchema], relations: [RelationSchema]) {
         self.namespace = namespace
