@@ -15,6 +15,8 @@ with odatapy's own delta link, and what it answers there is its own change log.
 Two functions answer a value (issue 36): CountOfMake(make), how many cars of a make, and Car(k)/Ownership.Describe(),
 a car's make and model as one text.
 
+The dealership itself is a singleton, `Dealership` (issue 37).
+
 A parts catalogue (`Part`, sixty rows) declares Capabilities.SearchRestrictions: `$search` is answered by odatapy's
 own matching (issues 33 and 37).
 
@@ -43,6 +45,7 @@ from odatapy.edm import geo
 from odatapy.edm.annotations import (
     Collection, Constant, ConstantKind, Path, PathKind, PropertyValue, Record, to_expression)
 from odatapy.edm.csdl import (
+    CsdlSingleton,
     CsdlAnnotation,
     CsdlAbstractEdmProvider,
     CsdlAction,
@@ -95,6 +98,7 @@ class Schema(CsdlAbstractEdmProvider):
         common = "com.sap.vocabularies.Common.v1."
         makes = key_type("Make", "makeID", [("name", "Edm.String"), ("country", "Edm.String")], [])
         parts = key_type("Part", "partID", [("name", "Edm.String"), ("fits", "Edm.String")], [])
+        dealership = key_type("Dealership", "dealershipID", [("name", "Edm.String"), ("city", "Edm.String")], [])
         car.properties[1].annotations = [
             CsdlAnnotation(term=common + "ValueList", value=Record(type=common + "ValueListType", property_values=[
                 PropertyValue("CollectionPath", to_expression("Make")),
@@ -149,7 +153,8 @@ class Schema(CsdlAbstractEdmProvider):
             CsdlEntitySet(name="PersonCar", type=NS + ".PersonCar",
                           navigation_property_bindings=[bind(path="Person", target="Person"),
                                                         bind(path="Car", target="Car")]),
-        ], function_imports=[CsdlFunctionImport(name="CarsByMake", function=NS + ".CarsByMake", entity_set="Car"),
+        ], singletons=[CsdlSingleton(name="Dealership", type=NS + ".Dealership")],
+            function_imports=[CsdlFunctionImport(name="CarsByMake", function=NS + ".CarsByMake", entity_set="Car"),
                              CsdlFunctionImport(name="CountOfMake", function=NS + ".CountOfMake"),
                              CsdlFunctionImport(name="InspectionsOfKind", function=NS + ".InspectionsOfKind",
                                                 entity_set="Inspection")])
@@ -180,7 +185,7 @@ class Schema(CsdlAbstractEdmProvider):
             CsdlEnumMember(name=name, value=value) for name, value in [("Annual", 0), ("Safety", 1), ("Emissions", 2)]])
         checks = CsdlEnumType(name="Checks", is_flags=True, members=[
             CsdlEnumMember(name=name, value=value) for name, value in [("Brakes", 1), ("Lights", 2), ("Tyres", 4)]])
-        return [CsdlSchema(namespace=NS, entity_types=[person, car, link, inspection, makes, parts], entity_container=container,
+        return [CsdlSchema(namespace=NS, entity_types=[person, car, link, inspection, makes, parts, dealership], entity_container=container,
                            enum_types=[kinds, checks],
                            functions=[cars_by_make, of_kind, count_of_make, described], actions=[repaint])]
 
@@ -218,6 +223,8 @@ def seed(store):
         entity(makeID=key, name=name, country=country)
         for key, name, country in [(1, "Ford", "United States"), (2, "Honda", "Japan"), (3, "Skoda", "Czechia"),
                                    (4, "Tesla", "United States"), (5, "Toyota", "Japan")]])
+    # The dealership itself: a singleton (issue 37).
+    store.set_entities("Dealership", [entity(dealershipID=1, name="Ownership Motors", city="Seattle")])
     # Sixty parts, each for one make: a brake pad, a filter, a wiper… for every make.
     kinds = ["Brake pad", "Oil filter", "Wiper blade", "Spark plug", "Air filter", "Timing belt",
              "Headlamp", "Brake disc", "Fuel pump", "Clutch kit", "Radiator", "Wheel bearing"]

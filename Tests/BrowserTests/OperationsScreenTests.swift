@@ -171,6 +171,10 @@ extension ScreenSnapshotTests {
         #expect(
             CallResultController.lines(ofJSON: #"{"amount":12.5,"currency":"EUR"}"#).map { $0.name + "=" + $0.text }
                 == ["amount=12.5", "currency=EUR"])
+        // In the service's order, a key with a quote in it too
+        #expect(
+            CallResultController.lines(ofJSON: #"{"name":"A \"b\": c","city":"X","id\"":1}"#).map(\.name)
+                == ["name", "city", "id\""])
     }
 
     @Test func bang_on_an_entitys_own_screen_offers_what_acts_on_it() throws {

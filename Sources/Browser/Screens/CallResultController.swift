@@ -148,10 +148,52 @@ final class CallResultController: ScreenController {
             }
         }
         switch parsed {
-        case let object as [String: Any]: return object.keys.sorted().map { ($0, text(object[$0]!)) }
+        case let object as [String: Any]:
+            // (in the order the service gave them, which a parsed object forgets)
+            let order = topLevelKeys(json).filter { object[$0] != nil }
+            let rest = object.keys.filter { !order.contains($0) }.sorted()
+            return (order + rest).map { ($0, text(object[$0]!)) }
         case let array as [Any]: return array.isEmpty ? [("", "(no values)")] : array.map { ("", text($0)) }
         default: return [("", text(parsed))]
         }
+    }
+
+    /// The keys of a JSON object's top level, in order (strings at depth one followed by a colon).
+    static func topLevelKeys(_ json: String) -> [String] {
+        var keys: [String] = []
+        var depth = 0
+        var inString = false
+        var escaped = false
+        var current = ""
+        var lastString: String?
+        for character in json {
+            if inString {
+                if escaped {
+                    current.append(character)
+                    escaped = false
+                } else if character == "\\" {
+                    escaped = true
+                } else if character == "\"" {
+                    inString = false
+                    lastString = current
+                } else {
+                    current.append(character)
+                }
+                continue
+            }
+            switch character {
+            case "\"":
+                inString = true
+                current = ""
+            case "{", "[": depth += 1
+            case "}", "]": depth -= 1
+            case ":":
+                if depth == 1, let key = lastString { keys.append(key) }
+            default: break
+            }
+            if character != "\"" && character != ":" && !character.isWhitespace { lastString = nil }
+        }
+        return keys
     }
 
     func layout(rows: Int, columns: Int) {

@@ -27,7 +27,8 @@ public final class EntitySetsController: ScreenController, FilterableScreen {
         self.environment = environment
         self.breadcrumb = serviceName
         self.screenID = environment.nextScreenID()
-        sets = environment.model.entitySets.map(\.name)
+        // (singletons after the sets: each one entity, shown as it is read)
+        sets = environment.model.entitySets.map(\.name) + environment.model.singletons.map(\.name)
         shown = Array(sets.indices)
         cursor.setCount(shown.count)
     }
@@ -41,7 +42,17 @@ public final class EntitySetsController: ScreenController, FilterableScreen {
         switch key {
         case .enter, .right, .char("l"):
             guard cursor.selected < shown.count else { return .handled }
-            return .push(EntityListController(environment: environment, entitySet: sets[shown[cursor.selected]]))
+            let name = sets[shown[cursor.selected]]
+            if environment.model.entitySet(named: name) == nil,
+                environment.model.singletons.contains(where: { $0.name == name })
+            {
+                // A singleton: its one entity, read at its name and kept like a function's answer.
+                return .push(
+                    CallResultController(
+                        environment: environment, call: ListRequest(entitySet: name), breadcrumb: name,
+                        kindTitle: "Singleton"))
+            }
+            return .push(EntityListController(environment: environment, entitySet: name))
         case .char("!"):
             // What the service itself offers (issue 36).
             return .push(
@@ -71,7 +82,9 @@ public final class EntitySetsController: ScreenController, FilterableScreen {
             let name = sets[shown[position]]
             SelectionGutter.draw(selected: position == cursor.selected, line: line, into: &buffer)
             let title = environment.setProfile(name).title ?? name
-            buffer.put(title == name ? title : "\(title)  (\(name))", row: line, column: SelectionGutter.width + 1)
+            let one = environment.model.entitySet(named: name) == nil ? "  · one" : ""
+            buffer.put(
+                (title == name ? title : "\(title)  (\(name))") + one, row: line, column: SelectionGutter.width + 1)
         }
         if shown.isEmpty, filter.isActive, !listRows.isEmpty {
             buffer.put(

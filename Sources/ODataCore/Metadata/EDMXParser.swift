@@ -726,9 +726,15 @@ public enum EDMXParser {
                     }
                 )
             }
+            // (a singleton without a name or a type is passed over: it never makes `$metadata` unusable)
+            let singletons = node.children(named: "Singleton").compactMap { singleton -> Singleton? in
+                guard let name = singleton.attribute("Name"), !name.isEmpty, let type = singleton.attribute("Type")
+                else { return nil }
+                return Singleton(name: name, entityType: qualify(type))
+            }
             return EntityContainer(
                 name: try required(node, "Name"), isDefault: node.attribute("IsDefaultEntityContainer") == "true",
-                entitySets: sets, associationSets: associationSets
+                entitySets: sets, associationSets: associationSets, singletons: singletons
             )
         }
     }

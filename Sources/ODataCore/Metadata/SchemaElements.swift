@@ -236,6 +236,20 @@ public struct EntityContainer: Sendable, Hashable {
     public var isDefault: Bool
     public var entitySets: [EntitySet]
     public var associationSets: [AssociationSet]
+    /// v4 `Singleton`s: one entity each, read at the container's name for it (`/Dealership`).
+    public var singletons: [Singleton] = []
+}
+
+/// A v4 `Singleton` (issue 37): one entity of a type, addressed by its name alone.
+public struct Singleton: Sendable, Hashable {
+    public var name: String
+    /// Qualified entity type name.
+    public var entityType: String
+
+    public init(name: String, entityType: String) {
+        self.name = name
+        self.entityType = entityType
+    }
 }
 
 /// An `EntitySet`: a collection of entities of one type.

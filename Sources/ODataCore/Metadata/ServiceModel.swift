@@ -28,6 +28,9 @@ public struct ServiceModel: Sendable {
     /// Entity sets of the default container, in document order.
     public var entitySets: [EntitySet] { defaultContainer?.entitySets ?? [] }
 
+    /// Singletons of the default container, in document order.
+    public var singletons: [Singleton] { defaultContainer?.singletons ?? [] }
+
     /// Whether the service takes `$filter` on `property` of `entitySet` (its `Capabilities.FilterRestrictions`
     /// and the property's `sap:filterable`); a set or property it does not describe, yes.
     public func filters(_ entitySet: String, by property: String) -> Bool {
