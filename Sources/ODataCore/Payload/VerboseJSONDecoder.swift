@@ -109,52 +109,10 @@ public struct VerboseJSONDecoder: Sendable {
         }
     }
 
-    /// Whether a non-empty array holds values rather than entities (its first element is not an object): a
-    /// function's answer of strings or numbers, not a collection to file.
-    static func holdsValues(_ tape: JSONTape, array: Int) -> Bool {
-        tape[array].count > 0 && tape[tape.firstChild(array)].kind != .object
-    }
-
     func malformed(_ message: String, _ url: String?) -> ODataError {
         ODataError(kind: .malformedPayload, message: message, url: url)
     }
 
-    /// A v4 body: `@odata.context`, or a `value` member beside nothing but annotations.
-    func looksVersion4(_ tape: JSONTape) -> Bool {
-        if tape.member(0, "@odata.context") != nil { return true }
-        return tape.member(0, "value") != nil && isCollectionEnvelope(tape, 0)
-    }
-
-    /// Whether object `object` holds `value` and otherwise only annotations (a v4 collection or value answer,
-    /// not an entity that has a property called `value`).
-    func isCollectionEnvelope(_ tape: JSONTape, _ object: Int) -> Bool {
-        var sawValue = false
-        var key = tape.firstChild(object)
-        for _ in 0..<Int(tape[object].count) {
-            if tape.keyEquals(key, "value") {
-                sawValue = true
-            } else if !tape.isAnnotationKey(key) {
-                return false
-            }
-            key = tape.after(key + 1)
-        }
-        return sawValue
-    }
-
-    func decodeVersion4(tape: JSONTape, entitySet: String?, url: String?) throws(ODataError) -> ODataPayload {
-        let context = Context(decoder: self, tape: tape, url: url, version4: true)
-        if let value = tape.member(0, "value"), isCollectionEnvelope(tape, 0) {
-            guard tape[value].kind == .array, !(answersValues && Self.holdsValues(tape, array: value)) else {
-                return .value(context.untypedValue(value, depth: 0))
-            }
-            var collection = try context.collection(
-                value, count: tape.member(0, "@odata.count"), next: tape.member(0, "@odata.nextLink"),
-                set: entitySet, depth: 0)
-            collection.deltaLink = try context.link(tape.member(0, "@odata.deltaLink"), named: "@odata.deltaLink")
-            return .collection(collection)
-        }
-        return .entity(try context.entity(0, set: entitySet, depth: 0))
-    }
 }
 
 extension VerboseJSONDecoder {
