@@ -309,7 +309,14 @@ struct ServeSSHTests {
         // Help and back, over and over (a moment apart, so that each is a frame): whole screens nobody reads
         let write = machine == "x86_64" ? "1" : "64"
         var presses = 0
-        while !Self.isBlocked(browser, in: write), presses < 3000 {
+        // (blocked, and still a moment later: a write sampled on its way is not one the pipe holds up; a full CI run
+        // once took one for the other)
+        func blockedForGood() async throws -> Bool {
+            guard Self.isBlocked(browser, in: write) else { return false }
+            try await Task.sleep(for: .milliseconds(200))
+            return Self.isBlocked(browser, in: write)
+        }
+        while try await !blockedForGood(), presses < 3000 {
             try stuck.sendKeys("?")
             try await Task.sleep(for: .milliseconds(3))
             try stuck.sendKeys("h")
