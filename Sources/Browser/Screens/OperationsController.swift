@@ -231,6 +231,12 @@ final class OperationsController: ScreenController {
         Self.answer(of: operation, label: label, arguments: arguments, environment: environment)
     }
 
+    /// A call's crumb: the operation's label and the values given (`Cars built before 1990`).
+    static func crumb(_ label: String, _ arguments: [ODataProperty]) -> String {
+        let shown = arguments.filter { $0.value != .null }.map { FieldInput.text(of: $0.value) }
+        return label + (shown.isEmpty ? "" : " " + shown.joined(separator: ", "))
+    }
+
     /// The one answer a call of `operation` with `arguments` (on `entity`, when bound) reads, as a screen.
     static func answer(
         of operation: ServiceOperation, label: String, arguments: [ODataProperty], on entity: EntityKey?,
@@ -244,8 +250,7 @@ final class OperationsController: ScreenController {
         }
         var options = QueryOptions()
         options.custom = call.parameters
-        let shown = arguments.filter { $0.value != .null }.map { FieldInput.text(of: $0.value) }
-        let crumb = label + (shown.isEmpty ? "" : " " + shown.joined(separator: ", "))
+        let crumb = Self.crumb(label, arguments)
         return .success(
             CallResultController(
                 environment: environment, call: ListRequest(path: call.path, options: options),
@@ -264,8 +269,7 @@ final class OperationsController: ScreenController {
         }
         var options = QueryOptions()
         options.custom = list.parameters
-        let shown = arguments.filter { $0.value != .null }.map { FieldInput.text(of: $0.value) }
-        let crumb = label + (shown.isEmpty ? "" : " " + shown.joined(separator: ", "))
+        let crumb = Self.crumb(label, arguments)
         let set = operation.entitySet ?? ""
         let title = environment.setProfile(set).title ?? set
         return .success(

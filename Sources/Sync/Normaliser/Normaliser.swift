@@ -165,6 +165,10 @@ public struct Normaliser: Sendable {
         _ payload: ODataPayload, key: ListKey, partial: Shape, at date: Date, requestedAt: Date?,
         session: CacheWriteSession, summary: inout Summary
     ) throws {
+        // (an entity without a key is a value: its one property, or a record of them)
+        func value(of entity: ODataEntity) -> ODataValue {
+            entity.properties.count == 1 ? entity.properties[0].value : .complex(entity.properties)
+        }
         switch payload {
         case .entity(let entity) where entity.key != nil:
             // (as any read: a copy read before a write of mine settled does not undo it on screen)
@@ -172,16 +176,13 @@ public struct Normaliser: Sendable {
                 entity, partial: partial, at: date, requestedAt: requestedAt, session: session, summary: &summary)
             try session.writeCallResult(key.canonical, entityKey: written, value: nil, at: date)
         case .entity(let entity):
-            let value: ODataValue =
-                entity.properties.count == 1 ? entity.properties[0].value : .complex(entity.properties)
-            try session.writeCallResult(key.canonical, entityKey: nil, value: PlainJSON.value(value), at: date)
+            try session.writeCallResult(
+                key.canonical, entityKey: nil, value: PlainJSON.value(value(of: entity)), at: date)
         case .value(let value):
             try session.writeCallResult(key.canonical, entityKey: nil, value: PlainJSON.value(value), at: date)
         case .collection(let collection):
             // (a collection of values, or of entities: kept as the values it holds)
-            let values = collection.entities.map { entity -> ODataValue in
-                entity.properties.count == 1 ? entity.properties[0].value : .complex(entity.properties)
-            }
+            let values = collection.entities.map(value(of:))
             try session.writeCallResult(
                 key.canonical, entityKey: nil, value: PlainJSON.value(.collection(values)), at: date)
         }
