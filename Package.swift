@@ -168,7 +168,7 @@ let package = Package(
         ),
         // Helpers shared by test targets: a private tmux session, built products, a loopback listener.
         .target(
-            name: "CarDealerTestSupport", dependencies: ["ODataCore", "EntityCache", "DemoServer"],
+            name: "CarDealerTestSupport", dependencies: ["ODataCore", "ODataHTTP", "EntityCache", "DemoServer"],
             path: "Tests/TestSupport"),
         .testTarget(name: "TerminalTests", dependencies: ["Terminal", "CarDealerTestSupport"]),
         // The gateway's own parts (limits, keys, auth) and the built binary behind the real OpenSSH client.

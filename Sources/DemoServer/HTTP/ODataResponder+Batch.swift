@@ -206,9 +206,10 @@ extension ODataResponder {
                 id: id, group: group,
                 refusal: .badRequest("\(PercentEncoding.decode(target)) is not under this service's root."))
         }
+        let query = relative.firstIndex(of: "?").map { String(relative[relative.index(after: $0)...]) }
         let write = WriteRequest(
-            method: method, relative: relative, dialect: dialect, headers: headers, body: body,
-            serviceRoot: serviceRoot)
+            method: method, relative: String(relative.prefix { $0 != "?" }), dialect: dialect, headers: headers,
+            body: body, serviceRoot: serviceRoot, query: query)
         return BatchMember(id: id, group: group, write: write)
     }
 

@@ -15,6 +15,8 @@ struct WriteRequest: Sendable {
     var body: [UInt8]
     /// `http://host/CarDealer.svc/`: where `Location` and the answer's URIs point.
     var serviceRoot: String
+    /// The query, when there is one (a v2 action's parameters are there).
+    var query: String?
 }
 
 /// An answer before it is an HTTP response: what a request alone answers, and what a `$batch` writes into its parts.
@@ -46,6 +48,18 @@ extension ODataResponder {
         if unescaped.hasSuffix("/$ref") {
             throw ServiceError.notImplemented("$ref is not supported here; link with @odata.bind in a create.")
         }
+        if write.method == "POST", engine.schema.offersRecordService {
+            var relative = unescaped
+            for (escape, character) in [("%28", "("), ("%29", ")")] {
+                relative = relative.replacingOccurrences(of: escape, with: character, options: .caseInsensitive)
+            }
+            if let call = try RecordServiceAction.call(
+                relative, query: write.query, body: write.body, dialect: write.dialect,
+                namespace: engine.schema.namespace)
+            {
+                return planRecordService(write, car: call.car, mileage: call.mileage)
+            }
+        }
         if write.method == "POST" { return try planCreate(write) }
         return try planChange(write)
     }
@@ -57,6 +71,30 @@ extension ODataResponder {
         if let etag { headers[.eTag] = etag }
         if write.headers[.repeatabilityRequestID] != nil { headers[.repeatabilityResult] = "accepted" }
         return headers
+    }
+
+    /// A car's standard service recorded (``RecordServiceAction``): `200` with the record made.
+    private func planRecordService(
+        _ write: WriteRequest, car: Int64, mileage: Int64
+    ) -> @Sendable (Database) throws -> ServiceAnswer {
+        let isVersion2 = write.dialect == .v4 || Self.clientAcceptsVersion2(write.headers)
+        let payload = PayloadWriter(
+            schema: engine.schema, serviceRoot: write.serviceRoot, isVersion2: isVersion2, dialect: write.dialect)
+        let (engine, writer) = (self.engine, self.writer)
+        return { db in
+            let record = try RecordServiceAction.run(
+                car: car, mileage: mileage, ifMatch: write.headers[.ifMatch],
+                requestID: write.headers[.repeatabilityRequestID], writer: writer, db)
+            let made = ResourcePath(entitySet: "Maintenance", key: [.init(name: nil, value: .int(record))])
+            guard case .entity(let node) = try engine.execute(made, QueryRequest(query: nil), db) else {
+                throw ServiceError.notFound("Maintenance(\(record)) does not exist.")
+            }
+            var headers = Self.writeHeaders(write, etag: nil)
+            headers[.contentType] = "application/json;charset=utf-8"
+            headers[.cacheControl] = "no-cache"
+            return ServiceAnswer(
+                status: 200, headers: headers, body: payload.entityDocument(node, select: PathTree(paths: [])))
+        }
     }
 
     /// A change or delete of one entity (`Set(key)`): 204 with its new ETag (see ``EntityWriter``).

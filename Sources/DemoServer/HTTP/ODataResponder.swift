@@ -116,7 +116,7 @@ public struct ODataResponder: HTTPResponder {
             }
             let write = WriteRequest(
                 method: method, relative: String(relative), dialect: dialect, headers: request.headers, body: body,
-                serviceRoot: "http://\(request.head.authority ?? "127.0.0.1")\(rootPath)/")
+                serviceRoot: "http://\(request.head.authority ?? "127.0.0.1")\(rootPath)/", query: request.uri.query)
             let step = try planWrite(write)
             return try await writer.writer.write(step).response
         }

@@ -140,6 +140,12 @@ extension ServiceSchema {
         return xml
     }
 
+    /// What the v2 root says of its operations in `<Annotations>` aimed at their imports (the v4 root says it inline).
+    func version2OperationAnnotations(xmlns: Bool) -> String {
+        guard offersRecordService else { return "" }
+        return RecordServiceAction.version2Annotations(namespace: namespace, container: containerName, xmlns: xmlns)
+    }
+
     /// The v2 root's annotation document (`GET …/CarDealer.svc/annotations`): the same blocks as `$metadata`
     /// carries, on their own, for a client that reads them as SAP Gateway publishes them. `metadataURL` is the
     /// service it describes.
@@ -149,7 +155,7 @@ extension ServiceSchema {
         <edmx:Edmx Version="4.0" xmlns:edmx="http://docs.oasis-open.org/odata/ns/edmx">
         \(references(service: metadataURL))<edmx:DataServices>
         <Schema Namespace="\(namespace).Annotations" xmlns="http://docs.oasis-open.org/odata/ns/edm">
-        \(annotationBlocks(xmlns: false))</Schema>
+        \(annotationBlocks(xmlns: false))\(version2OperationAnnotations(xmlns: false))</Schema>
         </edmx:DataServices>
         </edmx:Edmx>
 

@@ -5,6 +5,7 @@ extension ServiceSchema {
         var schema = carDealerData
         schema.functions = [.carsBuiltBefore]
         schema.offersMaintenanceCost = true
+        schema.offersRecordService = true
         return schema
     }()
 

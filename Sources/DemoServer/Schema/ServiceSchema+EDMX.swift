@@ -67,9 +67,10 @@ extension ServiceSchema {
                 """
         }
         if offersMaintenanceCost { xml += MaintenanceCostFunction.version2Declaration(namespace: namespace) }
+        if offersRecordService { xml += RecordServiceAction.version2Declaration(namespace: namespace) }
         xml += "</EntityContainer>\n"
         // Its screens, in the vocabularies (CSDL v4 `<Annotations>` in the v2 schema, as SAP Gateway writes them).
-        xml += annotationBlocks(xmlns: true)
+        xml += annotationBlocks(xmlns: true) + version2OperationAnnotations(xmlns: true)
         xml += "</Schema>\n</edmx:DataServices>\n</edmx:Edmx>\n"
         return xml
     }
@@ -121,6 +122,7 @@ extension ServiceSchema {
                 """
         }
         if offersMaintenanceCost { xml += MaintenanceCostFunction.version4Declaration(namespace: namespace) }
+        if offersRecordService { xml += RecordServiceAction.version4Declaration(namespace: namespace) }
         xml += "<EntityContainer Name=\"\(containerName)\">\n"
         for function in functions {
             xml += "<FunctionImport Name=\"\(function.name)\" Function=\"\(namespace).\(function.name)\" "

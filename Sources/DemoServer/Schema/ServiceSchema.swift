@@ -17,6 +17,8 @@ public struct ServiceSchema: Sendable {
     public var functions: [ServiceFunction] = []
     /// Whether it offers ``MaintenanceCostFunction`` (a car's maintenance cost in a year: a value, issue 36).
     public var offersMaintenanceCost = false
+    /// Whether it offers ``RecordServiceAction`` (record a car's standard service: an action, issue 36).
+    public var offersRecordService = false
 
     public init(namespace: String, containerName: String, entitySets: [EntitySetSchema], relations: [RelationSchema]) {
         self.namespace = namespace

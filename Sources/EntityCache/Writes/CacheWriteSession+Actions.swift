@@ -55,6 +55,55 @@ extension CacheWriteSession {
         try setProperties(key, Self.merge(current.properties, with: theirs), pendingDelta: 0)
     }
 
+    /// What an action's side effects name (issue 36): each relation the cache holds along `paths` (navigations from
+    /// `key`, through the entities each hop reaches), marked not fresh. A hop's entities are those its relation
+    /// holds, and those the cache knows only from the other end (entities whose `partner` relation holds the one
+    /// before: a car's ownerships, cached from the person's side, name the car as theirs). Marked rows stay shown
+    /// until read again; a screen showing one reads it, any other does when next shown. At most `limit` relations are
+    /// marked, so a path through a large cache stays cheap. Returns the entities whose relations were marked.
+    @discardableResult
+    public func markStale(
+        from key: EntityKey, along paths: [[NavigationHop]], limit: Int = 10_000
+    ) throws -> [EntityKey] {
+        var markedParents: [EntityKey] = []
+        var marked = 0
+        for path in paths {
+            var parents = [key.canonical]
+            for hop in path {
+                var next: [String] = []
+                var seen = Set<String>()
+                func reach(_ child: String) {
+                    if seen.insert(child).inserted { next.append(child) }
+                }
+                for parent in parents where marked < limit {
+                    if let (children, _) = try CacheQueries.relationKeys(db, parent: parent, navigation: hop.navigation)
+                    {
+                        try db.execute(
+                            sql: "UPDATE relation SET fetchedAt = 0 WHERE parentKey = ? AND navigation = ?",
+                            arguments: [parent, hop.navigation])
+                        marked += 1
+                        if let parentKey = EntityKey(canonical: parent), !markedParents.contains(parentKey) {
+                            markedParents.append(parentKey)
+                        }
+                        children.forEach(reach)
+                    }
+                    if let partner = hop.partner {
+                        try String.fetchAll(
+                            db,
+                            sql: """
+                                SELECT r.parentKey FROM relation r, json_each(r.childKeys) j
+                                WHERE r.navigation = ? AND j.value = ?
+                                """,
+                            arguments: [partner, parent]
+                        ).forEach(reach)
+                    }
+                }
+                parents = next
+            }
+        }
+        return markedParents
+    }
+
     /// An attempt of write `id` got no answer from a service that keeps no request ids: it may have been applied.
     public func markOutcomeUnknown(_ id: Int64) throws {
         try db.execute(sql: "UPDATE outbox SET outcomeUnknown = 1 WHERE id = ?", arguments: [id])
@@ -63,5 +112,17 @@ extension CacheWriteSession {
     /// The version a refused action goes against when sent again (the one the service had when it refused it).
     public func setActionVersion(_ id: Int64, etag: String) throws {
         try db.execute(sql: "UPDATE outbox SET baseEtag = ? WHERE id = ? AND kind = 'action'", arguments: [etag, id])
+    }
+}
+
+/// One step of a path through the cache's relations: a navigation, and the one back from where it leads (nil where
+/// there is none).
+public struct NavigationHop: Sendable, Hashable {
+    public var navigation: String
+    public var partner: String?
+
+    public init(_ navigation: String, partner: String? = nil) {
+        self.navigation = navigation
+        self.partner = partner
     }
 }

@@ -63,8 +63,12 @@ extension EDMXParser.Context {
         let notes = notes(node.children(named: "Annotation"))
         operation.label = notes.label
         operation.availability = Self.relative(notes.operationAvailable ?? .always, to: binding?.name)
+        operation.sideEffects = notes.sideEffects?.relative(to: binding?.name)
         return operation
     }
+
+    /// What a v2 action-for's side effects name the entity it is invoked on (it has no binding parameter).
+    static let version2Binding = "_it"
 
     /// A v4 availability path names the binding parameter first (`car/retirable`); the model's is the bound
     /// entity's property, as v2's `sap:applicable-path` is.
@@ -124,6 +128,7 @@ extension EDMXParser.Context {
         let notes = notes(node.children(named: "Annotation"))
         if let label = notes.label { operation.label = label }
         if let available = notes.operationAvailable { operation.availability = available }
+        operation.sideEffects = notes.sideEffects?.relative(to: Self.version2Binding)
         return operation
     }
 
@@ -204,6 +209,13 @@ extension EDMXParser.Context {
             if let available = notes.operationAvailable {
                 model.operations[index].availability = Self.relative(
                     available, to: model.operations[index].bindingParameter)
+            }
+            if let effects = notes.sideEffects {
+                let operation = model.operations[index]
+                let relative = effects.relative(
+                    to: operation.dialect == .v2 ? Self.version2Binding : operation.bindingParameter)
+                // (a later source adds to what an earlier one said)
+                model.operations[index].sideEffects = operation.sideEffects?.merged(with: relative) ?? relative
             }
         }
         return true

@@ -206,6 +206,8 @@ public enum EDMXParser {
             var fieldControl: String?
             /// `Core.OperationAvailable` of an action or function: a constant, or a path of the bound entity.
             var operationAvailable: ServiceOperation.Availability?
+            /// `Common.SideEffects` of an action (every qualifier's targets together), paths as written.
+            var sideEffects: SideEffects?
             /// `Capabilities.FilterRestrictions` / `SortRestrictions`: whether the set filters (sorts) at all, and the
             /// properties it does not filter (sort) by.
             var filterable: Bool?
@@ -238,6 +240,28 @@ public enum EDMXParser {
             record.children(named: "PropertyValue").first { $0.attribute("Property") == property }
         }
 
+        /// A `Common.SideEffectsType` record's targets: `TargetEntities` (navigation paths) and `TargetProperties`
+        /// (property paths, or strings as the vocabulary later typed them), each at most
+        /// ``SideEffects/maximumPaths`` of at most ``SideEffects/maximumSegments`` segments; others are passed over.
+        func sideEffects(_ record: XMLNode) -> SideEffects {
+            func paths(_ property: String, _ kinds: Set<String>) -> [String] {
+                let items = value(record, property)?.child(named: "Collection")?.children ?? []
+                var found: [String] = []
+                for item in items where kinds.contains(item.name) {
+                    let path = String(item.text.filter { !$0.isWhitespace })
+                    guard path.count <= 512, path.split(separator: "/").count <= SideEffects.maximumSegments,
+                        !found.contains(path)
+                    else { continue }
+                    found.append(path)
+                    if found.count == SideEffects.maximumPaths { break }
+                }
+                return found
+            }
+            return SideEffects(
+                targetEntities: paths("TargetEntities", ["NavigationPropertyPath"]),
+                targetProperties: paths("TargetProperties", ["PropertyPath", "String"]))
+        }
+
         /// Reads `<Annotation Term="…">` elements (terms through their vocabulary's alias or namespace).
         func notes(_ annotations: [XMLNode]) -> Notes {
             var notes = Notes()
@@ -264,6 +288,10 @@ public enum EDMXParser {
                     } else {
                         notes.operationAvailable = bool(annotation) ? .always : .never
                     }
+                case "com.sap.vocabularies.Common.v1.SideEffects":
+                    guard let record = annotation.child(named: "Record") else { continue }
+                    let effects = sideEffects(record)
+                    notes.sideEffects = notes.sideEffects.map { $0.merged(with: effects) } ?? effects
                 case "com.sap.vocabularies.Common.v1.Text":
                     guard let path = annotation.attribute("Path") ?? annotation.child(named: "Path")?.text,
                         !path.isEmpty, !path.contains("/")

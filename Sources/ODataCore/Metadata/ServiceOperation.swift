@@ -93,6 +93,8 @@ public struct ServiceOperation: Sendable, Hashable {
     /// v4 `IsComposable`: its result can be read further (filtered, navigated).
     public var isComposable = false
     public var availability: Availability = .always
+    /// `Common.SideEffects`: what invoking it may change besides its answer, relative to the bound entity.
+    public var sideEffects: SideEffects?
     public var dialect: ODataDialect
 
     public init(

@@ -21,6 +21,12 @@ struct JobRunner: Sendable {
         return report
     }
 
+    /// Whether `target` is an entity read with some of its relations expanded.
+    static func expandsRelations(_ target: FetchTarget) -> Bool {
+        guard case .entity(_, let expanded) = target else { return false }
+        return !expanded.isEmpty
+    }
+
     /// Whether `target` is an entity the cache holds only in part.
     func isPartialEntity(_ target: FetchTarget) -> Bool {
         guard case .entity(let key, _) = target, let entity = (try? cache.entity(key)) ?? nil else { return false }
@@ -49,7 +55,11 @@ struct JobRunner: Sendable {
                 headers["Prefer"] = "odata.track-changes"
                 wantsDeltaLink = (try? cache.askedForDeltaLink(of: key)) != true
             }
-            if !wantsDeltaLink, let etag = try? cache.validator(forURL: job.url), !isPartialEntity(job.target) {
+            // Nor for an entity read with its relations: its ETag is the entity's, so "not modified" says nothing of
+            // the entities it expands (a record added to a car's maintenance leaves the car's version as it was).
+            if !wantsDeltaLink, !Self.expandsRelations(job.target), let etag = try? cache.validator(forURL: job.url),
+                !isPartialEntity(job.target)
+            {
                 headers["If-None-Match"] = etag
             }
             do {

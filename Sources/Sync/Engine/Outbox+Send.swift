@@ -76,6 +76,22 @@ extension Outbox {
         }
     }
 
+    /// The relations an action's `Common.SideEffects` names, as paths of navigations (each with the one back) from
+    /// the entity it ran on.
+    func sideEffectPaths(of entry: OutboxEntry) -> [[NavigationHop]] {
+        guard case .action(let name) = entry.write, let model else { return [] }
+        let type = model.entityType(ofSet: entry.entitySet)
+        let paths = model.operation(named: name, boundTo: type?.qualifiedName)?.sideEffects?.navigationPaths ?? []
+        return paths.map { path in
+            var set: String? = entry.entitySet
+            return path.map { navigation in
+                let partner = set.flatMap { model.partnerNavigation(navigation, fromSet: $0) }
+                set = set.flatMap { model.resolveNavigation(navigation, fromSet: $0)?.targetSet }
+                return NavigationHop(navigation, partner: partner)
+            }
+        }
+    }
+
     /// Write requests for this service, as learned so far.
     var writes: WriteRequestBuilder { WriteRequestBuilder(urls: builder, tunnelsMerge: learned.tunnelsMerge) }
 
@@ -125,13 +141,19 @@ extension Outbox {
         case .settled where entry.kind == .action:
             // Its effects are the service's: the entity is read again before the writes queued after it go, and
             // they go against the version it left.
+            // What its side effects name is cached no longer fresh: read again where it is shown, else when next shown.
             let fresh = await runner.read(entry.entityKey)
             let settled = clock.now()
-            await record {
-                try $0.settleOutbox(entry.id, etag: nil, at: settled)
-                if let fresh { try $0.actionRan(on: entry.entityKey, copy: fresh.copy, etag: fresh.etag, at: settled) }
+            let effects = sideEffectPaths(of: entry)
+            let stale = await recording { session -> [EntityKey] in
+                try session.settleOutbox(entry.id, etag: nil, at: settled)
+                if let fresh {
+                    try session.actionRan(on: entry.entityKey, copy: fresh.copy, etag: fresh.etag, at: settled)
+                }
+                return effects.isEmpty ? [] : try session.markStale(from: entry.entityKey, along: effects)
             }
             if fresh == nil { await engine?.readAgainSoon(entry.entityKey) }
+            if let stale, !stale.isEmpty { await engine?.sideEffectsRan(stale) }
         case .conflict where entry.kind == .action:
             let reason = failure ?? "the entity changed on the service"
             // Sent before and unanswered, it may have run then (the version it changed is why this one is refused).

@@ -133,15 +133,22 @@ actor Outbox {
     /// since the last one, this write's among them): the log costs no transaction of its own. Lines whose
     /// transaction failed wait for the next one, and a drain writes what is left before it ends.
     func record(_ body: @escaping @Sendable (CacheWriteSession) throws -> Void) async {
+        _ = await recording(body)
+    }
+
+    /// ``record(_:)``, answering what `body` does; nil when its transaction failed.
+    @discardableResult
+    func recording<T: Sendable>(_ body: @escaping @Sendable (CacheWriteSession) throws -> T) async -> T? {
         let lines = unwrittenLog
         unwrittenLog = []
         do {
-            try await cache.write { session in
+            return try await cache.write { session in
                 for line in lines { try session.appendRequestLog(line) }
-                try body(session)
+                return try body(session)
             }
         } catch {
             unwrittenLog.insert(contentsOf: lines, at: 0)
+            return nil
         }
     }
 

@@ -35,6 +35,19 @@ extension SyncEngine {
         enqueue(url: plan.url, target: plan.target, priority: .visible, owner: nil, force: true)
     }
 
+    /// An action's side effects left relations of `parents` not fresh (``Outbox``): what was answered for those
+    /// entities is no longer held back as fresh, and the screens showing a relation read again what is not fresh.
+    func sideEffectsRan(_ parents: [EntityKey]) {
+        let addresses = parents.map { builder.url(ResourcePath($0), QueryOptions()) }
+        for (url, hold) in holds where hold.reason == .answered {
+            if addresses.contains(where: { url == $0 || url.hasPrefix($0 + "?") }) { holds[url] = nil }
+        }
+        for (screen, state) in screens {
+            guard case .related = state.content else { continue }
+            replan(screen, force: false)
+        }
+    }
+
     /// Says `failure` on the status line.
     func note(failure: String) {
         lastError = (failure, clock.now())

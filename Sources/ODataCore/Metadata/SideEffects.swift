@@ -1,0 +1,53 @@
+/// `Common.SideEffects` of an action (issue 36): what invoking it may change besides what it answers, so a client
+/// reads those again once the service has run it.
+///
+/// The vocabulary addresses an action's targets through its binding parameter (`car/PersonCar`; in v2, where a
+/// function import marked `sap:action-for` has none, through `_it`). The model keeps them relative to the bound
+/// entity, that prefix taken off: `PersonCar/PersonCarMaintenance` is the relation to read again, `""` the entity
+/// itself.
+public struct SideEffects: Sendable, Hashable {
+    /// Navigation paths from the bound entity whose entities the action may change (`""`: the entity itself).
+    public var targetEntities: [String] = []
+    /// Property paths of the bound entity the action may change.
+    public var targetProperties: [String] = []
+
+    /// At most this many paths of each kind are kept, of at most ``maximumSegments`` segments each.
+    public static let maximumPaths = 32
+    public static let maximumSegments = 8
+
+    public init(targetEntities: [String] = [], targetProperties: [String] = []) {
+        self.targetEntities = targetEntities
+        self.targetProperties = targetProperties
+    }
+
+    /// Both kinds of target, `other`'s after these (a second qualified annotation adds to the first).
+    public func merged(with other: SideEffects) -> SideEffects {
+        func union(_ first: [String], _ second: [String]) -> [String] {
+            Array((first + second.filter { !first.contains($0) }).prefix(Self.maximumPaths))
+        }
+        return SideEffects(
+            targetEntities: union(targetEntities, other.targetEntities),
+            targetProperties: union(targetProperties, other.targetProperties))
+    }
+
+    /// The paths with `binding` (the binding parameter's name, or v2's `_it`) taken off their front; a path that
+    /// does not start with it is kept as it is.
+    public func relative(to binding: String?) -> SideEffects {
+        guard let binding, !binding.isEmpty else { return self }
+        func strip(_ path: String) -> String {
+            if path == binding { return "" }
+            return path.hasPrefix(binding + "/") ? String(path.dropFirst(binding.count + 1)) : path
+        }
+        return SideEffects(
+            targetEntities: targetEntities.map(strip), targetProperties: targetProperties.map(strip))
+    }
+
+    /// The navigation segments of each entity target, the entity itself (`""`) left out: the relations to read
+    /// again, each a path of navigation names from the bound entity.
+    public var navigationPaths: [[String]] {
+        targetEntities.compactMap { path in
+            let segments = path.split(separator: "/").map(String.init)
+            return segments.isEmpty ? nil : segments
+        }
+    }
+}
