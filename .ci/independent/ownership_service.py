@@ -7,7 +7,8 @@ A POST must give the entity's key (odatapy computes none), as the v4 service in 
 
 Two operations (issue 36): the unbound function CarsByMake(make) — the cars of that make, served by odatapy's
 in-memory processor from the implementation registered here — and the action Repaint(make) bound to a car, which
-sets its make and moves its ETag on (its make has the car's value help, and Skoda by default) (odatapy routes the call; what it does is ours, as a service's always is).
+sets its make and moves its ETag on (its make has the car's value help, and Skoda by default) (odatapy routes the call; what it does is ours, as a service's always is). And the action RegisterOwner(personID) bound to a car,
+which makes an ownership of it by that person; its Common.SideEffects say the car's ownerships change.
 
 The car set declares Capabilities.ChangeTracking (issue 34): a list read with `Prefer: odata.track-changes` comes
 with odatapy's own delta link, and what it answers there is its own change log.
@@ -181,13 +182,23 @@ class Schema(CsdlAbstractEdmProvider):
                             car.properties[1].annotations[0],
                             CsdlAnnotation(term="Org.OData.Core.V1.OptionalParameter", value=Record(
                                 property_values=[PropertyValue("DefaultValue", to_expression("Skoda"))]))])])
+        # An action whose effects reach beyond the car (issue 36): a new owner registered for it, which its
+        # Common.SideEffects says changes the car's ownerships.
+        register = CsdlAction(
+            name="RegisterOwner", bound=True,
+            parameters=[CsdlParameter(name="car", type=NS + ".Car", nullable=False),
+                        CsdlParameter(name="personID", type="Edm.Int32", nullable=False)],
+            annotations=[CsdlAnnotation(term=common + "SideEffects", value=Record(
+                type=common + "SideEffectsType", property_values=[
+                    PropertyValue("TargetEntities", Collection(items=[
+                        Path("car/PersonCar", PathKind.NavigationPropertyPath)]))]))])
         kinds = CsdlEnumType(name="InspectionKind", members=[
             CsdlEnumMember(name=name, value=value) for name, value in [("Annual", 0), ("Safety", 1), ("Emissions", 2)]])
         checks = CsdlEnumType(name="Checks", is_flags=True, members=[
             CsdlEnumMember(name=name, value=value) for name, value in [("Brakes", 1), ("Lights", 2), ("Tyres", 4)]])
         return [CsdlSchema(namespace=NS, entity_types=[person, car, link, inspection, makes, parts, dealership], entity_container=container,
                            enum_types=[kinds, checks],
-                           functions=[cars_by_make, of_kind, count_of_make, described], actions=[repaint])]
+                           functions=[cars_by_make, of_kind, count_of_make, described], actions=[repaint, register])]
 
 
 class EveryEntityHasAnETag(CustomETagSupport):
@@ -272,9 +283,8 @@ class QuietHandler(WSGIRequestHandler):
         sys.stderr.write("%s\n" % (format % args))
 
 
-class Repaint(ActionProcessor):
-    """POST Car(k)/Ownership.Repaint {"make": "…"}: the car takes that make; 204 (412 when If-Match names another
-    version of it)."""
+class CarActions(ActionProcessor):
+    """The actions on a car (odatapy hands every action to one processor): Repaint and RegisterOwner."""
 
     def __init__(self, store):
         self.store = store
@@ -283,6 +293,14 @@ class Repaint(ActionProcessor):
         pass
 
     def process_action_void(self, request, response, uri_info, request_ct):
+        if str(getattr(uri_info.resource_parts[-1], "name", "")).endswith("RegisterOwner"):
+            self.register_owner(request, response, uri_info)
+        else:
+            self.repaint(request, response, uri_info)
+
+    def repaint(self, request, response, uri_info):
+        """POST Car(k)/Ownership.Repaint {"make": "…"}: the car takes that make; 204 (412 when If-Match names
+        another version of it)."""
         import json
         target = uri_info.resource_parts[0]
         if_match = request.get_header("If-Match")
@@ -300,6 +318,31 @@ class Repaint(ActionProcessor):
             car.set_property("make", make, ValueType.PRIMITIVE, "Edm.String")
             number = int(car.etag.strip('W/"') or "0") if car.etag else 0
             car.etag = 'W/"%d"' % (number + 1)
+        response.set_status(204)
+
+
+    def register_owner(self, request, response, uri_info):
+        """POST Car(k)/Ownership.RegisterOwner {"personID": p}: a new ownership of the car by that person (both ways
+        linked, as the seed links them); 204. The car itself does not change."""
+        import json
+        key = uri_info.resource_parts[0].typed_keys.get("carID")
+        try:
+            person_id = int(json.loads(request.body.decode("utf-8") or "{}")["personID"])
+        except (ValueError, KeyError, TypeError):
+            raise ODataApplicationException("RegisterOwner needs a personID.", 400)
+        with self.store.lock:
+            car = next((c for c in self.store.entities("Car") if c.get_value("carID") == key), None)
+            person = next((p for p in self.store.entities("Person") if p.get_value("personID") == person_id), None)
+            if car is None or person is None:
+                raise ODataApplicationException("No such car or person.", 404)
+            links = self.store.entities("PersonCar")
+            number = max([link.get_value("personCarID") for link in links] + [0]) + 1
+            link = entity(personCarID=number, personID=person_id, carID=key)
+            self.store.set_entities("PersonCar", links + [link])
+        self.store.add_relation("Person", repr(person_id), "PersonCar", link)
+        self.store.add_relation("Car", repr(key), "PersonCar", link)
+        self.store.set_relation("PersonCar", repr(number), "Person", [person])
+        self.store.set_relation("PersonCar", repr(number), "Car", [car])
         response.set_status(204)
 
 
@@ -345,7 +388,7 @@ def wsgi_app():
     processor.register_function(NS + ".CountOfMake", count_of_make(store))
     processor.register_function(NS + ".Describe", describe(store))
     handler.register(processor)
-    handler.register(Repaint(store))
+    handler.register(CarActions(store))
     handler.register(EveryEntityHasAnETag())
     return ODataWSGIApp(handler, mount_path="/odata")
 

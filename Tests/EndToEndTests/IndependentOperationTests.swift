@@ -34,7 +34,7 @@ struct IndependentOperationTests {
         let byMake = try #require(model.unboundOperations.first { $0.name == "CarsByMake" })
         #expect(byMake.kind == .function && byMake.entitySet == "Car")
         #expect(byMake.returnType == .collection(.named("Ownership.Car")))
-        let repaint = try #require(model.operations(boundTo: "Ownership.Car").first)
+        let repaint = try #require(model.operations(boundTo: "Ownership.Car").first { $0.name == "Ownership.Repaint" })
         #expect(repaint.name == "Ownership.Repaint" && repaint.kind == .action)
         #expect(repaint.parameters.map(\.name) == ["make"])
         // Given a car of the test's own (a new one each run: the service may outlive a run)
