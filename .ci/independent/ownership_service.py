@@ -339,10 +339,11 @@ class CarActions(ActionProcessor):
             number = max([link.get_value("personCarID") for link in links] + [0]) + 1
             link = entity(personCarID=number, personID=person_id, carID=key)
             self.store.set_entities("PersonCar", links + [link])
-        self.store.add_relation("Person", repr(person_id), "PersonCar", link)
-        self.store.add_relation("Car", repr(key), "PersonCar", link)
-        self.store.set_relation("PersonCar", repr(number), "Person", [person])
-        self.store.set_relation("PersonCar", repr(number), "Car", [car])
+            # (in the same hold of the store's reentrant lock: no reader sees the ownership half linked)
+            self.store.add_relation("Person", repr(person_id), "PersonCar", link)
+            self.store.add_relation("Car", repr(key), "PersonCar", link)
+            self.store.set_relation("PersonCar", repr(number), "Person", [person])
+            self.store.set_relation("PersonCar", repr(number), "Car", [car])
         response.set_status(204)
 
 

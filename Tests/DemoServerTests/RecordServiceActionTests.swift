@@ -102,10 +102,31 @@ import Testing
             (service.server.version4URL + "Car(1)/edmexampleModel.RecordService", #"{"km": 1}"#, 400),
             (service.server.version4URL + "Car(1)/edmexampleModel.RecordService", "not json", 400),
             (service.server.version4URL + "Car(1)/edmexampleModel.RecordService", "{}", 400),
+            ("RecordService?carID=1&mileage=1&note=x", nil, 400),
+            (service.server.version4URL + "Car(1)/PersonCar(3)/edmexampleModel.RecordService", #"{"mileage": 1}"#, 400),
         ] as [(String, String?, Int)] {
             let response = try await service.get(path, method: "POST", body: body)
             #expect(response.status == status, "\(path): \(String(decoding: response.body, as: UTF8.self))")
             #expect(String(decoding: response.body, as: UTF8.self).contains("\"message\""))
         }
+    }
+
+    @Test func a_request_id_too_long_or_used_by_a_create_is_refused_and_records_nothing() async throws {
+        let service = try await LiveService.startPrivate()
+        defer { Task { await service.server.stop() } }
+        let before = try await records(service, car: 1).count
+        let long = try await service.get(
+            "RecordService?carID=1&mileage=5",
+            headers: ["Repeatability-Request-ID": String(repeating: "x", count: 101)],
+            method: "POST")
+        #expect(long.status == 400)
+        let made = try await service.get(
+            "Car", headers: ["Repeatability-Request-ID": "made-a-car"], method: "POST",
+            body: #"{"make":"Once","model":"Car","manufactureDate":"\/Date(0)\/"}"#)
+        #expect(made.status == 201)
+        let reused = try await service.get(
+            "RecordService?carID=1&mileage=5", headers: ["Repeatability-Request-ID": "made-a-car"], method: "POST")
+        #expect(reused.status == 400, "\(String(decoding: reused.body, as: UTF8.self))")
+        #expect(try await records(service, car: 1).count == before)
     }
 }

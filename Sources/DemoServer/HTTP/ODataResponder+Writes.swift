@@ -89,7 +89,7 @@ extension ODataResponder {
             guard case .entity(let node) = try engine.execute(made, QueryRequest(query: nil), db) else {
                 throw ServiceError.notFound("Maintenance(\(record)) does not exist.")
             }
-            var headers = Self.writeHeaders(write, etag: nil)
+            var headers = Self.writeHeaders(write, etag: payload.etag(node))
             headers[.contentType] = "application/json;charset=utf-8"
             headers[.cacheControl] = "no-cache"
             return ServiceAnswer(

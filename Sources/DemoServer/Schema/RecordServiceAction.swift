@@ -21,6 +21,8 @@ struct RecordServiceAction: Sendable {
     static let description = "Standard service"
     static let costCents: Int64 = 18_900
     static let maximumMileage: Int64 = 2_000_000
+    /// What a request id's stored outcome starts with: the record it made (a create's id is not this action's).
+    static let marker = "recorded:"
 
     /// The car and the mileage when `relative` (below the root, `%28`, `%29` undone) calls the action; nil when it
     /// calls something else. v2's parameters are in `query`, v4's in the JSON `body`.
@@ -39,6 +41,9 @@ struct RecordServiceAction: Sendable {
         case .v2:
             guard relative == name else { return nil }
             let custom = try QueryRequest(query: query, dialect: .v2).custom
+            for (name, _) in custom where name != "carID" && name != parameter {
+                throw ServiceError.badRequest("\(Self.name) takes carID and \(parameter): not \(name).")
+            }
             func given(_ name: String) throws -> String? {
                 let found = custom.filter { $0.name == name }
                 guard found.count <= 1 else { throw ServiceError.badRequest("\(name) is given twice.") }
@@ -46,9 +51,14 @@ struct RecordServiceAction: Sendable {
             }
             return (try number("carID", try given("carID")), try number(parameter, try given(parameter)))
         case .v4:
-            let qualified = namespace + "." + name
-            guard relative.hasPrefix("Car("), relative.hasSuffix(")/" + qualified) else { return nil }
-            let key = relative.dropFirst(4).prefix { $0 != ")" }
+            guard relative.hasSuffix("/" + namespace + "." + name) else { return nil }
+            // (the car alone, addressed by its key: `Car(1)/NS.RecordService`)
+            guard let path = ResourcePath.parse(relative: relative), path.segments.count == 2,
+                path.segments[0].name == "Car", let key = path.segments[0].key, key.count == 1,
+                case .int(let car) = key[0].value
+            else {
+                throw ServiceError.badRequest("\(name) is invoked on one car: Car(key)/\(namespace).\(name).")
+            }
             let object = try EntityWriter.object(of: body)
             for member in object.members where member.key != parameter && !member.key.hasPrefix("@") {
                 throw ServiceError.badRequest("\(name) takes one parameter, \(parameter): not \(member.key).")
@@ -56,7 +66,7 @@ struct RecordServiceAction: Sendable {
             guard case .number(let mileage)? = object[parameter] else {
                 throw ServiceError.badRequest("\(name) needs \(parameter), a whole number, in its body.")
             }
-            return (try number("carID", String(key)), try number(parameter, mileage))
+            return (try number("carID", String(car)), try number(parameter, mileage))
         }
     }
 
@@ -104,12 +114,15 @@ struct RecordServiceAction: Sendable {
     static func run(
         car: Int64, mileage: Int64, ifMatch: String?, requestID: String?, writer: EntityWriter, _ db: Database
     ) throws -> Int64 {
+        if let requestID, requestID.isEmpty || requestID.utf8.count > 100 {
+            throw ServiceError.badRequest("Repeatability-Request-ID is 1 to 100 characters.")
+        }
         try EntityWriter.createRepeatabilityTable(db)
         if let requestID,
             let stored = try String.fetchOne(
                 db, sql: "SELECT etag FROM demo_repeatability WHERE requestID = ?", arguments: [requestID])
         {
-            guard stored.hasPrefix("created:"), let key = Int64(stored.dropFirst("created:".count)) else {
+            guard stored.hasPrefix(marker), let key = Int64(stored.dropFirst(marker.count)) else {
                 throw ServiceError.badRequest("Repeatability-Request-ID \(requestID) was used by another request.")
             }
             return key
@@ -150,7 +163,7 @@ struct RecordServiceAction: Sendable {
         if let requestID {
             try db.execute(
                 sql: "INSERT INTO demo_repeatability (requestID, status, etag, storedAt) VALUES (?, 200, ?, ?)",
-                arguments: [requestID, "created:\(record)", Date().timeIntervalSince1970])
+                arguments: [requestID, marker + String(record), Date().timeIntervalSince1970])
         }
         return record
     }

@@ -55,53 +55,66 @@ extension CacheWriteSession {
         try setProperties(key, Self.merge(current.properties, with: theirs), pendingDelta: 0)
     }
 
-    /// What an action's side effects name (issue 36): each relation the cache holds along `paths` (navigations from
-    /// `key`, through the entities each hop reaches), marked not fresh. A hop's entities are those its relation
-    /// holds, and those the cache knows only from the other end (entities whose `partner` relation holds the one
-    /// before: a car's ownerships, cached from the person's side, name the car as theirs). Marked rows stay shown
-    /// until read again; a screen showing one reads it, any other does when next shown. At most `limit` relations are
-    /// marked, so a path through a large cache stays cheap. Returns the entities whose relations were marked.
+    /// What an action's side effects name (issue 36): the relations at the end of each of `paths` (navigations from
+    /// `key`), marked not fresh at `date`; those along the way are only walked. A hop reaches the entities its
+    /// relation holds, and those of its target set the cache knows only from the other end (entities whose `partner`
+    /// relation holds one before: a car's ownerships, cached from their people, name the car as theirs). Marked rows
+    /// stay shown until read again; a screen showing one reads it, any other does when next shown, and an answer to a
+    /// read sent before `date` leaves them not fresh. Each hop walks at most `limit` entities and the whole at most
+    /// `limit` relations, each hop's look from the other end one query over its target set's keys. Returns the
+    /// entities whose relations were marked.
     @discardableResult
     public func markStale(
-        from key: EntityKey, along paths: [[NavigationHop]], limit: Int = 10_000
+        from key: EntityKey, along paths: [[NavigationHop]], at date: Date, limit: Int = 1_000
     ) throws -> [EntityKey] {
-        var markedParents: [EntityKey] = []
-        var marked = 0
-        for path in paths {
+        var marked: [EntityKey] = []
+        var markedKeys = Set<String>()
+        for path in paths where !path.isEmpty {
             var parents = [key.canonical]
-            for hop in path {
+            for (index, hop) in path.enumerated() {
+                if index == path.count - 1 {
+                    for parent in parents where marked.count < limit {
+                        try db.execute(
+                            sql: """
+                                UPDATE relation SET fetchedAt = 0, changedHereAt = max(coalesce(changedHereAt, 0), ?)
+                                WHERE parentKey = ? AND navigation = ?
+                                """,
+                            arguments: [date.timeIntervalSince1970, parent, hop.navigation])
+                        guard db.changesCount > 0, markedKeys.insert(parent).inserted,
+                            let parentKey = EntityKey(canonical: parent)
+                        else { continue }
+                        marked.append(parentKey)
+                    }
+                    break
+                }
                 var next: [String] = []
                 var seen = Set<String>()
                 func reach(_ child: String) {
-                    if seen.insert(child).inserted { next.append(child) }
+                    if next.count < limit, seen.insert(child).inserted { next.append(child) }
                 }
-                for parent in parents where marked < limit {
-                    if let (children, _) = try CacheQueries.relationKeys(db, parent: parent, navigation: hop.navigation)
-                    {
-                        try db.execute(
-                            sql: "UPDATE relation SET fetchedAt = 0 WHERE parentKey = ? AND navigation = ?",
-                            arguments: [parent, hop.navigation])
-                        marked += 1
-                        if let parentKey = EntityKey(canonical: parent), !markedParents.contains(parentKey) {
-                            markedParents.append(parentKey)
-                        }
-                        children.forEach(reach)
-                    }
-                    if let partner = hop.partner {
-                        try String.fetchAll(
-                            db,
-                            sql: """
-                                SELECT r.parentKey FROM relation r, json_each(r.childKeys) j
-                                WHERE r.navigation = ? AND j.value = ?
-                                """,
-                            arguments: [partner, parent]
-                        ).forEach(reach)
-                    }
+                for parent in parents {
+                    try CacheQueries.relationKeys(db, parent: parent, navigation: hop.navigation)?.keys.forEach(reach)
+                }
+                if let partner = hop.partner, let target = hop.targetSet, !parents.isEmpty {
+                    // (the target set's keys are a range of the relation's primary key)
+                    try String.fetchAll(
+                        db,
+                        sql: """
+                            SELECT DISTINCT r.parentKey FROM relation r, json_each(r.childKeys) j
+                            WHERE r.parentKey >= ? AND r.parentKey < ? AND r.navigation = ? AND json_valid(r.childKeys)
+                                AND j.value IN (SELECT value FROM json_each(?))
+                            LIMIT ?
+                            """,
+                        arguments: [
+                            target + "(", target + ")", partner,
+                            String(decoding: ChildKeys.encode(parents), as: UTF8.self), limit,
+                        ]
+                    ).forEach(reach)
                 }
                 parents = next
             }
         }
-        return markedParents
+        return marked
     }
 
     /// An attempt of write `id` got no answer from a service that keeps no request ids: it may have been applied.
@@ -115,14 +128,16 @@ extension CacheWriteSession {
     }
 }
 
-/// One step of a path through the cache's relations: a navigation, and the one back from where it leads (nil where
-/// there is none).
+/// One step of a path through the cache's relations: a navigation, the entity set it leads to, and the navigation
+/// back from there (nil where either is not known).
 public struct NavigationHop: Sendable, Hashable {
     public var navigation: String
+    public var targetSet: String?
     public var partner: String?
 
-    public init(_ navigation: String, partner: String? = nil) {
+    public init(_ navigation: String, to targetSet: String? = nil, partner: String? = nil) {
         self.navigation = navigation
+        self.targetSet = targetSet
         self.partner = partner
     }
 }

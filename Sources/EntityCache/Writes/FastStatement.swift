@@ -47,7 +47,8 @@ final class WriteStatements {
                                 AND value NOT IN (SELECT value FROM json_each(excluded.childKeys))
                             UNION ALL SELECT value FROM json_each(excluded.childKeys)))
                         END,
-                    fetchedAt = excluded.fetchedAt
+                    fetchedAt = CASE WHEN relation.fetchedAt = 0 AND relation.changedHereAt > ?5 THEN 0
+                        ELSE excluded.fetchedAt END
                 """
             case .upsertListRow:
                 """

@@ -57,6 +57,7 @@ struct JobRunner: Sendable {
             }
             // Nor for an entity read with its relations: its ETag is the entity's, so "not modified" says nothing of
             // the entities it expands (a record added to a car's maintenance leaves the car's version as it was).
+            // (This costs bytes: a refresh of such a read comes back whole. A wrong screen would cost more.)
             if !wantsDeltaLink, !Self.expandsRelations(job.target), let etag = try? cache.validator(forURL: job.url),
                 !isPartialEntity(job.target)
             {

@@ -87,7 +87,7 @@ extension Outbox {
             return path.map { navigation in
                 let partner = set.flatMap { model.partnerNavigation(navigation, fromSet: $0) }
                 set = set.flatMap { model.resolveNavigation(navigation, fromSet: $0)?.targetSet }
-                return NavigationHop(navigation, partner: partner)
+                return NavigationHop(navigation, to: set, partner: partner)
             }
         }
     }
@@ -145,15 +145,18 @@ extension Outbox {
             let fresh = await runner.read(entry.entityKey)
             let settled = clock.now()
             let effects = sideEffectPaths(of: entry)
-            let stale = await recording { session -> [EntityKey] in
-                try session.settleOutbox(entry.id, etag: nil, at: settled)
-                if let fresh {
-                    try session.actionRan(on: entry.entityKey, copy: fresh.copy, etag: fresh.etag, at: settled)
-                }
-                return effects.isEmpty ? [] : try session.markStale(from: entry.entityKey, along: effects)
+            await record {
+                try $0.settleOutbox(entry.id, etag: nil, at: settled)
+                if let fresh { try $0.actionRan(on: entry.entityKey, copy: fresh.copy, etag: fresh.etag, at: settled) }
             }
             if fresh == nil { await engine?.readAgainSoon(entry.entityKey) }
-            if let stale, !stale.isEmpty { await engine?.sideEffectsRan(stale) }
+            // (in a transaction of its own: a failure here must not undo the action's settling, or it would go again)
+            if !effects.isEmpty,
+                let stale = await recording({ try $0.markStale(from: entry.entityKey, along: effects, at: settled) }),
+                !stale.isEmpty
+            {
+                await engine?.sideEffectsRan(stale)
+            }
         case .conflict where entry.kind == .action:
             let reason = failure ?? "the entity changed on the service"
             // Sent before and unanswered, it may have run then (the version it changed is why this one is refused).
