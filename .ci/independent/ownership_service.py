@@ -8,7 +8,8 @@ A POST must give the entity's key (odatapy computes none), as the v4 service in 
 Two operations (issue 36): the unbound function CarsByMake(make) — the cars of that make, served by odatapy's
 in-memory processor from the implementation registered here — and the action Repaint(make) bound to a car, which
 sets its make and moves its ETag on (its make has the car's value help, and Skoda by default) (odatapy routes the call; what it does is ours, as a service's always is). And the action RegisterOwner(personID) bound to a car,
-which makes an ownership of it by that person; its Common.SideEffects say the car's ownerships change.
+which makes an ownership of it by that person; its Common.SideEffects say the car's ownerships change. And an
+action on the service, AddMake(name, country), and one on the list of cars, RenameMake(old, new).
 
 The car set declares Capabilities.ChangeTracking (issue 34): a list read with `Prefer: odata.track-changes` comes
 with odatapy's own delta link, and what it answers there is its own change log.
@@ -50,6 +51,7 @@ from odatapy.edm.csdl import (
     CsdlAnnotation,
     CsdlAbstractEdmProvider,
     CsdlAction,
+    CsdlActionImport,
     CsdlFunction,
     CsdlFunctionImport,
     CsdlParameter,
@@ -158,7 +160,8 @@ class Schema(CsdlAbstractEdmProvider):
             function_imports=[CsdlFunctionImport(name="CarsByMake", function=NS + ".CarsByMake", entity_set="Car"),
                              CsdlFunctionImport(name="CountOfMake", function=NS + ".CountOfMake"),
                              CsdlFunctionImport(name="InspectionsOfKind", function=NS + ".InspectionsOfKind",
-                                                entity_set="Inspection")])
+                                                entity_set="Inspection")],
+            action_imports=[CsdlActionImport(name="AddMake", action=NS + ".AddMake")])
         cars_by_make = CsdlFunction(
             name="CarsByMake", parameters=[CsdlParameter(name="make", type="Edm.String", nullable=False)],
             return_type=CsdlReturnType(type=NS + ".Car", collection=True))
@@ -192,13 +195,25 @@ class Schema(CsdlAbstractEdmProvider):
                 type=common + "SideEffectsType", property_values=[
                     PropertyValue("TargetEntities", Collection(items=[
                         Path("car/PersonCar", PathKind.NavigationPropertyPath)]))]))])
+        # An action on the service and one on a list of cars (issue 36): a make added to the catalogue, and every car
+        # of one make renamed to another.
+        add_make = CsdlAction(
+            name="AddMake",
+            parameters=[CsdlParameter(name="name", type="Edm.String", nullable=False),
+                        CsdlParameter(name="country", type="Edm.String", nullable=False)])
+        rename_make = CsdlAction(
+            name="RenameMake", bound=True,
+            parameters=[CsdlParameter(name="cars", type=NS + ".Car", nullable=False, collection=True),
+                        CsdlParameter(name="old", type="Edm.String", nullable=False),
+                        CsdlParameter(name="new", type="Edm.String", nullable=False)])
         kinds = CsdlEnumType(name="InspectionKind", members=[
             CsdlEnumMember(name=name, value=value) for name, value in [("Annual", 0), ("Safety", 1), ("Emissions", 2)]])
         checks = CsdlEnumType(name="Checks", is_flags=True, members=[
             CsdlEnumMember(name=name, value=value) for name, value in [("Brakes", 1), ("Lights", 2), ("Tyres", 4)]])
         return [CsdlSchema(namespace=NS, entity_types=[person, car, link, inspection, makes, parts, dealership], entity_container=container,
                            enum_types=[kinds, checks],
-                           functions=[cars_by_make, of_kind, count_of_make, described], actions=[repaint, register])]
+                           functions=[cars_by_make, of_kind, count_of_make, described],
+                           actions=[repaint, register, add_make, rename_make])]
 
 
 class EveryEntityHasAnETag(CustomETagSupport):
@@ -293,10 +308,45 @@ class CarActions(ActionProcessor):
         pass
 
     def process_action_void(self, request, response, uri_info, request_ct):
-        if str(getattr(uri_info.resource_parts[-1], "name", "")).endswith("RegisterOwner"):
+        name = str(getattr(uri_info.resource_parts[-1], "name", ""))
+        if name.endswith("RegisterOwner"):
             self.register_owner(request, response, uri_info)
+        elif name.endswith("AddMake"):
+            self.add_make(request, response)
+        elif name.endswith("RenameMake"):
+            self.rename_make(request, response)
         else:
             self.repaint(request, response, uri_info)
+
+    @staticmethod
+    def parameters(request, *names):
+        import json
+        try:
+            given = json.loads(request.body.decode("utf-8") or "{}")
+            return [str(given[name]) for name in names]
+        except (ValueError, KeyError, TypeError):
+            raise ODataApplicationException("It needs %s." % " and ".join(names), 400)
+
+    def add_make(self, request, response):
+        """POST AddMake {"name": …, "country": …}: a make in the catalogue; 204."""
+        name, country = self.parameters(request, "name", "country")
+        with self.store.lock:
+            makes = self.store.entities("Make")
+            number = max([make.get_value("makeID") for make in makes] + [0]) + 1
+            self.store.set_entities("Make", makes + [entity(makeID=number, name=name, country=country)])
+        response.set_status(204)
+
+    def rename_make(self, request, response):
+        """POST Car/Ownership.RenameMake {"old": …, "new": …}: every car of the old make takes the new one (its ETag
+        moves on); 204."""
+        old, new = self.parameters(request, "old", "new")
+        with self.store.lock:
+            for car in self.store.entities("Car"):
+                if car.get_value("make") == old:
+                    car.set_property("make", new, ValueType.PRIMITIVE, "Edm.String")
+                    number = int(car.etag.strip('W/"') or "0") if car.etag else 0
+                    car.etag = 'W/"%d"' % (number + 1)
+        response.set_status(204)
 
     def repaint(self, request, response, uri_info):
         """POST Car(k)/Ownership.Repaint {"make": "…"}: the car takes that make; 204 (412 when If-Match names

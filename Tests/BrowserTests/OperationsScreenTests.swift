@@ -209,4 +209,30 @@ extension ScreenSnapshotTests {
         #expect(
             terminal.lastFrame.last?.contains("Not a command: “Retire”") == true, "\(terminal.lastFrame.last ?? "")")
     }
+
+    /// An action on the service, by its name in the palette and in `!`: its parameter, the question naming the
+    /// service, then the outbox under a call of its own (no row's key, no version).
+    @Test func an_action_on_the_service_asks_then_is_queued_under_a_call_from_the_palette_and_from_bang() throws {
+        let writes = RecordingWrites()
+        let (app, terminal, _) = try operationsApp(writes: writes) { note in
+            // (the note action, made the service's: a v2 import with POST and no action-for)
+            note.boundType = nil
+        }
+        _ = app.handle([.key(.char(":"))] + "Note".map { .key(.char($0)) } + [.key(.enter)])
+        #expect(terminal.lastFrame.joined().contains("Add a note"), "\(terminal.lastFrame)")
+        _ = app.handle("Stock taken".map { .key(.char($0)) } + [.key(.enter)])
+        let question = terminal.lastFrame.joined()
+        #expect(question.contains("Add a note on the service (text Stock taken)? y sends it"), "\(question)")
+        _ = app.handle([.key(.char("y"))])
+        let invocation = try #require(writes.invoked.first)
+        #expect(invocation.key.isCall && invocation.key.callSet == nil && invocation.baseEtag == nil)
+        #expect(invocation.operation == "Note")
+        #expect(invocation.parameters == [.init(name: "text", value: .string("Stock taken"))])
+        // From `!` too, under a call of its own each time
+        // (the cursor starts on the first that can be invoked: the row's Retire cannot)
+        _ = app.handle([.key(.char("!")), .key(.enter)])
+        _ = app.handle("Again".map { .key(.char($0)) } + [.key(.enter), .key(.char("y"))])
+        #expect(writes.invoked.count == 2, "\(terminal.lastFrame)")
+        #expect(writes.invoked.last.map { $0.key.isCall && $0.key != invocation.key } == true)
+    }
 }

@@ -319,6 +319,8 @@ public final class BrowserApp {
                 commandMessage = "The service offers no \(name) here."
                 break
             }
+            // (an action asks before it is queued, on the operations screen: that screen comes too)
+            if entry.operation.kind == .action { stack.push(operations) }
             switch operations.invoke(entry) {
             case .replace(let screen), .push(let screen): stack.push(screen)
             default: commandMessage = operations.message

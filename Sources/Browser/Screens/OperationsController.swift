@@ -11,9 +11,10 @@ import Terminal
 /// Enter on a function that answers with a list of entities asks for its parameters in a form (typed and checked
 /// as an edit's fields are) and opens the answer as a list screen, cached under the call. Enter on an action on the
 /// row asks for its parameters, then asks before it queues it in the outbox (sent once, after the writes to the row
-/// made before). A function that answers one thing (a value, or one entity), on the service or on the row, asks for
-/// its parameters and opens its answer as a screen of its own (``CallResultController``), cached under the call.
-/// Other operations (actions on a list or on the service) are listed but not yet invoked from here; Enter says so.
+/// made before). An action on the list or on the service goes the same way, queued under a call of its own
+/// (``ODataCore/EntityKey/call(on:)``). A function that answers one thing (a value, or one entity), on the service or
+/// on the row, asks for its parameters and opens its answer as a screen of its own (``CallResultController``), cached
+/// under the call. A function on a list that answers anything else is listed but not yet invoked; Enter says so.
 @MainActor
 final class OperationsController: ScreenController {
     struct Entry {
@@ -39,6 +40,8 @@ final class OperationsController: ScreenController {
     var message: String?
     /// The entity the row operations act on.
     let entity: CachedEntity?
+    /// The entity set of the list the operations were asked for on (empty on the service's first screen).
+    let set: String
     /// An action about to be sent, waiting for `y`: what it is, and its parameters.
     var confirming: (entry: Entry, arguments: [ODataProperty])?
 
@@ -55,6 +58,7 @@ final class OperationsController: ScreenController {
         self.screenID = environment.nextScreenID()
         self.breadcrumb = breadcrumb
         self.entity = entity
+        self.set = set
         let model = environment.model
         let type = model.entityType(ofSet: set)
         let annotated =
@@ -136,8 +140,8 @@ final class OperationsController: ScreenController {
             return .handled
         }
         let operation = entry.operation
-        if operation.kind == .action, operation.isBound, !operation.isBoundToCollection, entity != nil {
-            // An action on the row: its parameters, then a question, then the outbox.
+        if operation.kind == .action, !operation.isBound || operation.isBoundToCollection || entity != nil {
+            // An action (on the row, on the list, on the service): its parameters, then a question, then the outbox.
             let inputs = operation.inputs(keyNames: keyNames)
             guard !inputs.isEmpty else {
                 confirming = (entry, [])
@@ -183,9 +187,7 @@ final class OperationsController: ScreenController {
             return .push(form)
         }
         guard operation.listsEntities else {
-            message =
-                "\(entry.label): not invoked from this browser yet (it does "
-                + (operation.kind == .action ? "not act on one row" : "not answer with a list") + ")."
+            message = "\(entry.label): not invoked from this browser yet (it does not answer with a list)."
             return .handled
         }
         guard !operation.parameters.isEmpty else {
@@ -212,17 +214,33 @@ final class OperationsController: ScreenController {
         return environment.model.keyProperties(of: type)
     }
 
-    /// `y` to an action: queued in the outbox (after the writes to the row made before), sent once.
+    /// `y` to an action: queued in the outbox, sent once. On the row: after the writes to it made before, against
+    /// its version; on the list or the service: under a call of its own, waiting for nothing.
     func send(_ entry: Entry, arguments: [ODataProperty]) -> ScreenAction {
-        guard let entity, let writes = environment.writes else {
+        guard let writes = environment.writes else {
             message = "This browser cannot change data of this service."
             return .handled
         }
         let operation = entry.operation
-        let name = operation.dialect == .v4 ? (operation.qualifiedName ?? operation.name) : operation.name
-        writes.invoke(
-            ActionInvocation(key: entity.key, operation: name, parameters: arguments, baseEtag: entity.etag))
+        if operation.isBound, !operation.isBoundToCollection {
+            guard let entity else { return .handled }
+            writes.invoke(
+                ActionInvocation(
+                    key: entity.key, operation: operation.queuedName, parameters: arguments, baseEtag: entity.etag))
+        } else {
+            let on: EntityKey = .call(on: operation.isBoundToCollection ? set : nil)
+            writes.invoke(ActionInvocation(key: on, operation: operation.queuedName, parameters: arguments))
+        }
         return .pop
+    }
+
+    /// What an action is invoked on, as the question before it names it.
+    func target(of operation: ServiceOperation) -> String {
+        if operation.isBoundToCollection {
+            return "the list of " + TextSanitizer.sanitize(environment.setProfile(set).title ?? set)
+        }
+        guard operation.isBound else { return "the service" }
+        return entity.map { TextSanitizer.sanitize(environment.label(of: $0)) } ?? "this"
     }
 
     func answer(
@@ -313,7 +331,7 @@ final class OperationsController: ScreenController {
             }
         }
         if let asked = confirming {
-            let target = entity.map { TextSanitizer.sanitize(environment.label(of: $0)) } ?? "this"
+            let target = target(of: asked.entry.operation)
             let parameters = asked.arguments.map { "\($0.name) \(FieldInput.text(of: $0.value))" }
             buffer.put(
                 "\(asked.entry.label) on \(target)"

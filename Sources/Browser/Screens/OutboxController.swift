@@ -100,7 +100,7 @@ public final class OutboxController: ScreenController {
         case .enter, .right, .char("l"):
             return .push(
                 TextViewController(
-                    environment: environment, text: describe(entry), breadcrumb: entry.entityKey.canonical,
+                    environment: environment, text: describe(entry), breadcrumb: Self.target(of: entry),
                     kindTitle: "Change"
                 ))
         case .char("r") where entry.state == .failed:
@@ -141,7 +141,7 @@ public final class OutboxController: ScreenController {
             let role: ColorRole = entry.isQueued ? .normal : .error
             var column = SelectionGutter.width
             for (text, width) in [
-                (Self.stateText(entry), 9), (String(entry.attempts), 5), (entry.entityKey.canonical, 24),
+                (Self.stateText(entry), 9), (String(entry.attempts), 5), (Self.target(of: entry), 24),
             ] {
                 column = buffer.put(text, row: line, column: column, width: width, style: CellStyle(role: role)) + 1
             }
@@ -192,6 +192,12 @@ public final class OutboxController: ScreenController {
         }
     }
 
+    /// What a write is made on: its entity's key, or, for an action on a list or on the service, that.
+    static func target(of entry: OutboxEntry) -> String {
+        guard entry.entityKey.isCall else { return entry.entityKey.canonical }
+        return entry.entityKey.callSet.map { "the list of " + TextSanitizer.sanitize($0) } ?? "the service"
+    }
+
     /// `model: Focus → Fiesta, make: Ford → FORD`; a new link: what it links.
     func summarize(_ entry: OutboxEntry) -> String {
         switch entry.write {
@@ -218,7 +224,7 @@ public final class OutboxController: ScreenController {
     /// One change in full, field by field; a conflict shows base, mine and theirs.
     func describe(_ entry: OutboxEntry) -> String {
         var lines = [
-            "Entity     " + entry.entityKey.canonical,
+            "Entity     " + Self.target(of: entry),
             "Change     " + entry.kind.rawValue + " (" + Self.stateText(entry) + ")",
             "Made       " + environment.localTime(entry.createdAt, withDate: true),
             "Attempts   " + String(entry.attempts),

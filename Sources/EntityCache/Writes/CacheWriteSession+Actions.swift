@@ -11,10 +11,28 @@ extension CacheWriteSession {
     /// Records an invocation of the action `operation` on `key` with `parameters`, queued under `requestID` after
     /// the writes to `key` made before it; nothing in the cache changes until the service answers. `baseEtag`: the
     /// version it was invoked on (`If-Match`), else the one cached now. Returns the entry's id.
+    ///
+    /// An action on a list or on the service is queued under its call's key (``ODataCore/EntityKey/call(on:)``),
+    /// its own: it waits for no write, and none waits for it.
     public func enqueueAction(
         _ key: EntityKey, operation: String, parameters: [ODataProperty], baseEtag: String? = nil, requestID: String,
         at date: Date
     ) throws -> Int64 {
+        if key.isCall {
+            try db.execute(
+                sql: """
+                    INSERT INTO outbox (entityKey, entitySet, kind, changes, base, requestID, state, createdAt,
+                        operation)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    """,
+                arguments: [
+                    key.canonical, key.entitySet, OutboxEntry.Kind.action.rawValue, Self.encode(parameters),
+                    Self.encode([]), requestID, OutboxEntry.State.pending.rawValue, date.timeIntervalSince1970,
+                    operation,
+                ]
+            )
+            return db.lastInsertedRowID
+        }
         guard let current = try CacheQueries.entity(db, key: key.canonical, bound: nil) else {
             throw OutboxError(description: "\(key.canonical) is not in the cache, so nothing can be done to it here.")
         }
@@ -115,6 +133,23 @@ extension CacheWriteSession {
             }
         }
         return marked
+    }
+
+    /// An action on a list of `entitySet` ran (issue 36): the lists of that set are marked not fresh (their rows
+    /// stay shown until read again). Returns the lists marked.
+    @discardableResult
+    public func markListsStale(ofSet entitySet: String) throws -> [ListKey] {
+        let prefix = entitySet + "?"
+        let keys = try String.fetchAll(
+            db, sql: "SELECT listKey FROM list WHERE listKey = ? OR substr(listKey, 1, ?) = ?",
+            arguments: [entitySet, prefix.unicodeScalars.count, prefix])
+        for key in keys {
+            try db.execute(sql: "UPDATE list SET fetchedAt = 0 WHERE listKey = ?", arguments: [key])
+            try db.execute(
+                sql: "UPDATE listRow SET fetchedAt = 0 WHERE listId = (SELECT id FROM list WHERE listKey = ?)",
+                arguments: [key])
+        }
+        return keys.map(ListKey.init(canonical:))
     }
 
     /// An attempt of write `id` got no answer from a service that keeps no request ids: it may have been applied.

@@ -137,6 +137,13 @@ public struct ServiceOperation: Sendable, Hashable {
         return true
     }
 
+    /// What the outbox records it as, to find it again in the model (``ServiceModel/operation(queuedAs:on:)``): a
+    /// bound one's qualified name (v2: its import's name), an unbound one's import name after a `/`.
+    public var queuedName: String {
+        guard isBound || dialect == .v2 else { return "/" + name }
+        return dialect == .v4 ? (qualifiedName ?? name) : name
+    }
+
     /// The parameters a person fills in: a v2 action-for's key properties come from the entity it is invoked on.
     public func inputs(keyNames: [String] = []) -> [Parameter] {
         guard dialect == .v2, boundType != nil else { return parameters }
@@ -168,6 +175,16 @@ extension ServiceModel {
             return bound
         }
         return operations.first { $0.qualifiedName == action }
+    }
+
+    /// The operation the outbox recorded as `name` (``ServiceOperation/queuedName``): invoked on a list of
+    /// `entitySet` when given (bound to a collection of its type), else on the service.
+    public func operation(queuedAs name: String, on entitySet: String?) -> ServiceOperation? {
+        guard let entitySet else { return operation(named: name) }
+        guard let type = entityType(ofSet: entitySet) else { return nil }
+        return operations(boundTo: type.qualifiedName, collection: true).first {
+            ($0.qualifiedName ?? $0.name) == name
+        }
     }
 
     /// The operations invoked on one entity of `typeName` (or of a type it derives from); `collection`: those

@@ -73,6 +73,25 @@ public struct EntityKey: Sendable, Hashable, CustomStringConvertible {
         return text.hasPrefix(Self.temporaryPrefix)
     }
 
+    /// A key for one invocation of an action on a list of `entitySet` (`Car('~call-1f3a…')`), or on the service
+    /// when nil (`_service('~call-…')`): what the outbox queues it under. It names no entity and is never sent.
+    public static func call(on entitySet: String?) -> EntityKey {
+        let id = UInt64.random(in: 0...UInt64.max)
+        return EntityKey(entitySet: entitySet ?? serviceCallSet, value: .string(callPrefix + String(id, radix: 16)))
+    }
+
+    /// Whether this names an invocation on a list or on the service (see ``call(on:)``), not an entity.
+    public var isCall: Bool {
+        guard values.count == 1, case .string(let text) = values[0].value else { return false }
+        return text.hasPrefix(Self.callPrefix)
+    }
+
+    /// The entity set a call on a list is made on; nil for a call on the service, or a key that is no call.
+    public var callSet: String? { isCall && entitySet != Self.serviceCallSet ? entitySet : nil }
+
+    static let callPrefix = "~call-"
+    static let serviceCallSet = "_service"
+
     /// What a temporary key's canonical text contains (`'~new-`), for finding them in stored text.
     public static let temporaryMarker = "'" + temporaryPrefix
     static let temporaryPrefix = "~new-"

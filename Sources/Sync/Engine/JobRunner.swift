@@ -145,7 +145,10 @@ struct JobRunner: Sendable {
         let date = clock.now()
         let requestedAt = report.sentAt
         let normaliser = self.normaliser
-        let etag = Self.isWholeTail(payload, job) ? response.etag ?? Self.entityETag(payload, target: job.target) : nil
+        // (an entity read with its relations keeps none: it is never sent, see `attempt`)
+        let etag =
+            Self.isWholeTail(payload, job) && !Self.expandsRelations(job.target)
+            ? response.etag ?? Self.entityETag(payload, target: job.target) : nil
         var deltaLink: String?
         if case .collection(let collection) = payload, let link = collection.deltaLink { deltaLink = resolve(link) }
         let summary = try await cache.write { [deltaLink] session in

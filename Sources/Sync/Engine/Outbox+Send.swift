@@ -57,8 +57,14 @@ extension Outbox {
         case .create(let shownIn, let binding):
             return createRequest(entry, shownIn: shownIn, binding: binding, attempt: attempt, reference: reference)
         case .action(let name):
-            let type = model?.entityType(ofSet: entry.entitySet)
-            guard let model, let operation = model.operation(named: name, boundTo: type?.qualifiedName) else {
+            let key = entry.entityKey
+            let type = key.isCall ? nil : model?.entityType(ofSet: entry.entitySet)
+            // (an action on a list or on the service is queued under its call's key: it names no entity)
+            let found =
+                key.isCall
+                ? model?.operation(queuedAs: name, on: key.callSet)
+                : model?.operation(named: name, boundTo: type?.qualifiedName)
+            guard let model, let operation = found else {
                 await record {
                     try $0.failOutbox(entry.id, error: "The service no longer offers \(name).")
                 }
@@ -66,7 +72,8 @@ extension Outbox {
             }
             do {
                 return try OperationRequestBuilder(urls: builder).request(
-                    operation, arguments: entry.changes, on: entry.entityKey,
+                    operation, arguments: entry.changes, on: key.isCall ? nil : key,
+                    collection: key.callSet.map { ResourcePath(entitySet: $0) },
                     keyNames: type.map(model.keyProperties(of:)) ?? [], attempt: attempt)
             } catch {
                 let sentence = error.description
@@ -138,6 +145,15 @@ extension Outbox {
         {
         case .settled where entry.kind == .create:
             await settleCreate(entry, response: response)
+        case .settled where entry.kind == .action && entry.entityKey.isCall:
+            // On a list or on the service: no entity to read again; a list's set is not fresh any more.
+            let settled = clock.now()
+            let set = entry.entityKey.callSet
+            let marked = await recording { session -> [ListKey] in
+                try session.settleOutbox(entry.id, etag: nil, at: settled)
+                return try set.map { try session.markListsStale(ofSet: $0) } ?? []
+            }
+            if let set, let marked, !marked.isEmpty { await engine?.listsChanged(ofSet: set, marked) }
         case .settled where entry.kind == .action:
             // Its effects are the service's: the entity is read again before the writes queued after it go, and
             // they go against the version it left.
@@ -157,6 +173,10 @@ extension Outbox {
             {
                 await engine?.sideEffectsRan(stale)
             }
+        case .conflict where entry.kind == .action && entry.entityKey.isCall:
+            // (sent without a version, so refused for another reason: nothing of it to read again)
+            let reason = failure ?? "the service refused it as things stand"
+            await record { try $0.failOutbox(entry.id, error: "\(reason) Nothing was done; r sends it again.") }
         case .conflict where entry.kind == .action:
             let reason = failure ?? "the entity changed on the service"
             // Sent before and unanswered, it may have run then (the version it changed is why this one is refused).

@@ -48,6 +48,16 @@ extension SyncEngine {
         }
     }
 
+    /// An action on a list of `set` ran (``Outbox``): its lists `marked` are not fresh; what was answered for them is
+    /// no longer held back, and the screens showing them read them again.
+    func listsChanged(ofSet set: String, _ marked: [ListKey]) {
+        let address = builder.url(ResourcePath(entitySet: set), QueryOptions())
+        for (url, hold) in holds where hold.reason == .answered && (url == address || url.hasPrefix(address + "?")) {
+            holds[url] = nil
+        }
+        for key in marked { replanScreens(showing: key) }
+    }
+
     /// Says `failure` on the status line.
     func note(failure: String) {
         lastError = (failure, clock.now())

@@ -1,0 +1,122 @@
+import CarDealerTestSupport
+import EntityCache
+import Foundation
+import ODataCore
+import ScreenSeam
+import Synchronization
+import Testing
+
+@testable import Sync
+
+/// Actions on a list or on the service go through the outbox too (issue 36): queued under a call of their own (they
+/// wait for no write and hold none up), sent once with a request id to the import or the list's path, no entity read
+/// after; one on a list leaves that set's lists not fresh, so a list on screen is read again.
+@Suite struct ListActionOutboxTests {
+    static let root = "http://v4.test/garage/"
+    static let model: ServiceModel = {
+        let document = """
+            <edmx:Edmx Version="4.0" xmlns:edmx="http://docs.oasis-open.org/odata/ns/edmx"><edmx:DataServices>
+            <Schema Namespace="G" xmlns="http://docs.oasis-open.org/odata/ns/edm">
+              <EntityType Name="Car"><Key><PropertyRef Name="id"/></Key>
+                <Property Name="id" Type="Edm.Int32" Nullable="false"/>
+                <Property Name="make" Type="Edm.String"/>
+              </EntityType>
+              <Action Name="RenameMake" IsBound="true">
+                <Parameter Name="cars" Type="Collection(G.Car)" Nullable="false"/>
+                <Parameter Name="old" Type="Edm.String" Nullable="false"/>
+                <Parameter Name="new" Type="Edm.String" Nullable="false"/>
+              </Action>
+              <Action Name="RenameMake" IsBound="true">
+                <Parameter Name="car" Type="G.Car" Nullable="false"/>
+                <Parameter Name="new" Type="Edm.String" Nullable="false"/>
+              </Action>
+              <Action Name="AddMake"><Parameter Name="name" Type="Edm.String" Nullable="false"/></Action>
+              <EntityContainer Name="C">
+                <EntitySet Name="Cars" EntityType="G.Car"/>
+                <ActionImport Name="AddMake" Action="G.AddMake"/>
+              </EntityContainer>
+            </Schema></edmx:DataServices></edmx:Edmx>
+            """
+        do { return try EDMXParser.parse(Array(document.utf8)) } catch { fatalError("\(error)") }
+    }()
+
+    /// A service whose cars' make is "Ford" until RenameMake runs, then "FORD".
+    func makeTransport() -> FakeTransport {
+        let renamed = Mutex(false)
+        return FakeTransport { request, _ in
+            if request.method == .post {
+                if request.url.hasSuffix("/G.RenameMake") { renamed.withLock { $0 = true } }
+                return TransportResponse(status: 204)
+            }
+            let make = renamed.withLock { $0 } ? "FORD" : "Ford"
+            return json(
+                #"{"@odata.context":"\#(Self.root)$metadata#Cars","@odata.count":2,"value":["#
+                    + #"{"id":1,"make":"\#(make)"},{"id":2,"make":"\#(make)"}]}"#)
+        }
+    }
+
+    func makeEngine(_ transport: FakeTransport) throws -> SyncEngine {
+        SyncEngine(
+            configuration: SyncEngine.Configuration(serviceRoot: Self.root), cache: try CacheDatabase(),
+            transport: transport, model: Self.model, clock: ManualClock(autoAdvance: true), random: { 0.5 })
+    }
+
+    @Test func an_action_on_the_service_goes_once_to_its_import_and_reads_nothing_after() async throws {
+        let transport = makeTransport()
+        let engine = try makeEngine(transport)
+        let addMake = try #require(Self.model.unboundOperations.first { $0.name == "AddMake" })
+        #expect(addMake.queuedName == "/AddMake")
+        engine.invoke(
+            ActionInvocation(
+                key: .call(on: nil), operation: addMake.queuedName,
+                parameters: [.init(name: "name", value: .string("Lada"))]))
+        await engine.flushIntents()
+        #expect(try await eventually { try engine.cache.outboxEntries().isEmpty })
+        await engine.waitUntilIdle()
+        let requests = await transport.requests
+        #expect(requests.count == 1, "\(requests.map(\.url))")
+        let sent = try #require(requests.first)
+        #expect(sent.method == .post && sent.url == Self.root + "AddMake")
+        #expect(String(decoding: sent.body ?? [], as: UTF8.self) == #"{"name":"Lada"}"#)
+        #expect(sent.headers["Repeatability-Request-ID"] != nil && sent.headers["If-Match"] == nil)
+    }
+
+    @Test func an_action_on_a_list_goes_to_the_lists_path_and_the_list_on_screen_is_read_again() async throws {
+        let transport = makeTransport()
+        let engine = try makeEngine(transport)
+        let cars = ListRequest(entitySet: "Cars")
+        engine.screenDidShow(.list(cars), visible: 0..<10, screen: ScreenID(1))
+        await engine.flushIntents()
+        await engine.waitUntilIdle()
+        #expect(try engine.cache.listWindow(cars.key, range: 0..<2).rows.first?.entity?["make"] == .string("Ford"))
+        // When the list's own RenameMake (not the one on a car) is invoked
+        let type = try #require(Self.model.entityType(ofSet: "Cars"))
+        let rename = try #require(Self.model.operations(boundTo: type.qualifiedName, collection: true).first)
+        #expect(Self.model.operation(queuedAs: rename.queuedName, on: "Cars") == rename)
+        engine.invoke(
+            ActionInvocation(
+                key: .call(on: "Cars"), operation: rename.queuedName,
+                parameters: [.init(name: "old", value: .string("Ford")), .init(name: "new", value: .string("FORD"))]))
+        await engine.flushIntents()
+        // Then it goes to the list's path, once, and the list on screen shows what the service now holds
+        #expect(
+            try await eventually {
+                try engine.cache.listWindow(cars.key, range: 0..<2).rows.first?.entity?["make"] == .string("FORD")
+            })
+        let posts = await transport.requests.filter { $0.method == .post }
+        #expect(posts.map(\.url) == [Self.root + "Cars/G.RenameMake"])
+        #expect(String(decoding: posts.first?.body ?? [], as: UTF8.self) == #"{"old":"Ford","new":"FORD"}"#)
+        #expect(try engine.cache.outboxEntries().isEmpty)
+    }
+
+    @Test func a_call_key_names_its_list_or_the_service_and_round_trips() throws {
+        let onList = EntityKey.call(on: "Cars")
+        let onService = EntityKey.call(on: nil)
+        #expect(onList.isCall && onList.callSet == "Cars")
+        #expect(onService.isCall && onService.callSet == nil)
+        #expect(EntityKey(canonical: onList.canonical) == onList)
+        #expect(EntityKey(canonical: onService.canonical)?.isCall == true)
+        #expect(!EntityKey(entitySet: "Cars", value: .int(1)).isCall && !EntityKey.temporary(in: "Cars").isCall)
+        #expect(onList != EntityKey.call(on: "Cars"))
+    }
+}
