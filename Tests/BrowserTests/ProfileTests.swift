@@ -82,6 +82,32 @@ import Testing
         #expect(ValueFormatter.fields(of: "{net:currency='USD'}") == ["net"])
     }
 
+    /// A decimal with no currency or unit shows the places its `Scale` declares (0 to 3), as Fiori's decimal type
+    /// does: mock-sap's v4 amounts (`Scale="3"`) as `7,170.800`, not `7170.8`.
+    @Test func a_decimal_alone_shows_the_places_of_its_scale() {
+        var property = Property(name: "net", type: .primitive(.decimal))
+        property.scale = 3
+        let template = ValueFormatter.template(for: property) { _ in true }
+        #expect(template == "{net:places3}")
+        #expect(ValueFormatter.fill(template) { _ in .decimal("7170.8") } == "7,170.800")
+        #expect(ValueFormatter.fill(template) { _ in .decimal("-0.0004") } == "0.000")
+        #expect(ValueFormatter.fill(template) { _ in .null } == "")
+        property.scale = 0
+        #expect(ValueFormatter.fill(ValueFormatter.template(for: property) { _ in true }) { _ in .decimal("12.5") } == "13")
+        // A larger or variable scale, or another type, shows as sent
+        property.scale = 6
+        #expect(ValueFormatter.template(for: property) { _ in true } == "{net}")
+        property.scale = nil
+        #expect(ValueFormatter.template(for: property) { _ in true } == "{net}")
+        var count = Property(name: "count", type: .primitive(.int32))
+        count.scale = 2
+        #expect(ValueFormatter.template(for: count) { _ in true } == "{count}")
+        // An amount's currency still decides its places
+        property.scale = 3
+        property.unit = .currencyCode("EUR")
+        #expect(ValueFormatter.template(for: property) { _ in true } == "{net:currency='EUR'}")
+    }
+
     @Test func a_double_amount_is_never_read_in_exponent_form() {
         func amount(_ number: Double) -> String { ValueFormatter.fill("{x:currency='USD'}") { _ in .double(number) } }
         #expect(amount(0.00005) == "0.00 USD")

@@ -31,6 +31,10 @@ public enum ValueFormatter {
             return money(text)
         case (.decimal(let text), "grouped"):
             return grouped(text)
+        case (.decimal(let text), let format?) where format.hasPrefix("places"):
+            // `places0` to `places3`: a decimal of that scale, grouped, to that many places.
+            guard let places = Int(format.dropFirst("places".count)), (0...3).contains(places) else { return text }
+            return rounded(text, places: places)
         case (.double(let number), "money"):
             return money(String(format: number))
         case (.string(let text), "flags"):
