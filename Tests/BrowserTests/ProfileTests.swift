@@ -93,7 +93,8 @@ import Testing
         #expect(ValueFormatter.fill(template) { _ in .decimal("-0.0004") } == "0.000")
         #expect(ValueFormatter.fill(template) { _ in .null } == "")
         property.scale = 0
-        #expect(ValueFormatter.fill(ValueFormatter.template(for: property) { _ in true }) { _ in .decimal("12.5") } == "13")
+        #expect(
+            ValueFormatter.fill(ValueFormatter.template(for: property) { _ in true }) { _ in .decimal("12.5") } == "13")
         // A larger or variable scale, or another type, shows as sent
         property.scale = 6
         #expect(ValueFormatter.template(for: property) { _ in true } == "{net}")
