@@ -88,6 +88,8 @@ public struct EntityChange: Sendable, Hashable {
 /// An entity the user deleted, and where it was shown, so that it leaves that list at once.
 /// An action invoked on `key`: the operation by the name the model finds it by (`NS.Repaint` bound to the
 /// entity's type, a v2 import's name), its parameters as typed, and the version of the entity it was invoked on.
+/// One on all of a set, or on the service, is invoked on a call's key (``ODataCore/EntityKey/call(on:)``) and named
+/// by ``ODataCore/ServiceOperation/queuedName`` (an import's name after a `/`), with no version.
 public struct ActionInvocation: Sendable, Hashable {
     public var key: EntityKey
     public var operation: String
@@ -179,8 +181,8 @@ public enum OutboxResolution: Sendable, Hashable {
 /// cache (optimistic, marked pending) as soon as the fetcher has recorded it, and the screen sees it through
 /// its cache observation.
 public protocol WriteIntents: Sendable {
-    /// An action the service offers, invoked on an entity: queued in the outbox after the writes to it made
-    /// before, sent once (issue 36).
+    /// An action the service offers, invoked on an entity (queued in the outbox after the writes to it made
+    /// before), on all of a set or on the service (queued on its own); sent once (issue 36).
     func invoke(_ invocation: ActionInvocation)
     func save(_ change: EntityChange)
     func create(_ creation: EntityCreation)

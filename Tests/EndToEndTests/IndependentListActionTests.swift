@@ -76,14 +76,14 @@ struct IndependentListActionTests {
         try app.tmux.run("send-keys", "-t", app.tmux.target, "-l", "filter carID = \(number)")
         try app.tmux.sendKeys("Enter")
         try await app.expect("the test's car") { $0.contains("Moskvich \(number)") && $0.contains("1 of 1") }
-        // When the list's RenameMake is chosen with the car's make and a new one, and sent
+        // When the set's RenameMake is chosen with the car's make and a new one, and sent
         try app.tmux.sendKeys("!")
-        try await app.expect("the list's operations") { $0.contains("On the list") && $0.contains("RenameMake") }
+        try await app.expect("the set's operations") { $0.contains("On all Car") && $0.contains("RenameMake") }
         try await app.select("RenameMake")
         try app.tmux.sendKeys("Enter")
         try await app.expect("its parameters") { $0.contains("old") && $0.contains("Enter saves") }
         try type(app, ["Moskvich \(number)", "Volga \(number)"])
-        try await app.expect("the question") { $0.contains("RenameMake on the list") && $0.contains("y sends it") }
+        try await app.expect("the question") { $0.contains("RenameMake on all Car") && $0.contains("y sends it") }
         try app.tmux.sendKeys("y")
         // Then odatapy holds the new make, and the list on screen shows it
         #expect(

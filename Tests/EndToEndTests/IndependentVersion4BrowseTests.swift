@@ -38,7 +38,8 @@ struct IndependentVersion4BrowseTests {
         try await app.expect("the order's details") {
             // (titled by the type's UI.HeaderInfo TypeName)
             $0.contains("Sales Orders › 0000004712") && $0.contains("Sales Order") && $0.contains("Customer Reference")
-                && $0.contains("24786.72")
+                // (its Scale is 3: shown to three places, grouped)
+                && $0.contains("24,786.720")
         }
         // Its items: the section its UI.Facets name "Items" (the line item of to_Item)
         try await app.select("Items")
@@ -58,7 +59,7 @@ struct IndependentVersion4BrowseTests {
         try app.tmux.sendKeys("Enter")
         try await app.expect("the pricing element's details") {
             $0.contains("SalesOrderItemPrElement detail") && $0.contains("Condition Type")
-                && $0.contains("1180.32")
+                && $0.contains("1,180.320")
         }
         // No error stays on screen: the refused nested $expand was asked again one level deep
         try app.tmux.sendKeys("i")

@@ -119,4 +119,62 @@ import Testing
         #expect(!EntityKey(entitySet: "Cars", value: .int(1)).isCall && !EntityKey.temporary(in: "Cars").isCall)
         #expect(onList != EntityKey.call(on: "Cars"))
     }
+
+    /// Refused, a call waits for the user; `r` sends it again as it was (there is no entity to restore).
+    @Test func a_refused_call_is_sent_again_on_r() async throws {
+        let refusals = Mutex(1)
+        let transport = FakeTransport { request, _ in
+            let refuse = refusals.withLock { count -> Bool in
+                defer { count -= 1 }
+                return count > 0
+            }
+            return refuse
+                ? json(#"{"error":{"code":"400","message":"Makes are locked just now"}}"#, status: 400)
+                : TransportResponse(status: 204)
+        }
+        let engine = try makeEngine(transport)
+        engine.invoke(
+            ActionInvocation(
+                key: .call(on: nil), operation: "/AddMake", parameters: [.init(name: "name", value: .string("Lada"))]))
+        await engine.flushIntents()
+        #expect(try await eventually { try engine.cache.outboxEntries().first?.state == .failed })
+        let refused = try #require(try engine.cache.outboxEntries().first)
+        #expect(refused.lastError?.contains("Makes are locked") == true, "\(refused.lastError ?? "")")
+        engine.resolve(outboxEntry: refused.id, .retry)
+        #expect(try await eventually { try engine.cache.outboxEntries().isEmpty })
+        let posts = await transport.requests.filter { $0.method == .post }
+        #expect(posts.count == 2 && Set(posts.map { $0.headers["Repeatability-Request-ID"] }).count == 1)
+    }
+
+    /// Only the set's own lists are marked (`Cars`, `Cars?…`), at the time given; another set whose name starts
+    /// the same, and a function's list, are not; a page asked for before the marking leaves the list not fresh.
+    @Test func the_sets_own_lists_are_marked_and_an_earlier_page_leaves_them_so() throws {
+        let cache = try CacheDatabase()
+        let at = Date(timeIntervalSince1970: 1_800_000_000)
+        let keys = ["Cars", "Cars?$filter=make eq 'Ford'", "CarsX", "CarsByMake?make='Ford'"].map(ListKey.init)
+        try cache.write { session in
+            for key in keys {
+                try session.writeListPage(
+                    key, offset: 0, entityKeys: ["Cars(1)"], totalCount: 1, nextLink: nil, isLastPage: true, at: at)
+            }
+        }
+        let marked = try cache.write { try $0.markListsStale(ofSet: "Cars", at: at.addingTimeInterval(10)) }
+        #expect(Set(marked.map(\.canonical)) == ["Cars", "Cars?$filter=make eq 'Ford'"])
+        #expect(try cache.listState(keys[0])?.fetchedAt == Date(timeIntervalSince1970: 0))
+        #expect(try cache.listState(keys[2])?.fetchedAt == at)
+        #expect(try cache.listState(keys[3])?.fetchedAt == at)
+        // A page asked for before the marking, answered after: still not fresh; one asked for after: fresh
+        try cache.write { session in
+            try session.writeListPage(
+                keys[0], offset: 0, entityKeys: ["Cars(1)"], totalCount: 1, nextLink: nil, isLastPage: true,
+                at: at.addingTimeInterval(11), requestedAt: at.addingTimeInterval(9))
+        }
+        #expect(try cache.listState(keys[0])?.fetchedAt == Date(timeIntervalSince1970: 0))
+        try cache.write { session in
+            try session.writeListPage(
+                keys[0], offset: 0, entityKeys: ["Cars(1)"], totalCount: 1, nextLink: nil, isLastPage: true,
+                at: at.addingTimeInterval(13), requestedAt: at.addingTimeInterval(12))
+        }
+        #expect(try cache.listState(keys[0])?.fetchedAt == at.addingTimeInterval(13))
+    }
 }

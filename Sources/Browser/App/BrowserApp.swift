@@ -319,11 +319,18 @@ public final class BrowserApp {
                 commandMessage = "The service offers no \(name) here."
                 break
             }
-            // (an action asks before it is queued, on the operations screen: that screen comes too)
-            if entry.operation.kind == .action { stack.push(operations) }
+            // (an action asks before it is queued, on the operations screen: that screen comes too, under its form)
+            let isAction = entry.operation.kind == .action
             switch operations.invoke(entry) {
-            case .replace(let screen), .push(let screen): stack.push(screen)
-            default: commandMessage = operations.message
+            case .replace(let screen), .push(let screen):
+                if isAction { stack.push(operations) }
+                stack.push(screen)
+            default:
+                if isAction, operations.confirming != nil {
+                    stack.push(operations)
+                } else {
+                    commandMessage = operations.message
+                }
             }
         case .deleteEntity:
             if let list = stack.top as? EntityListController {

@@ -48,10 +48,17 @@ extension EntityListController {
             return linkCandidates().map(ScreenAction.push) ?? .handled
         case .char("!"):
             guard let set = shownSet else { return .handled }
+            // (what acts on all of the set is offered on the set's own list, not on a relation's or a function's)
+            var wholeSet = false
+            if case .list(let request) = source, request.path.segments.count == 1,
+                request.path.segments[0].name == set, request.path.segments[0].key == nil
+            {
+                wholeSet = true
+            }
             return .push(
                 OperationsController(
                     environment: environment, set: set, entity: row(at: cursor.selected)?.shown,
-                    breadcrumb: "Operations"))
+                    breadcrumb: "Operations", wholeSet: wholeSet))
         case .char("s"):
             cycleSort()
             return .handled

@@ -49,10 +49,13 @@ final class OperationsController: ScreenController {
         entries.isEmpty ? "Esc to go back" : "Enter invokes · Esc goes back"
     }
 
-    /// The operations for a list of `set`, and for `entity` (its selected row) when there is one; `onDetail`: for
+    /// The operations for a list of `set`, and for `entity` (its selected row) when there is one; `wholeSet`: the
+    /// list is the set's own (not a relation's or a function's), so what acts on all of the set is offered too,
+    /// named so (it acts on every one, not only those a filter shows); `onDetail`: for
     /// the entity's own screen (the order and labels of its `UI.Identification` first).
     init(
-        environment: BrowserEnvironment, set: String, entity: CachedEntity?, breadcrumb: String, onDetail: Bool = false
+        environment: BrowserEnvironment, set: String, entity: CachedEntity?, breadcrumb: String,
+        wholeSet: Bool = false, onDetail: Bool = false
     ) {
         self.environment = environment
         self.screenID = environment.nextScreenID()
@@ -88,10 +91,12 @@ final class OperationsController: ScreenController {
             }
         }
         // (an entity's own screen offers what acts on it)
-        if let type, !onDetail {
+        if let type, !onDetail, wholeSet {
             let onList = ordered(model.operations(boundTo: type.qualifiedName, collection: true))
             if !onList.isEmpty {
-                sections.append(Section(title: "On the list", entries: onList.map { entry($0, on: nil) }))
+                sections.append(
+                    Section(
+                        title: "On all " + Self.setTitle(set, environment), entries: onList.map { entry($0, on: nil) }))
             }
         }
         let unbound = onDetail ? [] : ordered(model.unboundOperations)
@@ -187,7 +192,10 @@ final class OperationsController: ScreenController {
             return .push(form)
         }
         guard operation.listsEntities else {
-            message = "\(entry.label): not invoked from this browser yet (it does not answer with a list)."
+            message =
+                "\(entry.label): not invoked from this browser yet ("
+                + (operation.isBoundToCollection ? "a function of all of them" : "it does not answer with a list")
+                + ")."
             return .handled
         }
         guard !operation.parameters.isEmpty else {
@@ -223,7 +231,11 @@ final class OperationsController: ScreenController {
         }
         let operation = entry.operation
         if operation.isBound, !operation.isBoundToCollection {
-            guard let entity else { return .handled }
+            // (a key a service chose to look like a call's is not taken for one)
+            guard let entity, !entity.key.isCall else {
+                message = "\(entry.label): this row cannot be acted on from here."
+                return .handled
+            }
             writes.invoke(
                 ActionInvocation(
                     key: entity.key, operation: operation.queuedName, parameters: arguments, baseEtag: entity.etag))
@@ -234,11 +246,14 @@ final class OperationsController: ScreenController {
         return .pop
     }
 
+    /// A set as its screens title it (`Cars`), sanitised.
+    static func setTitle(_ set: String, _ environment: BrowserEnvironment) -> String {
+        TextSanitizer.sanitize(environment.setProfile(set).title ?? set)
+    }
+
     /// What an action is invoked on, as the question before it names it.
     func target(of operation: ServiceOperation) -> String {
-        if operation.isBoundToCollection {
-            return "the list of " + TextSanitizer.sanitize(environment.setProfile(set).title ?? set)
-        }
+        if operation.isBoundToCollection { return "all " + Self.setTitle(set, environment) }
         guard operation.isBound else { return "the service" }
         return entity.map { TextSanitizer.sanitize(environment.label(of: $0)) } ?? "this"
     }

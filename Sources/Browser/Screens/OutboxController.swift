@@ -192,10 +192,15 @@ public final class OutboxController: ScreenController {
         }
     }
 
+    /// An action's name as recorded, without the `/` that marks an import.
+    static func shown(_ operation: String) -> String {
+        operation.hasPrefix("/") ? String(operation.dropFirst()) : operation
+    }
+
     /// What a write is made on: its entity's key, or, for an action on a list or on the service, that.
     static func target(of entry: OutboxEntry) -> String {
         guard entry.entityKey.isCall else { return entry.entityKey.canonical }
-        return entry.entityKey.callSet.map { "the list of " + TextSanitizer.sanitize($0) } ?? "the service"
+        return entry.entityKey.callSet.map { "all " + TextSanitizer.sanitize($0) } ?? "the service"
     }
 
     /// `model: Focus → Fiesta, make: Ford → FORD`; a new link: what it links.
@@ -205,7 +210,7 @@ public final class OutboxController: ScreenController {
             return "no longer in \(parent.canonical)/\(navigation) (it stays)"
         case .action(let operation):
             let parameters = entry.changes.map { "\($0.name): \(ValueFormatter.format($0.value))" }
-            return TextSanitizer.sanitize(operation) + "(" + parameters.joined(separator: ", ") + ")"
+            return TextSanitizer.sanitize(Self.shown(operation)) + "(" + parameters.joined(separator: ", ") + ")"
         case .update, .delete, .create, .incomplete:
             break
         }
@@ -233,7 +238,7 @@ public final class OutboxController: ScreenController {
         if let error = entry.lastError { lines.append("Service    " + error) }
         lines.append("")
         if case .action(let operation) = entry.write {
-            lines.append("Action     " + TextSanitizer.sanitize(operation))
+            lines.append("Action     " + TextSanitizer.sanitize(Self.shown(operation)))
             for parameter in entry.changes {
                 lines.append("  " + parameter.name + "  " + ValueFormatter.format(parameter.value))
             }

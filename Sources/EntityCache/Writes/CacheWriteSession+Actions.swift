@@ -135,16 +135,19 @@ extension CacheWriteSession {
         return marked
     }
 
-    /// An action on a list of `entitySet` ran (issue 36): the lists of that set are marked not fresh (their rows
-    /// stay shown until read again). Returns the lists marked.
+    /// An action on a list of `entitySet` ran at `date` (issue 36): the set's own lists (`Set`, filtered or sorted:
+    /// `Set?…`) are marked not fresh (their rows stay shown until read again). Returns the lists marked.
     @discardableResult
-    public func markListsStale(ofSet entitySet: String) throws -> [ListKey] {
+    public func markListsStale(ofSet entitySet: String, at date: Date) throws -> [ListKey] {
         let prefix = entitySet + "?"
         let keys = try String.fetchAll(
             db, sql: "SELECT listKey FROM list WHERE listKey = ? OR substr(listKey, 1, ?) = ?",
             arguments: [entitySet, prefix.unicodeScalars.count, prefix])
         for key in keys {
-            try db.execute(sql: "UPDATE list SET fetchedAt = 0 WHERE listKey = ?", arguments: [key])
+            try db.execute(
+                sql:
+                    "UPDATE list SET fetchedAt = 0, changedHereAt = max(coalesce(changedHereAt, 0), ?) WHERE listKey = ?",
+                arguments: [date.timeIntervalSince1970, key])
             try db.execute(
                 sql: "UPDATE listRow SET fetchedAt = 0 WHERE listId = (SELECT id FROM list WHERE listKey = ?)",
                 arguments: [key])

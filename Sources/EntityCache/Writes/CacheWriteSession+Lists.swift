@@ -14,6 +14,7 @@ extension CacheWriteSession {
     /// complete list never holds a position at or past its length. Clears the list's last error.
     /// * New entities made here stay in the list, first, when the page would take them out: those not yet made,
     ///   and those made after `requestedAt` (when the page's request went out; it was read before them).
+    /// * A list marked not fresh after `requestedAt` (``markListsStale(ofSet:at:)``) stays not fresh.
     public func writeListPage(
         _ key: ListKey, offset: Int, entityKeys: [EntityKey], totalCount: Int?, nextLink: String?, isLastPage: Bool,
         at date: Date, requestedAt: Date? = nil
@@ -22,7 +23,12 @@ extension CacheWriteSession {
         let end = offset + entityKeys.count
         let madeHere = try rowsMadeHere(listId: id, range: offset..<Int.max, requestedAt: requestedAt)
 
-        let seconds = date.timeIntervalSince1970
+        // A list marked not fresh after this page's request went out (an action on it ran meanwhile) stays so.
+        let marked = try Row.fetchOne(
+            db.cachedStatement(sql: "SELECT fetchedAt, changedHereAt FROM list WHERE id = ?"), arguments: [id])
+        let markedSince: Double? = marked.flatMap { $0[0] as Double? == 0 ? $0[1] as Double? : nil }
+        let stale = requestedAt.map { at in markedSince.map { $0 > at.timeIntervalSince1970 } ?? false } ?? false
+        let seconds = stale ? 0 : date.timeIntervalSince1970
         let countInRange =
             try Int.fetchOne(
                 db.cachedStatement(

@@ -61,10 +61,11 @@ extension CacheWriteSession {
         if let entry = try CacheQueries.outboxEntry(db, id: id), entry.kind == .create, entry.state == .failed {
             return try requeueCreate(entry, changes: entry.changes)
         }
-        guard let entry = try CacheQueries.outboxEntry(db, id: id), entry.state == .failed,
-            let current = try CacheQueries.entity(db, key: entry.entityKey.canonical, bound: nil)
-        else { return }
-        if entry.kind != .unlink && entry.kind != .action {
+        guard let entry = try CacheQueries.outboxEntry(db, id: id), entry.state == .failed else { return }
+        // (an action changed nothing here; one on a list or on the service has no entity at all)
+        let current = try CacheQueries.entity(db, key: entry.entityKey.canonical, bound: nil)
+        guard current != nil || entry.kind == .action else { return }
+        if let current, entry.kind != .unlink && entry.kind != .action {
             try setProperties(entry.entityKey, Self.merge(current.properties, with: entry.changes), pendingDelta: 1)
         }
         if entry.kind == .delete || entry.kind == .unlink, let shownIn = entry.shownIn {

@@ -138,7 +138,8 @@ public struct ServiceOperation: Sendable, Hashable {
     }
 
     /// What the outbox records it as, to find it again in the model (``ServiceModel/operation(queuedAs:on:)``): a
-    /// bound one's qualified name (v2: its import's name), an unbound one's import name after a `/`.
+    /// bound one's qualified name (v2: its import's name), a v4 unbound one's import name after a `/`, a v2 unbound
+    /// one's import name.
     public var queuedName: String {
         guard isBound || dialect == .v2 else { return "/" + name }
         return dialect == .v4 ? (qualifiedName ?? name) : name
@@ -180,7 +181,11 @@ extension ServiceModel {
     /// The operation the outbox recorded as `name` (``ServiceOperation/queuedName``): invoked on a list of
     /// `entitySet` when given (bound to a collection of its type), else on the service.
     public func operation(queuedAs name: String, on entitySet: String?) -> ServiceOperation? {
-        guard let entitySet else { return operation(named: name) }
+        guard let entitySet else {
+            // (the import's whole name: one with a `/` in it is not another's)
+            if name.hasPrefix("/") { return operations.first { !$0.isBound && "/" + $0.name == name } }
+            return operations.first { $0.dialect == .v2 && !$0.isBound && $0.name == name }
+        }
         guard let type = entityType(ofSet: entitySet) else { return nil }
         return operations(boundTo: type.qualifiedName, collection: true).first {
             ($0.qualifiedName ?? $0.name) == name

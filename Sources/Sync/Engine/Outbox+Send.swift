@@ -148,12 +148,13 @@ extension Outbox {
         case .settled where entry.kind == .action && entry.entityKey.isCall:
             // On a list or on the service: no entity to read again; a list's set is not fresh any more.
             let settled = clock.now()
-            let set = entry.entityKey.callSet
-            let marked = await recording { session -> [ListKey] in
-                try session.settleOutbox(entry.id, etag: nil, at: settled)
-                return try set.map { try session.markListsStale(ofSet: $0) } ?? []
+            await record { try $0.settleOutbox(entry.id, etag: nil, at: settled) }
+            // (in a transaction of its own: a failure here must not undo the settling, or it would go again)
+            if let set = entry.entityKey.callSet,
+                let marked = await recording({ try $0.markListsStale(ofSet: set, at: settled) }), !marked.isEmpty
+            {
+                await engine?.listsChanged(ofSet: set, marked)
             }
-            if let set, let marked, !marked.isEmpty { await engine?.listsChanged(ofSet: set, marked) }
         case .settled where entry.kind == .action:
             // Its effects are the service's: the entity is read again before the writes queued after it go, and
             // they go against the version it left.
