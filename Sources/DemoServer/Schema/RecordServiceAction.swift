@@ -128,14 +128,7 @@ struct RecordServiceAction: Sendable {
             return key
         }
         guard let cars = writer.schema.entitySet("Car") else { throw ServiceError.notFound("There are no cars.") }
-        let current = try writer.currentETag(cars, key: car, db)
-        if let ifMatch, ifMatch.trimmingCharacters(in: .whitespaces) != "*",
-            !ifMatch.split(separator: ",").contains(where: { EntityWriter.sameTag($0, current) })
-        {
-            throw ServiceError(
-                status: 412, code: "PreconditionFailed",
-                message: "Car(\(car)) was changed since it was read (its ETag is now \(current)).")
-        }
+        try writer.checkIfMatch(ifMatch, cars, key: car, db)
         guard
             let ownership = try Int64.fetchOne(
                 db, sql: "SELECT max(\"personCarID\") FROM \"PersonCar\" WHERE \"carID\" = ?", arguments: [car])

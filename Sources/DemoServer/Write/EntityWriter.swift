@@ -58,14 +58,7 @@ struct EntityWriter: Sendable {
             {
                 return Outcome(status: stored["status"], etag: stored["etag"], replayed: true)
             }
-            let current = try self.currentETag(set, key: key, db)
-            if let ifMatch, ifMatch.trimmingCharacters(in: .whitespaces) != "*",
-                !ifMatch.split(separator: ",").contains(where: { Self.sameTag($0, current) })
-            {
-                throw ServiceError(
-                    status: 412, code: "PreconditionFailed",
-                    message: "\(set.name)(\(key)) was changed since it was read (its ETag is now \(current)).")
-            }
+            try self.checkIfMatch(ifMatch, set, key: key, db)
             var outcome: Outcome
             switch change {
             case .delete:
@@ -99,6 +92,17 @@ struct EntityWriter: Sendable {
             }
             return outcome
         }
+    }
+
+    /// A `412` unless `ifMatch` is absent, `*`, or names the entity's current ETag.
+    func checkIfMatch(_ ifMatch: String?, _ set: EntitySetSchema, key: Int64, _ db: Database) throws {
+        let current = try currentETag(set, key: key, db)
+        guard let ifMatch, ifMatch.trimmingCharacters(in: .whitespaces) != "*",
+            !ifMatch.split(separator: ",").contains(where: { Self.sameTag($0, current) })
+        else { return }
+        throw ServiceError(
+            status: 412, code: "PreconditionFailed",
+            message: "\(set.name)(\(key)) was changed since it was read (its ETag is now \(current)).")
     }
 
     static func createRepeatabilityTable(_ db: Database) throws {
