@@ -235,4 +235,38 @@ extension ScreenSnapshotTests {
         #expect(writes.invoked.count == 2, "\(terminal.lastFrame)")
         #expect(writes.invoked.last.map { $0.key.isCall && $0.key != invocation.key } == true)
     }
+
+    /// What acts on all of a set is offered on the set's own list, titled so, and asks naming all of them; not on a
+    /// relation's list of the set (a person's cars), where it would act on rows not shown.
+    @Test func an_action_on_all_of_a_set_is_offered_on_its_own_list_only() throws {
+        let writes = RecordingWrites()
+        let person = try #require(CarDealerModel.model.entityType(ofSet: "Person")).qualifiedName
+        let (app, terminal, _) = try operationsApp(writes: writes) { note in
+            note.isBoundToCollection = true
+            note.dialect = .v4
+            note.qualifiedName = "NS.Note"
+            note.name = "NS.Note"
+            note.boundType = person
+        }
+        _ = app.handle([.key(.char("!"))])
+        let menu = terminal.lastFrame.joined(separator: "\n")
+        #expect(menu.contains("On all People") && menu.contains("Add a note"), "\(menu)")
+        _ = app.handle([.key(.enter)])
+        _ = app.handle("Checked".map { .key(.char($0)) } + [.key(.enter)])
+        #expect(terminal.lastFrame.joined().contains("Add a note on all People (text Checked)? y sends it"))
+        _ = app.handle([.key(.char("y"))])
+        let invocation = try #require(writes.invoked.first)
+        #expect(invocation.key.callSet == "Person" && invocation.operation == "NS.Note")
+        // On a person's cars (a relation's list of cars), what acts on all cars is not offered
+        let car = try #require(CarDealerModel.model.entityType(ofSet: "Car")).qualifiedName
+        let (other, screen, _) = try operationsApp(writes: writes) { note in
+            note.isBoundToCollection = true
+            note.boundType = car
+        }
+        _ = other.handle([.key(.escape), .key(.char("G")), .key(.enter)])
+        #expect(screen.lastFrame[0].contains("People ›"), "\(screen.lastFrame)")
+        _ = other.handle([.key(.char("!"))])
+        #expect(screen.lastFrame[0].contains("Operations"), "\(screen.lastFrame)")
+        #expect(!screen.lastFrame.joined().contains("On all"), "\(screen.lastFrame)")
+    }
 }
