@@ -177,6 +177,35 @@ extension ScreenSnapshotTests {
                 == ["name", "city", "id\""])
     }
 
+    /// A decimal answer of a function whose return type declares a scale shows that many places (v4 sends it as a
+    /// JSON number: `0.00` arrives as `0.0`); one with no scale shows as it came.
+    @Test func a_decimal_answer_shows_the_places_of_its_return_types_scale() throws {
+        for (scale, stored, shown) in [(2, "0.0", "0.00"), (2, "1234.5", "1,234.50"), (nil, "0.0", "0.0")] {
+            let (app, terminal, intents) = try operationsApp { note in
+                note = ServiceOperation(
+                    kind: .function, name: "NS.Cost", returnType: .primitive(.decimal), method: .get, dialect: .v4)
+                note.qualifiedName = "NS.Cost"
+                note.boundType = "edmexampleModel.Person"
+                note.returnScale = scale
+            }
+            _ = app.handle([.key(.char("!")), .key(.enter)])
+            guard case .call(let call)? = intents.shown.last?.0 else {
+                Issue.record("no call was asked for: \(intents.shown)")
+                return
+            }
+            try app.environment.cache.write {
+                try $0.writeCallResult(call.key.canonical, entityKey: nil, value: stored, at: Self.fixedNow)
+            }
+            app.presentIfNeeded()
+            _ = app.handle([.key(.resize)])
+            let lines = terminal.lastFrame.map { $0.trimmingCharacters(in: .whitespaces) }
+            #expect(lines.contains(shown), "scale \(scale.map(String.init) ?? "none"): \(terminal.lastFrame)")
+        }
+        #expect(CallResultController.decimal("-12.50") == "-12.50")
+        #expect(CallResultController.decimal("1e3") == nil && CallResultController.decimal("1-2") == nil)
+        #expect(CallResultController.decimal("\"x\"") == nil && CallResultController.decimal("1.2.3") == nil)
+    }
+
     @Test func bang_on_an_entitys_own_screen_offers_what_acts_on_it() throws {
         let (app, terminal, _) = try operationsApp()
         // (read-only here: its actions are dimmed, and say why)

@@ -113,7 +113,9 @@ struct DemoOperationTests {
         let screen = try await app.expect("the answer") { screen in
             screen.contains("Maintenance cost \(year)")
                 && screen.split(separator: "\n").contains { line in
-                    Decimal(string: line.trimmingCharacters(in: .whitespaces)) == Decimal(string: number)
+                    // (grouped as a decimal of its scale is: `1,234.50`)
+                    Decimal(string: line.trimmingCharacters(in: .whitespaces).replacingOccurrences(of: ",", with: ""))
+                        == Decimal(string: number)
                 }
         }
         #expect(!screen.contains("loading…"), "\(screen)")

@@ -118,6 +118,12 @@ final class CallResultController: ScreenController {
             lines = entity.properties.map { ($0.name, FieldInput.text(of: $0.value)) }
         } else if let json = result?.value {
             lines = Self.lines(ofJSON: json)
+            if lines.count == 1, lines[0].name.isEmpty, let places = decimalPlaces,
+                let text = Self.decimal(lines[0].text)
+            {
+                // (a decimal of a declared scale, as a property of it shows: `0.00`, not the `0.0` a JSON number is)
+                lines[0].text = ValueFormatter.format(.decimal(text), as: "places\(places)")
+            }
         }
         // (a service may answer megabytes: a line shows a few thousand characters at most, sanitised once)
         let cut = lines.prefix(10_000).map { line in
@@ -128,6 +134,26 @@ final class CallResultController: ScreenController {
         }
         shown = cut
         return cut
+    }
+
+    /// The places a decimal answer of the call's function has (its return type's `Scale`, 0 to 3); nil for any
+    /// other answer.
+    var decimalPlaces: Int? {
+        let name = call.path.segments.last?.name ?? ""
+        guard
+            let operation = environment.model.operations.first(where: { $0.name == name || $0.qualifiedName == name }),
+            operation.returnType == .primitive(.decimal), let scale = operation.returnScale, (0...3).contains(scale)
+        else { return nil }
+        return scale
+    }
+
+    /// `text` when it is a plain decimal number (digits, a sign, a point; no exponent), else nil.
+    static func decimal(_ text: String) -> String? {
+        guard !text.isEmpty, text.count <= 40, text.contains(where: \.isNumber),
+            text.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == "." || $0 == "-") }),
+            text.filter({ $0 == "." }).count <= 1, text.dropFirst().allSatisfy({ $0 != "-" })
+        else { return nil }
+        return text
     }
 
     /// A value kept as plain JSON, as lines: one for a single value, a name and a value for each field of a record,

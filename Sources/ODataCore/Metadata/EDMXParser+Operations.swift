@@ -47,6 +47,7 @@ extension EDMXParser.Context {
             kind: isAction ? .action : .function, name: namespace + "." + name, returnType: returnType,
             method: isAction ? .post : .get, dialect: .v4)
         operation.qualifiedName = namespace + "." + name
+        operation.returnScale = node.child(named: "ReturnType")?.attribute("Scale").flatMap { Int($0) }
         if let binding {
             operation.bindingParameter = binding.name
             switch binding.type {

@@ -83,6 +83,8 @@ public struct ServiceOperation: Sendable, Hashable {
     public var bindingParameter: String?
     /// What it answers with; nil for nothing (`204`).
     public var returnType: EdmTypeReference?
+    /// v4 `ReturnType`'s `Scale`: the places a decimal answer has (nil when not given, or `variable`).
+    public var returnScale: Int?
     /// The entity set its entity results belong to: a v2 `EntitySet` or a v4 import's.
     public var entitySet: String?
     /// v4 `EntitySetPath` (`binding/Navigation`): its results are reached from the bound entity.
