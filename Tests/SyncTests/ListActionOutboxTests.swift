@@ -177,4 +177,53 @@ import Testing
         }
         #expect(try cache.listState(keys[0])?.fetchedAt == at.addingTimeInterval(13))
     }
+
+    /// A page read already on its way when the action runs brings the list as it was before: the list stays not
+    /// fresh and is asked again at once (not held as answered), so the screen ends with what the service holds now.
+    @Test func a_page_on_its_way_when_the_action_runs_is_followed_by_a_fresh_read() async throws {
+        // The service: its first two reads (the list shown, then the one held on its way) answer the old make
+        let reads = Mutex(0)
+        let transport = FakeTransport { request, _ in
+            if request.method == .post { return TransportResponse(status: 204) }
+            let read = reads.withLock { count -> Int in
+                count += 1
+                return count
+            }
+            let make = read <= 2 ? "Ford" : "FORD"
+            return json(
+                #"{"@odata.context":"\#(Self.root)$metadata#Cars","@odata.count":2,"value":["#
+                    + #"{"id":1,"make":"\#(make)"},{"id":2,"make":"\#(make)"}]}"#)
+        }
+        // (the system's clock: the held read goes out before the action's effects are marked)
+        let engine = SyncEngine(
+            configuration: SyncEngine.Configuration(serviceRoot: Self.root), cache: try CacheDatabase(),
+            transport: transport, model: Self.model)
+        let cars = ListRequest(entitySet: "Cars")
+        engine.screenDidShow(.list(cars), visible: 0..<10, screen: ScreenID(1))
+        await engine.flushIntents()
+        await engine.waitUntilIdle()
+        // Given a read of the list on its way, held
+        await transport.hold { $0.method == .get }
+        engine.refresh(screen: ScreenID(1))
+        await engine.flushIntents()
+        #expect(try await eventually { await transport.waitingCount == 1 })
+        // When the action on all cars runs meanwhile
+        let type = try #require(Self.model.entityType(ofSet: "Cars"))
+        let rename = try #require(Self.model.operations(boundTo: type.qualifiedName, collection: true).first)
+        engine.invoke(
+            ActionInvocation(
+                key: .call(on: "Cars"), operation: rename.queuedName,
+                parameters: [.init(name: "old", value: .string("Ford")), .init(name: "new", value: .string("FORD"))]))
+        await engine.flushIntents()
+        #expect(try await eventually { try engine.cache.outboxEntries().isEmpty })
+        // And the held read answers after it, with the make as it was when it was asked
+        await transport.release()
+        // Then the list is read again and ends with the new make, fresh
+        #expect(
+            try await eventually(seconds: 10) {
+                try engine.cache.listWindow(cars.key, range: 0..<2).rows.first?.entity?["make"] == .string("FORD")
+                    && (try engine.cache.listState(cars.key)?.fetchedAt?.timeIntervalSince1970 ?? 0) > 0
+            })
+        #expect(reads.withLock { $0 } == 3)
+    }
 }

@@ -61,6 +61,9 @@ struct JobReport: Sendable {
     var deferred: [Normaliser.DeferredNavigation] = []
     /// A page asked from a list's end brought no rows (``Normaliser/Summary/tailGaveNoRows``).
     var tailGaveNoRows = false
+    /// What it brought stays not fresh: an action's effects marked it while the read was on its way, so the
+    /// answer is older than what the service holds (``JobRunner/keptStale(_:)``). It is asked again, not held.
+    var keptStale = false
 
     /// Whether the failure means the service could not be reached at all.
     var isUnreachable: Bool { outcome == .failed && error?.kind == .transport }

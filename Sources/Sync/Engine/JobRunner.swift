@@ -168,10 +168,26 @@ struct JobRunner: Sendable {
         report.error = nil
         report.deferred = summary.deferred
         report.tailGaveNoRows = summary.tailGaveNoRows
+        report.keptStale = keptStale(job.target)
         if let stopped = summary.pagingStopped ?? notice {
             report.notice = ODataError(kind: .refused, message: stopped, url: job.url)
         }
         return report
+    }
+
+    /// Whether the list or the relations `target` wrote are still not fresh after the write: marked so by an
+    /// action's effects after the read went out, which the cache keeps (an answer older than the marking).
+    func keptStale(_ target: FetchTarget) -> Bool {
+        let never = Date(timeIntervalSince1970: 0)
+        switch target {
+        case .listPage(let key, _, _, _):
+            return ((try? cache.listState(key)) ?? nil)?.fetchedAt == never
+        case .entity(let key, let expanded):
+            let first = Set(expanded.compactMap { $0.split(separator: "/").first.map(String.init) })
+            return first.contains { ((try? cache.relationKeys(key, navigation: $0)) ?? nil)?.fetchedAt == never }
+        default:
+            return false
+        }
     }
 
     /// A link as an absolute URL: as given when absolute, else against the service root (as servers mean it).

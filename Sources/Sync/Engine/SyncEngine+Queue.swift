@@ -127,7 +127,12 @@ extension SyncEngine {
         let entry = running.removeValue(forKey: url)
         startedAt[url] = nil
         refreshing.remove(url)
-        remember(url, report: report)
+        if report.keptStale {
+            // (an answer older than an action's effects on it: asked again below, not held as answered)
+            holds[url] = nil
+        } else {
+            remember(url, report: report)
+        }
         let now = clock.now()
         if report.isUnreachable {
             wentOffline(report.error?.description ?? "The service could not be reached.", at: now)
@@ -169,6 +174,9 @@ extension SyncEngine {
         for waiter in resultWaiters.removeValue(forKey: url) ?? [] { waiter.resume(returning: result) }
         if report.tailGaveNoRows, let key = target?.listKey { forwardOnly.insert(key) }
         if report.outcome == .fetched, let key = target?.listKey { replanScreens(showing: key) }
+        if report.keptStale, let owners = entry?.job.owners {
+            for owner in owners { replan(owner, force: false) }
+        }
         dispatch()
     }
 

@@ -11,6 +11,7 @@ actor FakeTransport: ODataTransport {
     private var handler: Handler
     private(set) var requests: [TransportRequest] = []
     private var held = false
+    private var holdOnly: (@Sendable (TransportRequest) -> Bool)?
     private var holders: [CheckedContinuation<Void, Never>] = []
 
     init(handler: @escaping Handler) {
@@ -22,8 +23,12 @@ actor FakeTransport: ODataTransport {
     /// While held, requests wait (counted) until ``release()``.
     func hold() { held = true }
 
+    /// Only the requests `only` picks wait, until ``release()``.
+    func hold(only: @escaping @Sendable (TransportRequest) -> Bool) { holdOnly = only }
+
     func release() {
         held = false
+        holdOnly = nil
         let waiting = holders
         holders = []
         for holder in waiting { holder.resume() }
@@ -35,12 +40,12 @@ actor FakeTransport: ODataTransport {
 
     nonisolated func send(_ request: TransportRequest) async throws -> TransportResponse {
         let number = await record(request)
-        if await isHeld { await wait() }
+        if await isHeld(request) { await wait() }
         try Task.checkCancellation()
         return try await currentHandler(request, number)
     }
 
-    private var isHeld: Bool { held }
+    private func isHeld(_ request: TransportRequest) -> Bool { held || holdOnly?(request) == true }
 
     private func wait() async {
         await withCheckedContinuation { holders.append($0) }
