@@ -147,11 +147,10 @@ final class CallResultController: ScreenController {
         return scale
     }
 
-    /// `text` when it is a plain decimal number (digits, a sign, a point; no exponent), else nil.
+    /// `text` when it is a plain decimal number (as ``ODataCore/DecimalText`` reads one, without an exponent), else
+    /// nil.
     static func decimal(_ text: String) -> String? {
-        guard !text.isEmpty, text.count <= 40, text.contains(where: \.isNumber),
-            text.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == "." || $0 == "-") }),
-            text.filter({ $0 == "." }).count <= 1, text.dropFirst().allSatisfy({ $0 != "-" })
+        guard text.count <= 40, !text.contains(where: { $0 == "e" || $0 == "E" }), DecimalText.canonical(text) != nil
         else { return nil }
         return text
     }
