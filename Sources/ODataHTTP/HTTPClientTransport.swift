@@ -72,8 +72,10 @@ public final class HTTPClientTransport: ODataTransport {
     let cookies = CookieJar()
     /// Where body bytes are counted as they arrive; nil for nowhere.
     let counter: TransferCounter?
-    /// The service root (where a CSRF token is fetched); nil for a transport made for any URL.
-    let serviceRoot: String?
+    /// The service root (where a CSRF token is fetched); nil for a transport made for any URL. A URL that named an
+    /// entity set is put right once `$metadata` showed the root (``serviceRootFound(_:)``).
+    var serviceRoot: String? { root.withLock { $0 } }
+    let root: Mutex<String?>
     /// The CSRF token writes carry, once asked for (SAP Gateway's protection; never logged or stored).
     let csrf = Mutex(CSRFState())
 
@@ -107,7 +109,7 @@ public final class HTTPClientTransport: ODataTransport {
         self.maxBodyBytes = maxBodyBytes
         self.proxy = proxy
         self.serviceOrigin = serviceOrigin.flatMap(URL.init(string:)).flatMap(Origin.init)
-        self.serviceRoot = serviceOrigin
+        root = Mutex(serviceOrigin)
         authorization = credentials.authorization
         var configuration = HTTPClient.Configuration(
             redirectConfiguration: .disallow,  // followed in `get`, within the origin only
@@ -171,6 +173,13 @@ public final class HTTPClientTransport: ODataTransport {
         var response = response
         response.headers["x-csrf-token"] = nil
         return response
+    }
+
+    /// The service root the session found (the parent of a URL that named one of its entity sets): the CSRF token
+    /// is fetched there, not by reading that set whole. Kept only on the transport's origin.
+    public func serviceRootFound(_ found: String) {
+        guard let origin = serviceOrigin, URL(string: found).flatMap(Origin.init) == origin else { return }
+        root.withLock { $0 = found }
     }
 
     /// The CSRF token for writes: the one asked for before unless `fresh`; nil when the service sends none.

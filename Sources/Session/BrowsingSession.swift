@@ -178,6 +178,8 @@ public final class BrowsingSession: Sendable {
         } catch {
             throw SessionError("Could not open the cache: \(error)")
         }
+        // (a URL that named an entity set: writes fetch their CSRF token at the service root, not by reading the set)
+        if opened.root != root { http.serviceRootFound(opened.root) }
         var profile = (settings.profile ?? DisplayProfile.defaults(for: opened.model)).completed(for: opened.model)
         if let set = opened.entitySet { profile.root = set }
 

@@ -68,4 +68,25 @@ import Testing
         #expect(
             server.exchanges.allSatisfy { $0.header("X-CSRF-Token") == nil || $0.header("X-CSRF-Token") == "Fetch" })
     }
+
+    @Test func a_url_that_named_an_entity_set_fetches_the_token_at_the_root_the_session_found() async throws {
+        let server = try ScriptedHTTPServer { exchange in
+            exchange.head.hasPrefix("GET")
+                ? Self.answer("200 OK", ["X-CSRF-Token: tok"]) : Self.answer("204 No Content", close: true)
+        }
+        defer { server.stop() }
+        // Given a transport made for the URL the user gave (an entity set), then told the service's root
+        let transport = try HTTPClientTransport(serviceRoot: server.url("/svc/Car"), environment: [:], timeout: 5)
+        transport.serviceRootFound(server.url("/svc/"))
+        // (a root on another origin is not taken)
+        transport.serviceRootFound("http://elsewhere.example/svc/")
+        // When a write is sent
+        _ = try await transport.send(
+            TransportRequest(method: .merge, url: server.url("/svc/Car(1)"), body: Array("{}".utf8)))
+        // Then the token is fetched at the root, not by reading the set whole
+        #expect(
+            server.exchanges.map { $0.head.prefix { $0 != " " } + " " + $0.target } == [
+                "GET /svc/", "MERGE /svc/Car(1)",
+            ])
+    }
 }
