@@ -49,6 +49,9 @@ from odatapy.edm.annotations import (
 from odatapy.edm.csdl import (
     CsdlSingleton,
     CsdlAnnotation,
+    CsdlAnnotations,
+    CsdlInclude,
+    CsdlReference,
     CsdlAbstractEdmProvider,
     CsdlAction,
     CsdlActionImport,
@@ -114,6 +117,10 @@ class Schema(CsdlAbstractEdmProvider):
                         PropertyValue("ValueListProperty", to_expression("country"))]),
                 ]))])),
             CsdlAnnotation(term=common + "ValueListWithFixedValues", value=True)]
+        # A car's model has value help from another service (issue 33), as SAP's RAP services give it: the model
+        # names the value-help service's $metadata, relative to its own, and that service says how (ModelHelp).
+        car.properties[2].annotations = [CsdlAnnotation(
+            term=common + "ValueListReferences", value=Collection(items=[to_expression("../vh/$metadata")]))]
         ui = "com.sap.vocabularies.UI.v1."
         verdict_level = Path("verdictCriticality")
         inspection = key_type(
@@ -214,6 +221,50 @@ class Schema(CsdlAbstractEdmProvider):
                            enum_types=[kinds, checks],
                            functions=[cars_by_make, of_kind, count_of_make, described],
                            actions=[repaint, register, add_make, rename_make])]
+
+
+class ModelHelp(CsdlAbstractEdmProvider):
+    """The value-help service of a car's model (issue 33), served at /vh/ beside the main service: a set of car
+    models, and a Common.ValueListMapping aimed at the main service's Car/model (through the alias its reference
+    gives that namespace) that writes the model's name back (InOut) and narrows the list by the car's make (In)."""
+
+    def get_references(self):
+        return [CsdlReference(uri="../odata/$metadata", includes=[CsdlInclude(namespace=NS, alias="Main")])]
+
+    def get_schemas(self):
+        common = "com.sap.vocabularies.Common.v1."
+        model = key_type("CarModel", "modelID", [("name", "Edm.String"), ("make", "Edm.String")], [])
+        mapping = CsdlAnnotation(term=common + "ValueListMapping", value=Record(
+            type=common + "ValueListMappingType", property_values=[
+                PropertyValue("Label", to_expression("Car models")),
+                PropertyValue("CollectionPath", to_expression("CarModel")),
+                PropertyValue("Parameters", Collection(items=[
+                    Record(type=common + "ValueListParameterInOut", property_values=[
+                        PropertyValue("LocalDataProperty", Path("model", PathKind.PropertyPath)),
+                        PropertyValue("ValueListProperty", to_expression("name"))]),
+                    Record(type=common + "ValueListParameterIn", property_values=[
+                        PropertyValue("LocalDataProperty", Path("make", PathKind.PropertyPath)),
+                        PropertyValue("ValueListProperty", to_expression("make"))]),
+                ]))]))
+        container = CsdlEntityContainer(
+            name="Container", entity_sets=[CsdlEntitySet(name="CarModel", type="CarModels.CarModel")])
+        return [CsdlSchema(namespace="CarModels", entity_types=[model], entity_container=container,
+                           annotation_groups=[CsdlAnnotations(target="Main.Car/model", annotations=[mapping])])]
+
+
+def model_help_app():
+    """The value-help service as a WSGI application mounted at /vh."""
+    odata = OData.new_instance()
+    handler = odata.create_handler(odata.create_service_metadata(ModelHelp()))
+    store = InMemoryDataStore()
+    store.set_entities("CarModel", [
+        entity(modelID=index + 1, name=name, make=make)
+        for index, (make, name) in enumerate([
+            ("Ford", "Focus"), ("Ford", "Fiesta"), ("Ford", "Kuga"), ("Honda", "Civic"), ("Honda", "Jazz"),
+            ("Honda", "CR-V"), ("Skoda", "Octavia"), ("Skoda", "Fabia"), ("Tesla", "Model 3"), ("Tesla", "Model Y"),
+            ("Toyota", "Corolla"), ("Toyota", "Yaris")])])
+    handler.register(InMemoryProcessor(store))
+    return ODataWSGIApp(handler, mount_path="/vh")
 
 
 class EveryEntityHasAnETag(CustomETagSupport):
@@ -428,7 +479,8 @@ def inspections_of_kind(store):
 
 
 def wsgi_app():
-    """The service as a WSGI application mounted at /odata (sign_in_service.py puts it behind OAuth 2.0)."""
+    """The service as a WSGI application mounted at /odata, its value-help service at /vh (sign_in_service.py puts
+    both behind OAuth 2.0)."""
     odata = OData.new_instance()
     handler = odata.create_handler(odata.create_service_metadata(Schema()))
     store = InMemoryDataStore()
@@ -441,7 +493,14 @@ def wsgi_app():
     handler.register(processor)
     handler.register(CarActions(store))
     handler.register(EveryEntityHasAnETag())
-    return ODataWSGIApp(handler, mount_path="/odata")
+    main = ODataWSGIApp(handler, mount_path="/odata")
+    helper = model_help_app()
+
+    def app(environ, start_response):
+        # (the value-help service of issue 33 beside the main one, on the same origin)
+        path = environ.get("PATH_INFO", "")
+        return (helper if path == "/vh" or path.startswith("/vh/") else main)(environ, start_response)
+    return app
 
 
 def main():

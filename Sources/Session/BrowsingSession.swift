@@ -87,12 +87,15 @@ public final class BrowsingSession: Sendable {
     public var standingWarning: String? { insecure ? "TLS not verified (--insecure)" : nil }
     let insecure: Bool
     public let allowsWrites: Bool
+    /// What it was started with: a service it names for value help is opened with the same sign-in.
+    let settings: SessionSettings
 
     init(
         root: String, cache: CacheDatabase, engine: SyncEngine, model: ServiceModel, profile: DisplayProfile,
         proxy: ProxyServer?, transport: any ODataTransport, metadataFromCache: Bool, notes: [String] = [],
-        allowsWrites: Bool, insecure: Bool = false
+        allowsWrites: Bool, insecure: Bool = false, settings: SessionSettings
     ) {
+        self.settings = settings
         self.insecure = insecure
         self.allowsWrites = allowsWrites
         self.transport = transport
@@ -196,7 +199,7 @@ public final class BrowsingSession: Sendable {
         return BrowsingSession(
             root: opened.root, cache: opened.cache, engine: engine, model: opened.model, profile: profile,
             proxy: http.proxy, transport: transport, metadataFromCache: opened.fromCache, notes: opened.notes,
-            allowsWrites: settings.allowsWrites, insecure: settings.tls?.insecure == true
+            allowsWrites: settings.allowsWrites, insecure: settings.tls?.insecure == true, settings: settings
         )
     }
 
@@ -206,7 +209,37 @@ public final class BrowsingSession: Sendable {
         let environment = BrowserEnvironment(
             cache: cache, intents: engine, writes: allowsWrites ? engine : nil, model: model, profile: profile)
         environment.standingWarning = standingWarning
+        environment.serviceRoot = root
+        let settings = settings
+        environment.openService = { root in try await Self.openForValueHelp(root, like: settings) }
         return environment
+    }
+
+    /// The service at `root`, which a property of this one names for its values (`Common.ValueListReferences`),
+    /// opened for reading with this session's sign-in (the reference was checked to be on this service's origin):
+    /// its own cache beside this one's, no prefetching (a value help is read as it is shown), no writes.
+    static func openForValueHelp(_ root: String, like settings: SessionSettings) async throws -> ReferencedService {
+        var derived = settings
+        derived.serviceRoot = root
+        derived.identity = nil
+        derived.profile = nil
+        derived.annotations = []
+        if let file = settings.cacheFile {
+            derived.cacheDirectory = (file as NSString).deletingLastPathComponent
+            derived.cacheFile = nil
+        }
+        derived.prefetch = false
+        derived.allowsWrites = false
+        derived.onSignInPrompt = nil
+        let session = try await start(derived)
+        // (a root whose `$metadata` could not be had may have been taken for an entity set of its parent's service)
+        let wanted = root.hasSuffix("/") ? root : root + "/"
+        guard session.root == wanted else {
+            throw SessionError("there is no service at \(root)")
+        }
+        return ReferencedService(
+            root: session.root, cache: session.cache, intents: session.engine, model: session.model,
+            profile: session.profile)
     }
 
     /// The first screen: the profile's root set, else the list of entity sets.

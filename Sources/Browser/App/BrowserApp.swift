@@ -47,6 +47,11 @@ public final class BrowserApp {
             entitySets: environment.model.entitySets.map(\.name),
             operations: environment.model.unboundOperations.map(\.name))
         environment.redrawHandler = { [weak self] in self?.setNeedsDisplay() }
+        environment.presentHandler = { [weak self] screen, over in
+            guard let self, self.stack.top === over else { return false }
+            self.stack.push(screen)
+            return true
+        }
         environment.clipboard = { [weak terminal] text in terminal?.copyToClipboard(text) ?? false }
         environment.canShowBraille = terminal.canShowBraille
         stack.onCommandKey = { [weak self] in

@@ -22,12 +22,14 @@ extension EditFormController {
         return environment.model.properties(of: type).first { $0.name == field.input.name }
     }
 
-    /// The value list of the focused field, when it has one the service lists in a set of its own.
-    var focusedValueList: ValueList? {
-        guard let field = fields[safe: focus], field.isEditable, let list = property(of: field)?.valueList,
-            environment.model.entitySet(named: list.collectionPath) != nil
-        else { return nil }
-        return list
+    /// Whether the focused field has value help: a value list the service lists in a set of its own, or one another
+    /// service lists (`Common.ValueListReferences`).
+    var focusedHasValueHelp: Bool {
+        guard let field = fields[safe: focus], field.isEditable, let property = property(of: field) else {
+            return false
+        }
+        if let list = property.valueList { return environment.model.entitySet(named: list.collectionPath) != nil }
+        return !property.valueListReferences.isEmpty && formSet != nil && environment.openService != nil
     }
 
     /// F4: the values of the focused field, to pick one from.
@@ -37,7 +39,8 @@ extension EditFormController {
             message = "Value help is for the fields of an entity's own form, not this one."
             return .handled
         }
-        guard let list = property(of: field)?.valueList else {
+        guard let property = property(of: field), property.valueList != nil || !property.valueListReferences.isEmpty
+        else {
             message = "\(field.label) has no value help: the service lists no values for it."
             return .handled
         }
@@ -45,14 +48,21 @@ extension EditFormController {
             message = "\(field.label) \(field.readOnly ?? "cannot be changed here")."
             return .handled
         }
+        guard let list = property.valueList else { return referencedValueHelp(field, property) }
+        return picker(of: list, for: field, in: environment)
+    }
+
+    /// The list of `list`'s values, read in `service` (this session's, or one opened for value help), narrowed by
+    /// the form's `In` parameters; Enter on one writes its `Out` and `InOut` values into the form.
+    func picker(of list: ValueList, for field: Field, in service: BrowserEnvironment) -> ScreenAction {
         let collection = list.collectionPath
-        guard environment.model.entitySet(named: collection) != nil else {
+        let model = service.model
+        guard model.entitySet(named: collection) != nil else {
             message =
                 "The values of \(field.label) are listed in \(TextSanitizer.sanitize(String(collection.prefix(60)))), "
-                + "which this service does not have."
+                + "which \(service === environment ? "this" : "its value help") service does not have."
             return .handled
         }
-        let model = environment.model
         let listed = model.entityType(ofSet: collection).map { model.properties(of: $0) } ?? []
         // `In` parameters narrow the list by what the form holds now.
         var conditions: [QueryFilter] = []
@@ -65,19 +75,21 @@ extension EditFormController {
         }
         let filter = conditions.isEmpty ? nil : QueryFilter.all(conditions).and(nil, dialect: model.dialect)
         let title = TextSanitizer.sanitize(
-            String((list.label ?? environment.setProfile(collection).title ?? collection).prefix(60)))
+            String((list.label ?? service.setProfile(collection).title ?? collection).prefix(60)))
         let picker = EntityListController(
-            environment: environment, source: .list(ListRequest(entitySet: collection, filter: filter)),
+            environment: service, source: .list(ListRequest(entitySet: collection, filter: filter)),
             breadcrumb: title, kindTitle: title)
+        let cache = service.cache
         picker.picking = Picking(
-            title: "Enter takes it for \(field.label)", take: { [weak self] entity in self?.take(entity, from: list) })
+            title: "Enter takes it for \(field.label)",
+            take: { [weak self] entity in self?.take(entity, from: list, cachedIn: cache) })
         return .push(picker)
     }
 
     /// Writes what the chosen `entity` of a value list gives into the form's fields (`Out` and `InOut`).
-    func take(_ entity: CachedEntity, from list: ValueList) {
+    func take(_ entity: CachedEntity, from list: ValueList, cachedIn cache: CacheDatabase) {
         // (a row read with only what its list showed: the whole entity, when the cache has it)
-        let whole = (try? environment.cache.fullEntity(entity.key)) ?? nil
+        let whole = (try? cache.fullEntity(entity.key)) ?? nil
         var taken: [String] = []
         var missing: [String] = []
         for (local, from) in list.outputs {

@@ -285,7 +285,7 @@ public final class EditFormController: ScreenController {
 
     public var statusSummary: String {
         let waiting = notLoadedFields
-        let keys = (focusedValueList == nil ? "" : "F4 lists values · ") + "Enter saves · Esc cancels · Tab moves"
+        let keys = (focusedHasValueHelp ? "F4 lists values · " : "") + "Enter saves · Esc cancels · Tab moves"
         guard !waiting.isEmpty else { return keys }
         return "not loaded yet, asked of the service: " + waiting.joined(separator: ", ") + " · " + keys
     }

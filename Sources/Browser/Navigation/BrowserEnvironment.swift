@@ -34,7 +34,19 @@ public final class BrowserEnvironment {
     var searchFailed: [String: String] = [:]
     /// Set by ``BrowserApp``: something changed, draw a frame soon.
     var redrawHandler: () -> Void = {}
-    private var lastScreenID = 0
+    /// Set by ``BrowserApp``: pushes a screen that was made after a wait (value help read from another service),
+    /// only while the screen that asked for it is still on top; false when it is not.
+    var presentHandler: (any ScreenController, AnyObject) -> Bool = { _, _ in false }
+    var lastScreenID = 0
+    /// The root of the service this session browses (one trailing slash); references in its `$metadata` are
+    /// relative to its `$metadata`. Nil where not known (then no other service is opened).
+    public var serviceRoot: String?
+    /// Opens a service another one names for a property's values (`Common.ValueListReferences`) by its root, for
+    /// reading: set by the session; nil where this browser opens none. Its error's description is a sentence.
+    public var openService: (@Sendable (String) async throws -> ReferencedService)?
+    /// The services opened for value help this session, by root, and those being opened.
+    var referencedEnvironments: [String: BrowserEnvironment] = [:]
+    var openingServices: Set<String> = []
 
     public init(
         cache: CacheDatabase, intents: any SyncIntents, writes: (any WriteIntents)? = nil, model: ServiceModel,
@@ -51,6 +63,25 @@ public final class BrowserEnvironment {
 
     /// Asks for a frame; many requests within one batch of events make one frame.
     public func setNeedsDisplay() { redrawHandler() }
+
+    /// The screens of a service opened for value help share this session's terminal, clock and frames; their
+    /// screen identities are kept apart from this one's (each fetcher knows only its own).
+    func environment(for service: ReferencedService) -> BrowserEnvironment {
+        if let made = referencedEnvironments[service.root] { return made }
+        let made = BrowserEnvironment(
+            cache: service.cache, intents: service.intents, writes: nil, model: service.model,
+            profile: service.profile, now: now, timeZone: timeZone)
+        made.serviceRoot = service.root
+        made.redrawHandler = { [weak self] in self?.redrawHandler() }
+        made.presentHandler = { [weak self] screen, over in self?.presentHandler(screen, over) ?? false }
+        made.clipboard = clipboard
+        made.canShowBraille = canShowBraille
+        made.bytesArrived = bytesArrived
+        made.standingWarning = standingWarning
+        made.lastScreenID = (referencedEnvironments.count + 1) * 1_000_000
+        referencedEnvironments[service.root] = made
+        return made
+    }
 
     /// A fresh identity for a new screen.
     func nextScreenID() -> ScreenID {
@@ -106,6 +137,27 @@ public final class BrowserEnvironment {
         case ..<86_400: return "\(seconds / 3600) h old"
         default: return "\(seconds / 86_400) d old"
         }
+    }
+}
+
+/// A service opened for reading beside the session's own, because the session's service names it for a property's
+/// values (`Common.ValueListReferences`): its model, its cache and the fetcher on that cache.
+public struct ReferencedService: Sendable {
+    /// Its root, with one trailing slash.
+    public var root: String
+    public var cache: CacheDatabase
+    public var intents: any SyncIntents
+    public var model: ServiceModel
+    public var profile: DisplayProfile
+
+    public init(
+        root: String, cache: CacheDatabase, intents: any SyncIntents, model: ServiceModel, profile: DisplayProfile
+    ) {
+        self.root = root
+        self.cache = cache
+        self.intents = intents
+        self.model = model
+        self.profile = profile
     }
 }
 

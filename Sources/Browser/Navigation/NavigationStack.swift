@@ -1,4 +1,5 @@
 import EntityCache
+import ScreenSeam
 import Terminal
 
 /// The container of screens: shows the top controller and routes keys to it.
@@ -44,7 +45,7 @@ public final class NavigationStack {
         top.willAppear()
         leaving.didDisappear()
         top.didAppear()
-        environment.intents.screenDidClose(leaving.screenID)
+        intents(of: leaving).screenDidClose(leaving.screenID)
         environment.setNeedsDisplay()
     }
 
@@ -68,11 +69,16 @@ public final class NavigationStack {
             controllers.append(controller)
             leaving.didDisappear()
             controller.didAppear()
-            environment.intents.screenDidClose(leaving.screenID)
+            intents(of: leaving).screenDidClose(leaving.screenID)
             environment.setNeedsDisplay()
         } else {
             push(controller)
         }
+    }
+
+    /// The fetcher a screen's fetches are with: its own service's (a value help's list may be another service's).
+    func intents(of controller: any ScreenController) -> any SyncIntents {
+        ((controller as? ServiceScreen)?.environment ?? environment).intents
     }
 
     /// Pops until the screen at `level` (0: the root) is on top.
@@ -125,7 +131,21 @@ public final class NavigationStack {
         for controller in controllers.reversed() {
             controller.willDisappear()
             controller.didDisappear()
-            environment.intents.screenDidClose(controller.screenID)
+            intents(of: controller).screenDidClose(controller.screenID)
         }
     }
 }
+
+/// A screen that knows its environment: that of the session's service, or of a service opened for value help.
+protocol ServiceScreen: AnyObject {
+    var environment: BrowserEnvironment { get }
+}
+
+extension EntityListController: ServiceScreen {}
+extension EntityDetailController: ServiceScreen {}
+extension EntitySetsController: ServiceScreen {}
+extension ChartController: ServiceScreen {}
+extension CallResultController: ServiceScreen {}
+extension TextViewController: ServiceScreen {}
+extension EditFormController: ServiceScreen {}
+extension OperationsController: ServiceScreen {}

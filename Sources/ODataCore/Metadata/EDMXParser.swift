@@ -202,6 +202,10 @@ public enum EDMXParser {
             /// `Common.ValueList` and `Common.ValueListWithFixedValues` of a property.
             var valueList: ValueList?
             var fixedValues: Bool?
+            /// `Common.ValueListReferences` of a property; `Common.ValueListMapping`s (aimed at another service's
+            /// property), the unqualified first.
+            var valueListReferences: [String]?
+            var valueListMappings: [ValueList] = []
             /// `Common.FieldControl`'s static member: `ReadOnly`, `Mandatory`, `Hidden`, `Inapplicable`, `Optional`.
             var fieldControl: String?
             /// `Core.OperationAvailable` of an action or function: a constant, or a path of the bound entity.
@@ -310,6 +314,17 @@ public enum EDMXParser {
                     notes.valueList = ValueList(annotation: annotation, qualify: qualify)
                 case "com.sap.vocabularies.Common.v1.ValueListWithFixedValues":
                     notes.fixedValues = bool(annotation)
+                case "com.sap.vocabularies.Common.v1.ValueListReferences":
+                    notes.valueListReferences = ValueListReference.references(in: annotation)
+                case "com.sap.vocabularies.Common.v1.ValueListMapping":
+                    guard let mapping = ValueList(annotation: annotation, qualify: qualify),
+                        notes.valueListMappings.count < ValueListReference.maximumReferences
+                    else { continue }
+                    if annotation.attribute("Qualifier") == nil {
+                        notes.valueListMappings.insert(mapping, at: 0)
+                    } else {
+                        notes.valueListMappings.append(mapping)
+                    }
                 case "com.sap.vocabularies.Common.v1.FieldControl":
                     // (a path says it per entity; only a fixed member says it for all)
                     let member = annotation.attribute("EnumMember") ?? annotation.child(named: "EnumMember")?.text
@@ -552,6 +567,7 @@ public enum EDMXParser {
             if let criticality = notes.criticality { property.criticality = criticality }
             if let valueList = notes.valueList { property.valueList = valueList }
             if let fixed = notes.fixedValues { property.hasFixedValues = fixed }
+            if let references = notes.valueListReferences { property.valueListReferences = references }
             switch notes.fieldControl {
             case "ReadOnly"?:
                 property.isCreatable = false
@@ -589,6 +605,13 @@ public enum EDMXParser {
 
         /// Applies `<Annotations Target="NS.Type/Property">` or `Target="NS.Container/Set"`.
         func apply(_ notes: Notes, to target: String, in model: inout ServiceModel) {
+            // (a value-help service's mappings are aimed at another service's properties, which it does not declare)
+            if !notes.valueListMappings.isEmpty, let slash = target.firstIndex(of: "/") {
+                let aimedAt = qualify(String(target[..<slash])) + target[slash...]
+                if model.valueListMappings.count < ValueListReference.maximumTargets {
+                    model.valueListMappings[aimedAt] = notes.valueListMappings
+                }
+            }
             if !model.operations.isEmpty, applyToOperation(notes, target: target, in: &model) { return }
             let parts = target.split(separator: "/", maxSplits: 1).map(String.init)
             if parts.count == 1, let type = model.entityTypes[qualify(parts[0])] {

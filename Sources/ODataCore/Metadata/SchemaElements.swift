@@ -84,6 +84,9 @@ public struct Property: Sendable, Hashable {
     public var enumeration: EnumType?
     /// `Common.ValueList`: where the values it may take are listed.
     public var valueList: ValueList?
+    /// `Common.ValueListReferences`: the `$metadata` of the services that list the values it may take, as written
+    /// (relative to this service's); see ``ValueListReference``.
+    public var valueListReferences: [String] = []
     /// `Common.ValueListWithFixedValues` or v2 `sap:value-list="fixed-values"`: only the listed values are taken.
     public var hasFixedValues = false
     /// `UI.Criticality`: how good or bad its value is, wherever it is shown.

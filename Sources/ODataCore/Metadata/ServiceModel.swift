@@ -14,6 +14,9 @@ public struct ServiceModel: Sendable {
     public var edmxVersion: String?
     /// Function imports, actions and functions, in document order (``ServiceOperation``).
     public var operations: [ServiceOperation] = []
+    /// `Common.ValueListMapping`s aimed at properties of another service (this one lists their values), by target
+    /// (`NS.Type/property`, aliases resolved); see ``valueListMappings(for:ofType:)``.
+    public var valueListMappings: [String: [ValueList]] = [:]
 
     /// Whether the service speaks OData v4 (its `$metadata` is EDMX 4.x).
     public var isVersion4: Bool { edmxVersion?.hasPrefix("4") == true }

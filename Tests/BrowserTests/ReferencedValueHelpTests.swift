@@ -1,0 +1,242 @@
+import CarDealerTestSupport
+import EntityCache
+import Foundation
+import ODataCore
+import ScreenSeam
+import Terminal
+import Testing
+
+@testable import Browser
+
+/// Value help from another service (issue 33, `Common.ValueListReferences`): F4 on a field whose property names the
+/// `$metadata` of a value-help service opens that service through the session (here a seam: the value-help
+/// service's model, cache and fetcher, made by the test), lists the values its `Common.ValueListMapping` names,
+/// narrowed by the form's `In` parameters, and Enter writes the chosen one back. The list's screens are the
+/// value-help service's: their fetches and their closing go to its fetcher, not the session's.
+@MainActor
+@Suite struct ReferencedValueHelpTests {
+    static let root = "https://erp.example/sap/opu/odata4/sap/people/srvd/sap/people/0001/"
+    static let helpRoot = "https://erp.example/sap/opu/odata4/sap/people/srvd_f4/sap/i_name/0001/"
+
+    /// The value-help service: surnames by first name, its mapping aimed at the session's `Person/lastName`.
+    static func helpModel(aimedAt target: String, collection: String = "Surname") throws -> ServiceModel {
+        try EDMXParser.parse(
+            """
+            <edmx:Edmx xmlns:edmx="http://docs.oasis-open.org/odata/ns/edmx" Version="4.0">
+              <edmx:Reference Uri="../../../../srvd/sap/people/0001/$metadata">
+                <edmx:Include Namespace="\(target.split(separator: "/")[0].split(separator: ".").dropLast()
+                .joined(separator: "."))" Alias="Main"/>
+              </edmx:Reference>
+              <edmx:DataServices>
+                <Schema xmlns="http://docs.oasis-open.org/odata/ns/edm" Namespace="Help">
+                  <EntityType Name="Surname"><Key><PropertyRef Name="id"/></Key>
+                    <Property Name="id" Type="Edm.Int32" Nullable="false"/>
+                    <Property Name="name" Type="Edm.String"/>
+                    <Property Name="firstName" Type="Edm.String"/>
+                  </EntityType>
+                  <EntityContainer Name="Container"><EntitySet Name="Surname" EntityType="Help.Surname"/></EntityContainer>
+                  <Annotations Target="Main.\(target.split(separator: ".").last!)">
+                    <Annotation Term="com.sap.vocabularies.Common.v1.ValueListMapping">
+                      <Record>
+                        <PropertyValue Property="Label" String="Surnames"/>
+                        <PropertyValue Property="CollectionPath" String="\(collection)"/>
+                        <PropertyValue Property="Parameters"><Collection>
+                          <Record Type="com.sap.vocabularies.Common.v1.ValueListParameterInOut">
+                            <PropertyValue Property="LocalDataProperty" PropertyPath="lastName"/>
+                            <PropertyValue Property="ValueListProperty" String="name"/>
+                          </Record>
+                          <Record Type="com.sap.vocabularies.Common.v1.ValueListParameterIn">
+                            <PropertyValue Property="LocalDataProperty" PropertyPath="firstName"/>
+                            <PropertyValue Property="ValueListProperty" String="firstName"/>
+                          </Record>
+                        </Collection></PropertyValue>
+                      </Record>
+                    </Annotation>
+                  </Annotations>
+                </Schema>
+              </edmx:DataServices>
+            </edmx:Edmx>
+            """)
+    }
+
+    struct Setup {
+        var app: BrowserApp
+        var terminal: HeadlessTerminal
+        var writes: RecordingWrites
+        var intents: RecordingIntents
+        var helpIntents: RecordingIntents
+        var opened: Opened
+    }
+
+    /// The roots the session was asked to open.
+    final class Opened: @unchecked Sendable {
+        // Protected by `lock`.
+        private let lock = NSLock()
+        private var _roots: [String] = []
+        var roots: [String] { lock.withLock { _roots } }
+        func add(_ root: String) { lock.withLock { _roots.append(root) } }
+    }
+
+    /// Ann Smith in the people list; her last name refers to `references`; the session opens the value-help
+    /// service with `open` (the surnames Smith and Jones for Ann, Brown for Bob, in its own cache).
+    func app(
+        references: [String] = ["../../../../srvd_f4/sap/i_name/0001/$metadata"],
+        fails: String? = nil, collection: String = "Surname"
+    ) throws -> Setup {
+        let cache = try temporaryCache()
+        try seedPeople(cache, people: [(1, "Ann", "Smith", [])])
+        try cache.write { session in
+            try session.writeListPage(
+                ListRequest(entitySet: "Person").key, offset: 0, entityKeys: ["Person(1)"], totalCount: 1,
+                nextLink: nil, isLastPage: true, at: Date())
+        }
+        var model = try CarDealerModel.plainModel
+        let type = try #require(model.entitySet(named: "Person")?.entityType)
+        let index = try #require(model.entityTypes[type]?.properties.firstIndex { $0.name == "lastName" })
+        model.entityTypes[type]!.properties[index].valueListReferences = references
+        let helpModel = try Self.helpModel(aimedAt: type + "/lastName", collection: collection)
+        let helpCache = try temporaryCache()
+        // (the list the form's first name narrows it to, as the picker asks for it)
+        let ann = ListRequest(
+            entitySet: "Surname",
+            filter: QueryFilter.all([.compare("firstName", .eq, .string("Ann"), type: .string)]).and(
+                nil, dialect: helpModel.dialect))
+        try helpCache.write { session in
+            for (id, name, first) in [(1, "Smith", "Ann"), (2, "Jones", "Ann"), (3, "Brown", "Bob")] {
+                try session.upsertEntity(
+                    key: "Surname(\(id))", entitySet: "Surname", type: nil,
+                    properties: [
+                        ODataProperty(name: "id", value: .int(Int64(id))),
+                        ODataProperty(name: "name", value: .string(name)),
+                        ODataProperty(name: "firstName", value: .string(first)),
+                    ], etag: nil, at: Date(), partial: false)
+            }
+            try session.writeListPage(
+                ann.key, offset: 0, entityKeys: ["Surname(1)", "Surname(2)"], totalCount: 2, nextLink: nil,
+                isLastPage: true, at: Date())
+        }
+        let writes = RecordingWrites()
+        let intents = RecordingIntents()
+        let helpIntents = RecordingIntents()
+        let opened = Opened()
+        let environment = BrowserEnvironment(
+            cache: cache, intents: intents, writes: writes, model: model, profile: DisplayProfile.defaults(for: model))
+        environment.serviceRoot = Self.root
+        environment.openService = { root in
+            opened.add(root)
+            try await Task.sleep(for: .milliseconds(20))
+            if let fails { throw SessionErrorForTest(description: fails) }
+            return ReferencedService(
+                root: root, cache: helpCache, intents: helpIntents, model: helpModel,
+                profile: DisplayProfile.defaults(for: helpModel))
+        }
+        let terminal = HeadlessTerminal(size: TerminalSize(columns: 100, rows: 14))
+        let app = BrowserApp(
+            terminal: terminal, environment: environment,
+            root: EntityListController(environment: environment, entitySet: "Person"))
+        app.presentIfNeeded()
+        return Setup(
+            app: app, terminal: terminal, writes: writes, intents: intents, helpIntents: helpIntents, opened: opened)
+    }
+
+    struct SessionErrorForTest: Error, CustomStringConvertible { var description: String }
+
+    func frame(_ terminal: HeadlessTerminal) -> String { terminal.lastFrame.joined(separator: "\n") }
+
+    /// The form on Ann, its focus on the last name.
+    func lastNameFocused(_ setup: Setup) {
+        _ = setup.app.handle([.key(.char("e"))])
+        for _ in 0..<6 where !(setup.terminal.lastFrame.contains { $0.hasPrefix("▌") && $0.contains("lastName") }) {
+            _ = setup.app.handle([.key(.tab)])
+        }
+    }
+
+    /// Waits (at most 3 s) until `done`, then draws a frame.
+    func settle(_ setup: Setup, until done: () -> Bool) async throws {
+        for _ in 0..<300 where !done() { try await Task.sleep(for: .milliseconds(10)) }
+        setup.app.setNeedsDisplay()
+        setup.app.presentIfNeeded()
+    }
+
+    /// What the form on top says.
+    func said(_ setup: Setup) -> String { (setup.app.stack.top as? EditFormController)?.message ?? "" }
+
+    @Test func f4_opens_the_referenced_service_and_enter_writes_its_value_into_the_form() async throws {
+        let setup = try app()
+        lastNameFocused(setup)
+        #expect(frame(setup.terminal).contains("F4 lists values"), "\(frame(setup.terminal))")
+        // When F4 is pressed
+        _ = setup.app.handle([.key(.function(4))])
+        // Then the form says it is reading the value help, from the service the reference resolves to
+        #expect(setup.app.stack.top is EditFormController)
+        #expect(frame(setup.terminal).contains("Reading the value help of lastName"), "\(frame(setup.terminal))")
+        try await settle(setup) { setup.app.stack.top is EntityListController }
+        #expect(setup.opened.roots == [Self.helpRoot])
+        // And then the value list is shown, narrowed by the form's first name (the `In` parameter)
+        let picker = try #require(setup.app.stack.top as? EntityListController)
+        #expect(
+            picker.environment !== setup.app.environment && picker.environment.model.entitySet(named: "Surname") != nil)
+        let shown = frame(setup.terminal)
+        #expect(shown.contains("Surnames") && shown.contains("Jones") && !shown.contains("Brown"), "\(shown)")
+        #expect(shown.contains("Enter takes it for lastName"), "\(shown)")
+        // (what it shows is asked of the value-help service's fetcher, not the session's)
+        #expect(setup.helpIntents.shown.contains { $0.2 == picker.screenID })
+        #expect(!setup.intents.shown.contains { $0.2 == picker.screenID })
+        // When Jones is chosen
+        _ = setup.app.handle([.key(.char("j")), .key(.enter)])
+        // Then the form holds it, and the picker's closing went to its own fetcher
+        #expect(setup.app.stack.top is EditFormController)
+        #expect(setup.helpIntents.closed == [picker.screenID])
+        #expect(!setup.intents.closed.contains(picker.screenID))
+        #expect(frame(setup.terminal).contains("Taken from the value help"), "\(frame(setup.terminal))")
+        _ = setup.app.handle([.key(.enter)])
+        #expect(setup.writes.saved.map(\.changes) == [[ODataProperty(name: "lastName", value: .string("Jones"))]])
+        // And F4 again lists them at once, from the service already open
+        lastNameFocused(setup)
+        _ = setup.app.handle([.key(.function(4))])
+        #expect(setup.app.stack.top is EntityListController)
+        #expect(setup.opened.roots == [Self.helpRoot])
+    }
+
+    @Test func a_reference_to_another_server_is_not_followed() async throws {
+        let setup = try app(references: ["https://elsewhere.example/help/$metadata"])
+        lastNameFocused(setup)
+        _ = setup.app.handle([.key(.function(4))])
+        #expect(setup.app.stack.top is EditFormController)
+        let shown = frame(setup.terminal)
+        #expect(shown.contains("on another server (elsewhere.example)"), "\(shown)")
+        try await Task.sleep(for: .milliseconds(50))
+        #expect(setup.opened.roots.isEmpty)
+    }
+
+    @Test func a_service_that_cannot_be_opened_is_a_sentence_and_the_form_stays() async throws {
+        let setup = try app(fails: "the service answered 503 Service Unavailable")
+        lastNameFocused(setup)
+        _ = setup.app.handle([.key(.function(4))])
+        try await settle(setup) { said(setup).contains("Could not read") }
+        #expect(setup.app.stack.top is EditFormController)
+        #expect(
+            frame(setup.terminal).contains("Could not read the value help of lastName: the service answered 503"),
+            "\(frame(setup.terminal))")
+    }
+
+    @Test func a_mapping_to_a_set_the_value_help_service_lacks_is_a_sentence() async throws {
+        let setup = try app(collection: "Nowhere")
+        lastNameFocused(setup)
+        _ = setup.app.handle([.key(.function(4))])
+        try await settle(setup) { said(setup).contains("does not have") }
+        #expect(setup.app.stack.top is EditFormController)
+        #expect(
+            frame(setup.terminal).contains("The value help of lastName is listed in a set its service does not have"),
+            "\(frame(setup.terminal))")
+    }
+
+    @Test func leaving_the_form_before_the_service_is_open_pushes_nothing() async throws {
+        let setup = try app()
+        lastNameFocused(setup)
+        _ = setup.app.handle([.key(.function(4)), .key(.tab)])
+        try await settle(setup) { said(setup).contains("is ready") }
+        #expect(setup.app.stack.top is EditFormController)
+        #expect(frame(setup.terminal).contains("is ready: F4 on it shows it"), "\(frame(setup.terminal))")
+    }
+}
