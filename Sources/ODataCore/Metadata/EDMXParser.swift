@@ -148,6 +148,7 @@ public enum EDMXParser {
             }
             model.operations = operations(imports: imports, declared: declared, version4: model.isVersion4)
             for (target, notes) in external { apply(notes, to: target, in: &model) }
+            model.indexEntitySets()
             return model
         }
 
@@ -681,7 +682,7 @@ public enum EDMXParser {
 
         /// A prefixed vendor attribute (`sap:label`, whatever the prefix is bound to), never an unprefixed one.
         func vendor(_ node: XMLNode, _ name: String) -> String? {
-            node.attributes.first { $0.key.hasSuffix(":" + name) }?.value
+            node.attributes.first { XMLNode.isPrefixed($0.key, name) }?.value
         }
 
         /// A type name as the model reads it: qualified, a v4 type definition or enum type replaced.

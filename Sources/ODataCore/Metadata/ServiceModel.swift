@@ -17,6 +17,9 @@ public struct ServiceModel: Sendable {
     /// `Common.ValueListMapping`s aimed at properties of another service (this one lists their values), by target
     /// (`NS.Type/property`, aliases resolved); see ``valueListMappings(for:ofType:)``.
     public var valueListMappings: [String: [ValueList]] = [:]
+    /// Where each entity set is (container, position), for ``entitySet(named:)`` on a service of thousands of sets;
+    /// made by ``indexEntitySets()``.
+    var setIndex: [String: (Int, Int)] = [:]
 
     /// Whether the service speaks OData v4 (its `$metadata` is EDMX 4.x).
     public var isVersion4: Bool { edmxVersion?.hasPrefix("4") == true }
@@ -85,10 +88,26 @@ public struct ServiceModel: Sendable {
 
     /// The entity set called `name` in any container.
     public func entitySet(named name: String) -> EntitySet? {
+        // (the index is checked before it is trusted: a model changed after it was made falls back to the search)
+        if let (container, set) = setIndex[name], container < containers.count,
+            set < containers[container].entitySets.count, containers[container].entitySets[set].name == name
+        {
+            return containers[container].entitySets[set]
+        }
         for container in containers {
             if let set = container.entitySets.first(where: { $0.name == name }) { return set }
         }
         return nil
+    }
+
+    /// Indexes the entity sets by name (the first container that has a name wins, as the search finds it).
+    mutating func indexEntitySets() {
+        setIndex = [:]
+        for (container, entry) in containers.enumerated().reversed() {
+            for (set, entitySet) in entry.entitySets.enumerated().reversed() {
+                setIndex[entitySet.name] = (container, set)
+            }
+        }
     }
 
     /// The entity type of a set.

@@ -5,8 +5,9 @@
 struct XMLNode: Sendable {
     /// Local name (prefix stripped): `EntityType` for `edm:EntityType`.
     var name: String
-    /// Attributes by their name as written, prefix included (`m:HasStream`).
-    var attributes: [String: String]
+    /// Attributes in document order, by their name as written, prefix included (`m:HasStream`). (A list: an
+    /// element has a handful, and a search of a few beats a dictionary built for each of a million elements.)
+    var attributes: [(key: String, value: String)]
     var children: [XMLNode]
     /// Concatenated character data directly inside this element.
     var text: String
@@ -14,10 +15,18 @@ struct XMLNode: Sendable {
     var offset: Int
 
     func attribute(_ name: String) -> String? {
-        if let value = attributes[name] { return value }
+        for attribute in attributes where attribute.key == name { return attribute.value }
         // Accept any namespace prefix (`m:IsDefaultEntityContainer`, `metadata:…`).
-        for (key, value) in attributes where key.hasSuffix(":" + name) { return value }
+        for (key, value) in attributes where Self.isPrefixed(key, name) { return value }
         return nil
+    }
+
+    /// Whether `key` is `name` after a namespace prefix (`m:HasStream` for `HasStream`), without building the text.
+    static func isPrefixed(_ key: String, _ name: String) -> Bool {
+        let key = key.utf8
+        let name = name.utf8
+        guard key.count > name.count, key.reversed().starts(with: name.reversed()) else { return false }
+        return key[key.index(key.endIndex, offsetBy: -name.count - 1)] == UInt8(ascii: ":")
     }
 
     func children(named name: String) -> [XMLNode] { children.filter { $0.name == name } }
@@ -75,9 +84,13 @@ struct XMLReader {
         return XMLSyntaxError(line: line, column: column, reason: reason)
     }
 
-    private func starts(with text: String) -> Bool {
-        let utf8 = Array(text.utf8)
-        return index + utf8.count <= bytes.count && Array(bytes[index..<index + utf8.count]) == utf8
+    private func starts(with text: StaticString) -> Bool {
+        let count = text.utf8CodeUnitCount
+        guard index + count <= bytes.count else { return false }
+        return text.withUTF8Buffer { utf8 in
+            for offset in 0..<count where bytes[index + offset] != utf8[offset] { return false }
+            return true
+        }
     }
 
     private mutating func skip(past terminator: String, what: String) throws(XMLSyntaxError) {
@@ -137,8 +150,12 @@ struct XMLReader {
         guard depth <= Self.maximumDepth else { throw error("elements nest deeper than \(Self.maximumDepth) levels") }
         let offset = index
         index += 1  // "<"
+        let nameStart = index
         let qualified = try name()
-        var node = XMLNode(name: localName(qualified), attributes: [:], children: [], text: "", offset: offset)
+        var localStart = nameStart
+        for at in nameStart..<index where bytes[at] == UInt8(ascii: ":") { localStart = at + 1 }
+        let local = localStart == nameStart ? qualified : String(decoding: bytes[localStart..<index], as: UTF8.self)
+        var node = XMLNode(name: local, attributes: [], children: [], text: "", offset: offset)
         while true {
             skipSpace()
             guard index < bytes.count else { throw error("the document ends inside the tag <\(qualified)>") }
@@ -171,7 +188,13 @@ struct XMLReader {
                 index += 1
             }
             guard index < bytes.count else { throw error("the document ends inside an attribute value") }
-            node.attributes[attributeName] = try decodeEntities(bytes[start..<index])
+            let value = try decodeEntities(bytes[start..<index])
+            // (a name written twice: the last, as a dictionary kept it)
+            if let twice = node.attributes.firstIndex(where: { $0.key == attributeName }) {
+                node.attributes[twice].value = value
+            } else {
+                node.attributes.append((attributeName, value))
+            }
             index += 1
         }
         // Content.
@@ -180,8 +203,16 @@ struct XMLReader {
             guard index < bytes.count else { throw error("the element <\(qualified)> is never closed") }
             if bytes[index] != UInt8(ascii: "<") {
                 let start = index
-                while index < bytes.count, bytes[index] != UInt8(ascii: "<") { index += 1 }
-                text.append(contentsOf: Array(try decodeEntities(bytes[start..<index]).utf8))
+                var entity = false
+                while index < bytes.count, bytes[index] != UInt8(ascii: "<") {
+                    if bytes[index] == UInt8(ascii: "&") { entity = true }
+                    index += 1
+                }
+                if entity {
+                    text.append(contentsOf: Array(try decodeEntities(bytes[start..<index]).utf8))
+                } else {
+                    text.append(contentsOf: bytes[start..<index])
+                }
             } else if starts(with: "</") {
                 index += 2
                 let closing = try name()
@@ -189,7 +220,10 @@ struct XMLReader {
                 skipSpace()
                 guard index < bytes.count, bytes[index] == UInt8(ascii: ">") else { throw error("expected '>'") }
                 index += 1
-                node.text = String(decoding: text, as: UTF8.self)
+                // (the indentation between an element's children is no text of its)
+                if node.children.isEmpty || !text.allSatisfy(isSpace) {
+                    node.text = String(decoding: text, as: UTF8.self)
+                }
                 return node
             } else if starts(with: "<!--") {
                 try skip(past: "-->", what: "a comment")
@@ -226,11 +260,6 @@ struct XMLReader {
     }
 
     private func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D }
-
-    private func localName(_ qualified: String) -> String {
-        guard let colon = qualified.lastIndex(of: ":") else { return qualified }
-        return String(qualified[qualified.index(after: colon)...])
-    }
 
     /// Replaces the five predefined entities and character references.
     private func decodeEntities(_ slice: ArraySlice<UInt8>) throws(XMLSyntaxError) -> String {
