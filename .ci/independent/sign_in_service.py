@@ -311,7 +311,8 @@ def main():
     auth = make_app(token_ttl)
 
     def dispatch(environ, start_response):
-        if environ.get("PATH_INFO", "").startswith("/odata"):
+        # (the ownership service and its value-help service, issue 33, both for bearers only)
+        if environ.get("PATH_INFO", "").startswith(("/odata", "/vh")):
             return odata(environ, start_response)
         return auth(environ, start_response)
 

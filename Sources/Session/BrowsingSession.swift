@@ -55,6 +55,11 @@ public struct SessionSettings: Sendable {
     public var wrapTransport: (@Sendable (any ODataTransport) -> any ODataTransport)?
     /// Last word on the fetcher's tunables (tests shorten retries).
     public var tune: (@Sendable (inout SyncEngine.Configuration) -> Void)?
+    /// A service opened beside another (value help): the other's sign-in, shared rather than made again (two
+    /// sources refreshing one refresh token could have a provider that rotates them revoke both), and its root
+    /// taken as the root it is.
+    var sharedTokens: TokenSource?
+    var isReferenced = false
 
     public init(serviceRoot: String, identity: String? = nil, credentials: Credentials = Credentials()) {
         self.serviceRoot = serviceRoot
@@ -89,13 +94,15 @@ public final class BrowsingSession: Sendable {
     public let allowsWrites: Bool
     /// What it was started with: a service it names for value help is opened with the same sign-in.
     let settings: SessionSettings
+    let tokens: TokenSource?
 
     init(
         root: String, cache: CacheDatabase, engine: SyncEngine, model: ServiceModel, profile: DisplayProfile,
         proxy: ProxyServer?, transport: any ODataTransport, metadataFromCache: Bool, notes: [String] = [],
-        allowsWrites: Bool, insecure: Bool = false, settings: SessionSettings
+        allowsWrites: Bool, insecure: Bool = false, settings: SessionSettings, tokens: TokenSource? = nil
     ) {
         self.settings = settings
+        self.tokens = tokens
         self.insecure = insecure
         self.allowsWrites = allowsWrites
         self.transport = transport
@@ -124,7 +131,14 @@ public final class BrowsingSession: Sendable {
         } catch {
             throw SessionError("Cannot use the TLS settings: \(error.description).")
         }
-        if let signIn = settings.signIn {
+        if let shared = settings.sharedTokens {
+            do {
+                user = try await shared.identity()
+            } catch {
+                throw SessionError("Could not sign in: \(error.description).")
+            }
+            tokens = shared
+        } else if let signIn = settings.signIn {
             if let problem = signIn.problem() { throw SessionError("Cannot sign in: \(problem).") }
             let store = TokenStore(
                 path: settings.tokenFile ?? TokenStore.defaultPath(environment: settings.environment))
@@ -166,7 +180,8 @@ public final class BrowsingSession: Sendable {
         let opened: MetadataLoader.Opened
         do {
             opened = try await MetadataLoader.open(
-                root: root, transport: transport, annotationSources: settings.annotations
+                root: root, transport: transport, annotationSources: settings.annotations,
+                exactRoot: settings.isReferenced
             ) { serviceRoot in
                 if let file = settings.cacheFile { return file }
                 // A URL that named an entity set is cached as its service, unless an identity was given.
@@ -199,7 +214,8 @@ public final class BrowsingSession: Sendable {
         return BrowsingSession(
             root: opened.root, cache: opened.cache, engine: engine, model: opened.model, profile: profile,
             proxy: http.proxy, transport: transport, metadataFromCache: opened.fromCache, notes: opened.notes,
-            allowsWrites: settings.allowsWrites, insecure: settings.tls?.insecure == true, settings: settings
+            allowsWrites: settings.allowsWrites, insecure: settings.tls?.insecure == true, settings: settings,
+            tokens: tokens
         )
     }
 
@@ -210,8 +226,9 @@ public final class BrowsingSession: Sendable {
             cache: cache, intents: engine, writes: allowsWrites ? engine : nil, model: model, profile: profile)
         environment.standingWarning = standingWarning
         environment.serviceRoot = root
-        let settings = settings
-        environment.openService = { root in try await Self.openForValueHelp(root, like: settings) }
+        var settings = settings
+        settings.sharedTokens = tokens
+        environment.openService = { [settings] root in try await Self.openForValueHelp(root, like: settings) }
         return environment
     }
 
@@ -231,6 +248,7 @@ public final class BrowsingSession: Sendable {
         derived.prefetch = false
         derived.allowsWrites = false
         derived.onSignInPrompt = nil
+        derived.isReferenced = true
         let session = try await start(derived)
         // (a root whose `$metadata` could not be had may have been taken for an entity set of its parent's service)
         let wanted = root.hasSuffix("/") ? root : root + "/"

@@ -81,7 +81,7 @@ import Testing
     /// service with `open` (the surnames Smith and Jones for Ann, Brown for Bob, in its own cache).
     func app(
         references: [String] = ["../../../../srvd_f4/sap/i_name/0001/$metadata"],
-        fails: String? = nil, collection: String = "Surname"
+        fails: String? = nil, collection: String = "Surname", ownMapping: ValueList? = nil
     ) throws -> Setup {
         let cache = try temporaryCache()
         try seedPeople(cache, people: [(1, "Ann", "Smith", [])])
@@ -94,6 +94,7 @@ import Testing
         let type = try #require(model.entitySet(named: "Person")?.entityType)
         let index = try #require(model.entityTypes[type]?.properties.firstIndex { $0.name == "lastName" })
         model.entityTypes[type]!.properties[index].valueListReferences = references
+        if let ownMapping { model.valueListMappings[type + "/lastName"] = [ownMapping] }
         let helpModel = try Self.helpModel(aimedAt: type + "/lastName", collection: collection)
         let helpCache = try temporaryCache()
         // (the list the form's first name narrows it to, as the picker asks for it)
@@ -130,7 +131,7 @@ import Testing
                 root: root, cache: helpCache, intents: helpIntents, model: helpModel,
                 profile: DisplayProfile.defaults(for: helpModel))
         }
-        let terminal = HeadlessTerminal(size: TerminalSize(columns: 100, rows: 14))
+        let terminal = HeadlessTerminal(size: TerminalSize(columns: 80, rows: 14))
         let app = BrowserApp(
             terminal: terminal, environment: environment,
             root: EntityListController(environment: environment, entitySet: "Person"))
@@ -204,7 +205,8 @@ import Testing
         _ = setup.app.handle([.key(.function(4))])
         #expect(setup.app.stack.top is EditFormController)
         let shown = frame(setup.terminal)
-        #expect(shown.contains("on another server (elsewhere.example)"), "\(shown)")
+        #expect(
+            shown.contains("Value help of lastName not read: it is on another server, elsewhere.example."), "\(shown)")
         try await Task.sleep(for: .milliseconds(50))
         #expect(setup.opened.roots.isEmpty)
     }
@@ -213,10 +215,10 @@ import Testing
         let setup = try app(fails: "the service answered 503 Service Unavailable")
         lastNameFocused(setup)
         _ = setup.app.handle([.key(.function(4))])
-        try await settle(setup) { said(setup).contains("Could not read") }
+        try await settle(setup) { said(setup).contains("could not be read") }
         #expect(setup.app.stack.top is EditFormController)
         #expect(
-            frame(setup.terminal).contains("Could not read the value help of lastName: the service answered 503"),
+            frame(setup.terminal).contains("The value help of lastName could not be read: the service answered 503"),
             "\(frame(setup.terminal))")
     }
 
@@ -238,5 +240,36 @@ import Testing
         try await settle(setup) { said(setup).contains("is ready") }
         #expect(setup.app.stack.top is EditFormController)
         #expect(frame(setup.terminal).contains("is ready: F4 on it shows it"), "\(frame(setup.terminal))")
+    }
+
+    @Test func a_service_that_names_itself_for_the_values_lists_them_from_its_own_model() throws {
+        // (as UI5 allows: the reference is the service's own $metadata, the mapping in its own model)
+        let setup = try app(
+            references: ["$metadata"],
+            ownMapping: ValueList(
+                collectionPath: "Car", label: "Makes",
+                parameters: [.init(kind: .inOut, localProperty: "lastName", valueListProperty: "make")]))
+        lastNameFocused(setup)
+        _ = setup.app.handle([.key(.function(4))])
+        // Then the list is this service's, at once, and no other service is opened
+        let picker = try #require(setup.app.stack.top as? EntityListController)
+        #expect(picker.environment === setup.app.environment)
+        #expect(frame(setup.terminal).contains("Enter takes it for lastName"), "\(frame(setup.terminal))")
+        #expect(setup.opened.roots.isEmpty)
+    }
+
+    @Test func a_service_opened_after_its_form_was_left_is_kept_for_the_next_f4() async throws {
+        let setup = try app()
+        lastNameFocused(setup)
+        // When F4 is pressed and the form left (Esc asks nothing of an unchanged form) before the service is open
+        _ = setup.app.handle([.key(.function(4)), .key(.escape)])
+        #expect(!(setup.app.stack.top is EditFormController))
+        try await settle(setup) { setup.app.environment.referencedEnvironments[Self.helpRoot] != nil }
+        #expect(!(setup.app.stack.top is EntityListController && setup.app.stack.controllers.count > 1))
+        // Then F4 in the form opened again lists the values at once, with no second opening
+        lastNameFocused(setup)
+        _ = setup.app.handle([.key(.function(4))])
+        #expect(setup.app.stack.top is EntityListController)
+        #expect(setup.opened.roots == [Self.helpRoot])
     }
 }

@@ -159,6 +159,28 @@ struct IndependentDeviceSignInTests {
         try app.tmux.sendKeys("q")
         try await app.expect("a clean exit") { $0.contains("EXIT=0") }
     }
+
+    @Test func value_help_from_the_services_other_service_is_read_with_the_same_sign_in() async throws {
+        // Given carol signed in with the device grant, browsing the cars
+        let app = try Launch("browse \(Self.root)Car " + Self.signIn.joined(separator: " "), columns: 120, rows: 30)
+        defer { app.close() }
+        let prompt = try await app.expect("the code on the start-up screen") { Self.code(in: $0) != nil }
+        try await Self.decide(try #require(Self.code(in: prompt)), as: "carol")
+        try await app.expect("the cars") { $0.contains("● online") && $0.contains("Corolla") }
+        // When a car's form is opened and F4 pressed on its model, whose value help is the value-help service's
+        try app.tmux.sendKeys("e")
+        try await app.expect("the form") { $0.contains("Enter saves") }
+        try app.tmux.sendKeys("Tab")
+        try app.tmux.sendKeys("F4")
+        // Then that service, behind the same authorization server, lists the models with carol's token: no second
+        // code is asked for
+        let listed = try await app.expect("the car models") {
+            $0.contains("Car models") && $0.contains("Enter takes it for model")
+        }
+        #expect(Self.code(in: listed) == nil && !listed.contains("Not signed in"), "\(listed)")
+        try app.tmux.sendKeys("Escape", "Escape", "q")
+        try await app.expect("a clean exit") { $0.contains("EXIT=0") }
+    }
 }
 
 /// The authorization code grant with PKCE and a loopback redirect (issue 35) against Authlib's server, which

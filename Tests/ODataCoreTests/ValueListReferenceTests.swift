@@ -27,7 +27,7 @@ import Testing
         #expect(
             ValueListReference.serviceRoot(
                 of: "HTTPS://ERP.example:443/help/$metadata?sap-client=100", forServiceAt: Self.root)
-                == .success("https://ERP.example:443/help/"))
+                == .success("https://erp.example/help/"))
         #expect(
             ValueListReference.serviceRoot(of: "//erp.example/help/%24metadata", forServiceAt: Self.root)
                 == .success("https://erp.example/help/"))
@@ -50,6 +50,16 @@ import Testing
         #expect(
             ValueListReference.serviceRoot(of: "https://me@evil.example/$metadata", forServiceAt: Self.root)
                 == .failure(.anotherOrigin("me@evil.example")))
+        // (a host that only looks like the service's once Unicode has its way with it)
+        #expect(
+            ValueListReference.serviceRoot(of: "https://erp.example\u{212A}/$metadata", forServiceAt: Self.root)
+                == .failure(.anotherOrigin("erp.example\u{212A}")))
+        #expect(
+            ValueListReference.serviceRoot(of: "https://erp.example\\@evil.example/$metadata", forServiceAt: Self.root)
+                == .failure(.anotherOrigin("erp.example\\@evil.example")))
+        #expect(
+            ValueListReference.serviceRoot(of: "///evil.example/$metadata", forServiceAt: Self.root)
+                == .success("https://erp.example///evil.example/"))
         #expect(
             ValueListReference.serviceRoot(of: "file:///etc/passwd", forServiceAt: Self.root) == .failure(.notHTTP))
         #expect(

@@ -296,7 +296,8 @@ public final class BrowserApp {
                 commandMessage = "Charts are of lists: open one first."
                 break
             }
-            switch ChartController.named(y: y, x: x, for: list, in: environment) {
+            // (a value help's list is another service's: its chart reads that service's cache)
+            switch ChartController.named(y: y, x: x, for: list, in: list.environment) {
             case .success(let chart): stack.push(chart)
             case .failure(let reason): commandMessage = reason.message
             }
@@ -316,7 +317,9 @@ public final class BrowserApp {
                 list?.sort(byColumn: column, descending: descending) ?? "Only a list sorts: open one first."
         case .invoke(let name):
             // As Enter on it in `!`'s list, without that list on the way back.
-            let set = (stack.top as? EntityListController)?.shownSet ?? ""
+            // (the session's operations: on a value help's list, another service's, none of them is bound to it)
+            let top = (stack.top as? EntityListController).flatMap { $0.environment === environment ? $0 : nil }
+            let set = top?.shownSet ?? ""
             let operations = OperationsController(
                 environment: environment, set: set, entity: nil, breadcrumb: "Operations")
             guard let entry = operations.entries.first(where: { $0.operation.name == name && !$0.operation.isBound })

@@ -24,51 +24,50 @@ extension EditFormController {
             }
         }
         guard let serviceRoot = roots.first else {
-            message = "The value help of \(field.label) is not read: \(refusal ?? .notMetadata)."
+            let reason = TextSanitizer.sanitize((refusal ?? .notMetadata).description)
+            message = "Value help of \(field.label) not read: \(reason)."
             return .handled
         }
-        let shownRoot = TextSanitizer.sanitize(String(serviceRoot.prefix(80)))
+        // (a service that lists its own values names itself: what it says is in its own model)
+        if serviceRoot == root { return referencedPicker(for: field, property, of: type, in: environment) }
         if let service = environment.referencedEnvironments[serviceRoot] {
             return referencedPicker(for: field, property, of: type, in: service)
         }
         guard !environment.openingServices.contains(serviceRoot) else {
-            message = "Still reading the value help of \(field.label) from \(shownRoot)…"
+            message = "Still reading the value help of \(field.label)…"
             return .handled
         }
         environment.openingServices.insert(serviceRoot)
-        message = "Reading the value help of \(field.label) from \(shownRoot)…"
+        message = "Reading the value help of \(field.label)…"
         let name = field.input.name
         let label = field.label
         let environment = environment
         Task { @MainActor [weak self] in
-            let opened: Result<ReferencedService, any Error>
+            let opened: BrowserEnvironment
             do {
-                opened = .success(try await open(serviceRoot))
+                // (kept for the session even when the form has gone: the next F4 needs no second opening)
+                opened = environment.environment(for: try await open(serviceRoot))
+                environment.openingServices.remove(serviceRoot)
             } catch {
-                opened = .failure(error)
+                environment.openingServices.remove(serviceRoot)
+                let said = TextSanitizer.sanitize(String(String(describing: error).prefix(300)))
+                self?.message = "The value help of \(label) could not be read: \(said)"
+                environment.setNeedsDisplay()
+                return
             }
-            environment.openingServices.remove(serviceRoot)
             defer { environment.setNeedsDisplay() }
             guard let self else { return }
-            switch opened {
-            case .failure(let error):
-                let said = TextSanitizer.sanitize(String(String(describing: error).prefix(300)))
-                self.message = "Could not read the value help of \(label): \(said)"
-            case .success(let service):
-                let opened = environment.environment(for: service)
-                // (the user may have moved on meanwhile: the list is shown only for the field that asked)
-                guard let index = self.fields.firstIndex(where: { $0.input.name == name && !$0.isLinkField }),
-                    index == self.focus
-                else {
-                    self.message = "The value help of \(label) is ready: F4 on it shows it."
-                    return
-                }
-                if case .push(let picker) = self.referencedPicker(
-                    for: self.fields[index], property, of: type, in: opened),
-                    !environment.presentHandler(picker, self)
-                {
-                    self.message = "The value help of \(label) is ready: F4 on it shows it."
-                }
+            // (the user may have moved on meanwhile: the list is shown only for the field that asked)
+            guard let index = self.fields.firstIndex(where: { $0.input.name == name && !$0.isLinkField }),
+                index == self.focus
+            else {
+                self.message = "The value help of \(label) is ready: F4 on it shows it."
+                return
+            }
+            if case .push(let picker) = self.referencedPicker(for: self.fields[index], property, of: type, in: opened),
+                !environment.presentHandler(picker, self)
+            {
+                self.message = "The value help of \(label) is ready: F4 on it shows it."
             }
         }
         return .handled
@@ -81,11 +80,10 @@ extension EditFormController {
         let mappings = service.model.valueListMappings(for: property.name, ofType: type.qualifiedName)
         guard let list = mappings.first(where: { service.model.entitySet(named: $0.collectionPath) != nil })
         else {
-            let root = TextSanitizer.sanitize(String((service.serviceRoot ?? "").prefix(80)))
             message =
                 mappings.isEmpty
-                ? "The value help of \(field.label) is not there: its service (\(root)) says nothing of it."
-                : "The value help of \(field.label) is listed in a set its service does not have (\(root))."
+                ? "The value help of \(field.label) is not there: its service says nothing of it."
+                : "The value help of \(field.label) is listed in a set its service does not have."
             return .handled
         }
         return picker(of: list, for: field, in: service)

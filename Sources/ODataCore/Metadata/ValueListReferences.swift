@@ -37,9 +37,10 @@ public enum ValueListReference {
 
         public var description: String {
             switch self {
-            case .notHTTP: "it is not an http(s) address"
-            case .anotherOrigin(let host): "it is on another server (\(host)), where your sign-in is not sent"
-            case .notMetadata: "it does not name a service's $metadata"
+            case .notHTTP: "its address is not http(s)"
+            // (where the session's sign-in is not sent)
+            case .anotherOrigin(let host): "it is on another server, \(host)"
+            case .notMetadata: "it names no $metadata"
             }
         }
     }
@@ -66,9 +67,12 @@ public enum ValueListReference {
             let directory = base.path[..<end]
             target = Parts(scheme: base.scheme, authority: base.authority, path: removingDots(directory + text))
         }
-        guard target.origin == base.origin else { return .failure(.anotherOrigin(target.authority)) }
+        guard target.authority.utf8.allSatisfy({ $0 < 0x80 }), target.origin == base.origin else {
+            return .failure(.anotherOrigin(String(target.authority.prefix(40))))
+        }
+        // (written as the service's root writes it: one service, one root, one cache, however the reference spelt it)
         for name in ["$metadata", "%24metadata"] where target.path.hasSuffix("/" + name) {
-            return .success(target.scheme + "://" + target.authority + String(target.path.dropLast(name.count)))
+            return .success(base.scheme + "://" + base.authority + String(target.path.dropLast(name.count)))
         }
         return .failure(.notMetadata)
     }
@@ -100,7 +104,8 @@ public enum ValueListReference {
         /// Scheme, host and port, the port written out when left to the scheme (a user part kept: a URL that
         /// carries one is not the service's).
         var origin: String {
-            let hostPort = authority.lowercased()
+            let hostPort = String(
+                decoding: authority.utf8.map { $0 >= 0x41 && $0 <= 0x5A ? $0 + 0x20 : $0 }, as: UTF8.self)
             let hasPort = hostPort.last != "]" && hostPort.split(separator: "@").last?.contains(":") == true
             return scheme + "://" + hostPort + (hasPort ? "" : scheme == "https" ? ":443" : ":80")
         }

@@ -59,15 +59,21 @@ public enum MetadataLoader {
     /// The service document is asked once `$metadata` has answered, not alongside it: `root` may name an entity
     /// set (``load(root:transport:)`` then tries its parent), and asking it in parallel would read that whole set
     /// for nothing. A v4 service carries its annotations in `$metadata`.
+    ///
+    /// `named` false: the root came from another service, not from the user, so a failure says only what went
+    /// wrong, with no hint to check the URL.
     public static func fetch(
-        root: String, transport: any ODataTransport, serviceDocument: Bool = true
+        root: String, transport: any ODataTransport, serviceDocument: Bool = true, named: Bool = true
     ) async throws -> Loaded {
+        func hint(_ root: String) -> String { named ? Self.hint(root) : "" }
         let url = ODataURLBuilder(serviceRoot: root).metadataURL
         let response: TransportResponse
         do {
             response = try await transport.send(TransportRequest(url: url, acceptsXML: true))
         } catch let error as ODataError {
-            throw Failure(sentence: "Could not load the service's $metadata. \(error)", mayBeWrongRoot: false)
+            throw Failure(
+                sentence: named ? "Could not load the service's $metadata. \(error)" : "\(error)", mayBeWrongRoot: false
+            )
         }
         guard response.status == 200 else {
             let error = ODataError.fromResponse(
@@ -156,8 +162,10 @@ extension MetadataLoader {
     /// `annotationSources` names (files or URLs, `--annotations`) are read at every start and merged last.
     ///
     /// - Parameter cachePath: the cache file for a service root; nil keeps the cache in memory.
+    /// - Parameter exactRoot: `root` is a service root, never an entity set's URL (one another service named): no
+    ///   parent is tried.
     public static func open(
-        root: String, transport: any ODataTransport, annotationSources: [String] = [],
+        root: String, transport: any ODataTransport, annotationSources: [String] = [], exactRoot: Bool = false,
         cachePath: @Sendable (String) -> String?
     ) async throws -> Opened {
         let root = root.hasSuffix("/") ? root : root + "/"
@@ -189,7 +197,10 @@ extension MetadataLoader {
                 notes: &notes)
             return Opened(root: root, cache: warm, model: model, entitySet: nil, fromCache: true, notes: notes)
         }
-        let loaded = try await load(root: root, transport: transport)
+        let loaded =
+            exactRoot
+            ? try await fetch(root: root, transport: transport, named: false)
+            : try await load(root: root, transport: transport)
         let cache = try cachePath(loaded.root).map { try CacheDatabase(path: $0) } ?? CacheDatabase()
         let document = loaded.document
         let annotations = loaded.annotations.map { ($0.source, $0.document) }
