@@ -64,11 +64,14 @@ extension EditFormController {
                 self.message = "The value help of \(label) is ready: F4 on it shows it."
                 return
             }
-            if case .push(let picker) = self.referencedPicker(for: self.fields[index], property, of: type, in: opened),
-                !environment.presentHandler(picker, self)
-            {
-                self.message = "The value help of \(label) is ready: F4 on it shows it."
-            }
+            guard
+                case .push(let picker) = self.referencedPicker(for: self.fields[index], property, of: type, in: opened)
+            else { return }
+            // (the form's "Reading…" is over either way)
+            self.message =
+                environment.presentHandler(picker, self)
+                ? nil : "The value help of \(label) is ready: F4 on it shows it."
+
         }
         return .handled
     }
