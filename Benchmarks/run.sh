@@ -16,10 +16,10 @@ if ((${#need_apt[@]})); then
 fi
 
 VENV=Benchmarks/.venv
-if ! "$VENV/bin/python" -c 'import pyodata, mocksap, paramiko' 2>/dev/null; then
-    echo "[bench] creating $VENV (pyodata, mock-sap, paramiko)" >&2
+if ! "$VENV/bin/python" -c 'import pyodata, mocksap, paramiko, odatapy' 2>/dev/null; then
+    echo "[bench] creating $VENV (pyodata, mock-sap, paramiko, odatapy)" >&2
     python3 -m venv "$VENV"
-    "$VENV/bin/pip" install --quiet pyodata==1.12.1 mock-sap==0.22.0 requests paramiko==5.1.0
+    "$VENV/bin/pip" install --quiet pyodata==1.12.1 mock-sap==0.22.0 requests paramiko==5.1.0 odatapy==5.3.0
 fi
 
 echo "[bench] swift build -c release" >&2
