@@ -96,6 +96,8 @@ import Testing
         model.entityTypes[type]!.properties[index].valueListReferences = references
         if let ownMapping { model.valueListMappings[type + "/lastName"] = [ownMapping] }
         let helpModel = try Self.helpModel(aimedAt: type + "/lastName", collection: collection)
+        // (a service under `/empty/` maps another property, not this one)
+        let emptyModel = try Self.helpModel(aimedAt: type + "/firstName")
         let helpCache = try temporaryCache()
         // (the list the form's first name narrows it to, as the picker asks for it)
         let ann = ListRequest(
@@ -127,9 +129,10 @@ import Testing
             opened.add(root)
             try await Task.sleep(for: .milliseconds(20))
             if let fails { throw SessionErrorForTest(description: fails) }
+            let model = root.contains("/empty/") ? emptyModel : helpModel
             return ReferencedService(
-                root: root, cache: helpCache, intents: helpIntents, model: helpModel,
-                profile: DisplayProfile.defaults(for: helpModel))
+                root: root, cache: helpCache, intents: helpIntents, model: model,
+                profile: DisplayProfile.defaults(for: model))
         }
         let terminal = HeadlessTerminal(size: TerminalSize(columns: 80, rows: 14))
         let app = BrowserApp(
@@ -271,5 +274,25 @@ import Testing
         _ = setup.app.handle([.key(.function(4))])
         #expect(setup.app.stack.top is EntityListController)
         #expect(setup.opened.roots == [Self.helpRoot])
+    }
+
+    @Test func the_references_are_tried_in_order_until_a_service_maps_the_property() async throws {
+        let setup = try app(references: [
+            "../../../../srvd_f4/sap/empty/0001/$metadata", "../../../../srvd_f4/sap/i_name/0001/$metadata",
+        ])
+        lastNameFocused(setup)
+        _ = setup.app.handle([.key(.function(4))])
+        try await settle(setup) { setup.app.stack.top is EntityListController }
+        // Then the first, which says nothing of the last name, was opened, then the second, which lists it
+        #expect(
+            setup.opened.roots == [
+                "https://erp.example/sap/opu/odata4/sap/people/srvd_f4/sap/empty/0001/", Self.helpRoot,
+            ])
+        #expect(frame(setup.terminal).contains("Surnames"), "\(frame(setup.terminal))")
+        // And F4 again opens neither again
+        _ = setup.app.handle([.key(.escape)])
+        _ = setup.app.handle([.key(.function(4))])
+        #expect(setup.app.stack.top is EntityListController)
+        #expect(setup.opened.roots.count == 2)
     }
 }

@@ -23,72 +23,96 @@ extension EditFormController {
             case .failure(let why): refusal = refusal ?? why
             }
         }
-        guard let serviceRoot = roots.first else {
+        guard !roots.isEmpty else {
             let reason = TextSanitizer.sanitize((refusal ?? .notMetadata).description)
             message = "Value help of \(field.label) not read: \(reason)."
             return .handled
         }
+        // The references in order, each service opened once per session: the first that maps the property lists it.
         // (a service that lists its own values names itself: what it says is in its own model)
-        if serviceRoot == root { return referencedPicker(for: field, property, of: type, in: environment) }
-        if let service = environment.referencedEnvironments[serviceRoot] {
+        let opened = roots.map { $0 == root ? environment : environment.referencedEnvironments[$0] }
+        if let service = opened.compactMap({ $0 }).first(where: { Self.mapping(of: property, type, in: $0) != nil }) {
             return referencedPicker(for: field, property, of: type, in: service)
         }
-        guard !environment.openingServices.contains(serviceRoot) else {
+        let pending = zip(roots, opened).filter { $0.1 == nil }.map(\.0)
+        guard !pending.isEmpty else {
+            // (every one is open and none maps it: the first says why)
+            let first = opened.compactMap { $0 }.first ?? environment
+            return referencedPicker(for: field, property, of: type, in: first)
+        }
+        guard pending.allSatisfy({ !environment.openingServices.contains($0) }) else {
             message = "Still reading the value help of \(field.label)…"
             return .handled
         }
-        environment.openingServices.insert(serviceRoot)
+        environment.openingServices.formUnion(pending)
         message = "Reading the value help of \(field.label)…"
         let name = field.input.name
         let label = field.label
-        let environment = environment
+        let here = environment
         Task { @MainActor [weak self] in
-            let opened: BrowserEnvironment
-            do {
-                // (kept for the session even when the form has gone: the next F4 needs no second opening)
-                opened = environment.environment(for: try await open(serviceRoot))
-                environment.openingServices.remove(serviceRoot)
-            } catch {
-                environment.openingServices.remove(serviceRoot)
-                let said = TextSanitizer.sanitize(String(String(describing: error).prefix(300)))
-                self?.message = "The value help of \(label) could not be read: \(said)"
-                environment.setNeedsDisplay()
+            var found: BrowserEnvironment?
+            var failure: String?
+            for serviceRoot in pending where found == nil {
+                do {
+                    // (kept for the session even when the form has gone: the next F4 needs no second opening)
+                    let service = here.environment(for: try await open(serviceRoot))
+                    if Self.mapping(of: property, type, in: service) != nil { found = service }
+                } catch {
+                    failure = failure ?? TextSanitizer.sanitize(String(String(describing: error).prefix(300)))
+                }
+                here.openingServices.remove(serviceRoot)
+            }
+            here.openingServices.subtract(pending)
+            defer { here.setNeedsDisplay() }
+            guard let self else { return }
+            guard let found else {
+                if let failure {
+                    self.message = "The value help of \(label) could not be read: \(failure)"
+                } else if let first = pending.first.flatMap({ here.referencedEnvironments[$0] }) {
+                    self.message = Self.noMapping(label, property, type, in: first)
+                }
                 return
             }
-            defer { environment.setNeedsDisplay() }
-            guard let self else { return }
             // (the user may have moved on meanwhile: the list is shown only for the field that asked)
             guard let index = self.fields.firstIndex(where: { $0.input.name == name && !$0.isLinkField }),
-                index == self.focus
+                index == self.focus,
+                case .push(let picker) = self.referencedPicker(for: self.fields[index], property, of: type, in: found)
             else {
                 self.message = "The value help of \(label) is ready: F4 on it shows it."
                 return
             }
-            guard
-                case .push(let picker) = self.referencedPicker(for: self.fields[index], property, of: type, in: opened)
-            else { return }
             // (the form's "Reading…" is over either way)
             self.message =
-                environment.presentHandler(picker, self)
+                here.presentHandler(picker, self)
                 ? nil : "The value help of \(label) is ready: F4 on it shows it."
-
         }
         return .handled
     }
 
-    /// The value list the opened `service` maps to `property` of `type`: its unqualified mapping, else its first.
+    /// The value list `service` maps to `property` of `type` in a set it has: its unqualified mapping, else its first.
+    static func mapping(of property: Property, _ type: EntityType, in service: BrowserEnvironment) -> ValueList? {
+        service.model.valueListMappings(for: property.name, ofType: type.qualifiedName).first {
+            service.model.entitySet(named: $0.collectionPath) != nil
+        }
+    }
+
+    /// The list of the value list the opened `service` maps to `property` of `type`, or why there is none.
     func referencedPicker(
         for field: Field, _ property: Property, of type: EntityType, in service: BrowserEnvironment
     ) -> ScreenAction {
-        let mappings = service.model.valueListMappings(for: property.name, ofType: type.qualifiedName)
-        guard let list = mappings.first(where: { service.model.entitySet(named: $0.collectionPath) != nil })
-        else {
-            message =
-                mappings.isEmpty
-                ? "The value help of \(field.label) is not there: its service says nothing of it."
-                : "The value help of \(field.label) is listed in a set its service does not have."
+        guard let list = Self.mapping(of: property, type, in: service) else {
+            message = Self.noMapping(field.label, property, type, in: service)
             return .handled
         }
         return picker(of: list, for: field, in: service)
+    }
+
+    /// Why `service` lists no values of `property` of `type`.
+    static func noMapping(
+        _ label: String, _ property: Property, _ type: EntityType, in service: BrowserEnvironment
+    ) -> String {
+        service.model.valueListMappings(for: property.name, ofType: type.qualifiedName).isEmpty
+            ? "The value help of \(label) is not there: its service says nothing of it."
+            : "The value help of \(label) is listed in a set its service does not have."
     }
 }
