@@ -6,8 +6,9 @@ import Testing
 
 @testable import Sync
 
-/// Where a session's annotation documents come from (issue 33): the one its service document names, asked
-/// alongside `$metadata` and kept with it in the cache; and those `--annotations` names, read at every start.
+/// Where a session's annotation documents come from (issue 33): the one its service document names, asked once
+/// `$metadata` has answered and kept with it in the cache; and those `--annotations` names, asked alongside
+/// `$metadata` at every start.
 /// What cannot be had or read is a sentence, never a failed start.
 @Suite struct AnnotationLoadingTests {
     static let root = "http://shop.test/sap/opu/odata/sap/SHOP/"
@@ -144,6 +145,39 @@ import Testing
         ) { _ in nil }
         #expect(opened.model.entityTypes["SHOP.Order"]?.ui.typeNamePlural == "Mine")
         #expect(opened.notes.count == 1 && opened.notes[0].contains("/nonexistent/annotations.xml"))
+    }
+
+    @Test func documents_named_by_the_user_are_asked_alongside_metadata_and_merged_in_the_order_given() async throws {
+        let first = "http://docs.test/first.xml"
+        let second = "http://docs.test/second.xml"
+        let transport = FakeTransport { request, _ in
+            switch request.url {
+            case Self.root + "$metadata":
+                return TransportResponse(status: 200, body: Array(UIAnnotationFixtures.version2.utf8))
+            case Self.root: return TransportResponse(status: 200, body: Array("<app:service/>".utf8))
+            case first: return TransportResponse(status: 200, body: Array(Self.document(plural: "First").utf8))
+            case second: return TransportResponse(status: 200, body: Array(Self.document(plural: "Second").utf8))
+            default: return TransportResponse(status: 404, body: [])
+            }
+        }
+        // Given `$metadata` and the first document held: nothing answers until both documents have been asked
+        await transport.hold { $0.url == Self.root + "$metadata" || $0.url == first }
+        let opening = Task {
+            try await MetadataLoader.open(root: Self.root, transport: transport, annotationSources: [first, second]) {
+                _ in nil
+            }
+        }
+        #expect(
+            try await eventually {
+                let waiting = await transport.waitingCount
+                let asked = await transport.count(of: second)
+                return waiting == 2 && asked == 1
+            })
+        await transport.release()
+        let opened = try await opening.value
+        // Then the second, answered first, still overrides the first, as given
+        #expect(opened.model.entityTypes["SHOP.Order"]?.ui.typeNamePlural == "Second")
+        #expect(opened.notes.isEmpty, "\(opened.notes)")
     }
 }
 

@@ -1,10 +1,11 @@
 import Foundation
 import ODataCore
 
-/// Annotation documents: what a service advertises in its service document (asked alongside `$metadata`, not
-/// after it), and what the user names with `--annotations`; each merged into the model in turn, a later one
-/// overriding an earlier one term by term. One that cannot be had or read is passed over with a sentence for the
-/// log; browsing never waits on it beyond `$metadata`'s own round trip.
+/// Annotation documents: what a v2 service advertises in its service document (asked once `$metadata` has answered:
+/// the URL may name an entity set, whose whole list that request would read; the documents it names then asked all
+/// at once), and what the user names with `--annotations` (asked alongside `$metadata`, all at once); each merged
+/// into the model in turn, a later one overriding an earlier one term by term. One that cannot be had or read is
+/// passed over with a sentence for the log.
 extension MetadataLoader {
     /// An annotation document and where it came from.
     public struct AnnotationDocument: Sendable, Equatable {
@@ -31,13 +32,27 @@ extension MetadataLoader {
         else { return ([], [], false) }
         var documents: [AnnotationDocument] = []
         var notes: [String] = []
-        for link in AnnotationLinks.links(in: response.body, root: root) {
-            switch await fetchAnnotations(link, transport: transport) {
+        for result in await fetchAll(AnnotationLinks.links(in: response.body, root: root), transport: transport) {
+            switch result {
             case .success(let document): documents.append(document)
             case .failure(let note): notes.append(note.sentence)
             }
         }
         return (documents, notes, notes.isEmpty)
+    }
+
+    /// The documents at `urls`, asked all at once (not one round trip after another), answered in their order.
+    static func fetchAll(
+        _ urls: [String], transport: any ODataTransport
+    ) async -> [Result<AnnotationDocument, Failure>] {
+        await withTaskGroup(of: (Int, Result<AnnotationDocument, Failure>).self) { group in
+            for (index, url) in urls.enumerated() {
+                group.addTask { (index, await fetchAnnotations(url, transport: transport)) }
+            }
+            var results: [(Int, Result<AnnotationDocument, Failure>)] = []
+            for await result in group { results.append(result) }
+            return results.sorted { $0.0 < $1.0 }.map(\.1)
+        }
     }
 
     /// The documents `--annotations` names, in order: a URL is fetched, anything else read as a file.
@@ -46,10 +61,15 @@ extension MetadataLoader {
     ) async -> (documents: [AnnotationDocument], notes: [String]) {
         var documents: [AnnotationDocument] = []
         var notes: [String] = []
-        for source in sources {
+        func isURL(_ source: String) -> Bool {
             let lower = source.lowercased()
-            if lower.hasPrefix("http://") || lower.hasPrefix("https://") {
-                switch await fetchAnnotations(source, transport: transport) {
+            return lower.hasPrefix("http://") || lower.hasPrefix("https://")
+        }
+        // (the URLs asked all at once; each document still merged in the order given)
+        var fetched = await fetchAll(sources.filter(isURL), transport: transport).makeIterator()
+        for source in sources {
+            if isURL(source), let result = fetched.next() {
+                switch result {
                 case .success(let document): documents.append(document)
                 case .failure(let note): notes.append(note.sentence)
                 }
@@ -67,7 +87,14 @@ extension MetadataLoader {
         _ model: ServiceModel, withGiven sources: [String], transport: any ODataTransport, notes: inout [String]
     ) async -> ServiceModel {
         guard !sources.isEmpty else { return model }
-        let given = await givenAnnotations(sources, transport: transport)
+        return merged(model, withGiven: await givenAnnotations(sources, transport: transport), notes: &notes)
+    }
+
+    /// `model` with `given` (what ``givenAnnotations(_:transport:)`` read) merged last.
+    static func merged(
+        _ model: ServiceModel, withGiven given: (documents: [AnnotationDocument], notes: [String]),
+        notes: inout [String]
+    ) -> ServiceModel {
         notes += given.notes
         return merged(model, with: given.documents, notes: &notes)
     }

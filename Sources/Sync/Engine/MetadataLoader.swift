@@ -197,6 +197,8 @@ extension MetadataLoader {
                 notes: &notes)
             return Opened(root: root, cache: warm, model: model, entitySet: nil, fromCache: true, notes: notes)
         }
+        // (the documents the user names are asked alongside `$metadata`, not after it)
+        async let given = givenAnnotations(annotationSources, transport: transport)
         let loaded =
             exactRoot
             ? try await fetch(root: root, transport: transport, named: false)
@@ -209,7 +211,7 @@ extension MetadataLoader {
             try $0.storeAnnotationDocuments(annotations, at: Date())
         }
         var notes = loaded.notes
-        let model = await merged(loaded.model, withGiven: annotationSources, transport: transport, notes: &notes)
+        let model = merged(loaded.model, withGiven: await given, notes: &notes)
         return Opened(
             root: loaded.root, cache: cache, model: model, entitySet: loaded.entitySet, fromCache: false,
             notes: notes)
