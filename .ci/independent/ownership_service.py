@@ -204,10 +204,15 @@ class Schema(CsdlAbstractEdmProvider):
                         Path("car/PersonCar", PathKind.NavigationPropertyPath)]))]))])
         # An action on the service and one on a list of cars (issue 36): a make added to the catalogue, and every car
         # of one make renamed to another.
+        # (its Common.SideEffects name the makes by an absolute path: an action on the service has no row to start from)
         add_make = CsdlAction(
             name="AddMake",
             parameters=[CsdlParameter(name="name", type="Edm.String", nullable=False),
-                        CsdlParameter(name="country", type="Edm.String", nullable=False)])
+                        CsdlParameter(name="country", type="Edm.String", nullable=False)],
+            annotations=[CsdlAnnotation(term=common + "SideEffects", value=Record(
+                type=common + "SideEffectsType", property_values=[
+                    PropertyValue("TargetEntities", Collection(items=[
+                        Path("/" + NS + ".Container/Make", PathKind.NavigationPropertyPath)]))]))])
         rename_make = CsdlAction(
             name="RenameMake", bound=True,
             parameters=[CsdlParameter(name="cars", type=NS + ".Car", nullable=False, collection=True),

@@ -62,6 +62,31 @@ struct IndependentListActionTests {
         try await app.expect("a clean exit") { $0.contains("EXIT=0") }
     }
 
+    @Test func the_list_of_makes_shows_one_added_by_an_action_on_the_service_as_its_side_effects_say() async throws {
+        let root = try #require(odatapyRoot)
+        let name = "Zaporozhets \(Int.random(in: 10_000...99_999))"
+        // Given the makes on screen, just read (fresh)
+        let app = try Launch("browse \(root)Make", columns: 120, rows: 40)
+        defer { app.close() }
+        try await app.expect("the makes") { $0.contains("● online") && $0.contains("Czechia") }
+        // When AddMake is run from the palette
+        try app.tmux.sendKeys(":")
+        try app.tmux.run("send-keys", "-t", app.tmux.target, "-l", "AddMake")
+        try app.tmux.sendKeys("Enter")
+        try await app.expect("its parameters") { $0.contains("country") && $0.contains("Enter saves") }
+        try type(app, [name, "Ukraine"])
+        try await app.expect("the question") { $0.contains("AddMake on the service") && $0.contains("y sends it") }
+        try app.tmux.sendKeys("y")
+        let filter = "Make?$filter=name%20eq%20'\(name.replacingOccurrences(of: " ", with: "%20"))'"
+        #expect(try await eventually { try await values(root, filter, "country") == [.string("Ukraine")] })
+        // Then, back on the makes, the new one is listed: its side effects (`/Ownership.Container/Make`) left the
+        // list not fresh, so it was read again
+        try app.tmux.sendKeys("Escape")
+        try await app.expect("the new make in the list") { $0.contains(name) && $0.contains("Ukraine") }
+        try app.tmux.sendKeys("q")
+        try await app.expect("a clean exit") { $0.contains("EXIT=0") }
+    }
+
     @Test func an_action_on_the_list_of_cars_renames_a_make_and_the_list_shows_it() async throws {
         let root = try #require(odatapyRoot)
         let number = Int.random(in: 10_000...99_999)

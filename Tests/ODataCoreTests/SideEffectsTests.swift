@@ -144,4 +144,16 @@ import Testing
         #expect(relative.targetProperties == ["x"])
         #expect(effects.relative(to: nil) == effects)
     }
+
+    @Test func absolute_targets_name_entity_sets_and_are_no_navigation_from_the_row() {
+        let effects = SideEffects(
+            targetEntities: ["/NS.Container/Makes", "/Container/Cars/PersonCar", "/Parts", "services", "", "/Makes"])
+        let known: Set = ["Makes", "Cars", "Parts"]
+        #expect(effects.entitySets(known: known.contains) == ["Makes", "Cars", "Parts"])
+        // (a set's name first, then a navigation from it: the set)
+        #expect(SideEffects(targetEntities: ["/Cars/Makes"]).entitySets(known: known.contains) == ["Cars"])
+        #expect(SideEffects(targetEntities: ["/C/Nowhere"]).entitySets(known: known.contains).isEmpty)
+        #expect(effects.navigationPaths == [["services"]])
+        #expect(SideEffects(targetEntities: ["services/parts"]).entitySets(known: known.contains).isEmpty)
+    }
 }

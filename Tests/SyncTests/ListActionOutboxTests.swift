@@ -30,9 +30,20 @@ import Testing
                 <Parameter Name="car" Type="G.Car" Nullable="false"/>
                 <Parameter Name="new" Type="Edm.String" Nullable="false"/>
               </Action>
-              <Action Name="AddMake"><Parameter Name="name" Type="Edm.String" Nullable="false"/></Action>
+              <EntityType Name="Make"><Key><PropertyRef Name="name"/></Key>
+                <Property Name="name" Type="Edm.String" Nullable="false"/>
+              </EntityType>
+              <Action Name="AddMake"><Parameter Name="name" Type="Edm.String" Nullable="false"/>
+                <Annotation Term="com.sap.vocabularies.Common.v1.SideEffects"><Record>
+                  <PropertyValue Property="TargetEntities"><Collection>
+                    <NavigationPropertyPath>/G.C/Makes</NavigationPropertyPath>
+                    <NavigationPropertyPath>/G.C/Nowhere</NavigationPropertyPath>
+                  </Collection></PropertyValue>
+                </Record></Annotation>
+              </Action>
               <EntityContainer Name="C">
                 <EntitySet Name="Cars" EntityType="G.Car"/>
+                <EntitySet Name="Makes" EntityType="G.Make"/>
                 <ActionImport Name="AddMake" Action="G.AddMake"/>
               </EntityContainer>
             </Schema></edmx:DataServices></edmx:Edmx>
@@ -79,6 +90,41 @@ import Testing
         #expect(sent.method == .post && sent.url == Self.root + "AddMake")
         #expect(String(decoding: sent.body ?? [], as: UTF8.self) == #"{"name":"Lada"}"#)
         #expect(sent.headers["Repeatability-Request-ID"] != nil && sent.headers["If-Match"] == nil)
+    }
+
+    /// An action on the service has no list of its own; the sets its side effects name by absolute path
+    /// (`/Container/Set`) are read again where shown (a name that is no set is passed over).
+    @Test func the_sets_an_action_on_the_service_names_in_its_side_effects_are_read_again() async throws {
+        let added = Mutex(false)
+        let transport = FakeTransport { request, _ in
+            if request.method == .post {
+                added.withLock { $0 = true }
+                return TransportResponse(status: 204)
+            }
+            let names = added.withLock { $0 } ? ["Ford", "Lada"] : ["Ford"]
+            return json(
+                #"{"@odata.context":"\#(Self.root)$metadata#Makes","@odata.count":\#(names.count),"value":["#
+                    + names.map { #"{"name":"\#($0)"}"# }.joined(separator: ",") + "]}")
+        }
+        let engine = try makeEngine(transport)
+        let makes = ListRequest(entitySet: "Makes")
+        engine.screenDidShow(.list(makes), visible: 0..<10, screen: ScreenID(1))
+        await engine.flushIntents()
+        await engine.waitUntilIdle()
+        #expect(try engine.cache.listWindow(makes.key, range: 0..<5).rows.count == 1)
+        // When AddMake runs on the service
+        let addMake = try #require(Self.model.unboundOperations.first { $0.name == "AddMake" })
+        #expect(addMake.sideEffects?.entitySets { Self.model.entitySet(named: $0) != nil } == ["Makes"])
+        engine.invoke(
+            ActionInvocation(
+                key: .call(on: nil), operation: addMake.queuedName,
+                parameters: [.init(name: "name", value: .string("Lada"))]))
+        await engine.flushIntents()
+        // Then the list of makes on screen is read again, and shows the new one
+        #expect(try await eventually { try engine.cache.listWindow(makes.key, range: 0..<5).rows.count == 2 })
+        await engine.waitUntilIdle()
+        let gets = await transport.requests.filter { $0.method == .get }.map(\.url)
+        #expect(gets.count == 2 && gets.allSatisfy { $0.hasPrefix(Self.root + "Makes") }, "\(gets)")
     }
 
     @Test func an_action_on_a_list_goes_to_the_lists_path_and_the_list_on_screen_is_read_again() async throws {

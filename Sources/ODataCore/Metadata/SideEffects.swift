@@ -42,12 +42,25 @@ public struct SideEffects: Sendable, Hashable {
             targetEntities: targetEntities.map(strip), targetProperties: targetProperties.map(strip))
     }
 
-    /// The navigation segments of each entity target, the entity itself (`""`) left out: the relations to read
-    /// again, each a path of navigation names from the bound entity.
+    /// The navigation segments of each entity target, the entity itself (`""`) and absolute paths left out: the
+    /// relations to read again, each a path of navigation names from the bound entity.
     public var navigationPaths: [[String]] {
         targetEntities.compactMap { path in
             let segments = path.split(separator: "/").map(String.init)
-            return segments.isEmpty ? nil : segments
+            return segments.isEmpty || path.hasPrefix("/") ? nil : segments
         }
+    }
+
+    /// The entity sets of the absolute entity targets (`/Container/Set`, `/NS.Container/Set`, `/Set`, or a path on
+    /// from one of them), each the first of its path's first two segments that `isSet` knows: an action on the
+    /// service, which has no row to start from, names what it changes so, and so may any action. Their lists are
+    /// read again.
+    public func entitySets(known isSet: (String) -> Bool) -> [String] {
+        var sets: [String] = []
+        for path in targetEntities where path.hasPrefix("/") {
+            let segments = path.split(separator: "/").prefix(2).map(String.init)
+            if let set = segments.first(where: isSet), !sets.contains(set) { sets.append(set) }
+        }
+        return sets
     }
 }

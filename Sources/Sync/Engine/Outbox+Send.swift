@@ -99,6 +99,26 @@ extension Outbox {
         }
     }
 
+    /// The entity sets an action's side effects name by absolute path (`/Container/Set`) that the service has.
+    func sideEffectSets(of entry: OutboxEntry) -> [String] {
+        guard case .action(let name) = entry.write, let model else { return [] }
+        let operation =
+            entry.entityKey.isCall
+            ? model.operation(queuedAs: name, on: entry.entityKey.callSet)
+            : model.operation(named: name, boundTo: model.entityType(ofSet: entry.entitySet)?.qualifiedName)
+        return operation?.sideEffects?.entitySets { model.entitySet(named: $0) != nil } ?? []
+    }
+
+    /// Marks the lists of `sets` not fresh (in a transaction of their own: a failure must not undo the action's
+    /// settling) and has the screens that show them read them again.
+    func markListsOf(_ sets: [String], at settled: Date) async {
+        for set in sets {
+            if let marked = await recording({ try $0.markListsStale(ofSet: set, at: settled) }), !marked.isEmpty {
+                await engine?.listsChanged(ofSet: set, marked)
+            }
+        }
+    }
+
     /// Write requests for this service, as learned so far.
     var writes: WriteRequestBuilder { WriteRequestBuilder(urls: builder, tunnelsMerge: learned.tunnelsMerge) }
 
@@ -150,11 +170,9 @@ extension Outbox {
             let settled = clock.now()
             await record { try $0.settleOutbox(entry.id, etag: nil, at: settled) }
             // (in a transaction of its own: a failure here must not undo the settling, or it would go again)
-            if let set = entry.entityKey.callSet,
-                let marked = await recording({ try $0.markListsStale(ofSet: set, at: settled) }), !marked.isEmpty
-            {
-                await engine?.listsChanged(ofSet: set, marked)
-            }
+            // (and the sets its side effects name: an action on the service has no list of its own)
+            let sets = entry.entityKey.callSet.map { [$0] } ?? []
+            await markListsOf(sets + sideEffectSets(of: entry).filter { !sets.contains($0) }, at: settled)
         case .settled where entry.kind == .action:
             // Its effects are the service's: the entity is read again before the writes queued after it go, and
             // they go against the version it left.
@@ -174,6 +192,7 @@ extension Outbox {
             {
                 await engine?.sideEffectsRan(stale)
             }
+            await markListsOf(sideEffectSets(of: entry), at: settled)
         case .conflict where entry.kind == .action && entry.entityKey.isCall:
             // (sent without a version, so refused for another reason: nothing of it to read again)
             let reason = failure ?? "the service refused it as things stand"
