@@ -149,11 +149,14 @@ import Testing
         let effects = SideEffects(
             targetEntities: ["/NS.Container/Makes", "/Container/Cars/PersonCar", "/Parts", "services", "", "/Makes"])
         let known: Set = ["Makes", "Cars", "Parts"]
-        #expect(effects.entitySets(known: known.contains) == ["Makes", "Cars", "Parts"])
-        // (a set's name first, then a navigation from it: the set)
-        #expect(SideEffects(targetEntities: ["/Cars/Makes"]).entitySets(known: known.contains) == ["Cars"])
-        #expect(SideEffects(targetEntities: ["/C/Nowhere"]).entitySets(known: known.contains).isEmpty)
+        let targets = effects.absoluteTargets(known: known.contains)
+        #expect(targets.map(\.set) == ["Makes", "Cars", "Parts"])
+        #expect(targets.map(\.navigation) == [[], ["PersonCar"], []])
+        // (a set's name first, then a navigation from it)
+        let onward = SideEffects(targetEntities: ["/Cars/Makes"]).absoluteTargets(known: known.contains)
+        #expect(onward.map(\.set) == ["Cars"] && onward.map(\.navigation) == [["Makes"]])
+        #expect(SideEffects(targetEntities: ["/C/Nowhere"]).absoluteTargets(known: known.contains).isEmpty)
         #expect(effects.navigationPaths == [["services"]])
-        #expect(SideEffects(targetEntities: ["services/parts"]).entitySets(known: known.contains).isEmpty)
+        #expect(SideEffects(targetEntities: ["services/parts"]).absoluteTargets(known: known.contains).isEmpty)
     }
 }

@@ -114,7 +114,7 @@ import Testing
         #expect(try engine.cache.listWindow(makes.key, range: 0..<5).rows.count == 1)
         // When AddMake runs on the service
         let addMake = try #require(Self.model.unboundOperations.first { $0.name == "AddMake" })
-        #expect(addMake.sideEffects?.entitySets { Self.model.entitySet(named: $0) != nil } == ["Makes"])
+        #expect(addMake.sideEffects?.absoluteTargets { Self.model.entitySet(named: $0) != nil }.map(\.set) == ["Makes"])
         engine.invoke(
             ActionInvocation(
                 key: .call(on: nil), operation: addMake.queuedName,

@@ -51,16 +51,20 @@ public struct SideEffects: Sendable, Hashable {
         }
     }
 
-    /// The entity sets of the absolute entity targets (`/Container/Set`, `/NS.Container/Set`, `/Set`, or a path on
-    /// from one of them), each the first of its path's first two segments that `isSet` knows: an action on the
-    /// service, which has no row to start from, names what it changes so, and so may any action. Their lists are
-    /// read again.
-    public func entitySets(known isSet: (String) -> Bool) -> [String] {
-        var sets: [String] = []
+    /// The absolute entity targets (`/Container/Set`, `/NS.Container/Set`, `/Set`, each maybe followed by
+    /// navigations), as the entity set they start from (the first of the path's first two segments that `isSet`
+    /// knows) and the navigations after it: an action on the service, which has no row to start from, names what
+    /// it changes so, and so may any action. The lists of the set the navigations reach are read again.
+    public func absoluteTargets(known isSet: (String) -> Bool) -> [(set: String, navigation: [String])] {
+        var targets: [(set: String, navigation: [String])] = []
         for path in targetEntities where path.hasPrefix("/") {
-            let segments = path.split(separator: "/").prefix(2).map(String.init)
-            if let set = segments.first(where: isSet), !sets.contains(set) { sets.append(set) }
+            let segments = path.split(separator: "/").map(String.init)
+            guard let start = segments.prefix(2).firstIndex(where: isSet) else { continue }
+            let target = (set: segments[start], navigation: Array(segments[(start + 1)...]))
+            if !targets.contains(where: { $0.set == target.set && $0.navigation == target.navigation }) {
+                targets.append(target)
+            }
         }
-        return sets
+        return targets
     }
 }

@@ -99,14 +99,24 @@ extension Outbox {
         }
     }
 
-    /// The entity sets an action's side effects name by absolute path (`/Container/Set`) that the service has.
+    /// The entity sets an action's side effects name by absolute path (`/Container/Set`, or on from it through
+    /// navigations) that the service has.
     func sideEffectSets(of entry: OutboxEntry) -> [String] {
         guard case .action(let name) = entry.write, let model else { return [] }
         let operation =
             entry.entityKey.isCall
             ? model.operation(queuedAs: name, on: entry.entityKey.callSet)
             : model.operation(named: name, boundTo: model.entityType(ofSet: entry.entitySet)?.qualifiedName)
-        return operation?.sideEffects?.entitySets { model.entitySet(named: $0) != nil } ?? []
+        var sets: [String] = []
+        for target in operation?.sideEffects?.absoluteTargets(known: { model.entitySet(named: $0) != nil }) ?? [] {
+            // (a path on from the set: the set its navigations reach)
+            var set: String? = target.set
+            for navigation in target.navigation {
+                set = set.flatMap { model.resolveNavigation(navigation, fromSet: $0)?.targetSet }
+            }
+            if let set, !sets.contains(set) { sets.append(set) }
+        }
+        return sets
     }
 
     /// Marks the lists of `sets` not fresh (in a transaction of their own: a failure must not undo the action's
