@@ -295,4 +295,25 @@ import Testing
         #expect(setup.app.stack.top is EntityListController)
         #expect(setup.opened.roots.count == 2)
     }
+
+    @Test func a_later_reference_already_open_does_not_jump_an_earlier_one_not_yet_opened() async throws {
+        let first = "https://erp.example/sap/opu/odata4/sap/people/srvd_f4/sap/first/0001/"
+        let setup = try app(references: [
+            "../../../../srvd_f4/sap/first/0001/$metadata", "../../../../srvd_f4/sap/i_name/0001/$metadata",
+        ])
+        // Given the second already open this session (by another field's F4, say)
+        let model = try Self.helpModel(
+            aimedAt: try #require(setup.app.environment.model.entitySet(named: "Person")?.entityType) + "/lastName")
+        _ = setup.app.environment.environment(
+            for: ReferencedService(
+                root: Self.helpRoot, cache: try temporaryCache(), intents: RecordingIntents(), model: model,
+                profile: DisplayProfile.defaults(for: model)))
+        lastNameFocused(setup)
+        _ = setup.app.handle([.key(.function(4))])
+        try await settle(setup) { setup.app.stack.top is EntityListController }
+        // Then the first is opened and lists the values, as a fresh session would have it
+        #expect(setup.opened.roots == [first])
+        let picker = try #require(setup.app.stack.top as? EntityListController)
+        #expect(picker.environment === setup.app.environment.referencedEnvironments[first])
+    }
 }

@@ -203,4 +203,42 @@ import Testing
                 "Customers", "CustomersByCountry",
             ])
     }
+
+    @Test func several_blocks_aimed_at_one_property_add_up_and_a_base_types_mapping_is_found() throws {
+        // Given the help document's block, and a second block aimed at the same property with a mapping of its own
+        let second = """
+                <Annotations Target="Sales.Order/customer">
+                  <Annotation Term="VL.ValueListMapping" Qualifier="ByName">
+                    <Record>
+                      <PropertyValue Property="CollectionPath" String="Customers"/>
+                      <PropertyValue Property="Parameters"><Collection>
+                        <Record Type="VL.ValueListParameterOut">
+                          <PropertyValue Property="LocalDataProperty" PropertyPath="customer"/>
+                          <PropertyValue Property="ValueListProperty" String="name"/>
+                        </Record>
+                      </Collection></PropertyValue>
+                    </Record>
+                  </Annotation>
+                </Annotations>
+              </Schema>
+            """
+        let model = try EDMXParser.parse(Self.help.replacingOccurrences(of: "  </Schema>", with: second))
+        let mappings = model.valueListMappings(for: "customer", ofType: "com.example.sales.Order")
+        #expect(mappings.map(\.collectionPath) == ["Customers", "CustomersByCountry", "Customers"])
+        #expect(mappings.last?.outputs.map(\.from) == ["name"])
+        // A derived type's property, aimed at where its base type declares it
+        #expect(
+            model.valueListMappings(
+                for: "customer", ofTypes: ["com.example.sales.RushOrder", "com.example.sales.Order"]
+            )
+            .count == 3)
+        #expect(model.valueListMappings(for: "customer", ofTypes: ["com.example.sales.RushOrder"]).isEmpty)
+        // And the main service names a type's lineage, nearest first
+        let main = try EDMXParser.parse(
+            Self.main.replacingOccurrences(
+                of: "<EntityContainer",
+                with: #"<EntityType Name="RushOrder" BaseType="SAP__self.Order"/><EntityContainer"#))
+        let rush = try #require(main.entityTypes["com.example.sales.RushOrder"])
+        #expect(main.qualifiedNames(of: rush) == ["com.example.sales.RushOrder", "com.example.sales.Order"])
+    }
 }

@@ -10,11 +10,13 @@ extension EditFormController {
     /// F4 on `field`, whose `property` has value-list references and no value list of its own.
     func referencedValueHelp(_ field: Field, _ property: Property) -> ScreenAction {
         guard let open = environment.openService, let root = environment.serviceRoot, let set = formSet,
-            let type = environment.model.entityType(ofSet: set)
+            let entityType = environment.model.entityType(ofSet: set)
         else {
             message = "The values of \(field.label) are listed by another service, which is not opened here."
             return .handled
         }
+        // (a mapping may be aimed at the property where a base type declares it)
+        let types = environment.model.qualifiedNames(of: entityType)
         var roots: [String] = []
         var refusal: ValueListReference.Refusal?
         for reference in property.valueListReferences {
@@ -29,22 +31,27 @@ extension EditFormController {
             return .handled
         }
         // The references in order, each service opened once per session: the first that maps the property lists it.
+        // One open already does not jump the queue: an earlier one not opened yet is tried first.
         // (a service that lists its own values names itself: what it says is in its own model)
         let opened = roots.map { $0 == root ? environment : environment.referencedEnvironments[$0] }
-        if let service = opened.compactMap({ $0 }).first(where: { Self.mapping(of: property, type, in: $0) != nil }) {
-            return referencedPicker(for: field, property, of: type, in: service)
+        let firstUnopened = opened.firstIndex { $0 == nil } ?? roots.count
+        if let service = opened[..<firstUnopened].compactMap({ $0 }).first(where: {
+            Self.mapping(of: property, types, in: $0) != nil
+        }) {
+            return referencedPicker(for: field, property, of: types, in: service)
         }
-        let pending = zip(roots, opened).filter { $0.1 == nil }.map(\.0)
-        guard !pending.isEmpty else {
+        let rest = Array(roots[firstUnopened...])
+        guard !rest.isEmpty else {
             // (every one is open and none maps it: the first says why)
             let first = opened.compactMap { $0 }.first ?? environment
-            return referencedPicker(for: field, property, of: type, in: first)
+            return referencedPicker(for: field, property, of: types, in: first)
         }
-        guard pending.allSatisfy({ !environment.openingServices.contains($0) }) else {
-            message = "Still reading the value help of \(field.label)…"
+        let toOpen = rest.filter { environment.referencedEnvironments[$0] == nil }
+        guard toOpen.allSatisfy({ !environment.openingServices.contains($0) }) else {
+            message = "A value help is being read just now: F4 again in a moment."
             return .handled
         }
-        environment.openingServices.formUnion(pending)
+        environment.openingServices.formUnion(toOpen)
         message = "Reading the value help of \(field.label)…"
         let name = field.input.name
         let label = field.label
@@ -52,31 +59,38 @@ extension EditFormController {
         Task { @MainActor [weak self] in
             var found: BrowserEnvironment?
             var failure: String?
-            for serviceRoot in pending where found == nil {
+            var tried: Set<String> = []
+            for serviceRoot in rest where found == nil {
+                if let service = here.referencedEnvironments[serviceRoot] {
+                    if Self.mapping(of: property, types, in: service) != nil { found = service }
+                    continue
+                }
+                tried.insert(serviceRoot)
                 do {
                     // (kept for the session even when the form has gone: the next F4 needs no second opening)
                     let service = here.environment(for: try await open(serviceRoot))
-                    if Self.mapping(of: property, type, in: service) != nil { found = service }
+                    if Self.mapping(of: property, types, in: service) != nil { found = service }
                 } catch {
                     failure = failure ?? TextSanitizer.sanitize(String(String(describing: error).prefix(300)))
                 }
                 here.openingServices.remove(serviceRoot)
             }
-            here.openingServices.subtract(pending)
+            // (those left untried, a service before them having answered: no longer being opened by this F4)
+            here.openingServices.subtract(toOpen.filter { !tried.contains($0) })
             defer { here.setNeedsDisplay() }
             guard let self else { return }
             guard let found else {
                 if let failure {
                     self.message = "The value help of \(label) could not be read: \(failure)"
-                } else if let first = pending.first.flatMap({ here.referencedEnvironments[$0] }) {
-                    self.message = Self.noMapping(label, property, type, in: first)
+                } else if let first = rest.first.flatMap({ here.referencedEnvironments[$0] }) {
+                    self.message = Self.noMapping(label, property, types, in: first)
                 }
                 return
             }
             // (the user may have moved on meanwhile: the list is shown only for the field that asked)
             guard let index = self.fields.firstIndex(where: { $0.input.name == name && !$0.isLinkField }),
                 index == self.focus,
-                case .push(let picker) = self.referencedPicker(for: self.fields[index], property, of: type, in: found)
+                case .push(let picker) = self.referencedPicker(for: self.fields[index], property, of: types, in: found)
             else {
                 self.message = "The value help of \(label) is ready: F4 on it shows it."
                 return
@@ -90,18 +104,18 @@ extension EditFormController {
     }
 
     /// The value list `service` maps to `property` of `type` in a set it has: its unqualified mapping, else its first.
-    static func mapping(of property: Property, _ type: EntityType, in service: BrowserEnvironment) -> ValueList? {
-        service.model.valueListMappings(for: property.name, ofType: type.qualifiedName).first {
+    static func mapping(of property: Property, _ types: [String], in service: BrowserEnvironment) -> ValueList? {
+        service.model.valueListMappings(for: property.name, ofTypes: types).first {
             service.model.entitySet(named: $0.collectionPath) != nil
         }
     }
 
     /// The list of the value list the opened `service` maps to `property` of `type`, or why there is none.
     func referencedPicker(
-        for field: Field, _ property: Property, of type: EntityType, in service: BrowserEnvironment
+        for field: Field, _ property: Property, of types: [String], in service: BrowserEnvironment
     ) -> ScreenAction {
-        guard let list = Self.mapping(of: property, type, in: service) else {
-            message = Self.noMapping(field.label, property, type, in: service)
+        guard let list = Self.mapping(of: property, types, in: service) else {
+            message = Self.noMapping(field.label, property, types, in: service)
             return .handled
         }
         return picker(of: list, for: field, in: service)
@@ -109,9 +123,9 @@ extension EditFormController {
 
     /// Why `service` lists no values of `property` of `type`.
     static func noMapping(
-        _ label: String, _ property: Property, _ type: EntityType, in service: BrowserEnvironment
+        _ label: String, _ property: Property, _ types: [String], in service: BrowserEnvironment
     ) -> String {
-        service.model.valueListMappings(for: property.name, ofType: type.qualifiedName).isEmpty
+        service.model.valueListMappings(for: property.name, ofTypes: types).isEmpty
             ? "The value help of \(label) is not there: its service says nothing of it."
             : "The value help of \(label) is listed in a set its service does not have."
     }

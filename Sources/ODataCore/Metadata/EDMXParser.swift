@@ -609,8 +609,13 @@ public enum EDMXParser {
             // (a value-help service's mappings are aimed at another service's properties, which it does not declare)
             if !notes.valueListMappings.isEmpty, let slash = target.firstIndex(of: "/") {
                 let aimedAt = qualify(String(target[..<slash])) + target[slash...]
-                if model.valueListMappings.count < ValueListReference.maximumTargets {
-                    model.valueListMappings[aimedAt] = notes.valueListMappings
+                // (several blocks may aim at one property: each adds what the others do not have)
+                let known = model.valueListMappings[aimedAt] ?? []
+                let added = notes.valueListMappings.filter { !known.contains($0) }
+                if known.count + added.count <= ValueListReference.maximumReferences,
+                    known.isEmpty ? model.valueListMappings.count < ValueListReference.maximumTargets : true
+                {
+                    model.valueListMappings[aimedAt] = known + added
                 }
             }
             if !model.operations.isEmpty, applyToOperation(notes, target: target, in: &model) { return }

@@ -137,6 +137,12 @@ public struct ServiceModel: Sendable {
         chain(of: type).flatMap(\.navigationProperties)
     }
 
+    /// The qualified names of a type and its base types, the type first (cycles cut): what an annotation aimed at
+    /// one of its properties may name.
+    public func qualifiedNames(of type: EntityType) -> [String] {
+        chain(of: type).reversed().map(\.qualifiedName)
+    }
+
     /// The type and its base types, root first (cycles cut).
     func chain(of type: EntityType) -> [EntityType] {
         var result = [type]

@@ -136,4 +136,14 @@ extension ServiceModel {
     public func valueListMappings(for property: String, ofType type: String) -> [ValueList] {
         valueListMappings[type + "/" + property] ?? []
     }
+
+    /// The mappings aimed at `property` through the first of `types` (a type and its base types, nearest first,
+    /// as ``qualifiedNames(of:)`` gives them) that has any: a property a base type declares may be aimed at there.
+    public func valueListMappings(for property: String, ofTypes types: [String]) -> [ValueList] {
+        for type in types {
+            let found = valueListMappings(for: property, ofType: type)
+            if !found.isEmpty { return found }
+        }
+        return []
+    }
 }
