@@ -108,8 +108,14 @@ extension EntityListController {
         guard profile.columns?.isEmpty ?? true else { return }
         if columnState.derived == nil { _ = allColumns }
         guard let derived = columnState.derived else { return }
+        // (bounded: a long scroll through a large list forgets and measures again)
+        if columnState.notedRows.count > 4096 { columnState.notedRows = [] }
         for position in cursor.visible {
             guard let shown = row(at: position)?.shown else { continue }
+            var hasher = Hasher()
+            hasher.combine(shown.key)
+            hasher.combine(shown.properties)
+            guard columnState.notedRows.insert(hasher.finalize()).inserted else { continue }
             for (index, column) in derived.enumerated() {
                 let text = Self.cell(column) { name in shown.properties.first { $0.name == name }?.value }.text
                 let widest = index == 0 ? Self.widestLabel : Self.widestColumn

@@ -197,6 +197,9 @@ struct ListColumnState {
     var derived: [DisplayProfile.Column]?
     /// Without a profile: the widest value drawn in each column so far (by title).
     var seenWidths: [String: Int] = [:]
+    /// The rows (their key and properties, hashed) whose widths are in ``seenWidths``: a frame notes only rows it
+    /// has not seen as they are (drawing the same rows again, or coming back to the list, measures nothing).
+    var notedRows: Set<Int> = []
 }
 
 /// What a list opened to pick an entity does with it: Enter hands the selected entity to ``take`` and the list closes;
