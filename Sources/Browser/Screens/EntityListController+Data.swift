@@ -46,7 +46,10 @@ extension EntityListController {
         guard let request = activeRequest else { return }
         let key = request.key
         let range = wantedRange
-        rowModel.window = try? environment.cache.listWindow(key, range: range)
+        // The rows on screen are read now; the pages around them come with the observation's first answer, read off
+        // the main thread (coming back to a list, or paging past what was read, reads a third as much before its frame).
+        let now = cursor.pageSize > 0 ? cursor.top..<(cursor.top + cursor.pageSize) : range
+        rowModel.window = try? environment.cache.listWindow(key, range: now)
         cursor.setCount(rowCount)
         observation?.cancel()
         // The callback only keeps what arrived: re-reading (the list may have grown past this window) and telling
