@@ -8,12 +8,8 @@ columns fit, from an empty cache, after the list has settled. Figure: key → fr
 `--trace`); the annotated run's columns are checked on screen before the walk.
 """
 import os
-import socket
-import subprocess
-import time
-import urllib.request
 
-from common import BIN, REPO, Tmux, Trace, browser_env, fresh_dir, log, shell_command
+from common import BIN, REPO, Tmux, Trace, browser_env, free_port, fresh_dir, log, shell_command, start_server
 import navigation
 
 STEPS = int(os.environ.get("BENCH_ANNOTATED_STEPS", "200"))
@@ -24,25 +20,10 @@ LABELS = ["Order", "Status", "Priority", "Site", "Asset", "Technician", "Opened"
           "Note"]
 
 
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 def serve(variant):
     port = free_port()
-    process = subprocess.Popen([PYTHON, SERVICE, str(port), variant], stdout=subprocess.DEVNULL,
-                               stderr=subprocess.DEVNULL)
     root = "http://127.0.0.1:%d/odata/" % port
-    for _ in range(200):
-        try:
-            urllib.request.urlopen(root + "$metadata", timeout=1)
-            return process, root
-        except Exception:
-            time.sleep(0.05)
-    process.kill()
-    raise RuntimeError("the work-order service did not start")
+    return start_server([PYTHON, SERVICE, str(port), variant], root + "$metadata", "the work-order service"), root
 
 
 def run(variant):

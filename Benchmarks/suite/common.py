@@ -191,6 +191,28 @@ class Trace:
         return time.monotonic() - self.events[-1]["t"] >= quiet
 
 
+def free_port():
+    """A TCP port free on 127.0.0.1 just now."""
+    import socket
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def start_server(argv, probe, what, attempts=200):
+    """Starts `argv` and waits (at most `attempts` × 50 ms) until `probe` (a URL) answers; the process."""
+    import urllib.request
+    process = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    for _ in range(attempts):
+        try:
+            urllib.request.urlopen(probe, timeout=1)
+            return process
+        except Exception:
+            time.sleep(0.05)
+    process.kill()
+    raise RuntimeError("%s did not start" % what)
+
+
 def browser_env(cache_home, data_home, term="xterm-256color"):
     """The environment a browser runs in: its own XDG directories, a known terminal.
 

@@ -8,13 +8,9 @@ run asked for and how many of its requests the service refused with 401 (mock-sa
 """
 import json
 import os
-import socket
-import subprocess
-import sys
-import time
 import urllib.request
 
-from common import REPO, Tmux, Trace, browser_env, fresh_dir, log, shell_command, BIN
+from common import REPO, Tmux, Trace, browser_env, free_port, fresh_dir, log, shell_command, start_server, BIN
 import navigation
 
 STEPS = int(os.environ.get("BENCH_SIGNIN_STEPS", "60"))
@@ -24,27 +20,13 @@ PYTHON = os.path.join(REPO, "Benchmarks", ".venv", "bin", "python")
 CLIENT, SECRET = "bench-client", "bench-Secret-42"
 
 
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 def mock_sap(oauth):
     port = free_port()
     args = [PYTHON, "-m", "mocksap", "--host", "127.0.0.1", "--port", str(port), "-q"]
     if oauth:
         args += ["--oauth", "%s:%s" % (CLIENT, SECRET), "--token-ttl", "5"]
-    process = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     origin = "http://127.0.0.1:%d" % port
-    for _ in range(200):
-        try:
-            urllib.request.urlopen(origin + "/_mock/health", timeout=1)
-            return process, origin
-        except Exception:
-            time.sleep(0.05)
-    process.kill()
-    raise RuntimeError("mock-sap did not start")
+    return start_server(args, origin + "/_mock/health", "mock-sap"), origin
 
 
 def requests_of(origin):
