@@ -43,6 +43,9 @@ public struct SessionSettings: Sendable {
     public var maxEntities = VerboseJSONDecoder.defaultMaxEntities
     /// Predict the next screens; off is the fetch-on-navigate baseline.
     public var prefetch = true
+    /// Whether the annotation documents the service advertises are read (`--no-annotation-documents` says no: a
+    /// baseline to compare with, or a way past a broken one).
+    public var annotationDocuments = true
     /// Prefetches ask only for what the next screens show (`$select`); off, for whole entities.
     public var selectPrefetch = true
     /// Whether screens may change data (forms, the outbox); off, the browser only reads.
@@ -179,9 +182,10 @@ public final class BrowsingSession: Sendable {
         let cacheUser = user + settings.parameters.map { "+\($0.name)=\($0.value)" }.joined()
         let opened: MetadataLoader.Opened
         do {
+            // (the root as written: a trailing slash says it is a service root, not an entity set's URL)
             opened = try await MetadataLoader.open(
-                root: root, transport: transport, annotationSources: settings.annotations,
-                exactRoot: settings.isReferenced
+                root: settings.serviceRoot, transport: transport, annotationSources: settings.annotations,
+                exactRoot: settings.isReferenced, serviceDocument: settings.annotationDocuments
             ) { serviceRoot in
                 if let file = settings.cacheFile { return file }
                 // A URL that named an entity set is cached as its service, unless an identity was given.

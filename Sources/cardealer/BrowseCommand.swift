@@ -69,6 +69,11 @@ struct BrowserOptions: ParsableArguments {
     var trace: String?
     @Flag(help: "Fetch only what is on screen when it is shown, predicting nothing (a baseline to compare with).")
     var noPrefetch = false
+    @Flag(
+        help: ArgumentHelp(
+            "Read no annotation document the service advertises, only its $metadata and --annotations (a baseline "
+                + "to compare with, or a way past a broken one)."))
+    var noAnnotationDocuments = false
     /// Prefetches ask for whole entities, not only what the next screens show (to measure `$select`'s share).
     @Flag(help: .hidden) var noSelect = false
     @Option(

@@ -34,6 +34,7 @@ enum BrowserSession {
         settings.maxEntities = options.maxEntities
         settings.prefetch = !options.noPrefetch && config.prefetch != false
         settings.selectPrefetch = !options.noSelect
+        settings.annotationDocuments = !options.noAnnotationDocuments
         let (pageSize, batchSize) = (config.pageSize, config.batchSize)
         if pageSize != nil || batchSize != nil {
             settings.tune = {

@@ -219,6 +219,34 @@ import Testing
         #expect(AnnotationLinks.links(in: Array(v4.utf8), root: "http://h/").isEmpty)
         #expect(AnnotationLinks.links(in: Array("<html>".utf8), root: "http://h/").isEmpty)
     }
+
+    @Test(arguments: [
+        (
+            "https://h:44300/sap/opu/odata/sap/ZSALES_SRV/",
+            "https://h:44300/sap/opu/odata/IWFND/CATALOGSERVICE;v=2/Annotations(TechnicalName='ZSALES_SRV_VAN',"
+                + "Version='0001')/$value"
+        ),
+        (
+            "http://h/proxy/sap/opu/odata/IWBEP/gwsample_basic;v=2",
+            "http://h/proxy/sap/opu/odata/IWFND/CATALOGSERVICE;v=2/Annotations(TechnicalName='GWSAMPLE_BASIC_VAN',"
+                + "Version='0001')/$value"
+        ),
+    ])
+    func a_gateway_v2_root_has_its_catalog_annotation_document(root: String, catalog: String) {
+        #expect(AnnotationLinks.catalogDocument(forServiceAt: root) == catalog)
+    }
+
+    @Test(arguments: [
+        "http://h/CarDealer.svc/",  // not Gateway
+        "http://h/sap/opu/odata4/sap/zsrv/srvd/sap/zsrv/0001/",  // v4
+        "http://h/sap/opu/odata/sap/ZSRV/OrderSet",  // an entity set under it
+        "http://h/sap/opu/odata/sap/Z'SRV/",  // a name that would break out of the quotes
+        "http://h/sap/opu/odata/sap/ZSRVß/",  // not ASCII
+        "http://h/sap/opu/odata/IWFND/CATALOGSERVICE;v=2/",  // the catalog itself
+    ])
+    func other_roots_have_none(root: String) {
+        #expect(AnnotationLinks.catalogDocument(forServiceAt: root) == nil)
+    }
 }
 
 /// A detail's sections (issue 33): `UI.Facets` of reference facets to field groups, the identification and a

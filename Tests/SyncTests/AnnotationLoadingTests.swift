@@ -6,8 +6,9 @@ import Testing
 
 @testable import Sync
 
-/// Where a session's annotation documents come from (issue 33): the one its service document names, asked once
-/// `$metadata` has answered and kept with it in the cache; and those `--annotations` names, asked alongside
+/// Where a session's annotation documents come from (issue 33): the one its service document names (asked alongside
+/// `$metadata` when the URL is written as a root, else once `$metadata` has answered) and, for a Gateway v2 root,
+/// the SAP catalog's, kept with `$metadata` in the cache; and those `--annotations` names, asked alongside
 /// `$metadata` at every start.
 /// What cannot be had or read is a sentence, never a failed start.
 @Suite struct AnnotationLoadingTests {
@@ -178,6 +179,93 @@ import Testing
         // Then the second, answered first, still overrides the first, as given
         #expect(opened.model.entityTypes["SHOP.Order"]?.ui.typeNamePlural == "Second")
         #expect(opened.notes.isEmpty, "\(opened.notes)")
+    }
+
+    @Test func the_service_document_is_asked_alongside_metadata_when_the_root_is_written_as_one() async throws {
+        let transport = Self.service { Self.document(plural: "Sales Orders") }
+        // Given `$metadata` held
+        await transport.hold { $0.url == Self.root + "$metadata" }
+        let opening = Task { try await MetadataLoader.open(root: Self.root, transport: transport) { _ in nil } }
+        // Then the service document is asked while `$metadata` has not answered
+        #expect(
+            try await eventually {
+                let waiting = await transport.waitingCount
+                let asked = await transport.count(of: Self.root)
+                return waiting == 1 && asked == 1
+            })
+        await transport.release()
+        let opened = try await opening.value
+        #expect(opened.model.entityTypes["SHOP.Order"]?.ui.typeNamePlural == "Sales Orders")
+        #expect(await transport.count(of: Self.root) == 1)
+    }
+
+    @Test func a_url_written_without_its_trailing_slash_asks_the_service_document_after_metadata() async throws {
+        let transport = Self.service { Self.document(plural: "Sales Orders") }
+        await transport.hold { $0.url == Self.root + "$metadata" }
+        // Given a URL that could name an entity set (no trailing slash)
+        let opening = Task {
+            try await MetadataLoader.open(root: String(Self.root.dropLast()), transport: transport) { _ in nil }
+        }
+        #expect(try await eventually { await transport.waitingCount == 1 })
+        // Then nothing is read from it while `$metadata` has not answered (it might be a whole list)
+        try await Task.sleep(for: .milliseconds(200))
+        #expect(await transport.count(of: Self.root) == 0)
+        await transport.release()
+        let opened = try await opening.value
+        #expect(opened.model.entityTypes["SHOP.Order"]?.ui.typeNamePlural == "Sales Orders")
+        #expect(await transport.count(of: Self.root) == 1)
+    }
+
+    static let catalogURL =
+        "http://shop.test/sap/opu/odata/IWFND/CATALOGSERVICE;v=2/Annotations(TechnicalName='SHOP_VAN',"
+        + "Version='0001')/$value"
+
+    @Test func the_sap_catalogs_document_is_merged_before_the_service_documents() async throws {
+        let transport = FakeTransport { request, _ in
+            switch request.url {
+            case Self.root + "$metadata":
+                return TransportResponse(status: 200, body: Array(UIAnnotationFixtures.version2.utf8))
+            case Self.root: return TransportResponse(status: 200, body: Array(Self.serviceDocument.utf8))
+            case Self.catalogURL:
+                return TransportResponse(status: 200, body: Array(Self.document(plural: "From the catalog").utf8))
+            default: return TransportResponse(status: 404, body: [])
+            }
+        }
+        let path = try BuiltProducts.temporaryDirectory("annotations") + "/cache.sqlite"
+        let opened = try await MetadataLoader.open(root: Self.root, transport: transport) { _ in path }
+        #expect(opened.model.entityTypes["SHOP.Order"]?.ui.typeNamePlural == "From the catalog")
+        // (the service document's link answered 404: a sentence; the catalog's document is kept for the next start)
+        #expect(opened.notes.count == 1, "\(opened.notes)")
+        #expect(try opened.cache.annotationDocuments().map(\.source) == [Self.catalogURL])
+        #expect(try !opened.cache.serviceFacts().contains(.catalogHasNoAnnotations))
+    }
+
+    @Test func a_catalog_without_a_document_for_the_service_is_not_asked_again() async throws {
+        let path = try BuiltProducts.temporaryDirectory("annotations") + "/cache.sqlite"
+        let transport = Self.service { Self.document(plural: "Sales Orders") }
+        // Given a cold start: the catalog asked once, answering 404
+        let cold = try await MetadataLoader.open(root: Self.root, transport: transport) { _ in path }
+        #expect(await transport.count(of: Self.catalogURL) == 1)
+        #expect(try cold.cache.serviceFacts().contains(.catalogHasNoAnnotations))
+        #expect(cold.notes.isEmpty, "\(cold.notes)")
+        // When a warm start's refresh has read the service document and its annotation document again
+        _ = try await MetadataLoader.open(root: Self.root, transport: transport) { _ in path }
+        #expect(try await eventually { await transport.count(of: Self.annotationsURL) == 2 })
+        // Then the catalog was not asked again
+        #expect(await transport.count(of: Self.catalogURL) == 1)
+    }
+
+    @Test func no_annotation_documents_reads_none_and_keeps_those_stored() async throws {
+        let path = try BuiltProducts.temporaryDirectory("annotations") + "/cache.sqlite"
+        let transport = Self.service { Self.document(plural: "Sales Orders") }
+        _ = try await MetadataLoader.open(root: Self.root, transport: transport) { _ in path }
+        let plain = try await MetadataLoader.open(root: Self.root, transport: transport, serviceDocument: false) {
+            _ in path
+        }
+        #expect(plain.model.entityTypes["SHOP.Order"]?.ui.typeNamePlural == nil)
+        #expect(try await eventually { await transport.count(of: Self.root + "$metadata") == 2 })
+        #expect(await transport.count(of: Self.root) == 1)
+        #expect(try plain.cache.annotationDocuments().count == 1)
     }
 }
 

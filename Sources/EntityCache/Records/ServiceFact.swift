@@ -14,6 +14,9 @@ public enum ServiceFact: String, Sendable, CaseIterable {
     case refusesSelect
     /// It answered `$batch` with 404, 405 or 501: writes go one request each.
     case refusesBatch
+    /// A v2 Gateway service whose catalog has no annotation document for it (404 from
+    /// `CATALOGSERVICE;v=2/Annotations(TechnicalName='<SERVICE>_VAN',…)`): it is not asked again.
+    case catalogHasNoAnnotations
 }
 
 extension CacheDatabase {

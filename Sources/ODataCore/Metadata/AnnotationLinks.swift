@@ -48,4 +48,33 @@ public enum AnnotationLinks {
         }
         return (root.hasSuffix("/") ? root : root + "/") + href
     }
+
+    /// Where SAP Gateway's catalog service keeps the annotation document generated for the v2 service at `root`:
+    /// `…/sap/opu/odata/IWFND/CATALOGSERVICE;v=2/Annotations(TechnicalName='<SERVICE>_VAN',Version='0001')/$value`
+    /// on the same origin, under the same prefix. Nil unless `root` is a Gateway v2 root,
+    /// `…/sap/opu/odata/<namespace>/<SERVICE>/` (a matrix part such as `;v=2` after the name is not part of it), whose
+    /// name is letters, digits and underscores; for a catalog root itself.
+    public static func catalogDocument(forServiceAt root: String) -> String? {
+        guard let scheme = root.range(of: "://") else { return nil }
+        let afterHost = root[scheme.upperBound...].firstIndex(of: "/") ?? root.endIndex
+        let path = root[afterHost...]
+        guard let marker = path.range(of: "/sap/opu/odata/", options: .caseInsensitive) else { return nil }
+        let segments = path[marker.upperBound...].split(separator: "/", omittingEmptySubsequences: false)
+        // (exactly a namespace and a name, then the root's trailing slash, or none)
+        guard segments.count == 2 || (segments.count == 3 && segments[2].isEmpty), !segments[0].isEmpty else {
+            return nil
+        }
+        let written = segments[1].prefix { $0 != ";" }
+        let name = written.uppercased()
+        guard !written.isEmpty, written.utf8.allSatisfy({ isNameByte($0) }),
+            !(segments[0].uppercased() == "IWFND" && name == "CATALOGSERVICE")
+        else { return nil }
+        return String(root[..<afterHost]) + path[..<marker.lowerBound]
+            + "/sap/opu/odata/IWFND/CATALOGSERVICE;v=2/Annotations(TechnicalName='\(name)_VAN',Version='0001')/$value"
+    }
+
+    private static func isNameByte(_ byte: UInt8) -> Bool {
+        (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte)
+            || byte == UInt8(ascii: "_")
+    }
 }

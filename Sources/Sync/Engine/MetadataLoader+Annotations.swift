@@ -1,9 +1,9 @@
 import Foundation
 import ODataCore
 
-/// Annotation documents: what a v2 service advertises in its service document (asked once `$metadata` has answered:
-/// the URL may name an entity set, whose whole list that request would read; the documents it names then asked all
-/// at once), and what the user names with `--annotations` (asked alongside `$metadata`, all at once); each merged
+/// Annotation documents: what a v2 service advertises in its service document (asked alongside `$metadata` when the
+/// URL is known to be a service root, else once `$metadata` has answered: a URL naming an entity set would have its
+/// whole list read; the documents it names then asked all at once), and what the user names with `--annotations` (asked alongside `$metadata`, all at once); each merged
 /// into the model in turn, a later one overriding an earlier one term by term. One that cannot be had or read is
 /// passed over with a sentence for the log.
 extension MetadataLoader {
@@ -19,26 +19,79 @@ extension MetadataLoader {
         }
     }
 
+    /// What ``advertisedAnnotations(root:transport:catalog:)`` found.
+    public struct Advertised: Sendable {
+        /// The SAP catalog's document first (when it has one), then those the service document names, in order.
+        public var documents: [AnnotationDocument] = []
+        /// A sentence for each that could not be had.
+        public var notes: [String] = []
+        /// False when the service document, or a document that was asked, could not be had: what was stored before
+        /// is then kept rather than replaced by less.
+        public var complete = true
+        /// The SAP catalog answered 404: it has no document for this service (remembered, not asked again).
+        public var catalogHasNone = false
+    }
+
     /// The annotation documents the service document at `root` names (see ``AnnotationLinks``), fetched; and a
-    /// sentence for each that could not be had.
-    /// `complete` is false when the service document or one of the documents it names could not be had: what
-    /// was stored before is then kept rather than replaced by less.
-    static func advertisedAnnotations(
-        root: String, transport: any ODataTransport
-    ) async -> (documents: [AnnotationDocument], notes: [String], complete: Bool) {
-        guard
-            let response = try? await transport.send(TransportRequest(url: root, acceptsXML: true)),
+    /// sentence for each that could not be had. For an SAP Gateway v2 root, and `catalog` true, the catalog's
+    /// document for the service too (``AnnotationLinks/catalogDocument(forServiceAt:)``), asked alongside.
+    public static func advertisedAnnotations(
+        root: String, transport: any ODataTransport, catalog: Bool = true
+    ) async -> Advertised {
+        async let fromCatalog = catalogAnnotations(
+            catalog ? AnnotationLinks.catalogDocument(forServiceAt: root) : nil, transport: transport)
+        var found = Advertised()
+        if let response = try? await transport.send(TransportRequest(url: root, acceptsXML: true)),
             response.status == 200
-        else { return ([], [], false) }
-        var documents: [AnnotationDocument] = []
-        var notes: [String] = []
-        for result in await fetchAll(AnnotationLinks.links(in: response.body, root: root), transport: transport) {
-            switch result {
-            case .success(let document): documents.append(document)
-            case .failure(let note): notes.append(note.sentence)
+        {
+            for result in await fetchAll(AnnotationLinks.links(in: response.body, root: root), transport: transport) {
+                switch result {
+                case .success(let document): found.documents.append(document)
+                case .failure(let note): found.notes.append(note.sentence)
+                }
             }
+            found.complete = found.notes.isEmpty
+        } else {
+            found.complete = false
         }
-        return (documents, notes, notes.isEmpty)
+        switch await fromCatalog {
+        case nil: break
+        case .document(let document)?: found.documents.insert(document, at: 0)
+        case .absent?: found.catalogHasNone = true
+        case .failed(let note)?:
+            found.notes.append(note)
+            found.complete = false
+        }
+        return found
+    }
+
+    /// What the SAP catalog answered for one service.
+    enum CatalogAnswer: Sendable {
+        case document(AnnotationDocument)
+        /// 404: it has none.
+        case absent
+        /// Anything else, in a sentence for the log.
+        case failed(String)
+    }
+
+    /// The catalog document at `url` (nil: none asked).
+    static func catalogAnnotations(_ url: String?, transport: any ODataTransport) async -> CatalogAnswer? {
+        guard let url else { return nil }
+        do {
+            let response = try await transport.send(TransportRequest(url: url, acceptsXML: true))
+            switch response.status {
+            case 200: return .document(AnnotationDocument(source: url, document: response.body))
+            case 404: return .absent
+            default:
+                return .failed(
+                    "The SAP catalog's annotation document \(url) was not had (HTTP \(response.status)); it is asked "
+                        + "again at the next start.")
+            }
+        } catch {
+            return .failed(
+                "The SAP catalog's annotation document \(url) was not had (\(error)); it is asked again at the next "
+                    + "start.")
+        }
     }
 
     /// The documents at `urls`, asked all at once (not one round trip after another), answered in their order.

@@ -24,6 +24,8 @@ public enum MetadataLoader {
         /// Whether `annotations` is all the service advertises (its service document and every document it names
         /// were had): only then do they replace what a cache holds.
         public var annotationsComplete = true
+        /// The SAP catalog answered that it has no annotation document for the service (to remember).
+        public var catalogHasNoAnnotations = false
     }
 
     /// Why `$metadata` could not be loaded, in a sentence that says what to check.
@@ -37,12 +39,20 @@ public enum MetadataLoader {
 
     /// `$metadata` of the service at `root` (with one trailing slash), or of the service whose entity set
     /// `root` names. Throws ``Failure``.
-    public static func load(root: String, transport: any ODataTransport) async throws -> Loaded {
+    ///
+    /// - Parameter serviceDocument: whether the annotation documents a v2 service's service document names are read.
+    /// - Parameter alongside: that service document already asked, alongside `$metadata` (see ``fetch``); used for
+    ///   `root` only, not for a parent tried after it.
+    public static func load(
+        root: String, transport: any ODataTransport, serviceDocument: Bool = true,
+        alongside: Task<Advertised, Never>? = nil
+    ) async throws -> Loaded {
         do {
-            return try await fetch(root: root, transport: transport)
+            return try await fetch(
+                root: root, transport: transport, serviceDocument: serviceDocument, alongside: alongside)
         } catch let failure as Failure {
             if failure.mayBeWrongRoot, let (parent, set) = parentRoot(of: root),
-                let loaded = try? await fetch(root: parent, transport: transport),
+                let loaded = try? await fetch(root: parent, transport: transport, serviceDocument: serviceDocument),
                 loaded.model.entitySet(named: set) != nil
             {
                 var loaded = loaded
@@ -56,15 +66,22 @@ public enum MetadataLoader {
     /// `$metadata` of the service at `root` exactly; for a v2 service, with the annotation documents its service
     /// document names (`serviceDocument` false skips that). Throws ``Failure``.
     ///
-    /// The service document is asked once `$metadata` has answered, not alongside it: `root` may name an entity
-    /// set (``load(root:transport:)`` then tries its parent), and asking it in parallel would read that whole set
-    /// for nothing. A v4 service carries its annotations in `$metadata`.
+    /// The service document is asked once `$metadata` has answered, unless the caller asked it `alongside`
+    /// (``advertisedAnnotations(root:transport:catalog:)`` in a task started with the `$metadata` request): only a caller
+    /// that knows `root` is a service root may, since a URL naming an entity set would have that whole set read
+    /// for nothing. A v4 service carries its annotations in `$metadata`: what was asked alongside is then dropped.
+    ///
+    /// `catalog` false: the SAP catalog is known to have no annotation document for the service; it is not asked.
     ///
     /// `named` false: the root came from another service, not from the user, so a failure says only what went
     /// wrong, with no hint to check the URL.
     public static func fetch(
-        root: String, transport: any ODataTransport, serviceDocument: Bool = true, named: Bool = true
+        root: String, transport: any ODataTransport, serviceDocument: Bool = true, catalog: Bool = true,
+        named: Bool = true, alongside: Task<Advertised, Never>? = nil
     ) async throws -> Loaded {
+        // (a failure below leaves nothing running that was asked for it)
+        var answered = false
+        defer { if !answered { alongside?.cancel() } }
         func hint(_ root: String) -> String { named ? Self.hint(root) : "" }
         let url = ODataURLBuilder(serviceRoot: root).metadataURL
         let response: TransportResponse
@@ -83,13 +100,22 @@ public enum MetadataLoader {
         }
         do {
             let model = try EDMXParser.parse(response.body)
-            var (documents, notes, complete) =
-                serviceDocument && model.dialect == .v2
-                ? await advertisedAnnotations(root: root, transport: transport) : ([], [], true)
-            let annotated = merged(model, with: documents, notes: &notes)
+            answered = true
+            var advertised = Advertised()
+            if serviceDocument && model.dialect == .v2 {
+                if let alongside {
+                    advertised = await alongside.value
+                } else {
+                    advertised = await advertisedAnnotations(root: root, transport: transport, catalog: catalog)
+                }
+            } else {
+                alongside?.cancel()
+            }
+            let annotated = merged(model, with: advertised.documents, notes: &advertised.notes)
             return Loaded(
-                root: root, model: annotated, document: response.body, entitySet: nil, annotations: documents,
-                notes: notes, annotationsComplete: complete)
+                root: root, model: annotated, document: response.body, entitySet: nil,
+                annotations: advertised.documents, notes: advertised.notes,
+                annotationsComplete: advertised.complete, catalogHasNoAnnotations: advertised.catalogHasNone)
         } catch {
             let what = kind(of: response.body, contentType: response.headers["content-type"])
             let reason =
@@ -162,36 +188,50 @@ extension MetadataLoader {
     /// `annotationSources` names (files or URLs, `--annotations`) are read at every start and merged last.
     ///
     /// - Parameter cachePath: the cache file for a service root; nil keeps the cache in memory.
+    /// A cold start asks a v2 service's service document (for the annotation documents it names) alongside
+    /// `$metadata` when `root` is known to be a service root: `exactRoot`, or written with its trailing slash (an
+    /// entity set's URL is written without one) and not an SAP v4 one (`/sap/opu/odata4/`, whose annotations are in
+    /// `$metadata`); otherwise once `$metadata` has answered.
+    ///
     /// - Parameter exactRoot: `root` is a service root, never an entity set's URL (one another service named): no
     ///   parent is tried.
+    /// - Parameter serviceDocument: false reads no annotation document the service advertises, neither from the
+    ///   service nor from the cache (`--no-annotation-documents`); those stored stay for a later start.
     public static func open(
         root: String, transport: any ODataTransport, annotationSources: [String] = [], exactRoot: Bool = false,
-        cachePath: @Sendable (String) -> String?
+        serviceDocument: Bool = true, cachePath: @Sendable (String) -> String?
     ) async throws -> Opened {
-        let root = root.hasSuffix("/") ? root : root + "/"
+        let writtenAsRoot = root.hasSuffix("/")
+        let root = writtenAsRoot ? root : root + "/"
         if let path = cachePath(root), FileManager.default.fileExists(atPath: path),
             let warm = try? CacheDatabase(path: path), let bytes = try? warm.metadataDocument(),
             let cached = try? EDMXParser.parse(bytes)
         {
             let dialect = cached.dialect
             Task.detached {
-                guard let fresh = try? await fetch(root: root, transport: transport)
+                let catalog = !((try? warm.serviceFacts())?.contains(.catalogHasNoAnnotations) ?? false)
+                guard
+                    let fresh = try? await fetch(
+                        root: root, transport: transport, serviceDocument: serviceDocument, catalog: catalog)
                 else { return }
                 // A service that changed dialect (v2 to v4 at the same root) is a different cache: what this one
                 // holds is dropped, and the next start begins afresh in the new dialect.
                 if fresh.model.dialect != dialect { try? warm.clear() }
                 let annotations = fresh.annotations.map { ($0.source, $0.document) }
                 // (a service document or annotation document not had this time leaves the stored ones as they are)
-                let replaceAnnotations = fresh.annotationsComplete
+                let replaceAnnotations = fresh.annotationsComplete && serviceDocument
                 try? await warm.write {
                     try $0.storeMetadataDocument(fresh.document, at: Date())
                     if replaceAnnotations { try $0.storeAnnotationDocuments(annotations, at: Date()) }
+                    if fresh.catalogHasNoAnnotations { try $0.learn(.catalogHasNoAnnotations) }
                 }
             }
             var notes: [String] = []
-            let stored = ((try? warm.annotationDocuments()) ?? []).map {
-                AnnotationDocument(source: $0.source, document: $0.document)
-            }
+            let stored =
+                serviceDocument
+                ? ((try? warm.annotationDocuments()) ?? []).map {
+                    AnnotationDocument(source: $0.source, document: $0.document)
+                } : []
             let model = await merged(
                 merged(cached, with: stored, notes: &notes), withGiven: annotationSources, transport: transport,
                 notes: &notes)
@@ -199,16 +239,22 @@ extension MetadataLoader {
         }
         // (the documents the user names are asked alongside `$metadata`, not after it)
         async let given = givenAnnotations(annotationSources, transport: transport)
+        let alongside =
+            serviceDocument && (exactRoot || writtenAsRoot) && !root.lowercased().contains("/sap/opu/odata4/")
+            ? Task { await advertisedAnnotations(root: root, transport: transport) } : nil
         let loaded =
             exactRoot
-            ? try await fetch(root: root, transport: transport, named: false)
-            : try await load(root: root, transport: transport)
+            ? try await fetch(
+                root: root, transport: transport, serviceDocument: serviceDocument, named: false, alongside: alongside)
+            : try await load(
+                root: root, transport: transport, serviceDocument: serviceDocument, alongside: alongside)
         let cache = try cachePath(loaded.root).map { try CacheDatabase(path: $0) } ?? CacheDatabase()
         let document = loaded.document
         let annotations = loaded.annotations.map { ($0.source, $0.document) }
         try await cache.write {
             try $0.storeMetadataDocument(document, at: Date())
             try $0.storeAnnotationDocuments(annotations, at: Date())
+            if loaded.catalogHasNoAnnotations { try $0.learn(.catalogHasNoAnnotations) }
         }
         var notes = loaded.notes
         let model = merged(loaded.model, withGiven: await given, notes: &notes)
