@@ -1,6 +1,6 @@
 """Runs the benchmark sections, prints the markdown report, writes results.json and BENCHMARKS.md.
 
-Usage: main.py [SECTION ...] [--no-write]   (sections: navigation scale ingest terminal server cache writes ssh signin annotated; default all)
+Usage: main.py [SECTION ...] [--no-write]   (sections: navigation scale ingest terminal server cache writes ssh signin annotated coldstart; default all)
 """
 import json
 import os
@@ -14,7 +14,7 @@ sys.path.insert(0, os.path.dirname(__file__))
 import common  # noqa: E402
 import report  # noqa: E402
 
-SECTIONS = ["navigation", "scale", "ingest", "terminal", "server", "cache", "writes", "ssh", "signin", "annotated"]
+SECTIONS = ["navigation", "scale", "ingest", "terminal", "server", "cache", "writes", "ssh", "signin", "annotated", "coldstart"]
 
 
 def sh(*argv):
@@ -87,7 +87,7 @@ def write_document(facts, body, timing):
              report.table(["", ""], facts), "", "## Commands", "",
              "```sh", "Benchmarks/run.sh            # installs wrk/tmux (apt) and a venv (pyodata, mock-sap, odatapy), builds release, runs all",
              "swift build -c release       # what it builds",
-             "python3 Benchmarks/suite/main.py [navigation scale ingest terminal server cache writes ssh signin annotated]",
+             "python3 Benchmarks/suite/main.py [navigation scale ingest terminal server cache writes ssh signin annotated coldstart]",
              "```", "", body, "", timing, ""]
     with open(os.path.join(common.REPO, "BENCHMARKS.md"), "w") as out:
         out.write("\n".join(lines))
