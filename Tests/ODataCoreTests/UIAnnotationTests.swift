@@ -135,6 +135,41 @@ import Testing
         #expect(order.ui.typeNamePlural == "Sales Orders")  // not named again: kept
     }
 
+    @Test func a_qualified_block_or_annotation_is_a_variant_and_changes_nothing_the_screens_read() throws {
+        let first = try EDMXParser.merge(
+            annotations: Array(Self.document.utf8), into: try EDMXParser.parse(Self.version2))
+        // Given a document whose block for phones is qualified, and a qualified label in an unqualified block
+        let phone = """
+            <edmx:Edmx Version="4.0" xmlns:edmx="http://docs.oasis-open.org/odata/ns/edmx">
+              <edmx:DataServices><Schema Namespace="Local" xmlns="http://docs.oasis-open.org/odata/ns/edm">
+                <Annotations Target="SHOP.Order" Qualifier="Phone">
+                  <Annotation Term="com.sap.vocabularies.UI.v1.LineItem"><Collection>
+                    <Record><PropertyValue Property="Value" Path="Currency"/></Record>
+                  </Collection></Annotation>
+                  <Annotation Term="com.sap.vocabularies.UI.v1.FieldGroup"><Record>
+                    <PropertyValue Property="Data"><Collection>
+                      <Record><PropertyValue Property="Value" Path="Currency"/></Record>
+                    </Collection></PropertyValue>
+                  </Record></Annotation>
+                </Annotations>
+                <Annotations Target="SHOP.Order/Amount">
+                  <Annotation Term="com.sap.vocabularies.Common.v1.Label" Qualifier="Short" String="Amt"/>
+                </Annotations>
+                <Annotations Target="SHOP.Order/Amount" Qualifier="Phone">
+                  <Annotation Term="com.sap.vocabularies.Common.v1.Label" String="Amt."/>
+                </Annotations>
+              </Schema></edmx:DataServices>
+            </edmx:Edmx>
+            """
+        let model = try EDMXParser.merge(annotations: Array(phone.utf8), into: first)
+        let order = try #require(model.entityTypes["SHOP.Order"])
+        // Then the unqualified line item and label stand
+        #expect(order.ui.lineItem == first.entityTypes["SHOP.Order"]?.ui.lineItem)
+        #expect(order.property(named: "Amount")?.label == "Net Value")
+        // And the block's qualifier names its field group, as a qualifier on the annotation would
+        #expect(order.ui.fieldGroups["Phone"]?.data == [DataField(path: "Currency")])
+    }
+
     @Test func inline_annotations_of_a_v4_type_are_read() throws {
         let metadata = """
             <edmx:Edmx Version="4.0" xmlns:edmx="http://docs.oasis-open.org/odata/ns/edmx">

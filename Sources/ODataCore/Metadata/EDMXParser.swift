@@ -139,7 +139,7 @@ public enum EDMXParser {
                         declared.append((node, namespace))
                     case "Annotations":
                         if let target = node.attribute("Target") {
-                            external.append((target, notes(node.children(named: "Annotation"))))
+                            external.append((target, notes(Self.annotations(of: node))))
                         }
                     default:
                         continue
@@ -173,7 +173,27 @@ public enum EDMXParser {
             }
             for block in schemas.flatMap({ $0.children(named: "Annotations") }) {
                 guard let target = block.attribute("Target") else { continue }
-                apply(notes(block.children(named: "Annotation")), to: target, in: &model)
+                apply(notes(Self.annotations(of: block)), to: target, in: &model)
+            }
+        }
+
+        /// Terms an annotation may carry more than once, told apart by their qualifiers.
+        static let termsNamedByQualifier: Set<String> = [
+            "com.sap.vocabularies.UI.v1.FieldGroup", "com.sap.vocabularies.UI.v1.Chart",
+            "com.sap.vocabularies.Common.v1.SideEffects", "com.sap.vocabularies.Common.v1.ValueListMapping",
+        ]
+
+        /// The `<Annotation>`s of an `<Annotations>` block; a block's `Qualifier` is each one's that names none
+        /// (CSDL: it applies to every annotation inside), so a qualified block never stands in for the unqualified
+        /// terms the screens read.
+        static func annotations(of block: XMLNode) -> [XMLNode] {
+            let annotations = block.children(named: "Annotation")
+            guard let qualifier = block.attribute("Qualifier"), !qualifier.isEmpty else { return annotations }
+            return annotations.map { annotation in
+                guard annotation.attribute("Qualifier") == nil else { return annotation }
+                var qualified = annotation
+                qualified.attributes.append((key: "Qualifier", value: qualifier))
+                return qualified
             }
         }
 
@@ -285,6 +305,10 @@ public enum EDMXParser {
             }
             for annotation in annotations {
                 guard let term = annotation.attribute("Term").map(qualify) else { continue }
+                // A qualified annotation is a variant (another device, another role) of what the screens read,
+                // except for the terms whose qualifier names one of several (field groups, charts, side effects,
+                // a value-help service's mappings).
+                if annotation.attribute("Qualifier") != nil, !Self.termsNamedByQualifier.contains(term) { continue }
                 switch term {
                 case "com.sap.vocabularies.Common.v1.Label": notes.label = string(annotation)
                 case "Org.OData.Core.V1.OperationAvailable":
@@ -309,9 +333,9 @@ public enum EDMXParser {
                     notes.text = (path, arrangement)
                 case "com.sap.vocabularies.UI.v1.Hidden" where annotation.attribute("Path") == nil:
                     notes.hidden = bool(annotation)
-                case "com.sap.vocabularies.UI.v1.Criticality" where annotation.attribute("Qualifier") == nil:
+                case "com.sap.vocabularies.UI.v1.Criticality":
                     notes.criticality = Criticality(annotation: annotation)
-                case "com.sap.vocabularies.Common.v1.ValueList" where annotation.attribute("Qualifier") == nil:
+                case "com.sap.vocabularies.Common.v1.ValueList":
                     notes.valueList = ValueList(annotation: annotation, qualify: qualify)
                 case "com.sap.vocabularies.Common.v1.ValueListWithFixedValues":
                     notes.fixedValues = bool(annotation)
@@ -365,15 +389,15 @@ public enum EDMXParser {
                     notes.deletable = restriction(annotation, "Deletable")
                 case "Org.OData.Capabilities.V1.ChangeTracking":
                     notes.tracksChanges = restriction(annotation, "Supported") ?? true
-                case "com.sap.vocabularies.UI.v1.LineItem" where annotation.attribute("Qualifier") == nil:
+                case "com.sap.vocabularies.UI.v1.LineItem":
                     notes.ui.lineItem = lineItem(annotation)
                     notes.ui.lineItemActions = actionFields(annotation)
-                case "com.sap.vocabularies.UI.v1.SelectionFields" where annotation.attribute("Qualifier") == nil:
+                case "com.sap.vocabularies.UI.v1.SelectionFields":
                     let fields = (annotation.child(named: "Collection")?.children(named: "PropertyPath") ?? [])
                         .prefix(64).map { String($0.text.filter { !$0.isWhitespace }) }
                         .filter { !$0.isEmpty && !$0.contains("/") }
                     notes.ui.selectionFields = fields
-                case "com.sap.vocabularies.UI.v1.Identification" where annotation.attribute("Qualifier") == nil:
+                case "com.sap.vocabularies.UI.v1.Identification":
                     notes.ui.identification = lineItem(annotation)
                     notes.ui.identificationActions = actionFields(annotation)
                 case "com.sap.vocabularies.UI.v1.FieldGroup":
@@ -382,7 +406,7 @@ public enum EDMXParser {
                     }
                     notes.ui.fieldGroups[annotation.attribute("Qualifier") ?? ""] = FieldGroup(
                         label: value(record, "Label").flatMap(string), data: lineItem(data))
-                case "com.sap.vocabularies.UI.v1.PresentationVariant" where annotation.attribute("Qualifier") == nil:
+                case "com.sap.vocabularies.UI.v1.PresentationVariant":
                     // <Record><PropertyValue Property="SortOrder"><Collection><Record>
                     //   <PropertyValue Property="Property" PropertyPath="…"/><PropertyValue Property="Descending" Bool="true"/>
                     guard let record = annotation.child(named: "Record"), let order = value(record, "SortOrder") else {
@@ -398,7 +422,7 @@ public enum EDMXParser {
                             return (path, value(item, "Descending").map(bool) ?? false)
                         }
                     if !items.isEmpty { notes.ui.sortOrder = items.map { (property: $0.0, descending: $0.1) } }
-                case "com.sap.vocabularies.UI.v1.Facets" where annotation.attribute("Qualifier") == nil:
+                case "com.sap.vocabularies.UI.v1.Facets":
                     notes.ui.facets = facets(annotation, depth: 0)
                 case "com.sap.vocabularies.UI.v1.Chart":
                     guard let record = annotation.child(named: "Record"), (notes.ui.charts?.count ?? 0) < 16 else {
