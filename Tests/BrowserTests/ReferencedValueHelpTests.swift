@@ -19,7 +19,10 @@ import Testing
     static let helpRoot = "https://erp.example/sap/opu/odata4/sap/people/srvd_f4/sap/i_name/0001/"
 
     /// The value-help service: surnames by first name, its mapping aimed at the session's `Person/lastName`.
-    static func helpModel(aimedAt target: String, collection: String = "Surname") throws -> ServiceModel {
+    /// (`aimedAs`: the mapping's target as the value-help service writes it, when not `Main.Type/property`)
+    static func helpModel(aimedAt target: String, collection: String = "Surname", aimedAs: String? = nil) throws
+        -> ServiceModel
+    {
         try EDMXParser.parse(
             """
             <edmx:Edmx xmlns:edmx="http://docs.oasis-open.org/odata/ns/edmx" Version="4.0">
@@ -35,7 +38,7 @@ import Testing
                     <Property Name="firstName" Type="Edm.String"/>
                   </EntityType>
                   <EntityContainer Name="Container"><EntitySet Name="Surname" EntityType="Help.Surname"/></EntityContainer>
-                  <Annotations Target="Main.\(target.split(separator: ".").last!)">
+                  <Annotations Target="\(aimedAs ?? "Main." + target.split(separator: ".").last!)">
                     <Annotation Term="com.sap.vocabularies.Common.v1.ValueListMapping">
                       <Record>
                         <PropertyValue Property="Label" String="Surnames"/>
@@ -81,7 +84,7 @@ import Testing
     /// service with `open` (the surnames Smith and Jones for Ann, Brown for Bob, in its own cache).
     func app(
         references: [String] = ["../../../../srvd_f4/sap/i_name/0001/$metadata"],
-        fails: String? = nil, collection: String = "Surname", ownMapping: ValueList? = nil
+        fails: String? = nil, collection: String = "Surname", ownMapping: ValueList? = nil, aimedAs: String? = nil
     ) throws -> Setup {
         let cache = try temporaryCache()
         try seedPeople(cache, people: [(1, "Ann", "Smith", [])])
@@ -95,7 +98,7 @@ import Testing
         let index = try #require(model.entityTypes[type]?.properties.firstIndex { $0.name == "lastName" })
         model.entityTypes[type]!.properties[index].valueListReferences = references
         if let ownMapping { model.valueListMappings[type + "/lastName"] = [ownMapping] }
-        let helpModel = try Self.helpModel(aimedAt: type + "/lastName", collection: collection)
+        let helpModel = try Self.helpModel(aimedAt: type + "/lastName", collection: collection, aimedAs: aimedAs)
         // (a service under `/empty/` maps another property, not this one)
         let emptyModel = try Self.helpModel(aimedAt: type + "/firstName")
         let helpCache = try temporaryCache()
@@ -200,6 +203,38 @@ import Testing
         _ = setup.app.handle([.key(.function(4))])
         #expect(setup.app.stack.top is EntityListController)
         #expect(setup.opened.roots == [Self.helpRoot])
+    }
+
+    @Test func an_actions_parameter_takes_its_value_from_the_service_its_references_name() async throws {
+        // Given a value-help service that aims its mapping at the parameter of an action bound to a person, through
+        // its alias of the main namespace
+        let setup = try app(aimedAs: "Main.Rename(Main.Person)/lastName")
+        let type = try #require(setup.app.environment.model.entitySet(named: "Person")?.entityType)
+        var rename = ServiceOperation(
+            kind: .action, name: type.dropLast("Person".count) + "Rename",
+            parameters: [
+                .init(name: "firstName", type: .primitive(.string)), .init(name: "lastName", type: .primitive(.string)),
+            ], method: .post, dialect: .v4)
+        rename.qualifiedName = rename.name
+        rename.boundType = type
+        rename.parameters[1].valueListReferences = ["../../../../srvd_f4/sap/i_name/0001/$metadata"]
+        let form = EditFormController(
+            environment: setup.app.environment, parametersOf: rename, title: "Rename", breadcrumb: "Rename"
+        ) { _ in .success(.pop) }
+        setup.app.stack.push(form)
+        _ = setup.app.handle([.key(.char("A")), .key(.char("n")), .key(.char("n")), .key(.tab)])
+        #expect(frame(setup.terminal).contains("F4 lists values"), "\(frame(setup.terminal))")
+        // When F4 is pressed on the parameter
+        _ = setup.app.handle([.key(.function(4))])
+        try await settle(setup) { setup.app.stack.top is EntityListController }
+        // Then the value help lists the surnames, narrowed by the first name the form holds
+        #expect(setup.opened.roots == [Self.helpRoot])
+        let shown = frame(setup.terminal)
+        #expect(shown.contains("Jones") && !shown.contains("Brown"), "\(shown)")
+        // And Enter writes the chosen one into the parameter
+        _ = setup.app.handle([.key(.char("j")), .key(.enter)])
+        let back = try #require(setup.app.stack.top as? EditFormController)
+        #expect(back.fields.first { $0.input.name == "lastName" }?.text == "Jones")
     }
 
     @Test func a_reference_to_another_server_is_not_followed() async throws {

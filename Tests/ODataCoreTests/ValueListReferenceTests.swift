@@ -191,6 +191,49 @@ import Testing
         #expect(model.valueListMappings(for: "customer", ofType: "help.customer.Customer").isEmpty)
     }
 
+    @Test func a_mapping_aimed_at_an_actions_parameter_is_found_by_the_actions_targets() throws {
+        // Given a value-help service aiming at the parameter of an action bound to an order, through its aliases
+        let model = try EDMXParser.parse(
+            Self.help.replacingOccurrences(
+                of: #"<Annotations Target="Sales.Order/customer">"#,
+                with: #"<Annotations Target="Sales.Reassign( Sales.Order )/customer">"#))
+        var reassign = ServiceOperation(
+            kind: .action, name: "com.example.sales.Reassign",
+            parameters: [.init(name: "customer", type: .primitive(.string))], method: .post, dialect: .v4)
+        reassign.qualifiedName = "com.example.sales.Reassign"
+        reassign.boundType = "com.example.sales.Order"
+        #expect(
+            reassign.valueListTargets(of: "customer") == [
+                "com.example.sales.Reassign(com.example.sales.Order)/customer", "com.example.sales.Reassign/customer",
+            ])
+        // Then its mappings are found through the action's own target, and not for the type's property
+        #expect(
+            model.valueListMappings(at: reassign.valueListTargets(of: "customer")).map(\.collectionPath) == [
+                "Customers", "CustomersByCountry",
+            ])
+        #expect(model.valueListMappings(for: "customer", ofType: "com.example.sales.Order").isEmpty)
+        // And the action's parameter reads its references like a property
+        let main = try EDMXParser.parse(
+            """
+            <edmx:Edmx xmlns:edmx="http://docs.oasis-open.org/odata/ns/edmx" Version="4.0"><edmx:DataServices>
+              <Schema xmlns="http://docs.oasis-open.org/odata/ns/edm" Namespace="S">
+                <EntityType Name="Order"><Key><PropertyRef Name="id"/></Key>
+                  <Property Name="id" Type="Edm.Int32" Nullable="false"/></EntityType>
+                <Action Name="Reassign" IsBound="true"><Parameter Name="order" Type="S.Order"/>
+                  <Parameter Name="customer" Type="Edm.String"/></Action>
+                <EntityContainer Name="C"><EntitySet Name="Orders" EntityType="S.Order"/></EntityContainer>
+                <Annotations Target="S.Reassign(S.Order)/customer">
+                  <Annotation Term="com.sap.vocabularies.Common.v1.ValueListReferences"><Collection>
+                    <String>../../srvd_f4/sap/i_customer/0001/$metadata</String></Collection></Annotation>
+                </Annotations>
+              </Schema></edmx:DataServices></edmx:Edmx>
+            """)
+        #expect(
+            main.operations.first?.parameters.first { $0.name == "customer" }?.valueListReferences == [
+                "../../srvd_f4/sap/i_customer/0001/$metadata"
+            ])
+    }
+
     @Test func mappings_in_an_annotation_document_are_merged_like_the_services_own() throws {
         let bare = try EDMXParser.parse(
             Self.help.replacingOccurrences(

@@ -9,14 +9,13 @@ import Terminal
 extension EditFormController {
     /// F4 on `field`, whose `property` has value-list references and no value list of its own.
     func referencedValueHelp(_ field: Field, _ property: Property) -> ScreenAction {
-        guard let open = environment.openService, let root = environment.serviceRoot, let set = formSet,
-            let entityType = environment.model.entityType(ofSet: set)
+        // (a mapping may be aimed at the property where a base type declares it, or at an operation's parameter)
+        guard let open = environment.openService, let root = environment.serviceRoot,
+            let types = valueListTargets(of: field)
         else {
             message = "The values of \(field.label) are listed by another service, which is not opened here."
             return .handled
         }
-        // (a mapping may be aimed at the property where a base type declares it)
-        let types = environment.model.qualifiedNames(of: entityType)
         var roots: [String] = []
         var refusal: ValueListReference.Refusal?
         for reference in property.valueListReferences {
@@ -36,7 +35,7 @@ extension EditFormController {
         let opened = roots.map { $0 == root ? environment : environment.referencedEnvironments[$0] }
         let firstUnopened = opened.firstIndex { $0 == nil } ?? roots.count
         if let service = opened[..<firstUnopened].compactMap({ $0 }).first(where: {
-            Self.mapping(of: property, types, in: $0) != nil
+            Self.mapping(at: types, in: $0) != nil
         }) {
             return referencedPicker(for: field, property, of: types, in: service)
         }
@@ -62,14 +61,14 @@ extension EditFormController {
             var tried: Set<String> = []
             for serviceRoot in rest where found == nil {
                 if let service = here.referencedEnvironments[serviceRoot] {
-                    if Self.mapping(of: property, types, in: service) != nil { found = service }
+                    if Self.mapping(at: types, in: service) != nil { found = service }
                     continue
                 }
                 tried.insert(serviceRoot)
                 do {
                     // (kept for the session even when the form has gone: the next F4 needs no second opening)
                     let service = here.environment(for: try await open(serviceRoot))
-                    if Self.mapping(of: property, types, in: service) != nil { found = service }
+                    if Self.mapping(at: types, in: service) != nil { found = service }
                 } catch {
                     failure = failure ?? TextSanitizer.sanitize(String(String(describing: error).prefix(300)))
                 }
@@ -103,29 +102,31 @@ extension EditFormController {
         return .handled
     }
 
-    /// The value list `service` maps to `property` of `type` in a set it has: its unqualified mapping, else its first.
-    static func mapping(of property: Property, _ types: [String], in service: BrowserEnvironment) -> ValueList? {
-        service.model.valueListMappings(for: property.name, ofTypes: types).first {
+    /// The value list `service` maps to the first of `targets` it aims at, in a set it has: its unqualified
+    /// mapping, else its first.
+    static func mapping(at targets: [String], in service: BrowserEnvironment) -> ValueList? {
+        service.model.valueListMappings(at: targets).first {
             service.model.entitySet(named: $0.collectionPath) != nil
         }
     }
 
-    /// The list of the value list the opened `service` maps to `property` of `type`, or why there is none.
+    /// The list of the value list the opened `service` maps to `property` (at one of `types`, its targets), or why
+    /// there is none.
     func referencedPicker(
         for field: Field, _ property: Property, of types: [String], in service: BrowserEnvironment
     ) -> ScreenAction {
-        guard let list = Self.mapping(of: property, types, in: service) else {
+        guard let list = Self.mapping(at: types, in: service) else {
             message = Self.noMapping(field.label, property, types, in: service)
             return .handled
         }
         return picker(of: list, for: field, in: service)
     }
 
-    /// Why `service` lists no values of `property` of `type`.
+    /// Why `service` lists no values of `property` (at `types`, its targets).
     static func noMapping(
         _ label: String, _ property: Property, _ types: [String], in service: BrowserEnvironment
     ) -> String {
-        service.model.valueListMappings(for: property.name, ofTypes: types).isEmpty
+        service.model.valueListMappings(at: types).isEmpty
             ? "The value help of \(label) is not there: its service says nothing of it."
             : "The value help of \(label) is listed in a set its service does not have."
     }

@@ -29,7 +29,18 @@ extension EditFormController {
             return false
         }
         if let list = property.valueList { return environment.model.entitySet(named: list.collectionPath) != nil }
-        return !property.valueListReferences.isEmpty && formSet != nil && environment.openService != nil
+        return !property.valueListReferences.isEmpty && valueListTargets(of: field) != nil
+            && environment.openService != nil
+    }
+
+    /// Where a value-help service may aim the mapping of `field`'s values: `NS.Type/property` for the form's type and
+    /// its base types, or the operation's targets for a parameter; nil for a field that is neither.
+    func valueListTargets(of field: Field) -> [String]? {
+        if onParameters != nil { return parameterTargets[field.input.name] }
+        guard !field.isLinkField, let set = formSet, let type = environment.model.entityType(ofSet: set) else {
+            return nil
+        }
+        return environment.model.qualifiedNames(of: type).map { $0 + "/" + field.input.name }
     }
 
     /// F4: the values of the focused field, to pick one from.

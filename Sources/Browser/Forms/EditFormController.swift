@@ -59,6 +59,8 @@ public final class EditFormController: ScreenController {
     var onParameters: (@MainActor ([ODataProperty]) -> Result<ScreenAction, OperationCallError>)?
     /// An operation's parameters as properties (their value help), by name; empty for an entity's form.
     var parameterProperties: [String: Property] = [:]
+    /// Where a value-help service may aim the mapping of each parameter (``ServiceOperation/valueListTargets(of:)``).
+    var parameterTargets: [String: [String]] = [:]
     var parametersTitle: String?
     /// While fields wait for the whole entity: its observation.
     var observation: CacheObservation?
@@ -133,6 +135,9 @@ public final class EditFormController: ScreenController {
         self.focus = fields.firstIndex(where: \.isEditable) ?? 0
         self.onParameters = onSubmit
         self.parametersTitle = title
+        self.parameterTargets = Dictionary(
+            operation.inputs(keyNames: keyNames).map { ($0.name, operation.valueListTargets(of: $0.name)) },
+            uniquingKeysWith: { first, _ in first })
         self.parameterProperties = Dictionary(
             operation.inputs(keyNames: keyNames).compactMap { parameter in
                 parameter.primitiveType.map { type in
@@ -142,6 +147,7 @@ public final class EditFormController: ScreenController {
                         label: parameter.label)
                     property.valueList = parameter.valueList
                     property.hasFixedValues = parameter.hasFixedValues
+                    property.valueListReferences = parameter.valueListReferences
                     property.enumeration = parameter.enumeration
                     return (parameter.name, property)
                 }

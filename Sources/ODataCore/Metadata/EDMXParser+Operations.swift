@@ -138,6 +138,7 @@ extension EDMXParser.Context {
         if let list = notes.valueList { parameter.valueList = list }
         if let fixed = notes.fixedValues { parameter.hasFixedValues = fixed }
         if let value = notes.defaultValue { parameter.defaultValue = value }
+        if let references = notes.valueListReferences { parameter.valueListReferences = references }
     }
 
     func parameter(_ node: XMLNode) -> ServiceOperation.Parameter? {

@@ -78,6 +78,17 @@ public enum EDMXParser {
             return name
         }
 
+        /// An annotation target's head as the model keys it: `NS.Type`, or an operation with its signature,
+        /// `NS.Action(NS.Type,Collection(NS.Other))`, every name in it qualified and no spaces.
+        func qualifyTarget(_ head: String) -> String {
+            guard let open = head.firstIndex(of: "("), head.hasSuffix(")") else { return qualify(head) }
+            let signature = head[head.index(after: open)..<head.index(before: head.endIndex)]
+            let types = signature.split(separator: ",", omittingEmptySubsequences: false).map {
+                qualify(String($0.filter { !$0.isWhitespace }))
+            }
+            return qualify(String(head[..<open])) + "(" + types.joined(separator: ",") + ")"
+        }
+
         mutating func model(from root: XMLNode) throws(MetadataError) -> ServiceModel {
             guard root.name == "Edmx" || root.name == "Schema" else {
                 throw error(
@@ -632,7 +643,7 @@ public enum EDMXParser {
         func apply(_ notes: Notes, to target: String, in model: inout ServiceModel) {
             // (a value-help service's mappings are aimed at another service's properties, which it does not declare)
             if !notes.valueListMappings.isEmpty, let slash = target.firstIndex(of: "/") {
-                let aimedAt = qualify(String(target[..<slash])) + target[slash...]
+                let aimedAt = qualifyTarget(String(target[..<slash])) + target[slash...]
                 // (several blocks may aim at one property: each adds what the others do not have)
                 let known = model.valueListMappings[aimedAt] ?? []
                 let added = notes.valueListMappings.filter { !known.contains($0) }

@@ -31,6 +31,9 @@ public struct ServiceOperation: Sendable, Hashable {
         /// `Common.ValueListWithFixedValues` says no other value is taken.
         public var valueList: ValueList?
         public var hasFixedValues = false
+        /// `Common.ValueListReferences`: the `$metadata` of value-help services, relative to this service's (see
+        /// ``ValueListReference``); each aims its mapping at one of ``ServiceOperation/valueListTargets(of:)``.
+        public var valueListReferences: [String] = []
         /// `Core.OptionalParameter`'s `DefaultValue`: what the service takes when the parameter is left out, which
         /// the parameter form starts with.
         public var defaultValue: String?
@@ -115,6 +118,15 @@ public struct ServiceOperation: Sendable, Hashable {
     public var displayName: String {
         if let label, !label.isEmpty { return label }
         return name.split(separator: ".").last.map(String.init) ?? name
+    }
+
+    /// The annotation targets a value-help service may aim a parameter's `Common.ValueListMapping` at, the most
+    /// exact first: v4 `NS.Action(NS.BindingType)/parameter` (`()` for an unbound one), then `NS.Action/parameter`
+    /// (every overload); v2 `Import/parameter`.
+    public func valueListTargets(of parameter: String) -> [String] {
+        guard let qualifiedName, dialect == .v4 else { return [name + "/" + parameter] }
+        let binding = boundType.map { isBoundToCollection ? "Collection(\($0))" : $0 } ?? ""
+        return ["\(qualifiedName)(\(binding))/\(parameter)", "\(qualifiedName)/\(parameter)"]
     }
 
     /// Whether it is invoked on an entity (or, v4, a list of them) rather than on the service.

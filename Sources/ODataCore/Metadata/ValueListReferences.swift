@@ -140,9 +140,14 @@ extension ServiceModel {
     /// The mappings aimed at `property` through the first of `types` (a type and its base types, nearest first,
     /// as ``qualifiedNames(of:)`` gives them) that has any: a property a base type declares may be aimed at there.
     public func valueListMappings(for property: String, ofTypes types: [String]) -> [ValueList] {
-        for type in types {
-            let found = valueListMappings(for: property, ofType: type)
-            if !found.isEmpty { return found }
+        valueListMappings(at: types.map { $0 + "/" + property })
+    }
+
+    /// The mappings aimed at the first of `targets` that has any (`NS.Type/property`, or an operation's parameter as
+    /// ``ServiceOperation/valueListTargets(of:)`` names it).
+    public func valueListMappings(at targets: [String]) -> [ValueList] {
+        for target in targets {
+            if let found = valueListMappings[target], !found.isEmpty { return found }
         }
         return []
     }
