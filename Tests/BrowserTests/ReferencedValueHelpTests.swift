@@ -20,7 +20,9 @@ import Testing
 
     /// The value-help service: surnames by first name, its mapping aimed at the session's `Person/lastName`.
     /// (`aimedAs`: the mapping's target as the value-help service writes it, when not `Main.Type/property`)
-    static func helpModel(aimedAt target: String, collection: String = "Surname", aimedAs: String? = nil) throws
+    static func helpModel(
+        aimedAt target: String, collection: String = "Surname", aimedAs: String? = nil
+    ) throws
         -> ServiceModel
     {
         try EDMXParser.parse(
