@@ -122,6 +122,11 @@ import Testing
             try session.writeListPage(
                 ann.key, offset: 0, entityKeys: ["Surname(1)", "Surname(2)"], totalCount: 2, nextLink: nil,
                 isLastPage: true, at: Date())
+            // (and all of them, as `:filter`'s F4 lists them)
+            try session.writeListPage(
+                ListRequest(entitySet: "Surname").key, offset: 0,
+                entityKeys: ["Surname(1)", "Surname(2)", "Surname(3)"], totalCount: 3, nextLink: nil,
+                isLastPage: true, at: Date())
         }
         let writes = RecordingWrites()
         let intents = RecordingIntents()
@@ -237,6 +242,35 @@ import Testing
         _ = setup.app.handle([.key(.char("j")), .key(.enter)])
         let back = try #require(setup.app.stack.top as? EditFormController)
         #expect(back.fields.first { $0.input.name == "lastName" }?.text == "Jones")
+    }
+
+    @Test func f4_in_filter_reads_the_values_another_service_lists_and_writes_the_chosen_one_into_the_line()
+        async throws
+    {
+        let setup = try app()
+        let people = try #require(setup.app.stack.top as? EntityListController)
+        // When F4 is pressed with `:filter lastName = ` typed
+        _ = setup.app.handle(
+            [.key(.char(":"))] + "filter lastName = ".map { .key(.char($0)) } + [.key(.function(4))])
+        // Then the palette says the value help is being read, and it is read from the referenced service
+        #expect(frame(setup.terminal).contains("Reading the value help of lastName"), "\(frame(setup.terminal))")
+        try await settle(setup) { setup.app.stack.top !== people }
+        #expect(setup.opened.roots == [Self.helpRoot])
+        // And once it is, its values are listed, all of them (the filter has no `In` parameters to narrow by)
+        let picker = try #require(setup.app.stack.top as? EntityListController)
+        #expect(picker.environment !== setup.app.environment)
+        let shown = frame(setup.terminal)
+        #expect(shown.contains("Jones") && shown.contains("Brown"), "\(shown)")
+        #expect(shown.contains("Enter takes it for :filter lastName"), "\(shown)")
+        // When Jones is chosen, the palette comes back with it in the line
+        _ = setup.app.handle([.key(.char("j")), .key(.enter)])
+        #expect(setup.app.stack.top === people)
+        #expect(setup.app.palette.isOpen && setup.app.palette.text.contains("Jones"), "\(setup.app.palette.text)")
+        // And F4 again lists them at once, from the service already open
+        _ = setup.app.handle([.key(.escape), .key(.char(":"))] + "filter lastName = ".map { .key(.char($0)) })
+        _ = setup.app.handle([.key(.function(4))])
+        #expect(setup.app.stack.top !== people)
+        #expect(setup.opened.roots == [Self.helpRoot])
     }
 
     @Test func a_reference_to_another_server_is_not_followed() async throws {

@@ -266,7 +266,22 @@ public final class BrowserApp {
             self?.palette.open(with: chosen)
             self?.palette.note = note
         }
-        switch list.filterValueHelp(line: line, reopen: reopen) {
+        // (a value help another service lists, read meanwhile: shown if the palette still waits on that line)
+        let whenRead: @MainActor (Result<any ScreenController, FilterValueHelpRefusal>) -> Void = {
+            [weak self, weak list] outcome in
+            guard let self, let list else { return }
+            let waiting = palette.isOpen && palette.text == line && (stack.top as? EntityListController) === list
+            switch outcome {
+            case .success(let picker) where waiting:
+                palette.close()
+                stack.push(picker)
+            case .success: list.notice = "The value help is ready: F4 in :filter lists it."
+            case .failure(let refusal) where waiting: palette.note = refusal.sentence
+            case .failure(let refusal): list.notice = refusal.sentence
+            }
+            needsDisplay = true
+        }
+        switch list.filterValueHelp(line: line, reopen: reopen, whenRead: whenRead) {
         case .success(let picker): stack.push(picker)
         case .failure(let refusal):
             palette.open(with: line)

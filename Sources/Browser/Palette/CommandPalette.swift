@@ -95,6 +95,9 @@ final class CommandPalette {
         valuesOffered = nil
     }
 
+    /// Closes it, as Esc does (a value help read meanwhile is shown in its place).
+    func close() { isOpen = false }
+
     /// The longest line the palette takes.
     static let longestLine = 200
 
