@@ -273,6 +273,32 @@ import Testing
         #expect(setup.opened.roots == [Self.helpRoot])
     }
 
+    @Test func the_request_log_shows_the_value_help_services_requests_beside_the_sessions() async throws {
+        let setup = try app()
+        lastNameFocused(setup)
+        _ = setup.app.handle([.key(.function(4))])
+        try await settle(setup) { setup.app.stack.top is EntityListController }
+        let picker = try #require(setup.app.stack.top as? EntityListController)
+        // Given a request of each service, each in its own cache's log
+        let started = Date()
+        for (cache, url, offset) in [
+            (setup.app.environment.cache, Self.root + "Person", 0.0),
+            (picker.environment.cache, Self.helpRoot + "Surname", 1.0),
+        ] {
+            _ = try await cache.write { session in
+                try session.appendRequestLog(
+                    RequestLogEntry(
+                        url: url, status: 200, bytes: 10, duration: 0.1, outcome: .fetched,
+                        startedAt: started.addingTimeInterval(offset), attempts: 1))
+            }
+        }
+        // When the log is opened
+        _ = setup.app.handle([.key(.escape), .key(.escape), .key(.char("i"))])
+        let log = try #require(setup.app.stack.top as? RequestLogController)
+        // Then both are there, the later first
+        #expect(log.entries.map(\.url) == [Self.helpRoot + "Surname", Self.root + "Person"])
+    }
+
     @Test func a_reference_to_another_server_is_not_followed() async throws {
         let setup = try app(references: ["https://elsewhere.example/help/$metadata"])
         lastNameFocused(setup)

@@ -3,7 +3,8 @@ import Foundation
 import ScreenSeam
 import Terminal
 
-/// The `i` screen: the fetcher's request log, newest first, at local times.
+/// The `i` screen: the fetcher's request log, newest first, at local times; with the requests of the services
+/// opened for value help (each logs in its own cache), interleaved by when they started.
 @MainActor
 public final class RequestLogController: ScreenController {
     public let screenID: ScreenID
@@ -12,28 +13,46 @@ public final class RequestLogController: ScreenController {
     let environment: BrowserEnvironment
     var entries: [RequestLogEntry] = []
     var cursor = ListCursor()
-    var observation: CacheObservation?
+    var observations: [CacheObservation] = []
+    /// Each logging service's latest entries, in the order they happened: this session's first.
+    var logs: [[RequestLogEntry]] = []
 
     init(environment: BrowserEnvironment) {
         self.environment = environment
         self.screenID = environment.nextScreenID()
     }
 
+    /// The most entries shown (of each service's log).
+    static let limit = 500
+
     public func willAppear() {
-        // The cache gives the log in the order it happened; the screen shows the latest first.
-        entries = ((try? environment.cache.requestLog(limit: 500)) ?? []).reversed()
-        cursor.setCount(entries.count)
-        observation = environment.cache.observeRequestLog(limit: 500) { [weak self] entries in
-            guard let self else { return }
-            self.entries = entries.reversed()
-            self.cursor.setCount(entries.count)
-            self.environment.setNeedsDisplay()
+        let services = [environment] + environment.referencedEnvironments.keys.sorted().compactMap {
+            environment.referencedEnvironments[$0]
+        }
+        logs = services.map { (try? $0.cache.requestLog(limit: Self.limit)) ?? [] }
+        merge()
+        observations = services.enumerated().map { index, service in
+            service.cache.observeRequestLog(limit: Self.limit) { [weak self] entries in
+                guard let self, index < self.logs.count else { return }
+                self.logs[index] = entries
+                self.merge()
+                self.environment.setNeedsDisplay()
+            }
         }
     }
 
+    /// `entries` from `logs`: latest first (each cache gives its log in the order it happened).
+    func merge() {
+        entries =
+            logs.count == 1
+            ? logs[0].reversed()
+            : Array(logs.joined().sorted { $0.startedAt > $1.startedAt }.prefix(Self.limit))
+        cursor.setCount(entries.count)
+    }
+
     public func didDisappear() {
-        observation?.cancel()
-        observation = nil
+        for observation in observations { observation.cancel() }
+        observations = []
     }
 
     public var statusSummary: String {
