@@ -26,9 +26,11 @@ public final class RequestLogController: ScreenController {
     static let limit = 500
 
     public func willAppear() {
-        let services = [environment] + environment.referencedEnvironments.keys.sorted().compactMap {
-            environment.referencedEnvironments[$0]
-        }
+        let services =
+            [environment]
+            + environment.referencedEnvironments.keys.sorted().compactMap {
+                environment.referencedEnvironments[$0]
+            }
         logs = services.map { (try? $0.cache.requestLog(limit: Self.limit)) ?? [] }
         merge()
         observations = services.enumerated().map { index, service in
