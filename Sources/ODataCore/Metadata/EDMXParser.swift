@@ -256,6 +256,8 @@ public enum EDMXParser {
             var requiredFilter: [String]?
             /// `Capabilities.SearchRestrictions`' `Searchable`: the set takes `$search`.
             var searchable: Bool?
+            /// `Common.DraftRoot`'s actions.
+            var draftActions: DraftActions?
             /// `Core.OptionalParameter`'s `DefaultValue` (of an operation's parameter).
             var defaultValue: String?
         }
@@ -385,6 +387,17 @@ public enum EDMXParser {
                 case "Org.OData.Core.V1.OptionalParameter":
                     notes.defaultValue = annotation.child(named: "Record").flatMap { value($0, "DefaultValue") }
                         .flatMap(string)
+                case "com.sap.vocabularies.Common.v1.DraftRoot":
+                    // <Record><PropertyValue Property="ActivationAction" String="NS.draftActivate"/>…
+                    guard let record = annotation.child(named: "Record") else { continue }
+                    func action(_ name: String) -> String? {
+                        value(record, name).flatMap(string).map { qualify(String($0.filter { !$0.isWhitespace })) }
+                            .flatMap { $0.isEmpty || $0.count > 256 ? nil : $0 }
+                    }
+                    guard let activation = action("ActivationAction") else { continue }
+                    notes.draftActions = DraftActions(
+                        activation: activation, edit: action("EditAction"),
+                        preparation: action("PreparationAction"), new: action("NewAction"))
                 case "Org.OData.Capabilities.V1.SearchRestrictions":
                     notes.searchable = restriction(annotation, "Searchable") ?? true
                 case "Org.OData.Capabilities.V1.SortRestrictions":
@@ -636,6 +649,7 @@ public enum EDMXParser {
             if let requires = notes.requiresFilter { set.requiresFilter = requires }
             if let names = notes.requiredFilter { set.requiredFilterProperties = names }
             if let searchable = notes.searchable { set.isSearchable = searchable }
+            if let draft = notes.draftActions { set.draftActions = draft }
             return set
         }
 

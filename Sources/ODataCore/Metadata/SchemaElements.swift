@@ -285,6 +285,8 @@ public struct EntitySet: Sendable, Hashable {
     /// `Capabilities.SearchRestrictions`' `Searchable` (v2 `sap:searchable`): the set answers a free-text search
     /// (v4 `$search`, SAP's v2 `search`); nil when the service does not say (most that say nothing do not).
     public var isSearchable: Bool?
+    /// `Common.DraftRoot`: the service edits the set's entities through drafts, with these actions.
+    public var draftActions: DraftActions?
 
     public init(
         name: String, entityType: String, isCreatable: Bool = true, isUpdatable: Bool = true, isDeletable: Bool = true,

@@ -26,6 +26,16 @@ extension Outbox {
 
     /// Sends `due` (one write per entity) in one `$batch`; fewer than two to send go alone.
     func sendBatch(_ due: [OutboxEntry]) async {
+        // (a change made through a draft is steps each waiting on the one before: sent alone, beside the batch)
+        let throughDrafts = due.filter { draftEdit(of: $0) != nil }
+        if !throughDrafts.isEmpty {
+            let rest = due.filter { draftEdit(of: $0) == nil }
+            await withTaskGroup(of: Void.self) { group in
+                for entry in throughDrafts { group.addTask { await self.send(entry) } }
+                if !rest.isEmpty { group.addTask { await self.sendBatch(rest) } }
+            }
+            return
+        }
         let version4 = model?.dialect == .v4
         var changesets: [[(entry: OutboxEntry, request: TransportRequest, id: String)]] = []
         var number = 0

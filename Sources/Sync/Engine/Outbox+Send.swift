@@ -18,6 +18,9 @@ import ScreenSeam
 extension Outbox {
     /// One attempt of one write, and what its answer means.
     func send(_ entry: OutboxEntry) async {
+        if let (draft, actions) = draftEdit(of: entry) {
+            return await sendThroughDraft(entry, draft: draft, actions: actions)
+        }
         guard let request = await prepared(entry) else { return }
         await exchangeAlone(entry, request: request)
     }
@@ -230,8 +233,10 @@ extension Outbox {
             if fresh == nil { await engine?.readAgainSoon(entry.entityKey) }
         case .settled:
             let copy = response.status == 200 ? runner.decodedCopy(response.body, entitySet: entry.entitySet) : nil
+            // (a v4 answer may give its version only in the body, as `@odata.etag`: a draft's activation does)
+            let etag = response.etag ?? (copy != nil ? runner.etagInBody(response.body) : nil)
             let settled = clock.now()
-            await record { try $0.settleOutbox(entry.id, etag: response.etag, serverCopy: copy, at: settled) }
+            await record { try $0.settleOutbox(entry.id, etag: etag, serverCopy: copy, at: settled) }
             if entry.kind == .update {
                 await sayWhatTheServiceChanged(entry.changes, answer: copy, of: entry.entityKey)
             }

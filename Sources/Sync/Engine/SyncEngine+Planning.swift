@@ -202,6 +202,13 @@ extension SyncEngine {
         options.skip = skip > 0 ? skip : nil
         options.skipToken = nil
         options.inlineCount = true
+        // A set edited through drafts holds its entities' drafts too: its list is of the active ones.
+        if request.path.segments.count == 1, let segment = request.path.segments.first, segment.key == nil,
+            !segment.isCall, let model, model.draftActions(ofSet: segment.name) != nil
+        {
+            options.filter = QueryFilter.compare(DraftActions.activeKey, .eq, .bool(true), type: .boolean).and(
+                options.filter, dialect: model.dialect)
+        }
         return builder.url(request.path, options)
     }
 

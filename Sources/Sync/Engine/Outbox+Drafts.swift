@@ -1,0 +1,100 @@
+import EntityCache
+import Foundation
+import ODataCore
+
+/// Changes to an entity of a set the service edits through drafts (SAP RAP and CAP, issue 36; ``DraftActions``).
+/// Such a service refuses a change to the active entity; the change is made as its Fiori app makes it, when the
+/// queued update is sent:
+///
+/// 1. the edit action on the active entity makes its draft (`PreserveChanges`: a draft already there, one an
+///    earlier attempt left, answers 409 and is used as it is), with `If-Match` the version the change was made on,
+///    so a change of the entity on the service since is a conflict as for any update;
+/// 2. the draft is changed (`PATCH`, `If-Match: *`: the draft is the one just made);
+/// 3. the preparation action checks it, where the service names one;
+/// 4. the activation action makes it the active entity, whose answer settles the update as an update's answer does.
+///
+/// Each step is a request of its own with a request id of its own, derived from the update's, the same at every
+/// attempt. A step refused or unanswered settles the update as that answer says (a lock by another user is the
+/// service's sentence; no answer is tried again, from the first step). Not sent in a `$batch`: each step needs the
+/// one before it done.
+extension Outbox {
+    /// The draft of the entity `entry` changes and the set's draft actions, when `entry` is an update of an entity of
+    /// a set edited through drafts; nil otherwise.
+    func draftEdit(of entry: OutboxEntry) -> (draft: EntityKey, actions: DraftActions)? {
+        guard entry.kind == .update, let model, let actions = model.draftActions(ofSet: entry.entitySet),
+            let draft = model.draftKey(of: entry.entityKey)
+        else { return nil }
+        return (draft, actions)
+    }
+
+    /// Sends `entry` through the draft of its entity (see above).
+    func sendThroughDraft(_ entry: OutboxEntry, draft: EntityKey, actions: DraftActions) async {
+        // (marks it on its way; the change itself is aimed at the draft below)
+        guard await prepared(entry) != nil else { return }
+        let firstSent = entry.firstSent ?? clock.now()
+        let attempts = entry.attempts + 1
+        func attempt(_ step: String, etag: String?) -> WriteRequestBuilder.Attempt {
+            WriteRequestBuilder.Attempt(requestID: entry.requestID + "-" + step, firstSent: firstSent, etag: etag)
+        }
+        /// A bound action of the set's type on `key`, or nil (and the update failed) when the service has none.
+        func call(
+            _ name: String, on key: EntityKey, _ arguments: [ODataProperty], step: String, etag: String?
+        ) async
+            -> TransportRequest?
+        {
+            let type = model?.entityType(ofSet: entry.entitySet)
+            guard let model, let operation = model.operation(named: name, boundTo: type?.qualifiedName) else {
+                await record {
+                    try $0.failOutbox(
+                        entry.id,
+                        error: "The service edits \(entry.entitySet) through drafts, but does not offer \(name).")
+                }
+                return nil
+            }
+            do {
+                return try OperationRequestBuilder(urls: builder).request(
+                    operation, arguments: arguments, on: key, keyNames: type.map(model.keyProperties(of:)) ?? [],
+                    attempt: attempt(step, etag: etag))
+            } catch {
+                let sentence = error.description
+                await record { try $0.failOutbox(entry.id, error: sentence) }
+                return nil
+            }
+        }
+        /// Sends one step; true when the next may follow (`alsoFine`: a status that is not a failure here), else the
+        /// update is settled by what it got.
+        func step(_ request: TransportRequest, alsoFine: Set<Int> = []) async -> Bool {
+            let started = clock.now()
+            let outcome = await runner.exchange(request)
+            if case .success(let response) = outcome,
+                (200..<300).contains(response.status) || alsoFine.contains(response.status)
+            {
+                _ = await noteAnswer(
+                    response, to: request, attempts: attempts, started: started, inBatch: false, at: clock.now())
+                return true
+            }
+            await settle(entry, request: request, outcome: outcome, started: started)
+            return false
+        }
+        if let edit = actions.edit {
+            let preserve = [ODataProperty(name: "PreserveChanges", value: .bool(true))]
+            guard let request = await call(edit, on: entry.entityKey, preserve, step: "edit", etag: entry.baseEtag),
+                await step(request, alsoFine: [409])
+            else { return }
+        }
+        let patch = writes.update(
+            draft, changes: entry.changes, types: propertyTypes(of: entry.entitySet),
+            attempt: attempt("patch", etag: "*"))
+        guard await step(patch) else { return }
+        if let preparation = actions.preparation {
+            let qualifier = [ODataProperty(name: "SideEffectsQualifier", value: .string(""))]
+            guard let request = await call(preparation, on: draft, qualifier, step: "prepare", etag: nil),
+                await step(request)
+            else { return }
+        }
+        guard let activate = await call(actions.activation, on: draft, [], step: "activate", etag: nil) else { return }
+        let started = clock.now()
+        let outcome = await runner.exchange(activate)
+        await settle(entry, request: activate, outcome: outcome, started: started)
+    }
+}

@@ -1,0 +1,187 @@
+import CarDealerTestSupport
+import EntityCache
+import Foundation
+import ODataCore
+import ScreenSeam
+import Synchronization
+import Testing
+
+@testable import Sync
+
+/// A set the service edits through drafts (issue 36, SAP RAP and CAP): a change is sent as its Fiori app sends it,
+/// edit action on the active entity, the draft changed, prepared and activated, each step once with a request id of
+/// its own; the activation's answer is the cache's copy. A stale version is a conflict, a lock a sentence. Its list
+/// is of the active entities.
+@Suite struct DraftOutboxTests {
+    static let root = "http://cap.test/odata/v4/orders/"
+    static let model: ServiceModel = {
+        let document = """
+            <edmx:Edmx Version="4.0" xmlns:edmx="http://docs.oasis-open.org/odata/ns/edmx">
+            <edmx:Reference Uri="https://sap.github.io/odata-vocabularies/vocabularies/Common.xml">
+              <edmx:Include Alias="Common" Namespace="com.sap.vocabularies.Common.v1"/>
+            </edmx:Reference>
+            <edmx:DataServices><Schema Namespace="S" xmlns="http://docs.oasis-open.org/odata/ns/edm">
+              <EntityType Name="Orders"><Key><PropertyRef Name="ID"/><PropertyRef Name="IsActiveEntity"/></Key>
+                <Property Name="ID" Type="Edm.Int32" Nullable="false"/>
+                <Property Name="title" Type="Edm.String"/>
+                <Property Name="IsActiveEntity" Type="Edm.Boolean" Nullable="false" DefaultValue="true"/>
+                <Property Name="HasActiveEntity" Type="Edm.Boolean" Nullable="false" DefaultValue="false"/>
+                <Property Name="HasDraftEntity" Type="Edm.Boolean" Nullable="false" DefaultValue="false"/>
+              </EntityType>
+              <Action Name="draftEdit" IsBound="true" EntitySetPath="in">
+                <Parameter Name="in" Type="S.Orders"/><Parameter Name="PreserveChanges" Type="Edm.Boolean"/>
+                <ReturnType Type="S.Orders"/></Action>
+              <Action Name="draftPrepare" IsBound="true" EntitySetPath="in">
+                <Parameter Name="in" Type="S.Orders"/><Parameter Name="SideEffectsQualifier" Type="Edm.String"/>
+                <ReturnType Type="S.Orders"/></Action>
+              <Action Name="draftActivate" IsBound="true" EntitySetPath="in">
+                <Parameter Name="in" Type="S.Orders"/><ReturnType Type="S.Orders"/></Action>
+              <EntityContainer Name="EntityContainer"><EntitySet Name="Orders" EntityType="S.Orders"/></EntityContainer>
+              <Annotations Target="S.EntityContainer/Orders">
+                <Annotation Term="Common.DraftRoot"><Record Type="Common.DraftRootType">
+                  <PropertyValue Property="ActivationAction" String="S.draftActivate"/>
+                  <PropertyValue Property="EditAction" String="S.draftEdit"/>
+                  <PropertyValue Property="PreparationAction" String="S.draftPrepare"/>
+                </Record></Annotation>
+              </Annotations>
+            </Schema></edmx:DataServices></edmx:Edmx>
+            """
+        do { return try EDMXParser.parse(Array(document.utf8)) } catch { fatalError("\(error)") }
+    }()
+
+    static let active = EntityKey(
+        entitySet: "Orders",
+        values: [.init(name: "ID", value: .int(1)), .init(name: "IsActiveEntity", value: .bool(true))])
+    static let activeURL = root + "Orders(ID=1,IsActiveEntity=true)"
+    static let draftURL = root + "Orders(ID=1,IsActiveEntity=false)"
+
+    static func order(title: String, active: Bool, etag: String) -> TransportResponse {
+        json(
+            #"{"@odata.context":"$metadata#Orders/$entity","@odata.etag":"W/\"\#(etag)\"","ID":1,"title":"\#(title)","#
+                + #""IsActiveEntity":\#(active),"HasActiveEntity":\#(!active),"HasDraftEntity":false}"#)
+    }
+
+    /// A CAP-shaped service: `answer` may replace what a step answers (by its method and URL).
+    static func service(
+        _ answer: @escaping @Sendable (TransportRequest) -> TransportResponse? = { _ in nil }
+    ) -> FakeTransport {
+        FakeTransport { request, _ in
+            if let replaced = answer(request) { return replaced }
+            switch (request.method, request.url) {
+            case (.post, activeURL + "/S.draftEdit"): return Self.order(title: "Old", active: false, etag: "d1")
+            case (.patch, draftURL), (.merge, draftURL): return TransportResponse(status: 204)
+            case (.post, draftURL + "/S.draftPrepare"): return Self.order(title: "New", active: false, etag: "d2")
+            case (.post, draftURL + "/S.draftActivate"): return Self.order(title: "New", active: true, etag: "2")
+            default: return TransportResponse(status: 404)
+            }
+        }
+    }
+
+    func engine(_ transport: FakeTransport) throws -> (SyncEngine, CacheDatabase) {
+        let cache = try CacheDatabase()
+        var configuration = SyncEngine.Configuration(serviceRoot: Self.root)
+        configuration.writeRetry = RetryPolicy(maxAttempts: .max, baseDelay: 0.01, maxDelay: 0.05, budget: .infinity)
+        try cache.write { session in
+            try session.upsertEntity(
+                key: Self.active, entitySet: "Orders", type: nil,
+                properties: [
+                    .init(name: "ID", value: .int(1)), .init(name: "title", value: .string("Old")),
+                    .init(name: "IsActiveEntity", value: .bool(true)),
+                ], etag: "W/\"1\"", at: Date(), partial: false)
+        }
+        let engine = SyncEngine(
+            configuration: configuration, cache: cache, transport: transport, model: Self.model,
+            clock: ManualClock(autoAdvance: true), random: { 0.5 })
+        return (engine, cache)
+    }
+
+    @Test func the_draft_root_is_read_and_a_draft_is_the_same_key_not_active() throws {
+        let actions = try #require(Self.model.draftActions(ofSet: "Orders"))
+        #expect(
+            actions == DraftActions(activation: "S.draftActivate", edit: "S.draftEdit", preparation: "S.draftPrepare"))
+        #expect(Self.model.draftKey(of: Self.active)?.canonical == "Orders(ID=1,IsActiveEntity=false)")
+    }
+
+    @Test func a_change_is_made_through_a_draft_edited_prepared_and_activated() async throws {
+        let transport = Self.service()
+        let (engine, cache) = try engine(transport)
+        // When the title is changed
+        engine.save(EntityChange(key: Self.active, changes: [.init(name: "title", value: .string("New"))]))
+        await engine.flushIntents()
+        #expect(try await eventually { try cache.outboxEntries().isEmpty })
+        // Then the four steps went, in order, each once
+        let sent = await transport.requests
+        #expect(
+            sent.map { "\($0.method.rawValue) \($0.url)" } == [
+                "POST \(Self.activeURL)/S.draftEdit", "PATCH \(Self.draftURL)", "POST \(Self.draftURL)/S.draftPrepare",
+                "POST \(Self.draftURL)/S.draftActivate",
+            ])
+        // The edit against the version the change was made on, keeping a draft already there; the draft changed as a
+        // whole (`If-Match: *`); each step with a request id of its own
+        #expect(sent[0].headers["If-Match"] == "W/\"1\"")
+        #expect(String(decoding: sent[0].body ?? [], as: UTF8.self) == #"{"PreserveChanges":true}"#)
+        #expect(sent[1].headers["If-Match"] == "*")
+        #expect(String(decoding: sent[1].body ?? [], as: UTF8.self) == #"{"title":"New"}"#)
+        let ids = sent.compactMap { $0.headers["Repeatability-Request-ID"] }
+        #expect(ids.count == 4 && Set(ids).count == 4)
+        // And the active entity is the activation's answer
+        #expect(try cache.entity(Self.active)?["title"] == .string("New"))
+        #expect(try cache.entity(Self.active)?.etag == "W/\"2\"")
+    }
+
+    @Test func a_draft_an_earlier_attempt_left_is_used_as_it_is() async throws {
+        // Given a service where the draft is there already (the edit action answers 409)
+        let transport = Self.service { request in
+            request.url.hasSuffix("/S.draftEdit") ? TransportResponse(status: 409) : nil
+        }
+        let (engine, cache) = try engine(transport)
+        engine.save(EntityChange(key: Self.active, changes: [.init(name: "title", value: .string("New"))]))
+        await engine.flushIntents()
+        #expect(try await eventually { try cache.outboxEntries().isEmpty })
+        // Then the change is made on it and activated all the same
+        #expect(await transport.requests.count == 4)
+        #expect(try cache.entity(Self.active)?["title"] == .string("New"))
+    }
+
+    @Test func an_entity_changed_on_the_service_since_is_a_conflict_and_nothing_else_is_sent() async throws {
+        let transport = Self.service { request in
+            if request.url.hasSuffix("/S.draftEdit") { return TransportResponse(status: 412) }
+            if request.method == .get { return Self.order(title: "Theirs", active: true, etag: "5") }
+            return nil
+        }
+        let (engine, cache) = try engine(transport)
+        engine.save(EntityChange(key: Self.active, changes: [.init(name: "title", value: .string("New"))]))
+        await engine.flushIntents()
+        #expect(try await eventually { try cache.outboxEntries().first?.state == .conflict })
+        #expect(await transport.requests.filter { $0.method != .get }.count == 1)
+        #expect(try cache.outboxEntries().first?.theirs?.first { $0.name == "title" }?.value == .string("Theirs"))
+    }
+
+    @Test func a_draft_locked_by_another_user_is_the_services_sentence_not_a_retry() async throws {
+        let transport = Self.service { request in
+            guard request.method == .patch || request.method == .merge else { return nil }
+            return json(
+                #"{"error":{"code":"DRAFT_LOCKED_BY_ANOTHER_USER","message":"The entity is locked by ALICE"}}"#,
+                status: 423)
+        }
+        let (engine, cache) = try engine(transport)
+        engine.save(EntityChange(key: Self.active, changes: [.init(name: "title", value: .string("New"))]))
+        await engine.flushIntents()
+        #expect(try await eventually { try cache.outboxEntries().first?.state == .failed })
+        let entry = try #require(try cache.outboxEntries().first)
+        #expect(entry.lastError?.contains("locked by ALICE") == true, "\(entry.lastError ?? "")")
+        // (edit, then the refused change: nothing prepared or activated, nothing tried again)
+        try await Task.sleep(for: .milliseconds(100))
+        #expect(await transport.requests.count == 2)
+    }
+
+    @Test func a_draft_enabled_list_is_of_the_active_entities() async throws {
+        let transport = FakeTransport { _, _ in json(#"{"@odata.count":0,"value":[]}"#) }
+        let (engine, _) = try engine(transport)
+        engine.screenDidShow(.list(ListRequest(entitySet: "Orders")), visible: 0..<10, screen: ScreenID(1))
+        await engine.flushIntents()
+        await engine.waitUntilIdle()
+        let url = try #require(await transport.requests.first?.url)
+        #expect(url.removingPercentEncoding?.contains("$filter=IsActiveEntity eq true") == true, "\(url)")
+    }
+}
