@@ -19,6 +19,12 @@ a car's make and model as one text.
 
 The dealership itself is a singleton, `Dealership` (issue 37).
 
+Work orders are edited through drafts, as SAP CAP serves such a set (issue 36): their key holds IsActiveEntity, the
+set's Common.DraftRoot names the actions draftEdit, draftPrepare and draftActivate (odatapy routes them; what they do,
+copying a work order into its draft and back, is ours, written after CAP's documented behaviour), and the draft is
+changed with odatapy's own PATCH. Work order 2 has a draft ALICE is editing: a change of it by anyone else is refused
+with 423, as CAP refuses it.
+
 A parts catalogue (`Part`, sixty rows) declares Capabilities.SearchRestrictions: `$search` is answered by odatapy's
 own matching (issues 33 and 37).
 
@@ -143,6 +149,15 @@ class Schema(CsdlAbstractEdmProvider):
                 PropertyValue("ChartType", Constant(ConstantKind.EnumMember, ui + "ChartType/Line")),
                 PropertyValue("Dimensions", Collection(items=[Path("inspectedOn", PathKind.PropertyPath)])),
                 PropertyValue("Measures", Collection(items=[Path("mileage", PathKind.PropertyPath)]))]))]
+        # Work orders edited through drafts, as SAP CAP serves them (issue 36): the key holds IsActiveEntity, the set
+        # names its draft actions in Common.DraftRoot, and a change goes edit → PATCH the draft → prepare → activate.
+        work_order = CsdlEntityType(
+            name="WorkOrder", key=[CsdlPropertyRef(name="ID"), CsdlPropertyRef(name="IsActiveEntity")],
+            properties=[CsdlProperty(name="ID", type="Edm.Int32", nullable=False),
+                        CsdlProperty(name="IsActiveEntity", type="Edm.Boolean", nullable=False),
+                        CsdlProperty(name="title", type="Edm.String"),
+                        CsdlProperty(name="HasActiveEntity", type="Edm.Boolean", nullable=False),
+                        CsdlProperty(name="HasDraftEntity", type="Edm.Boolean", nullable=False)])
         bind = CsdlNavigationPropertyBinding
         container = CsdlEntityContainer(name="Container", entity_sets=[
             CsdlEntitySet(name="Person", type=NS + ".Person",
@@ -163,6 +178,11 @@ class Schema(CsdlAbstractEdmProvider):
             CsdlEntitySet(name="PersonCar", type=NS + ".PersonCar",
                           navigation_property_bindings=[bind(path="Person", target="Person"),
                                                         bind(path="Car", target="Car")]),
+            CsdlEntitySet(name="WorkOrder", type=NS + ".WorkOrder", annotations=[CsdlAnnotation(
+                term=common + "DraftRoot", value=Record(type=common + "DraftRootType", property_values=[
+                    PropertyValue("ActivationAction", to_expression(NS + ".draftActivate")),
+                    PropertyValue("EditAction", to_expression(NS + ".draftEdit")),
+                    PropertyValue("PreparationAction", to_expression(NS + ".draftPrepare"))]))]),
         ], singletons=[CsdlSingleton(name="Dealership", type=NS + ".Dealership")],
             function_imports=[CsdlFunctionImport(name="CarsByMake", function=NS + ".CarsByMake", entity_set="Car"),
                              CsdlFunctionImport(name="CountOfMake", function=NS + ".CountOfMake"),
@@ -218,14 +238,23 @@ class Schema(CsdlAbstractEdmProvider):
             parameters=[CsdlParameter(name="cars", type=NS + ".Car", nullable=False, collection=True),
                         CsdlParameter(name="old", type="Edm.String", nullable=False),
                         CsdlParameter(name="new", type="Edm.String", nullable=False)])
+        def draft_action(name, *parameters):
+            return CsdlAction(
+                name=name, bound=True, entity_set_path="in",
+                parameters=[CsdlParameter(name="in", type=NS + ".WorkOrder", nullable=False)] + [
+                    CsdlParameter(name=parameter, type=kind) for parameter, kind in parameters],
+                return_type=CsdlReturnType(type=NS + ".WorkOrder"))
+        drafts = [draft_action("draftEdit", ("PreserveChanges", "Edm.Boolean")),
+                  draft_action("draftPrepare", ("SideEffectsQualifier", "Edm.String")), draft_action("draftActivate")]
         kinds = CsdlEnumType(name="InspectionKind", members=[
             CsdlEnumMember(name=name, value=value) for name, value in [("Annual", 0), ("Safety", 1), ("Emissions", 2)]])
         checks = CsdlEnumType(name="Checks", is_flags=True, members=[
             CsdlEnumMember(name=name, value=value) for name, value in [("Brakes", 1), ("Lights", 2), ("Tyres", 4)]])
-        return [CsdlSchema(namespace=NS, entity_types=[person, car, link, inspection, makes, parts, dealership], entity_container=container,
+        return [CsdlSchema(namespace=NS, entity_types=[person, car, link, inspection, makes, parts, dealership,
+                                                     work_order], entity_container=container,
                            enum_types=[kinds, checks],
                            functions=[cars_by_make, of_kind, count_of_make, described],
-                           actions=[repaint, register, add_make, rename_make])]
+                           actions=[repaint, register, add_make, rename_make] + drafts)]
 
 
 class ModelHelp(CsdlAbstractEdmProvider):
@@ -305,6 +334,16 @@ def seed(store):
         entity(makeID=key, name=name, country=country)
         for key, name, country in [(1, "Ford", "United States"), (2, "Honda", "Japan"), (3, "Skoda", "Czechia"),
                                    (4, "Tesla", "United States"), (5, "Toyota", "Japan")]])
+    # Work orders (issue 36): 1 and 3 active only; 2 with a draft ALICE is editing (its lock).
+    def work_order(key, title, active, has_active=False, has_draft=False):
+        made = entity(ID=key, title=title)
+        for name, value in [("IsActiveEntity", active), ("HasActiveEntity", has_active), ("HasDraftEntity", has_draft)]:
+            made.set_property(name, value, ValueType.PRIMITIVE, "Edm.Boolean")
+        return made
+    store.set_entities("WorkOrder", [
+        work_order(1, "Replace the brake pads", True), work_order(2, "Check the lights", True, has_draft=True),
+        work_order(2, "Check the lights and the horn", False, has_active=True),
+        work_order(3, "Rotate the tyres", True)])
     # The dealership itself: a singleton (issue 37).
     store.set_entities("Dealership", [entity(dealershipID=1, name="Ownership Motors", city="Seattle")])
     # Sixty parts, each for one make: a brake pad, a filter, a wiper… for every make.
@@ -355,13 +394,63 @@ class QuietHandler(WSGIRequestHandler):
 
 
 class CarActions(ActionProcessor):
-    """The actions on a car (odatapy hands every action to one processor): Repaint and RegisterOwner."""
+    """The actions on a car (odatapy hands every action to one processor): Repaint and RegisterOwner; and those on
+    the service and on the list of cars, and the draft actions of a work order."""
 
     def __init__(self, store):
         self.store = store
 
     def init(self, odata, service_metadata):
         pass
+
+    def process_action_entity(self, request, response, uri_info, request_ct, response_ct):
+        """The draft actions of a work order (issue 36), as CAP answers them: the entity, with its ETag."""
+        import json
+        name = str(getattr(uri_info.resource_parts[-1], "name", ""))
+        keys = uri_info.resource_parts[0].typed_keys
+        key, active = keys.get("ID"), keys.get("IsActiveEntity") in (True, "true")
+        with self.store.lock:
+            orders = self.store.entities("WorkOrder")
+            def find(is_active):
+                return next((o for o in orders
+                             if o.get_value("ID") == key and o.get_value("IsActiveEntity") is is_active), None)
+            original, draft = find(True), find(False)
+            if name.endswith("draftEdit"):
+                if not active or original is None:
+                    raise ODataApplicationException("draftEdit is invoked on an active work order.", 400)
+                if_match = (request.get_header("If-Match") or "").strip()
+                if if_match and if_match != "*" and if_match != original.etag:
+                    raise ODataApplicationException("The work order was changed since it was read.", 412)
+                if draft is not None:
+                    raise ODataApplicationException("A draft of this work order exists already.", 409)
+                draft = Entity()
+                for prop in ("ID", "title"):
+                    draft.set_property(prop, original.get_value(prop), ValueType.PRIMITIVE,
+                                       "Edm.Int32" if prop == "ID" else "Edm.String")
+                for prop, value in [("IsActiveEntity", False), ("HasActiveEntity", True), ("HasDraftEntity", False)]:
+                    draft.set_property(prop, value, ValueType.PRIMITIVE, "Edm.Boolean")
+                draft.etag = 'W/"1"'
+                original.set_property("HasDraftEntity", True, ValueType.PRIMITIVE, "Edm.Boolean")
+                self.store.set_entities("WorkOrder", orders + [draft])
+                answer = draft
+            elif active or draft is None:
+                raise ODataApplicationException("%s is invoked on a draft." % name.split(".")[-1], 400)
+            elif name.endswith("draftPrepare"):
+                answer = draft
+            else:
+                # draftActivate: the draft's values are the active entity's, whose version moves on; the draft goes
+                original.set_property("title", draft.get_value("title"), ValueType.PRIMITIVE, "Edm.String")
+                original.set_property("HasDraftEntity", False, ValueType.PRIMITIVE, "Edm.Boolean")
+                number = int(original.etag.strip('W/"') or "0") if original.etag else 0
+                original.etag = 'W/"%d"' % (number + 1)
+                self.store.set_entities("WorkOrder", [o for o in orders if o is not draft])
+                answer = original
+            body = {"@odata.context": "$metadata#WorkOrder/$entity", "@odata.etag": answer.etag}
+            for prop in ("ID", "IsActiveEntity", "title", "HasActiveEntity", "HasDraftEntity"):
+                body[prop] = answer.get_value(prop)
+        response.set_status(200)
+        response.set_header("ETag", answer.etag)
+        response.set_content(json.dumps(body).encode(), "application/json")
 
     def process_action_void(self, request, response, uri_info, request_ct):
         name = str(getattr(uri_info.resource_parts[-1], "name", ""))
@@ -504,6 +593,12 @@ def wsgi_app():
     def app(environ, start_response):
         # (the value-help service of issue 33 beside the main one, on the same origin)
         path = environ.get("PATH_INFO", "")
+        # (work order 2's draft is ALICE's: CAP refuses a change of it by anyone else, 423; odatapy knows no locks)
+        if environ.get("REQUEST_METHOD") in ("PATCH", "PUT", "DELETE", "MERGE") and \
+                "WorkOrder(ID=2,IsActiveEntity=false)" in path.replace("%3D", "=").replace("%2C", ","):
+            body = b'{"error":{"code":"DRAFT_LOCKED_BY_ANOTHER_USER","message":"The draft is locked by ALICE."}}'
+            start_response("423 Locked", [("Content-Type", "application/json"), ("Content-Length", str(len(body)))])
+            return [body]
         return (helper if path == "/vh" or path.startswith("/vh/") else main)(environ, start_response)
     return app
 

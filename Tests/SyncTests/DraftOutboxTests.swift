@@ -100,6 +100,17 @@ import Testing
         #expect(
             actions == DraftActions(activation: "S.draftActivate", edit: "S.draftEdit", preparation: "S.draftPrepare"))
         #expect(Self.model.draftKey(of: Self.active)?.canonical == "Orders(ID=1,IsActiveEntity=false)")
+        // (a draft's key is none of its own; another set's key is not turned into one)
+        #expect(Self.model.draftKey(of: try #require(Self.model.draftKey(of: Self.active))) == nil)
+        // The properties the service keeps for itself are no form's to set, and those that say nothing on a list of
+        // active entities are not its columns
+        let properties = try #require(Self.model.entityType(ofSet: "Orders")?.properties)
+        for name in ["IsActiveEntity", "HasActiveEntity", "HasDraftEntity"] {
+            let property = try #require(properties.first { $0.name == name })
+            #expect(!property.isUpdatable && !property.isCreatable)
+            #expect(property.isHidden == (name != "HasDraftEntity"))
+        }
+        #expect(properties.first { $0.name == "title" }?.isUpdatable == true)
     }
 
     @Test func a_change_is_made_through_a_draft_edited_prepared_and_activated() async throws {

@@ -41,3 +41,29 @@ extension ServiceModel {
         return EntityKey(entitySet: key.entitySet, values: values)
     }
 }
+
+extension ServiceModel {
+    /// The properties a draft-enabled service keeps for itself: which copy an entity is, and whether it has the
+    /// other; none is a client's to set, and which copy it is says nothing on a list of active entities.
+    static let draftProperties: [(name: String, hidden: Bool, label: String)] = [
+        (DraftActions.activeKey, true, "Active"), ("HasActiveEntity", true, "Has an active copy"),
+        ("HasDraftEntity", false, "Has a draft"),
+    ]
+
+    /// Marks the draft properties of the types of sets edited through drafts (``draftProperties``) read-only, hides
+    /// those that say nothing on a list, and names them where the service does not.
+    mutating func settleDraftProperties() {
+        let types = Set(containers.flatMap(\.entitySets).filter { $0.draftActions != nil }.map(\.entityType))
+        for name in types {
+            guard var type = entityTypes[name] else { continue }
+            for (property, hidden, label) in Self.draftProperties {
+                guard let index = type.properties.firstIndex(where: { $0.name == property }) else { continue }
+                type.properties[index].isCreatable = false
+                type.properties[index].isUpdatable = false
+                if hidden { type.properties[index].isHidden = true }
+                if type.properties[index].label == nil { type.properties[index].label = label }
+            }
+            entityTypes[name] = type
+        }
+    }
+}

@@ -160,6 +160,7 @@ public enum EDMXParser {
             model.operations = operations(imports: imports, declared: declared, version4: model.isVersion4)
             for (target, notes) in external { apply(notes, to: target, in: &model) }
             model.indexEntitySets()
+            model.settleDraftProperties()
             return model
         }
 
@@ -186,6 +187,7 @@ public enum EDMXParser {
                 guard let target = block.attribute("Target") else { continue }
                 apply(notes(Self.annotations(of: block)), to: target, in: &model)
             }
+            model.settleDraftProperties()
         }
 
         /// Terms an annotation may carry more than once, told apart by their qualifiers.

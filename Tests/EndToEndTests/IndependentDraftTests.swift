@@ -1,0 +1,79 @@
+import CarDealerTestSupport
+import Foundation
+import ODataCore
+import ODataHTTP
+import Testing
+
+/// Editing through drafts on a server we did not write (issue 36), through the built binary in tmux: odatapy's work
+/// orders (`.ci/independent/ownership_service.py`) are a set whose `Common.DraftRoot` names CAP's draft actions. A
+/// title changed with `e` reaches the active work order through its draft (edit, PATCH, prepare, activate), and no
+/// draft is left behind; a work order whose draft another user holds is the service's sentence in the outbox, and
+/// nothing changes on the service. Checked over HTTP on the service's side.
+@Suite(
+    .serialized, .enabled(if: odatapyRoot != nil, "CARDEALER_ODATAPY_ROOT is not set (see .ci/checks)"),
+    .enabled(if: TmuxSession.executable != nil, "tmux is not installed")
+)
+struct IndependentDraftTests {
+    typealias Launch = BrowserInTmuxTests.Launch
+
+    /// The work orders with `id` the service holds (active and draft), as `(IsActiveEntity, title)`.
+    func workOrders(_ root: String, id: Int) async throws -> [(active: Bool, title: String)] {
+        let response = try await HTTPClientTransport(timeout: 10).send(
+            TransportRequest(url: root + "WorkOrder?$filter=ID%20eq%20\(id)", dialect: .v4))
+        guard
+            case .collection(let listed) = try VerboseJSONDecoder(serviceRoot: root, dialect: .v4).decode(response.body)
+        else { return [] }
+        return listed.entities.compactMap { entity in
+            guard case .bool(let active)? = entity["IsActiveEntity"], case .string(let title)? = entity["title"] else {
+                return nil
+            }
+            return (active, title)
+        }
+    }
+
+    /// Opens the work orders, the one titled `title` in its form, and saves it with `newTitle`.
+    func change(_ app: Launch, _ title: String, to newTitle: String) async throws {
+        try await app.expect("the work orders") { $0.contains("● online") && $0.contains(title) }
+        try await app.select(title)
+        try app.tmux.sendKeys("e")
+        try await app.expect("the form") { $0.contains("Change") && $0.contains("(set by the service)") }
+        try app.tmux.sendKeys("C-u")
+        try app.tmux.run("send-keys", "-t", app.tmux.target, "-l", newTitle)
+        try app.tmux.sendKeys("Enter")
+    }
+
+    @Test func a_title_changed_through_its_draft_is_the_active_work_orders_and_no_draft_is_left() async throws {
+        let root = try #require(odatapyRoot)
+        let current = try await workOrders(root, id: 1).first { $0.active }?.title ?? "Replace the brake pads"
+        let newTitle = "Brake pads \(Int.random(in: 10_000...99_999))"
+        let app = try Launch("browse \(root)WorkOrder", columns: 120, rows: 30)
+        defer { app.close() }
+        try await change(app, current, to: newTitle)
+        // Then the service holds the new title on the active work order, and no draft of it
+        #expect(
+            try await eventually {
+                let held = try await workOrders(root, id: 1)
+                return held.count == 1 && held[0].active && held[0].title == newTitle
+            })
+        try await app.expect("the list with it") { $0.contains(newTitle) && !$0.contains("to resolve") }
+        try app.tmux.sendKeys("q")
+        try await app.expect("a clean exit") { $0.contains("EXIT=0") }
+    }
+
+    @Test func a_work_order_whose_draft_another_user_holds_is_the_services_sentence() async throws {
+        let root = try #require(odatapyRoot)
+        let before = try await workOrders(root, id: 2)
+        let app = try Launch("browse \(root)WorkOrder", columns: 120, rows: 30)
+        defer { app.close() }
+        try await change(app, "Check the lights", to: "Lights only")
+        // Then the change waits in the outbox with the service's reason
+        try await app.expect("the change to resolve") { $0.contains("1 to resolve") }
+        try app.tmux.sendKeys("o")
+        try await app.expect("the service's sentence") { $0.contains("failed") && $0.contains("423") }
+        // And nothing changed on the service: ALICE's draft and the active work order are as they were
+        let after = try await workOrders(root, id: 2)
+        #expect(after.map(\.title) == before.map(\.title) && after.map(\.active) == before.map(\.active))
+        try app.tmux.sendKeys("q")
+        try await app.expect("a clean exit") { $0.contains("EXIT=0") }
+    }
+}
