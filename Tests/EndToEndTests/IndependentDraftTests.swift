@@ -7,7 +7,8 @@ import Testing
 /// Editing through drafts on a server we did not write (issue 36), through the built binary in tmux: odatapy's work
 /// orders (`.ci/independent/ownership_service.py`) are a set whose `Common.DraftRoot` names CAP's draft actions. A
 /// title changed with `e` reaches the active work order through its draft (edit, PATCH, prepare, activate), and no
-/// draft is left behind; a work order whose draft another user holds is the service's sentence in the outbox, and
+/// draft is left behind; one added with `a` is made a draft (as CAP makes one posted to the set) and activated; a
+/// work order whose draft another user holds is the service's sentence in the outbox, and
 /// nothing changes on the service. Checked over HTTP on the service's side.
 @Suite(
     .serialized, .enabled(if: odatapyRoot != nil, "CARDEALER_ODATAPY_ROOT is not set (see .ci/checks)"),
@@ -56,6 +57,30 @@ struct IndependentDraftTests {
                 return held.count == 1 && held[0].active && held[0].title == newTitle
             })
         try await app.expect("the list with it") { $0.contains(newTitle) && !$0.contains("to resolve") }
+        try app.tmux.sendKeys("q")
+        try await app.expect("a clean exit") { $0.contains("EXIT=0") }
+    }
+
+    @Test func a_new_work_order_is_made_a_draft_and_activated() async throws {
+        let root = try #require(odatapyRoot)
+        let id = Int.random(in: 1_000...999_999)
+        let app = try Launch("browse \(root)WorkOrder", columns: 120, rows: 30)
+        defer { app.close() }
+        try await app.expect("the work orders") { $0.contains("● online") && $0.contains("Rotate the tyres") }
+        // When one is added with `a`: its title, then its key
+        try app.tmux.sendKeys("a")
+        try await app.expect("the new form") { $0.contains("New in WorkOrder") }
+        try app.tmux.run("send-keys", "-t", app.tmux.target, "-l", "Oil change \(id)")
+        try app.tmux.sendKeys("BTab")
+        try app.tmux.run("send-keys", "-t", app.tmux.target, "-l", String(id))
+        try app.tmux.sendKeys("Enter")
+        // Then the service holds it active, with no draft of it left
+        #expect(
+            try await eventually {
+                let held = try await workOrders(root, id: id)
+                return held.count == 1 && held[0].active && held[0].title == "Oil change \(id)"
+            })
+        try await app.expect("it listed, settled") { $0.contains("Oil change \(id)") && !$0.contains("to resolve") }
         try app.tmux.sendKeys("q")
         try await app.expect("a clean exit") { $0.contains("EXIT=0") }
     }

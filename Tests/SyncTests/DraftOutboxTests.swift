@@ -186,6 +186,69 @@ import Testing
         #expect(await transport.requests.count == 2)
     }
 
+    @Test func a_new_entity_is_made_a_draft_then_activated_and_known_by_its_active_key() async throws {
+        let made = Mutex(false)
+        let transport = FakeTransport { request, _ in
+            switch (request.method, request.url) {
+            case (.post, Self.root + "Orders"):
+                // (as CAP makes one posted to a draft-enabled set)
+                return json(
+                    #"{"@odata.context":"$metadata#Orders/$entity","ID":7,"title":"Fresh","IsActiveEntity":false,"#
+                        + #""HasActiveEntity":false,"HasDraftEntity":false}"#, status: 201)
+            case (.post, Self.root + "Orders(ID=7,IsActiveEntity=false)/S.draftActivate"):
+                made.withLock { $0 = true }
+                return json(
+                    #"{"@odata.context":"$metadata#Orders/$entity","@odata.etag":"W/\"1\"","ID":7,"title":"Fresh","#
+                        + #""IsActiveEntity":true,"HasActiveEntity":false,"HasDraftEntity":false}"#)
+            default: return TransportResponse(status: 404)
+            }
+        }
+        let (engine, cache) = try engine(transport)
+        engine.create(
+            EntityCreation(
+                entitySet: "Orders",
+                properties: [.init(name: "ID", value: .int(7)), .init(name: "title", value: .string("Fresh"))],
+                addedTo: .list(ListRequest(entitySet: "Orders"))))
+        await engine.flushIntents()
+        #expect(
+            try await eventually { try cache.outboxEntries().isEmpty },
+            "\((try? cache.outboxEntries())?.map { "\($0.state) \($0.lastError ?? "")" } ?? [])")
+        // Then it was posted, then its draft activated, once each
+        #expect(made.withLock { $0 })
+        #expect(
+            await transport.requests.map(\.url) == [
+                Self.root + "Orders", Self.root + "Orders(ID=7,IsActiveEntity=false)/S.draftActivate",
+            ])
+        // And the cache knows it by its active key, not by the draft's
+        let active = EntityKey(
+            entitySet: "Orders",
+            values: [.init(name: "ID", value: .int(7)), .init(name: "IsActiveEntity", value: .bool(true))])
+        #expect(try cache.entity(active)?["title"] == .string("Fresh"))
+        #expect(try cache.entity(try #require(Self.model.draftKey(of: active))) == nil)
+    }
+
+    @Test func a_new_entity_whose_draft_is_not_activated_says_so_and_where_it_is() async throws {
+        let transport = FakeTransport { request, _ in
+            if request.url == Self.root + "Orders" {
+                return json(
+                    #"{"ID":7,"title":"Fresh","IsActiveEntity":false,"HasActiveEntity":false,"HasDraftEntity":false}"#,
+                    status: 201)
+            }
+            return json(#"{"error":{"code":"400","message":"The title is too short"}}"#, status: 400)
+        }
+        let (engine, cache) = try engine(transport)
+        engine.create(
+            EntityCreation(
+                entitySet: "Orders",
+                properties: [.init(name: "ID", value: .int(7)), .init(name: "title", value: .string("F"))],
+                addedTo: .list(ListRequest(entitySet: "Orders"))))
+        await engine.flushIntents()
+        #expect(try await eventually { try cache.outboxEntries().first?.state == .failed })
+        let said = try cache.outboxEntries().first?.lastError ?? ""
+        #expect(said.contains("draft Orders(ID=7,IsActiveEntity=false)") && said.contains("too short"), "\(said)")
+        #expect(await transport.requests.count == 2)
+    }
+
     @Test func a_draft_enabled_list_is_of_the_active_entities() async throws {
         let transport = FakeTransport { _, _ in json(#"{"@odata.count":0,"value":[]}"#) }
         let (engine, _) = try engine(transport)

@@ -27,9 +27,9 @@ extension Outbox {
     /// Sends `due` (one write per entity) in one `$batch`; fewer than two to send go alone.
     func sendBatch(_ due: [OutboxEntry]) async {
         // (a change made through a draft is steps each waiting on the one before: sent alone, beside the batch)
-        let throughDrafts = due.filter { draftEdit(of: $0) != nil }
+        let throughDrafts = due.filter(goesThroughDraft)
         if !throughDrafts.isEmpty {
-            let rest = due.filter { draftEdit(of: $0) == nil }
+            let rest = due.filter { !goesThroughDraft($0) }
             await withTaskGroup(of: Void.self) { group in
                 for entry in throughDrafts { group.addTask { await self.send(entry) } }
                 if !rest.isEmpty { group.addTask { await self.sendBatch(rest) } }

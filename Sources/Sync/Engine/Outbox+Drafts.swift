@@ -97,4 +97,69 @@ extension Outbox {
         let outcome = await runner.exchange(activate)
         await settle(entry, request: activate, outcome: outcome, started: started)
     }
+
+    /// Whether `entry` goes alone, never in a `$batch`: a change made through a draft, or a new entity of a set
+    /// edited through drafts (made as a draft, then activated).
+    func goesThroughDraft(_ entry: OutboxEntry) -> Bool {
+        guard let model, model.draftActions(ofSet: entry.entitySet) != nil else { return false }
+        return entry.kind == .create || draftEdit(of: entry) != nil
+    }
+
+    /// The answer that settles a create: a set edited through drafts makes a new entity as a draft (its key's
+    /// `IsActiveEntity` false), which is then activated, once, under a request id derived from the create's; the
+    /// activation's answer (the active entity) settles it. Nil when the activation did not go: the create is then
+    /// settled here by what it got, the draft's key said.
+    func activatedIfDraft(_ entry: OutboxEntry, _ response: TransportResponse) async -> TransportResponse? {
+        guard let model, let actions = model.draftActions(ofSet: entry.entitySet), !response.body.isEmpty,
+            case .entity(let made)? = try? runner.decoder.decode(response.body, entitySet: entry.entitySet),
+            let draft = made.key, draft.entitySet == entry.entitySet,
+            draft.values.contains(where: { $0.name == DraftActions.activeKey && $0.value == .bool(false) })
+        else { return response }
+        let type = model.entityType(ofSet: entry.entitySet)
+        let attempt = WriteRequestBuilder.Attempt(
+            requestID: entry.requestID + "-activate", firstSent: entry.firstSent ?? clock.now())
+        guard let operation = model.operation(named: actions.activation, boundTo: type?.qualifiedName),
+            let request = try? OperationRequestBuilder(urls: builder).request(
+                operation, arguments: [], on: draft, keyNames: type.map(model.keyProperties(of:)) ?? [],
+                attempt: attempt)
+        else {
+            await record {
+                try $0.failOutbox(
+                    entry.id,
+                    error: "The service made it as the draft \(draft.canonical), but does not offer "
+                        + "\(actions.activation) to activate it.")
+            }
+            return nil
+        }
+        let started = clock.now()
+        switch await runner.exchange(request) {
+        case .success(let activated) where (200..<300).contains(activated.status):
+            _ = await noteAnswer(
+                activated, to: request, attempts: entry.attempts + 1, started: started, inBatch: false,
+                at: clock.now())
+            return activated
+        case .success(let refused):
+            let reason =
+                await noteAnswer(
+                    refused, to: request, attempts: entry.attempts + 1, started: started, inBatch: false,
+                    at: clock.now()) ?? "HTTP \(refused.status)"
+            await record {
+                try $0.failOutbox(
+                    entry.id,
+                    error: "The service made it as the draft \(draft.canonical), but did not activate it: \(reason) "
+                        + "The draft stays on the service.")
+            }
+        case .failure(let error):
+            logWrite(
+                request, status: nil, bytes: 0, started: started, attempts: entry.attempts + 1,
+                error: String(describing: error))
+            await record {
+                try $0.failOutbox(
+                    entry.id,
+                    error: "The service made it as the draft \(draft.canonical), but its activation got no answer "
+                        + "(\(error)): look on the service before sending it again.")
+            }
+        }
+        return nil
+    }
 }

@@ -177,7 +177,8 @@ extension Outbox {
         switch WriteVerdict.of(entry.kind, status: response.status, retryAfter: Self.retryAfter(response), known: known)
         {
         case .settled where entry.kind == .create:
-            await settleCreate(entry, response: response)
+            // (a set edited through drafts makes it a draft: activated first)
+            if let made = await activatedIfDraft(entry, response) { await settleCreate(entry, response: made) }
         case .settled where entry.kind == .action && entry.entityKey.isCall:
             // On a list or on the service: no entity to read again; a list's set is not fresh any more.
             let settled = clock.now()
