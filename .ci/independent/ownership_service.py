@@ -421,8 +421,13 @@ class CarActions(ActionProcessor):
                 if_match = (request.get_header("If-Match") or "").strip()
                 if if_match and if_match != "*" and if_match != original.etag:
                     raise ODataApplicationException("The work order was changed since it was read.", 412)
+                if draft is not None and key == 2:
+                    raise ODataApplicationException("The work order is locked by ALICE.", 423)
                 if draft is not None:
-                    raise ODataApplicationException("A draft of this work order exists already.", 409)
+                    if self.parameters(request, "PreserveChanges") != ["False"]:
+                        raise ODataApplicationException("A draft of this work order exists already.", 409)
+                    # (PreserveChanges false: the user's own draft is discarded, and made anew below)
+                    orders = [o for o in orders if o is not draft]
                 draft = Entity()
                 for prop in ("ID", "title"):
                     draft.set_property(prop, original.get_value(prop), ValueType.PRIMITIVE,

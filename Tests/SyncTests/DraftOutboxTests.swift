@@ -36,7 +36,14 @@ import Testing
                 <ReturnType Type="S.Orders"/></Action>
               <Action Name="draftActivate" IsBound="true" EntitySetPath="in">
                 <Parameter Name="in" Type="S.Orders"/><ReturnType Type="S.Orders"/></Action>
-              <EntityContainer Name="EntityContainer"><EntitySet Name="Orders" EntityType="S.Orders"/></EntityContainer>
+              <EntityType Name="Customers"><Key><PropertyRef Name="ID"/></Key>
+                <Property Name="ID" Type="Edm.Int32" Nullable="false"/>
+                <NavigationProperty Name="orders" Type="Collection(S.Orders)"/>
+              </EntityType>
+              <EntityContainer Name="EntityContainer"><EntitySet Name="Orders" EntityType="S.Orders"/>
+                <EntitySet Name="Customers" EntityType="S.Customers">
+                  <NavigationPropertyBinding Path="orders" Target="Orders"/></EntitySet>
+              </EntityContainer>
               <Annotations Target="S.EntityContainer/Orders">
                 <Annotation Term="Common.DraftRoot"><Record Type="Common.DraftRootType">
                   <PropertyValue Property="ActivationAction" String="S.draftActivate"/>
@@ -127,10 +134,10 @@ import Testing
                 "POST \(Self.activeURL)/S.draftEdit", "PATCH \(Self.draftURL)", "POST \(Self.draftURL)/S.draftPrepare",
                 "POST \(Self.draftURL)/S.draftActivate",
             ])
-        // The edit against the version the change was made on, keeping a draft already there; the draft changed as a
-        // whole (`If-Match: *`); each step with a request id of its own
+        // The edit against the version the change was made on, a draft of mine already there discarded; the draft
+        // changed as a whole (`If-Match: *`); each step with a request id of its own
         #expect(sent[0].headers["If-Match"] == "W/\"1\"")
-        #expect(String(decoding: sent[0].body ?? [], as: UTF8.self) == #"{"PreserveChanges":true}"#)
+        #expect(String(decoding: sent[0].body ?? [], as: UTF8.self) == #"{"PreserveChanges":false}"#)
         #expect(sent[1].headers["If-Match"] == "*")
         #expect(String(decoding: sent[1].body ?? [], as: UTF8.self) == #"{"title":"New"}"#)
         let ids = sent.compactMap { $0.headers["Repeatability-Request-ID"] }
@@ -140,18 +147,48 @@ import Testing
         #expect(try cache.entity(Self.active)?.etag == "W/\"2\"")
     }
 
-    @Test func a_draft_an_earlier_attempt_left_is_used_as_it_is() async throws {
-        // Given a service where the draft is there already (the edit action answers 409)
+    @Test func a_draft_another_user_holds_refuses_the_edit_and_nothing_else_is_sent() async throws {
+        // Given a service where another user holds the draft (the edit action answers 423, as CAP does)
         let transport = Self.service { request in
-            request.url.hasSuffix("/S.draftEdit") ? TransportResponse(status: 409) : nil
+            guard request.url.hasSuffix("/S.draftEdit") else { return nil }
+            return json(#"{"error":{"code":"DRAFT_LOCKED","message":"Locked by ALICE"}}"#, status: 423)
         }
         let (engine, cache) = try engine(transport)
         engine.save(EntityChange(key: Self.active, changes: [.init(name: "title", value: .string("New"))]))
         await engine.flushIntents()
+        #expect(try await eventually { try cache.outboxEntries().first?.state == .failed })
+        #expect(try cache.outboxEntries().first?.lastError?.contains("Locked by ALICE") == true)
+        try await Task.sleep(for: .milliseconds(100))
+        #expect(await transport.requests.count == 1)
+    }
+
+    @Test func a_change_activated_whose_answer_was_lost_is_settled_not_a_conflict() async throws {
+        // Given a service that activates the change, but whose answer is lost on the way back
+        let activations = Mutex(0)
+        let transport = FakeTransport { request, _ in
+            switch (request.method, request.url) {
+            case (.post, Self.activeURL + "/S.draftEdit"):
+                // (once activated, the version the change was made on is gone)
+                return activations.withLock { $0 } > 0
+                    ? TransportResponse(status: 412) : Self.order(title: "Old", active: false, etag: "d1")
+            case (.patch, Self.draftURL): return TransportResponse(status: 204)
+            case (.post, Self.draftURL + "/S.draftPrepare"): return Self.order(title: "New", active: false, etag: "d2")
+            case (.post, Self.draftURL + "/S.draftActivate"):
+                activations.withLock { $0 += 1 }
+                throw ODataError(kind: .transport, message: "the connection was reset", url: request.url)
+            case (.get, _): return Self.order(title: "New", active: true, etag: "2")
+            default: return TransportResponse(status: 404)
+            }
+        }
+        let (engine, cache) = try engine(transport)
+        engine.save(EntityChange(key: Self.active, changes: [.init(name: "title", value: .string("New"))]))
+        await engine.flushIntents()
+        // Then, tried again, the edit meets 412; the service's copy holds the change: settled with it, no conflict
         #expect(try await eventually { try cache.outboxEntries().isEmpty })
-        // Then the change is made on it and activated all the same
-        #expect(await transport.requests.count == 4)
         #expect(try cache.entity(Self.active)?["title"] == .string("New"))
+        #expect(try cache.entity(Self.active)?.etag == "W/\"2\"")
+        #expect(activations.withLock { $0 } == 1)
+        #expect(await transport.requests.filter { $0.url.hasSuffix("/S.draftEdit") }.count == 2)
     }
 
     @Test func an_entity_changed_on_the_service_since_is_a_conflict_and_nothing_else_is_sent() async throws {
@@ -249,13 +286,26 @@ import Testing
         #expect(await transport.requests.count == 2)
     }
 
-    @Test func a_draft_enabled_list_is_of_the_active_entities() async throws {
+    @Test func a_draft_enabled_list_is_of_the_active_entities_and_so_is_a_relations_list_of_them() async throws {
         let transport = FakeTransport { _, _ in json(#"{"@odata.count":0,"value":[]}"#) }
         let (engine, _) = try engine(transport)
-        engine.screenDidShow(.list(ListRequest(entitySet: "Orders")), visible: 0..<10, screen: ScreenID(1))
+        // (a filter typed by the user is kept beside it)
+        engine.screenDidShow(
+            .list(ListRequest(entitySet: "Orders", filter: "title eq 'A' or title eq 'B'")), visible: 0..<10,
+            screen: ScreenID(1))
+        let customerOrders = ResourcePath(segments: [
+            .init(name: "Customers", key: [.init(name: nil, value: .int(4))]), .init(name: "orders"),
+        ])
+        engine.screenDidShow(.list(ListRequest(path: customerOrders)), visible: 0..<10, screen: ScreenID(2))
+        engine.screenDidShow(.list(ListRequest(entitySet: "Customers")), visible: 0..<10, screen: ScreenID(3))
         await engine.flushIntents()
         await engine.waitUntilIdle()
-        let url = try #require(await transport.requests.first?.url)
-        #expect(url.removingPercentEncoding?.contains("$filter=IsActiveEntity eq true") == true, "\(url)")
+        let urls = await transport.requests.compactMap { $0.url.removingPercentEncoding }
+        let orders = try #require(urls.first { $0.contains("/Orders?") })
+        #expect(orders.contains("$filter=(title eq 'A' or title eq 'B') and (IsActiveEntity eq true)"), "\(orders)")
+        let related = try #require(urls.first { $0.contains("/Customers(4)/orders?") })
+        #expect(related.contains("$filter=IsActiveEntity eq true"), "\(related)")
+        let customers = try #require(urls.first { $0.contains("/Customers?") })
+        #expect(!customers.contains("IsActiveEntity"), "\(customers)")
     }
 }

@@ -121,10 +121,12 @@ public struct ServiceOperation: Sendable, Hashable {
     }
 
     /// The annotation targets a value-help service may aim a parameter's `Common.ValueListMapping` at, the most
-    /// exact first: v4 `NS.Action(NS.BindingType)/parameter` (`()` for an unbound one), then `NS.Action/parameter`
-    /// (every overload); v2 `Import/parameter`.
+    /// exact first: an action's overload, `NS.Action(NS.BindingType)/parameter` (`()` for an unbound one), then
+    /// `NS.Action/parameter` (every overload); a function's every overload only (its overloads are told apart by all
+    /// their parameters' types). None for a v2 function import (value-help services are v4).
     public func valueListTargets(of parameter: String) -> [String] {
-        guard let qualifiedName, dialect == .v4 else { return [name + "/" + parameter] }
+        guard let qualifiedName, dialect == .v4 else { return [] }
+        guard kind == .action else { return ["\(qualifiedName)/\(parameter)"] }
         let binding = boundType.map { isBoundToCollection ? "Collection(\($0))" : $0 } ?? ""
         return ["\(qualifiedName)(\(binding))/\(parameter)", "\(qualifiedName)/\(parameter)"]
     }

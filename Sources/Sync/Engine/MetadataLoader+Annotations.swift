@@ -28,7 +28,8 @@ extension MetadataLoader {
         /// False when the service document, or a document that was asked, could not be had: what was stored before
         /// is then kept rather than replaced by less.
         public var complete = true
-        /// The SAP catalog answered 404: it has no document for this service (remembered, not asked again).
+        /// The SAP catalog answered 404 (it has no document for this service) or 403 (not for this user): remembered,
+        /// not asked again.
         public var catalogHasNone = false
     }
 
@@ -68,7 +69,7 @@ extension MetadataLoader {
     /// What the SAP catalog answered for one service.
     enum CatalogAnswer: Sendable {
         case document(AnnotationDocument)
-        /// 404: it has none.
+        /// 404: it has none; 403: not for this user.
         case absent
         /// Anything else, in a sentence for the log.
         case failed(String)
@@ -81,7 +82,8 @@ extension MetadataLoader {
             let response = try await transport.send(TransportRequest(url: url, acceptsXML: true))
             switch response.status {
             case 200: return .document(AnnotationDocument(source: url, document: response.body))
-            case 404: return .absent
+            // (a user not allowed to read the catalog is not allowed the next time either)
+            case 404, 403: return .absent
             default:
                 return .failed(
                     "The SAP catalog's annotation document \(url) was not had (HTTP \(response.status)); it is asked "

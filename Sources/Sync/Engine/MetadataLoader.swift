@@ -253,7 +253,8 @@ extension MetadataLoader {
         let annotations = loaded.annotations.map { ($0.source, $0.document) }
         try await cache.write {
             try $0.storeMetadataDocument(document, at: Date())
-            try $0.storeAnnotationDocuments(annotations, at: Date())
+            // (none read: those a cache holds stay for a start that reads them)
+            if serviceDocument { try $0.storeAnnotationDocuments(annotations, at: Date()) }
             if loaded.catalogHasNoAnnotations { try $0.learn(.catalogHasNoAnnotations) }
         }
         var notes = loaded.notes

@@ -6,17 +6,20 @@ import ODataCore
 /// Such a service refuses a change to the active entity; the change is made as its Fiori app makes it, when the
 /// queued update is sent:
 ///
-/// 1. the edit action on the active entity makes its draft (`PreserveChanges`: a draft already there, one an
-///    earlier attempt left, answers 409 and is used as it is), with `If-Match` the version the change was made on,
-///    so a change of the entity on the service since is a conflict as for any update;
+/// 1. the edit action on the active entity makes its draft, with `If-Match` the version the change was made on, so a
+///    change of the entity on the service since is a conflict as for any update; `PreserveChanges` false: a draft
+///    of the user's own already there (one an earlier attempt left after a refusal, or one left in the Fiori app)
+///    is discarded and made anew, so nothing the user dropped comes back; one another user holds is refused;
 /// 2. the draft is changed (`PATCH`, `If-Match: *`: the draft is the one just made);
 /// 3. the preparation action checks it, where the service names one;
 /// 4. the activation action makes it the active entity, whose answer settles the update as an update's answer does.
 ///
 /// Each step is a request of its own with a request id of its own, derived from the update's, the same at every
 /// attempt. A step refused or unanswered settles the update as that answer says (a lock by another user is the
-/// service's sentence; no answer is tried again, from the first step). Not sent in a `$batch`: each step needs the
-/// one before it done.
+/// service's sentence; no answer is tried again, from the first step). A change sent before whose edit now meets
+/// 412 may have been activated then, its answer lost: when the service's copy holds every value it changes, it is
+/// settled with that copy, not put to the user as a conflict. Not sent in a `$batch`: each step needs the one
+/// before it done.
 extension Outbox {
     /// The draft of the entity `entry` changes and the set's draft actions, when `entry` is an update of an entity of
     /// a set edited through drafts; nil otherwise.
@@ -61,41 +64,62 @@ extension Outbox {
                 return nil
             }
         }
-        /// Sends one step; true when the next may follow (`alsoFine`: a status that is not a failure here), else the
-        /// update is settled by what it got.
-        func step(_ request: TransportRequest, alsoFine: Set<Int> = []) async -> Bool {
+        /// Sends one step; true when the next may follow, else the update is settled by what it got. An action step
+        /// refused with 405 or 501 is refused (not a verb to tunnel, as an update's would be).
+        func step(_ request: TransportRequest, isAction: Bool) async -> Bool {
             let started = clock.now()
             let outcome = await runner.exchange(request)
-            if case .success(let response) = outcome,
-                (200..<300).contains(response.status) || alsoFine.contains(response.status)
-            {
+            if case .success(let response) = outcome, (200..<300).contains(response.status) {
                 _ = await noteAnswer(
                     response, to: request, attempts: attempts, started: started, inBatch: false, at: clock.now())
                 return true
+            }
+            if isAction, case .success(let response) = outcome, response.status == 405 || response.status == 501 {
+                let failure =
+                    await noteAnswer(
+                        response, to: request, attempts: attempts, started: started, inBatch: false, at: clock.now())
+                    ?? "HTTP \(response.status)"
+                await record { try $0.failOutbox(entry.id, error: failure) }
+                return false
+            }
+            if case .success(let response) = outcome, response.status == 412, entry.firstSent != nil,
+                let fresh = await runner.read(entry.entityKey), Self.holds(fresh.copy, entry.changes)
+            {
+                // (sent before, and the service holds it: activated then, its answer lost)
+                _ = await noteAnswer(
+                    response, to: request, attempts: attempts, started: started, inBatch: false, at: clock.now())
+                let settled = clock.now()
+                await record { try $0.settleOutbox(entry.id, etag: fresh.etag, serverCopy: fresh.copy, at: settled) }
+                return false
             }
             await settle(entry, request: request, outcome: outcome, started: started)
             return false
         }
         if let edit = actions.edit {
-            let preserve = [ODataProperty(name: "PreserveChanges", value: .bool(true))]
-            guard let request = await call(edit, on: entry.entityKey, preserve, step: "edit", etag: entry.baseEtag),
-                await step(request, alsoFine: [409])
+            let discardOwn = [ODataProperty(name: "PreserveChanges", value: .bool(false))]
+            guard let request = await call(edit, on: entry.entityKey, discardOwn, step: "edit", etag: entry.baseEtag),
+                await step(request, isAction: true)
             else { return }
         }
         let patch = writes.update(
             draft, changes: entry.changes, types: propertyTypes(of: entry.entitySet),
             attempt: attempt("patch", etag: "*"))
-        guard await step(patch) else { return }
+        guard await step(patch, isAction: false) else { return }
         if let preparation = actions.preparation {
             let qualifier = [ODataProperty(name: "SideEffectsQualifier", value: .string(""))]
             guard let request = await call(preparation, on: draft, qualifier, step: "prepare", etag: nil),
-                await step(request)
+                await step(request, isAction: true)
             else { return }
         }
         guard let activate = await call(actions.activation, on: draft, [], step: "activate", etag: nil) else { return }
         let started = clock.now()
         let outcome = await runner.exchange(activate)
         await settle(entry, request: activate, outcome: outcome, started: started)
+    }
+
+    /// Whether `copy` holds every value of `changes`.
+    static func holds(_ copy: [ODataProperty], _ changes: [ODataProperty]) -> Bool {
+        changes.allSatisfy { change in copy.first { $0.name == change.name }?.value == change.value }
     }
 
     /// Whether `entry` goes alone, never in a `$batch`: a change made through a draft, or a new entity of a set

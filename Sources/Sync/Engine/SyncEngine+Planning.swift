@@ -202,9 +202,10 @@ extension SyncEngine {
         options.skip = skip > 0 ? skip : nil
         options.skipToken = nil
         options.inlineCount = true
-        // A set edited through drafts holds its entities' drafts too: its list is of the active ones.
-        if request.path.segments.count == 1, let segment = request.path.segments.first, segment.key == nil,
-            !segment.isCall, let model, model.draftActions(ofSet: segment.name) != nil
+        // A set edited through drafts holds its entities' drafts too: its list, or a relation's list of it, is of the
+        // active ones.
+        if let last = request.path.segments.last, last.key == nil, !request.path.segments.contains(where: \.isCall),
+            let model, let set = policy?.entitySet(of: request.path), model.draftActions(ofSet: set) != nil
         {
             options.filter = QueryFilter.compare(DraftActions.activeKey, .eq, .bool(true), type: .boolean).and(
                 options.filter, dialect: model.dialect)
