@@ -28,6 +28,8 @@ public actor TokenSource {
     var ended: SignInError?
     /// The renewal under way, which every request that needs one waits for.
     var renewal: Task<IssuedToken, any Error>?
+    /// ``generation`` when ``renewal`` started: its outcome is applied only if no other token came since.
+    var renewalStarted = 0
     /// The device flow under way: what the user is asked to do, and the polling.
     var device: (prompt: DevicePrompt, polling: Task<IssuedToken, any Error>)?
     /// Told of a device prompt (and of nil once it is over).
@@ -88,7 +90,7 @@ public actor TokenSource {
             take(stored)
             return "Bearer " + stored.accessToken
         }
-        return "Bearer " + (try await fresh(force: true)).accessToken
+        return "Bearer " + (try await fresh(force: true, rejecting: rejected)).accessToken
     }
 
     /// A new token by the grant itself (`cardealer login`), stored; the device grant waits for the user.
@@ -138,8 +140,9 @@ public actor TokenSource {
     /// A token that does not end soon: the stored one if newer (unless not `storedWins`: a sign-in asks anew), else
     /// from the server (one renewal at a time). A grant that needs the user starts the device flow, and waits for it
     /// when `waitsForUser`, else fails at once with its prompt.
+    /// `rejecting`: the `Authorization` the service just refused (see ``renew(refreshOnly:rejecting:)``).
     func fresh(
-        force: Bool = false, storedWins: Bool = true, waitsForUser: Bool = false
+        force: Bool = false, storedWins: Bool = true, waitsForUser: Bool = false, rejecting: String? = nil
     ) async throws(SignInError)
         -> IssuedToken
     {
@@ -151,7 +154,7 @@ public actor TokenSource {
         if let ended { throw ended }
         if device == nil {
             do {
-                return try await renew(refreshOnly: settings.grant != .clientCredentials)
+                return try await renew(refreshOnly: settings.grant != .clientCredentials, rejecting: rejecting)
             } catch  where error.code == Self.needsUser {
                 // (the device flow below)
             }
@@ -162,36 +165,42 @@ public actor TokenSource {
     /// The code a renewal throws when only the user can go on (the device grant with no usable refresh token).
     static let needsUser = "cardealer_needs_user"
 
-    /// One renewal shared by every request that needs it. Its outcome is applied once, by the request that started
-    /// it, and only if no other token came meanwhile.
-    func renew(refreshOnly: Bool) async throws(SignInError) -> IssuedToken {
+    /// One renewal shared by every request that needs it. Its outcome is applied once, by whichever request waiting
+    /// on it resumes first (not only the one that started it: another may resume before it, get a 401 with what it
+    /// brought and ask again while the finished renewal is still in place), and only if no other token came since it
+    /// started.
+    ///
+    /// `rejecting`: the `Authorization` the service just refused. A renewal that brought that very token (the one
+    /// a request joined before the token was applied) is not the answer: a new one is asked, once.
+    func renew(refreshOnly: Bool, rejecting: String? = nil) async throws(SignInError) -> IssuedToken {
         let task: Task<IssuedToken, any Error>
-        let owner: Bool
         if let renewal {
             task = renewal
-            owner = false
         } else {
             let (settings, endpoint, previous, now) = (settings, endpoint, token, now)
             task = Task {
                 try await Self.ask(settings, endpoint: endpoint, previous: previous, refreshOnly: refreshOnly, now: now)
             }
             renewal = task
-            owner = true
+            renewalStarted = generation
         }
-        let started = generation
+        let started = renewalStarted
         do {
             let issued = try await task.value
-            // (a request that joined the renewal uses what it brought; the one that started it keeps it, unless
-            // another token came meanwhile)
-            guard owner else { return issued }
-            renewal = nil
-            guard generation == started else { return token ?? issued }
-            keep(issued)
-            return issued
+            if renewal == task {
+                renewal = nil
+                if generation == started { keep(issued) }
+            }
+            if let rejecting, "Bearer " + issued.accessToken == rejecting {
+                return try await renew(refreshOnly: refreshOnly)
+            }
+            // (what was applied: this renewal's token, or one that came since it started, newer)
+            return token ?? issued
         } catch {
-            if owner { renewal = nil }
+            let applies = renewal == task
+            if applies { renewal = nil }
             let failure = error as? SignInError ?? SignInError(String(describing: error), isFinal: false)
-            if owner, generation == started, failure.isFinal {
+            if applies, generation == started, failure.isFinal {
                 if failure.code == Self.needsUser {
                     // (its refresh token was refused or there was none: not offered again)
                     token?.refreshToken = nil
