@@ -267,7 +267,7 @@ public final class BrowserApp {
             self?.palette.note = note
         }
         // (a value help another service lists, read meanwhile: shown if the palette still waits on that line)
-        let whenRead: @MainActor (Result<any ScreenController, FilterValueHelpRefusal>) -> Void = {
+        let whenRead: @MainActor (Result<any ScreenController, ValueHelpRefusal>) -> Void = {
             [weak self, weak list] outcome in
             guard let self, let list else { return }
             let waiting = palette.isOpen && palette.text == line && (stack.top as? EntityListController) === list

@@ -25,7 +25,7 @@ extension BrowserEnvironment {
     /// opened first, `done` gets the first that maps the field, or the sentence saying why none does.
     func lookUpValueHelp(
         references: [String], targets: [String], label: String,
-        done: @escaping @MainActor (Result<(BrowserEnvironment, ValueList), ValueHelpUnavailable>) -> Void
+        done: @escaping @MainActor (Result<(BrowserEnvironment, ValueList), ValueHelpRefusal>) -> Void
     ) -> ValueHelpLookup {
         guard let open = openService, let root = serviceRoot, !targets.isEmpty else {
             return .refused("The values of \(label) are listed by another service, which is not opened here.")
@@ -81,10 +81,11 @@ extension BrowserEnvironment {
             defer { setNeedsDisplay() }
             if let found { return done(.success(found)) }
             if let failure {
-                return done(.failure(ValueHelpUnavailable("The value help of \(label) could not be read: \(failure)")))
+                return done(
+                    .failure(ValueHelpRefusal(sentence: "The value help of \(label) could not be read: \(failure)")))
             }
             let first = rest.first.flatMap { referencedEnvironments[$0] } ?? self
-            done(.failure(ValueHelpUnavailable(Self.noMapping(label, targets, in: first))))
+            done(.failure(ValueHelpRefusal(sentence: Self.noMapping(label, targets, in: first))))
         }
         return .opening
     }
@@ -105,9 +106,7 @@ extension BrowserEnvironment {
     }
 }
 
-/// Why a referenced value help lists nothing, in a sentence.
-struct ValueHelpUnavailable: Error {
+/// Why a value help lists nothing (F4 on a form's field, or in `:filter`), in a sentence.
+struct ValueHelpRefusal: Error {
     var sentence: String
-
-    init(_ sentence: String) { self.sentence = sentence }
 }

@@ -47,8 +47,8 @@ extension EntityListController {
     /// none, once it has been.
     func filterValueHelp(
         line: String, reopen: @escaping @MainActor (String, String?) -> Void,
-        whenRead: @escaping @MainActor (Result<any ScreenController, FilterValueHelpRefusal>) -> Void = { _ in }
-    ) -> Result<any ScreenController, FilterValueHelpRefusal> {
+        whenRead: @escaping @MainActor (Result<any ScreenController, ValueHelpRefusal>) -> Void = { _ in }
+    ) -> Result<any ScreenController, ValueHelpRefusal> {
         let filterText = line.drop { $0 != " " }.dropFirst()
         guard line.lowercased().hasPrefix("filter "), let spot = TypedFilter.valueBeingTyped(String(filterText)) else {
             return .failure(.init(sentence: "F4 lists a field's values after :filter FIELD = "))
@@ -62,7 +62,7 @@ extension EntityListController {
         func picker(
             _ list: ValueList, in service: BrowserEnvironment
         ) -> Result<
-            any ScreenController, FilterValueHelpRefusal
+            any ScreenController, ValueHelpRefusal
         > {
             guard let from = list.outputs.first(where: { $0.local == property.name })?.from else {
                 return .failure(.init(sentence: "\(shownField) has no value help: the service lists no values for it."))
@@ -103,7 +103,7 @@ extension EntityListController {
         ) { found in
             switch found {
             case .success(let (service, list)): whenRead(picker(list, in: service))
-            case .failure(let why): whenRead(.failure(.init(sentence: why.sentence)))
+            case .failure(let why): whenRead(.failure(why))
             }
         }
         switch lookup {
@@ -112,9 +112,4 @@ extension EntityListController {
         case .opening: return .failure(.init(sentence: "Reading the value help of \(shownField)…"))
         }
     }
-}
-
-/// Why F4 in `:filter` opened nothing.
-struct FilterValueHelpRefusal: Error {
-    var sentence: String
 }

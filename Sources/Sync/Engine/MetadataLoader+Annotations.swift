@@ -3,9 +3,9 @@ import ODataCore
 
 /// Annotation documents: what a v2 service advertises in its service document (asked alongside `$metadata` when the
 /// URL is known to be a service root, else once `$metadata` has answered: a URL naming an entity set would have its
-/// whole list read; the documents it names then asked all at once), and what the user names with `--annotations` (asked alongside `$metadata`, all at once); each merged
-/// into the model in turn, a later one overriding an earlier one term by term. One that cannot be had or read is
-/// passed over with a sentence for the log.
+/// whole list read; the documents it names then asked all at once), and what the user names with `--annotations`
+/// (asked alongside `$metadata`, all at once); each merged into the model in turn, a later one overriding an earlier
+/// one term by term. One that cannot be had or read is passed over with a sentence for the log.
 extension MetadataLoader {
     /// An annotation document and where it came from.
     public struct AnnotationDocument: Sendable, Equatable {

@@ -39,28 +39,16 @@ extension Outbox {
         func attempt(_ step: String, etag: String?) -> WriteRequestBuilder.Attempt {
             WriteRequestBuilder.Attempt(requestID: entry.requestID + "-" + step, firstSent: firstSent, etag: etag)
         }
-        /// A bound action of the set's type on `key`, or nil (and the update failed) when the service has none.
+        /// The draft action `name` on `key`, or nil (and the update failed) when it cannot be sent.
         func call(
             _ name: String, on key: EntityKey, _ arguments: [ODataProperty], step: String, etag: String?
         ) async
             -> TransportRequest?
         {
-            let type = model?.entityType(ofSet: entry.entitySet)
-            guard let model, let operation = model.operation(named: name, boundTo: type?.qualifiedName) else {
-                await record {
-                    try $0.failOutbox(
-                        entry.id,
-                        error: "The service edits \(entry.entitySet) through drafts, but does not offer \(name).")
-                }
-                return nil
-            }
-            do {
-                return try OperationRequestBuilder(urls: builder).request(
-                    operation, arguments: arguments, on: key, keyNames: type.map(model.keyProperties(of:)) ?? [],
-                    attempt: attempt(step, etag: etag))
-            } catch {
-                let sentence = error.description
-                await record { try $0.failOutbox(entry.id, error: sentence) }
+            switch draftAction(name, on: key, of: entry, arguments, attempt: attempt(step, etag: etag)) {
+            case .success(let request): return request
+            case .failure(let refusal):
+                await record { try $0.failOutbox(entry.id, error: refusal.sentence) }
                 return nil
             }
         }
@@ -117,6 +105,32 @@ extension Outbox {
         await settle(entry, request: activate, outcome: outcome, started: started)
     }
 
+    /// Why a draft action cannot be sent, in a sentence.
+    struct DraftActionRefusal: Error {
+        var sentence: String
+    }
+
+    /// The request of the draft action `name`, bound to the type of `entry`'s set, on `key`.
+    func draftAction(
+        _ name: String, on key: EntityKey, of entry: OutboxEntry, _ arguments: [ODataProperty],
+        attempt: WriteRequestBuilder.Attempt
+    ) -> Result<TransportRequest, DraftActionRefusal> {
+        let type = model?.entityType(ofSet: entry.entitySet)
+        guard let model, let operation = model.operation(named: name, boundTo: type?.qualifiedName) else {
+            return .failure(
+                DraftActionRefusal(
+                    sentence: "The service edits \(entry.entitySet) through drafts, but does not offer \(name)."))
+        }
+        do {
+            return .success(
+                try OperationRequestBuilder(urls: builder).request(
+                    operation, arguments: arguments, on: key, keyNames: type.map(model.keyProperties(of:)) ?? [],
+                    attempt: attempt))
+        } catch {
+            return .failure(DraftActionRefusal(sentence: error.description))
+        }
+    }
+
     /// Whether `copy` holds every value of `changes`.
     static func holds(_ copy: [ODataProperty], _ changes: [ODataProperty]) -> Bool {
         changes.allSatisfy { change in copy.first { $0.name == change.name }?.value == change.value }
@@ -139,19 +153,17 @@ extension Outbox {
             let draft = made.key, draft.entitySet == entry.entitySet,
             draft.values.contains(where: { $0.name == DraftActions.activeKey && $0.value == .bool(false) })
         else { return response }
-        let type = model.entityType(ofSet: entry.entitySet)
         let attempt = WriteRequestBuilder.Attempt(
             requestID: entry.requestID + "-activate", firstSent: entry.firstSent ?? clock.now())
-        guard let operation = model.operation(named: actions.activation, boundTo: type?.qualifiedName),
-            let request = try? OperationRequestBuilder(urls: builder).request(
-                operation, arguments: [], on: draft, keyNames: type.map(model.keyProperties(of:)) ?? [],
-                attempt: attempt)
-        else {
+        let request: TransportRequest
+        switch draftAction(actions.activation, on: draft, of: entry, [], attempt: attempt) {
+        case .success(let made): request = made
+        case .failure(let refusal):
             await record {
                 try $0.failOutbox(
                     entry.id,
-                    error: "The service made it as the draft \(draft.canonical), but does not offer "
-                        + "\(actions.activation) to activate it.")
+                    error: "The service made it as the draft \(draft.canonical), but did not activate it: "
+                        + refusal.sentence)
             }
             return nil
         }
