@@ -154,10 +154,6 @@ extension Outbox {
                 request, status: nil, bytes: 0, started: started, attempts: attempt, error: error.description,
                 inBatch: inBatch)
             let verdict = WriteVerdict.of(entry.kind, failure: error, known: known)
-            if verdict != .refused {
-                // No answer: the service is away (the status line says so, the probe watches for its return).
-                await engine?.writeGotNoAnswer(error.description)
-            }
             switch verdict {
             case .refused:
                 await record { try $0.failOutbox(entry.id, error: error.description) }
@@ -166,6 +162,12 @@ extension Outbox {
                 await waitForUser(entry, because: "No answer came (\(error.description))")
             default:
                 await retryLater(entry, attempt: attempt, error: error.description, after: nil)
+            }
+            if verdict != .refused {
+                // No answer: the service is away (the status line says so, the probe watches for its return). Told
+                // after the write is queued again, not while it is still on the wire: a probe that starts at once
+                // makes queued writes due, and would miss one still marked as sending, then stop.
+                await engine?.writeGotNoAnswer(error.description)
             }
             return
         case .failure(let error):
