@@ -286,6 +286,133 @@ import Testing
         #expect(await transport.requests.count == 2)
     }
 
+    static let madeDraftURL = root + "Orders(ID=7,IsActiveEntity=false)"
+
+    /// A new order, as its create queues it.
+    static let newOrder = EntityCreation(
+        entitySet: "Orders",
+        properties: [.init(name: "ID", value: .int(7)), .init(name: "title", value: .string("F"))],
+        addedTo: .list(ListRequest(entitySet: "Orders")))
+
+    static func madeOrder(title: String, active: Bool, status: Int = 200) -> TransportResponse {
+        json(
+            #"{"@odata.context":"$metadata#Orders/$entity","ID":7,"title":"\#(title)","IsActiveEntity":\#(active),"#
+                + #""HasActiveEntity":false,"HasDraftEntity":false}"#, status: status)
+    }
+
+    @Test func a_new_entity_whose_activation_was_refused_activates_that_draft_when_sent_again_not_a_second_one()
+        async throws
+    {
+        // Given a service that refuses a short title at activation, and makes a draft of every order posted
+        let titled = Mutex(false)
+        let transport = FakeTransport { request, _ in
+            switch (request.method, request.url) {
+            case (.post, Self.root + "Orders"): return Self.madeOrder(title: "F", active: false, status: 201)
+            case (.patch, Self.madeDraftURL):
+                titled.withLock { $0 = true }
+                return TransportResponse(status: 204)
+            case (.post, Self.madeDraftURL + "/S.draftActivate"):
+                return titled.withLock { $0 }
+                    ? Self.madeOrder(title: "Fine", active: true)
+                    : json(#"{"error":{"code":"400","message":"The title is too short"}}"#, status: 400)
+            default: return TransportResponse(status: 404)
+            }
+        }
+        let (engine, cache) = try engine(transport)
+        engine.create(Self.newOrder)
+        await engine.flushIntents()
+        #expect(try await eventually { try cache.outboxEntries().first?.state == .failed })
+        let entry = try #require(try cache.outboxEntries().first)
+        #expect(entry.lastError?.contains("Sent again, that draft is activated") == true, "\(entry.lastError ?? "")")
+        // When the user mends the title and sends it again
+        engine.resolve(
+            outboxEntry: entry.id,
+            .resend([.init(name: "ID", value: .int(7)), .init(name: "title", value: .string("Fine"))]))
+        // Then the draft the service made takes it (its key left out) and is activated; nothing is posted again
+        #expect(
+            try await eventually { try cache.outboxEntries().isEmpty },
+            "\((try? cache.outboxEntries())?.map { "\($0.state) \($0.lastError ?? "")" } ?? [])")
+        let requests = await transport.requests
+        #expect(
+            requests.map { "\($0.method.rawValue) \($0.url.dropFirst(Self.root.count))" } == [
+                "POST Orders", "POST Orders(ID=7,IsActiveEntity=false)/S.draftActivate",
+                "PATCH Orders(ID=7,IsActiveEntity=false)", "POST Orders(ID=7,IsActiveEntity=false)/S.draftActivate",
+            ])
+        let patch = try #require(requests.first { $0.method == .patch })
+        #expect(String(decoding: patch.body ?? [], as: UTF8.self).contains(#""title":"Fine""#))
+        #expect(!String(decoding: patch.body ?? [], as: UTF8.self).contains(#""ID""#))
+        #expect(patch.headers["If-Match"] == "*")
+        let draft = try #require(EntityKey(canonical: "Orders(ID=7,IsActiveEntity=false)"))
+        let active = try #require(ServiceModel.activeKey(of: draft))
+        #expect(try cache.entity(active)?["title"] == .string("Fine"))
+    }
+
+    @Test func a_new_entity_whose_activation_answer_was_lost_is_settled_by_the_active_entity_not_made_twice()
+        async throws
+    {
+        // Given a service whose answer to the activation is lost (it ran: the draft is gone, the order active)
+        let activated = Mutex(false)
+        let transport = FakeTransport { request, _ in
+            switch (request.method, request.url) {
+            case (.post, Self.root + "Orders"): return Self.madeOrder(title: "F", active: false, status: 201)
+            case (.post, Self.madeDraftURL + "/S.draftActivate"):
+                activated.withLock { $0 = true }
+                throw ODataError(kind: .transport, message: "the connection was reset", url: request.url)
+            case (.patch, Self.madeDraftURL):
+                return activated.withLock { $0 } ? TransportResponse(status: 404) : TransportResponse(status: 204)
+            case (.get, Self.root + "Orders(ID=7,IsActiveEntity=true)"):
+                return Self.madeOrder(title: "F", active: true)
+            default: return TransportResponse(status: 404)
+            }
+        }
+        let (engine, cache) = try engine(transport)
+        engine.create(Self.newOrder)
+        await engine.flushIntents()
+        // Then it is tried again by itself, finds the active order, and is settled with it
+        #expect(
+            try await eventually { try cache.outboxEntries().isEmpty },
+            "\((try? cache.outboxEntries())?.map { "\($0.state) \($0.lastError ?? "")" } ?? [])")
+        let requests = await transport.requests
+        #expect(requests.filter { $0.method == .post && $0.url == Self.root + "Orders" }.count == 1)
+        #expect(requests.filter { $0.url.hasSuffix("/S.draftActivate") }.count == 1)
+        #expect(requests.last?.method == .get)
+        let active = EntityKey(
+            entitySet: "Orders",
+            values: [.init(name: "ID", value: .int(7)), .init(name: "IsActiveEntity", value: .bool(true))])
+        #expect(try cache.entity(active)?["title"] == .string("F"))
+    }
+
+    @Test func a_new_entity_whose_draft_is_gone_from_the_service_says_so_and_is_made_anew_when_sent_again()
+        async throws
+    {
+        // Given a service that refuses the activation, then loses the draft (discarded in its Fiori app)
+        let transport = FakeTransport { request, number in
+            switch (request.method, request.url) {
+            case (.post, Self.root + "Orders"): return Self.madeOrder(title: "F", active: false, status: 201)
+            case (.post, Self.madeDraftURL + "/S.draftActivate"):
+                return json(#"{"error":{"code":"400","message":"The title is too short"}}"#, status: 400)
+            default: return TransportResponse(status: 404)
+            }
+        }
+        let (engine, cache) = try engine(transport)
+        engine.create(Self.newOrder)
+        await engine.flushIntents()
+        #expect(try await eventually { try cache.outboxEntries().first?.state == .failed })
+        let id = try #require(try cache.outboxEntries().first?.id)
+        engine.resolve(outboxEntry: id, .retry)
+        // Then it says the draft is gone, and forgets it: sent again, it is posted anew
+        #expect(
+            try await eventually {
+                try cache.outboxEntries().first?.lastError?.contains("is no longer there") == true
+            })
+        guard case .create(_, _, let draft) = try #require(try cache.outboxEntries().first).write else {
+            Issue.record("not a create")
+            return
+        }
+        #expect(draft == nil)
+        #expect(await transport.requests.map(\.method).suffix(2) == [.patch, .get])
+    }
+
     @Test func a_draft_enabled_list_is_of_the_active_entities_and_so_is_a_relations_list_of_them() async throws {
         let transport = FakeTransport { _, _ in json(#"{"@odata.count":0,"value":[]}"#) }
         let (engine, _) = try engine(transport)

@@ -279,6 +279,11 @@ enum CacheSchema {
                     """)
             // (a rowid table: SQLite tells observers of changes to rowid tables only)
         }
+        migrator.registerMigration("v20: the draft a create left") { db in
+            // A new entity of a set edited through drafts that the service made as a draft and did not activate
+            // (issue 36): sent again, that draft is activated, not a second one made.
+            try db.execute(sql: "ALTER TABLE outbox ADD COLUMN draft TEXT")
+        }
         return migrator
     }
 }

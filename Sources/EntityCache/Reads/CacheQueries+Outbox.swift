@@ -11,7 +11,7 @@ extension CacheQueries {
     static let outboxColumns = """
         id, entityKey, entitySet, kind, changes, base, baseEtag, requestID, firstSent, state, attempts, lastError,
         theirs, theirsEtag, createdAt, nextAttemptAt, listKey, parentKey, navigation, member, bindNavigation, bindKey,
-        bindsNew, operation, outcomeUnknown
+        bindsNew, operation, outcomeUnknown, draft
         """
 
     /// Outbox entries matching `condition` (SQL after `WHERE`); rows that cannot be read are skipped.
@@ -62,7 +62,8 @@ extension CacheQueries {
                 shownIn: shownIn,
                 binding: bindNavigation.flatMap { navigation in
                     target.map { .init(navigation: navigation, target: $0, madeTogether: row["bindsNew"]) }
-                })
+                },
+                draft: (row["draft"] as String?).flatMap { EntityKey(canonical: $0) })
         case .unlink:
             // (written with both by ``CacheWriteSession/enqueueUnlink(_:parent:navigation:requestID:at:)``)
             if let parent, let navigation {

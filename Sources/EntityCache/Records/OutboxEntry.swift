@@ -55,8 +55,9 @@ public struct OutboxEntry: Sendable, Hashable, Identifiable {
         /// A new entity (`changes` its properties). `shownIn`: where it was added (its list, or the relation of its
         /// parent it joined, with the link entity it was reached through as `member`), so that it shows there at
         /// once; a create with a parent is sent to the parent's navigation (`POST Parent(k)/Navigation`), which
-        /// links it. `binding`: a link entity's, the entity it links.
-        case create(shownIn: DeletedFrom?, binding: Binding?)
+        /// links it. `binding`: a link entity's, the entity it links. `draft`: the draft the service made of it and
+        /// did not activate (a set edited through drafts): sent again, that draft is activated, no second one made.
+        case create(shownIn: DeletedFrom?, binding: Binding?, draft: EntityKey? = nil)
         /// The link between `parent` and this entity through `navigation` goes; both entities stay.
         case unlink(parent: EntityKey, navigation: String)
         /// `operation` (as the service's model finds it, ``ODataCore/ServiceModel/operation(named:boundTo:)``)
@@ -128,7 +129,7 @@ public struct OutboxEntry: Sendable, Hashable, Identifiable {
     /// Where the write shows (or showed) at once: a delete's or a create's place, an unlink's relation.
     public var shownIn: DeletedFrom? {
         switch write {
-        case .delete(let shownIn), .create(let shownIn, _): shownIn
+        case .delete(let shownIn), .create(let shownIn, _, _): shownIn
         case .unlink(let parent, let navigation): DeletedFrom(parent: parent, navigation: navigation)
         case .update, .action, .incomplete: nil
         }
@@ -136,7 +137,7 @@ public struct OutboxEntry: Sendable, Hashable, Identifiable {
 
     /// A link entity's create: what it binds.
     public var binding: Binding? {
-        guard case .create(_, let binding) = write else { return nil }
+        guard case .create(_, let binding, _) = write else { return nil }
         return binding
     }
 

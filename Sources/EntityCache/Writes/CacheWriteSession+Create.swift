@@ -229,3 +229,12 @@ extension CacheWriteSession {
         )
     }
 }
+
+extension CacheWriteSession {
+    /// The service made create `id` as `draft` and did not activate it: sent again, that draft is activated (nil: it
+    /// is gone from the service, and the create makes a new one).
+    public func setCreateDraft(_ id: Int64, draft: EntityKey?) throws {
+        try db.execute(
+            sql: "UPDATE outbox SET draft = ? WHERE id = ? AND kind = 'create'", arguments: [draft?.canonical, id])
+    }
+}

@@ -40,6 +40,15 @@ extension ServiceModel {
         values[index].value = .bool(false)
         return EntityKey(entitySet: key.entitySet, values: values)
     }
+    /// The key of the active entity whose draft is `key` (its `IsActiveEntity` true); nil when `key` names no draft.
+    public static func activeKey(of key: EntityKey) -> EntityKey? {
+        guard let index = key.values.firstIndex(where: { $0.name == DraftActions.activeKey }),
+            key.values[index].value == .bool(false)
+        else { return nil }
+        var values = key.values
+        values[index].value = .bool(true)
+        return EntityKey(entitySet: key.entitySet, values: values)
+    }
 }
 
 extension ServiceModel {

@@ -50,7 +50,7 @@ extension Outbox {
     /// new car's navigation to its ownerships) binding the person it is shown under (`back`, the ownership's
     /// navigation to them). Nil when the service's model has either navigation missing: then it goes after the create.
     func version2Join(_ link: OutboxEntry) -> (through: String, back: String, parent: EntityKey)? {
-        guard let model, case .create(let shownIn, let binding?) = link.write,
+        guard let model, case .create(let shownIn, let binding?, _) = link.write,
             let parent = shownIn?.parent, let navigation = shownIn?.navigation, shownIn?.list == nil,
             let through = model.partnerNavigation(binding.navigation, fromSet: link.entitySet),
             let back = model.partnerNavigation(navigation, fromSet: parent.entitySet),

@@ -144,58 +144,148 @@ extension Outbox {
     }
 
     /// The answer that settles a create: a set edited through drafts makes a new entity as a draft (its key's
-    /// `IsActiveEntity` false), which is then activated, once, under a request id derived from the create's; the
-    /// activation's answer (the active entity) settles it. Nil when the activation did not go: the create is then
-    /// settled here by what it got, the draft's key said.
+    /// `IsActiveEntity` false), which is then activated (``activate(_:draft:actions:attempts:)``). Nil when the
+    /// activation did not go: the create is then settled there by what it got.
     func activatedIfDraft(_ entry: OutboxEntry, _ response: TransportResponse) async -> TransportResponse? {
         guard let model, let actions = model.draftActions(ofSet: entry.entitySet), !response.body.isEmpty,
             case .entity(let made)? = try? runner.decoder.decode(response.body, entitySet: entry.entitySet),
             let draft = made.key, draft.entitySet == entry.entitySet,
             draft.values.contains(where: { $0.name == DraftActions.activeKey && $0.value == .bool(false) })
         else { return response }
+        return await activate(entry, draft: draft, actions: actions, attempts: entry.attempts + 1)
+    }
+
+    /// A create whose draft the service made and did not activate, sent again: that draft takes the create's values
+    /// (they may have been edited since; `If-Match: *`), then is activated; no second draft is made. A draft no
+    /// longer there was activated by an attempt whose answer was lost (the active entity then settles the create), or
+    /// was discarded on the service (the create fails, and sent again makes a new one).
+    func resumeDraft(_ entry: OutboxEntry, draft: EntityKey) async {
+        let now = clock.now()
+        guard (try? await cache.write({ try $0.markOutboxSending(entry.id, at: now) })) != nil else { return }
+        let attempts = entry.attempts + 1
+        guard let model, let actions = model.draftActions(ofSet: entry.entitySet) else {
+            await record {
+                try $0.failOutbox(
+                    entry.id,
+                    error: "The service left it as the draft \(draft.canonical), and no longer edits "
+                        + "\(entry.entitySet) through drafts.")
+            }
+            return
+        }
+        let keyNames = model.entityType(ofSet: entry.entitySet).map(model.keyProperties(of:)) ?? []
+        let values = entry.changes.filter { !keyNames.contains($0.name) }
+        if !values.isEmpty {
+            let patch = writes.update(
+                draft, changes: values, types: propertyTypes(of: entry.entitySet),
+                attempt: WriteRequestBuilder.Attempt(
+                    requestID: entry.requestID + "-patch", firstSent: entry.firstSent ?? now, etag: "*"))
+            guard await draftStep(entry, patch, draft: draft, attempts: attempts) else { return }
+        }
+        if let made = await activate(entry, draft: draft, actions: actions, attempts: attempts) {
+            await settleCreate(entry, response: made)
+        }
+    }
+
+    /// Activates `draft`, the one the service made for the create `entry`, under a request id derived from the
+    /// create's: its answer (the active entity) is returned to settle the create. Otherwise the draft is recorded on
+    /// the create, so that it is activated when sent again, and the create settled by what the activation got (see
+    /// ``draftStep(_:_:draft:attempts:)``).
+    func activate(
+        _ entry: OutboxEntry, draft: EntityKey, actions: DraftActions, attempts: Int
+    ) async -> TransportResponse? {
         let attempt = WriteRequestBuilder.Attempt(
             requestID: entry.requestID + "-activate", firstSent: entry.firstSent ?? clock.now())
-        let request: TransportRequest
         switch draftAction(actions.activation, on: draft, of: entry, [], attempt: attempt) {
-        case .success(let made): request = made
+        case .success(let request):
+            let started = clock.now()
+            let outcome = await runner.exchange(request)
+            if case .success(let activated) = outcome, (200..<300).contains(activated.status) {
+                _ = await noteAnswer(
+                    activated, to: request, attempts: attempts, started: started, inBatch: false, at: clock.now())
+                return activated
+            }
+            _ = await draftStep(entry, request, draft: draft, attempts: attempts, outcome: outcome, started: started)
         case .failure(let refusal):
             await record {
+                try $0.setCreateDraft(entry.id, draft: draft)
                 try $0.failOutbox(
                     entry.id,
                     error: "The service made it as the draft \(draft.canonical), but did not activate it: "
                         + refusal.sentence)
             }
-            return nil
-        }
-        let started = clock.now()
-        switch await runner.exchange(request) {
-        case .success(let activated) where (200..<300).contains(activated.status):
-            _ = await noteAnswer(
-                activated, to: request, attempts: entry.attempts + 1, started: started, inBatch: false,
-                at: clock.now())
-            return activated
-        case .success(let refused):
-            let reason =
-                await noteAnswer(
-                    refused, to: request, attempts: entry.attempts + 1, started: started, inBatch: false,
-                    at: clock.now()) ?? "HTTP \(refused.status)"
-            await record {
-                try $0.failOutbox(
-                    entry.id,
-                    error: "The service made it as the draft \(draft.canonical), but did not activate it: \(reason) "
-                        + "The draft stays on the service.")
-            }
-        case .failure(let error):
-            logWrite(
-                request, status: nil, bytes: 0, started: started, attempts: entry.attempts + 1,
-                error: String(describing: error))
-            await record {
-                try $0.failOutbox(
-                    entry.id,
-                    error: "The service made it as the draft \(draft.canonical), but its activation got no answer "
-                        + "(\(error)): look on the service before sending it again.")
-            }
         }
         return nil
+    }
+
+    /// Sends one request on the draft a create made (`outcome`, when already sent); true when it was done. Else the
+    /// draft is kept on the create and the create settled: no answer, a 408, 429 or 5xx is tried again (from the
+    /// draft: nothing can be made twice); a draft no longer there settles it with the active entity when there is
+    /// one, else fails it and forgets the draft; any other answer fails it with the service's sentence (sent again
+    /// by the user, that draft goes on).
+    func draftStep(
+        _ entry: OutboxEntry, _ request: TransportRequest, draft: EntityKey, attempts: Int,
+        outcome sent: Result<TransportResponse, any Error>? = nil, started sentAt: Date? = nil
+    ) async -> Bool {
+        let started = sentAt ?? clock.now()
+        let outcome: Result<TransportResponse, any Error>
+        if let sent { outcome = sent } else { outcome = await runner.exchange(request) }
+        let response: TransportResponse
+        switch outcome {
+        case .success(let answer):
+            response = answer
+        case .failure(is CancellationError):
+            return false
+        case .failure(let error):
+            logWrite(
+                request, status: nil, bytes: 0, started: started, attempts: attempts, error: String(describing: error))
+            let sentence = (error as? ODataError)?.description ?? String(describing: error)
+            await record { try $0.setCreateDraft(entry.id, draft: draft) }
+            await retryLater(entry, attempt: attempts, error: sentence, after: nil)
+            // (told once the create is queued again: the probe this starts makes queued writes due)
+            await engine?.writeGotNoAnswer(sentence)
+            return false
+        }
+        let failure = await noteAnswer(
+            response, to: request, attempts: attempts, started: started, inBatch: false, at: clock.now())
+        if (200..<300).contains(response.status) { return true }
+        let reason = failure ?? "HTTP \(response.status)"
+        if response.status == 404 {
+            let active = ServiceModel.activeKey(of: draft)
+            if let active, let found = await activeCopy(active), (200..<300).contains(found.status) {
+                // (activated by an attempt whose answer was lost)
+                await settleCreate(entry, response: found)
+                return false
+            }
+            await record {
+                try $0.setCreateDraft(entry.id, draft: nil)
+                try $0.failOutbox(
+                    entry.id,
+                    error: "The draft \(draft.canonical) the service made of it is no longer there (\(reason)); sent "
+                        + "again, a new one is made.")
+            }
+            return false
+        }
+        if response.status == 408 || response.status == 429 || response.status >= 500 {
+            await record { try $0.setCreateDraft(entry.id, draft: draft) }
+            await retryLater(entry, attempt: attempts, error: reason, after: Self.retryAfter(response))
+            return false
+        }
+        await record {
+            try $0.setCreateDraft(entry.id, draft: draft)
+            try $0.failOutbox(
+                entry.id,
+                error: "The service made it as the draft \(draft.canonical), but did not activate it: \(reason) "
+                    + "Sent again, that draft is activated; the draft stays on the service until then.")
+        }
+        return false
+    }
+
+    /// The service's answer for the active entity `key` (logged as a write's read); nil when none came.
+    func activeCopy(_ key: EntityKey) async -> TransportResponse? {
+        let request = TransportRequest(url: builder.url(ResourcePath(key), QueryOptions()), dialect: model?.dialect)
+        let started = clock.now()
+        guard case .success(let response) = await runner.exchange(request) else { return nil }
+        _ = await noteAnswer(response, to: request, attempts: 1, started: started, inBatch: false, at: clock.now())
+        return response
     }
 }

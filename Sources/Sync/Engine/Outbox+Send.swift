@@ -21,6 +21,9 @@ extension Outbox {
         if let (draft, actions) = draftEdit(of: entry) {
             return await sendThroughDraft(entry, draft: draft, actions: actions)
         }
+        if case .create(_, _, let draft?) = entry.write {
+            return await resumeDraft(entry, draft: draft)
+        }
         guard let request = await prepared(entry) else { return }
         await exchangeAlone(entry, request: request)
     }
@@ -57,7 +60,7 @@ extension Outbox {
             return writes.delete(entry.entityKey, attempt: attempt)
         case .unlink(let parent, let navigation):
             return writes.unlink(parent: parent, navigation: navigation, child: entry.entityKey, attempt: attempt)
-        case .create(let shownIn, let binding):
+        case .create(let shownIn, let binding, _):
             return createRequest(entry, shownIn: shownIn, binding: binding, attempt: attempt, reference: reference)
         case .action(let name):
             let key = entry.entityKey

@@ -87,7 +87,7 @@ extension SyncEngine: SyncIntents {
                 deltaRefreshes += 1
                 Task {
                     await self.refresh(screen, list: request, by: link)
-                    await self.deltaRefreshEnded()
+                    self.deltaRefreshEnded()
                 }
             } else {
                 replan(screen, force: true)
