@@ -158,8 +158,16 @@ class Schema(CsdlAbstractEdmProvider):
                         CsdlProperty(name="title", type="Edm.String"),
                         CsdlProperty(name="HasActiveEntity", type="Edm.Boolean", nullable=False),
                         CsdlProperty(name="HasDraftEntity", type="Edm.Boolean", nullable=False)])
+        # The workshop's staff (issue 37): an open type (a row may hold properties the schema does not declare) and a
+        # type derived from it, mechanics with a speciality of their own, in one set.
+        employee = key_type("Employee", "staffID", [("name", "Edm.String")], [])
+        employee.open_type = True
+        mechanic = CsdlEntityType(
+            name="Mechanic", base_type=NS + ".Employee",
+            properties=[CsdlProperty(name="speciality", type="Edm.String")])
         bind = CsdlNavigationPropertyBinding
         container = CsdlEntityContainer(name="Container", entity_sets=[
+            CsdlEntitySet(name="Staff", type=NS + ".Employee"),
             CsdlEntitySet(name="Person", type=NS + ".Person",
                           navigation_property_bindings=[bind(path="PersonCar", target="PersonCar"),
                                                         bind(path="Friends", target="Person")]),
@@ -251,7 +259,8 @@ class Schema(CsdlAbstractEdmProvider):
         checks = CsdlEnumType(name="Checks", is_flags=True, members=[
             CsdlEnumMember(name=name, value=value) for name, value in [("Brakes", 1), ("Lights", 2), ("Tyres", 4)]])
         return [CsdlSchema(namespace=NS, entity_types=[person, car, link, inspection, makes, parts, dealership,
-                                                     work_order], entity_container=container,
+                                                     work_order, employee, mechanic],
+                           entity_container=container,
                            enum_types=[kinds, checks],
                            functions=[cars_by_make, of_kind, count_of_make, described],
                            actions=[repaint, register, add_make, rename_make] + drafts)]
@@ -344,6 +353,12 @@ def seed(store):
         work_order(1, "Replace the brake pads", True), work_order(2, "Check the lights", True, has_draft=True),
         work_order(2, "Check the lights and the horn", False, has_active=True),
         work_order(3, "Rotate the tyres", True)])
+    # Staff (issue 37): a clerk, and two mechanics; one mechanic has a property of their own (the type is open).
+    staff = [entity(staffID=1, name="Dana"), entity(staffID=2, name="Eli", speciality="Brakes"),
+             entity(staffID=3, name="Fay", speciality="Electrics", nickname="Sparks")]
+    for made in staff[1:]:
+        made.type = NS + ".Mechanic"
+    store.set_entities("Staff", staff)
     # The dealership itself: a singleton (issue 37).
     store.set_entities("Dealership", [entity(dealershipID=1, name="Ownership Motors", city="Seattle")])
     # Sixty parts, each for one make: a brake pad, a filter, a wiper… for every make.

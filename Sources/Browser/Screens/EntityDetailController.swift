@@ -31,6 +31,9 @@ public final class EntityDetailController: ScreenController {
     var cursor = ListCursor()
     var observation: CacheObservation?
 
+    /// The longest a dynamic property's name is shown.
+    static let widestDynamicName = 60
+
     /// Navigation properties of the entity's type, from `$metadata`.
     let navigations: [String]
 
@@ -71,8 +74,11 @@ public final class EntityDetailController: ScreenController {
     }
 
     func buildLines() -> [Line] {
-        let type = environment.model.entityType(ofSet: key.entitySet)
-        let declared = type.map { environment.model.properties(of: $0) } ?? []
+        let model = environment.model
+        let setType = model.entityType(ofSet: key.entitySet)
+        // (its own type where it is of one derived from its set's, as the service said and the model allows)
+        let type = model.entityType(named: entity?.type, inSet: key.entitySet)
+        let declared = type.map { model.properties(of: $0) } ?? []
         let present = Set((entity?.properties ?? []).map(\.name))
         let loading = entity.map { !$0.isComplete } ?? false
         /// A property's line: its value, or (in a copy cut to what a list shows) that the rest is on its way.
@@ -137,15 +143,34 @@ public final class EntityDetailController: ScreenController {
         }
         let names = (entity?.properties.map(\.name) ?? []) + (loading ? declared.map(\.name) : [])
         var rest: [Line] = []
+        var dynamic: [Line] = []
         var seen = shownFields
         for name in names where !seen.contains(name) {
             seen.insert(name)
-            if let line = field(name) { rest.append(line) }
+            guard var line = field(name) else { continue }
+            if declared.contains(where: { $0.name == name }) {
+                rest.append(line)
+            } else {
+                // (a property the schema does not declare: its name is the service's word, shown as text)
+                line.label = String(TextSanitizer.sanitize(name).prefix(Self.widestDynamicName))
+                dynamic.append(line)
+            }
         }
         if !result.isEmpty, !rest.isEmpty {
             result.append(Line(label: "More", value: "", navigation: nil, name: "", isHeading: true))
         }
         result += rest
+        if let type, let setType, type.qualifiedName != setType.qualifiedName {
+            // (an entity of a derived type says which, first)
+            let name = TextSanitizer.sanitize(type.ui.typeName ?? type.name)
+            result.insert(Line(label: "Type", value: String(name.prefix(60)), navigation: nil, name: ""), at: 0)
+        }
+        if !dynamic.isEmpty {
+            // Dynamic properties (an open type's), after the declared ones, never among them.
+            let heading = type.map(model.isOpen) == true ? "Dynamic properties" : "Not in $metadata"
+            result.append(Line(label: heading, value: "", navigation: nil, name: "", isHeading: true))
+            result += dynamic
+        }
         for navigation in navigations where !shownNavigations.contains(navigation) {
             // A navigation to link entities (a person's PersonCar rows, each holding only keys, stamps and two
             // to-one navigations) first offers what they link, under that set's title ("Cars"); the link entities

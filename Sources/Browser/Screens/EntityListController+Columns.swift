@@ -51,7 +51,7 @@ extension EntityListController {
                 column.marksCriticality = field.marksCriticality
                 return column
             }
-            if !columns.isEmpty { return uniquelyTitled(columns) }
+            if !columns.isEmpty { return uniquelyTitled(withType(columns, of: type, model: model)) }
         }
         var columns = [labelColumn]
         let inLabel = Set(ValueFormatter.fields(of: label))
@@ -60,7 +60,39 @@ extension EntityListController {
         where !inLabel.contains(property.name) && isShownInList(property) && !property.isHidden {
             columns.append(column(for: property, title: nil, in: properties))
         }
-        return uniquelyTitled(columns)
+        return uniquelyTitled(withType(columns, of: type, model: model))
+    }
+
+    /// The template field a row's own type fills (``typeColumnValue(of:set:model:)``); no property is named so.
+    static let typeField = "@type"
+
+    /// `columns`, with one saying each row's type after the first where the service has types derived from the
+    /// set's (a row of the set's own type leaves it empty).
+    static func withType(
+        _ columns: [DisplayProfile.Column], of type: EntityType, model: ServiceModel
+    ) -> [DisplayProfile.Column] {
+        guard !model.derivedTypes(of: type).isEmpty else { return columns }
+        var columns = columns
+        let typeColumn = DisplayProfile.Column(title: "Type", value: "{\(typeField)}", width: 0, align: nil)
+        columns.insert(typeColumn, at: min(1, columns.count))
+        return columns
+    }
+
+    /// The name of a row's own type, where it is one derived from its set's (as the model allows it); else nil.
+    static func typeColumnValue(of shown: CachedEntity, set: String?, model: ServiceModel) -> ODataValue? {
+        guard let set, let named = shown.type, let type = model.entityType(named: named, inSet: set),
+            type.qualifiedName != model.entityType(ofSet: set)?.qualifiedName
+        else { return nil }
+        return .string(String(TextSanitizer.sanitize(type.ui.typeName ?? type.name).prefix(widestColumn)))
+    }
+
+    /// What a row's cells are filled from: its properties, and its type for the type column.
+    func cellValues(of shown: CachedEntity) -> (String) -> ODataValue? {
+        let (set, model) = (shownSet, environment.model)
+        return { name in
+            if name == Self.typeField { return Self.typeColumnValue(of: shown, set: set, model: model) }
+            return shown.properties.first { $0.name == name }?.value
+        }
     }
 
     /// Whether a list has a column for a property (binary values, streams and structures are the detail's).
@@ -117,7 +149,7 @@ extension EntityListController {
             hasher.combine(shown.properties)
             guard columnState.notedRows.insert(hasher.finalize()).inserted else { continue }
             for (index, column) in derived.enumerated() {
-                let text = Self.cell(column) { name in shown.properties.first { $0.name == name }?.value }.text
+                let text = Self.cell(column, cellValues(of: shown)).text
                 let widest = index == 0 ? Self.widestLabel : Self.widestColumn
                 let width = min(widest, max(Self.headerWidth(column.title), DisplayWidth.width(of: text)))
                 if width > columnState.seenWidths[column.title] ?? 0 { columnState.seenWidths[column.title] = width }

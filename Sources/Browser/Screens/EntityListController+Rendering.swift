@@ -19,9 +19,8 @@ extension EntityListController {
     /// All the text a row shows in `columns` (worked out once for all the rows filtered), for the local filter.
     func rowText(_ row: ListRow, columns: [DisplayProfile.Column]) -> String {
         guard let shown = row.shown else { return "" }
-        return columns.map { column in
-            ValueFormatter.fill(column.value) { name in shown.properties.first { $0.name == name }?.value }
-        }.joined(separator: " ")
+        let values = cellValues(of: shown)
+        return columns.map { column in ValueFormatter.fill(column.value, values) }.joined(separator: " ")
     }
 
     /// Whether the bottom line of the content area holds the filter.
@@ -163,7 +162,7 @@ extension EntityListController {
         }
         var column = start
         for (spec, width) in zip(columns, widths) where width > 0 {
-            let (text, criticality) = Self.cell(spec) { name in shown.properties.first { $0.name == name }?.value }
+            let (text, criticality) = Self.cell(spec, cellValues(of: shown))
             let style = pending ? CellStyle(role: .warning) : criticality?.style ?? .plain
             column =
                 buffer.put(

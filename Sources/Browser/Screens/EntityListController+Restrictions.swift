@@ -18,7 +18,11 @@ extension EntityListController {
         guard case .list(let base) = source, let set = shownSet, column < columns.count,
             (try? environment.cache.listState(base.key))?.isComplete != true
         else { return nil }
-        return ValueFormatter.fields(of: columns[column].value).first { !environment.model.sorts(set, by: $0) }
+        // (a row's type is no property: the service sorts by none)
+        let field = ValueFormatter.fields(of: columns[column].value).first {
+            $0 == Self.typeField || !environment.model.sorts(set, by: $0)
+        }
+        return field == Self.typeField ? "type" : field
     }
 
     /// The property of `column` the service sorts only the other way (`AscendingOnlyProperties`,

@@ -727,11 +727,12 @@ public enum EDMXParser {
             where !properties.contains(where: { $0.name == keyName }) && node.attribute("BaseType") == nil {
                 throw error(node, "the key of \(name) names \(keyName), which is not one of its properties")
             }
-            let type = EntityType(
+            var type = EntityType(
                 namespace: namespace, name: name, key: key, properties: properties, navigationProperties: navigations,
                 baseType: node.attribute("BaseType").map(qualify), isAbstract: node.attribute("Abstract") == "true",
                 hasStream: node.attribute("HasStream") == "true"
             )
+            type.isOpen = node.attribute("OpenType") == "true"
             let inline = node.children(named: "Annotation")
             return inline.isEmpty ? type : annotated(type, notes(inline))
         }

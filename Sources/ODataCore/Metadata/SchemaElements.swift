@@ -18,6 +18,9 @@ public struct EntityType: Sendable, Hashable {
     public var isAbstract: Bool
     /// Whether the type is a media link entry (`m:HasStream`).
     public var hasStream: Bool
+    /// Whether an entity of it may hold properties `$metadata` does not declare (v4 `OpenType`): its dynamic
+    /// properties, shown as they come and never taken for declared ones.
+    public var isOpen = false
     /// The properties the service itself names an entity by (v4 `UI.HeaderInfo`: its `Title`, then its
     /// `Description`), when it says.
     public var titleProperties: [String] = []

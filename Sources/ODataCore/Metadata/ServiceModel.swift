@@ -143,15 +143,50 @@ public struct ServiceModel: Sendable {
         chain(of: type).reversed().map(\.qualifiedName)
     }
 
-    /// The type and its base types, root first (cycles cut).
+    /// The type and its base types, root first (cycles cut, and no deeper than ``deepestDerivation`` levels).
     func chain(of type: EntityType) -> [EntityType] {
         var result = [type]
         var seen: Set<String> = [type.qualifiedName]
-        while let base = result[0].baseType, let baseType = entityTypes[base], !seen.contains(base) {
+        while result.count <= Self.deepestDerivation, let base = result[0].baseType, let baseType = entityTypes[base],
+            !seen.contains(base)
+        {
             result.insert(baseType, at: 0)
             seen.insert(base)
         }
         return result
+    }
+
+    /// How many base types a type is read through: a deeper chain (a hostile document's) is cut there.
+    public static let deepestDerivation = 32
+
+    /// Whether the type named `name` is `base` or derived from it.
+    public func isType(_ name: String, derivedFrom base: EntityType) -> Bool {
+        guard let type = entityTypes[name] else { return false }
+        return chain(of: type).contains { $0.qualifiedName == base.qualifiedName }
+    }
+
+    /// Whether an entity of `type` may hold dynamic properties: it or a type it derives from is open.
+    public func isOpen(_ type: EntityType) -> Bool {
+        chain(of: type).contains(where: \.isOpen)
+    }
+
+    /// The types derived from `type`, however deep, by name.
+    public func derivedTypes(of type: EntityType) -> [EntityType] {
+        entityTypes.values.filter {
+            $0.qualifiedName != type.qualifiedName && isType($0.qualifiedName, derivedFrom: type)
+        }
+        .sorted { $0.qualifiedName < $1.qualifiedName }
+    }
+
+    /// The type of an entity of `set` whose payload names `name` (`@odata.type`, v2 `__metadata.type`): that type
+    /// when the model has it and it is the set's type or derived from it; otherwise the set's type (a name the model
+    /// lacks, or a type the set cannot hold, is not trusted).
+    public func entityType(named name: String?, inSet set: String) -> EntityType? {
+        guard let setType = entityType(ofSet: set) else { return name.flatMap { entityTypes[$0] } }
+        guard let name, name != setType.qualifiedName, let type = entityTypes[name],
+            isType(name, derivedFrom: setType)
+        else { return setType }
+        return type
     }
 
     /// Edm types of the key properties of a set, for typed URL literals.

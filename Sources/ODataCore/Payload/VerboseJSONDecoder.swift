@@ -121,8 +121,14 @@ extension VerboseJSONDecoder {
         let decoder: VerboseJSONDecoder
         let tape: JSONTape
         let url: String?
-        /// Decoding plans per entity type (or per set when the type is unknown), built once per document.
-        private var plans: [String: TypePlan?] = [:]
+        /// Decoding plans per type the payload names and set, built once per document.
+        private var plans: [PlanKey: TypePlan?] = [:]
+
+        /// What a plan is chosen by: the type an entity names (if any) and its set.
+        struct PlanKey: Hashable {
+            var type: String?
+            var set: String?
+        }
         /// Entities decoded so far, nested ones included, against ``VerboseJSONDecoder/maxEntities``.
         private var entityCount = 0
         /// A v4 document: annotations (`@…`) instead of `__metadata`, navigations bare.
@@ -317,8 +323,8 @@ extension VerboseJSONDecoder {
 
         func plan(metadataType: String?, set: String?) -> TypePlan? {
             guard let model else { return nil }
-            // Keyed by the type name when the payload names one (it decides the plan), else by set.
-            let cacheKey = metadataType ?? ("|" + (set ?? ""))
+            // Keyed by the type the payload names and the set (the set decides whether that type is trusted).
+            let cacheKey = PlanKey(type: metadataType, set: set)
             if let cached = plans[cacheKey] { return cached }
             var plan: TypePlan?
             if let type = entityType(metadataType: metadataType, set: set) {
@@ -336,8 +342,9 @@ extension VerboseJSONDecoder {
 
         func entityType(metadataType: String?, set: String?) -> EntityType? {
             guard let model else { return nil }
-            if let metadataType, let type = model.entityTypes[metadataType] { return type }
-            return set.flatMap { model.entityType(ofSet: $0) }
+            // (a type the set cannot hold is not trusted: its members are read by the set's type)
+            if let set { return model.entityType(named: metadataType, inSet: set) }
+            return metadataType.flatMap { model.entityTypes[$0] }
         }
 
         func keyFromProperties(_ entity: ODataEntity, keyNames names: [String], set: String) -> EntityKey? {

@@ -1,0 +1,58 @@
+import CarDealerTestSupport
+import Foundation
+import ODataCore
+import ODataHTTP
+import Testing
+
+/// Derived and open types from a service we did not write (issue 37): odatapy's `Staff`
+/// (`.ci/independent/ownership_service.py`), of the open type `Employee`, holds mechanics (`Mechanic`, derived from
+/// it, with a speciality) and one mechanic with a property the schema does not declare. The built binary's list says
+/// which rows are mechanics, as the service's `@odata.type` says (read over HTTP); a mechanic's detail shows the
+/// speciality among its fields and the undeclared property after them, under its own heading.
+@Suite(
+    .serialized, .enabled(if: odatapyRoot != nil, "CARDEALER_ODATAPY_ROOT is not set (see .ci/checks)"),
+    .enabled(if: TmuxSession.executable != nil, "tmux is not installed")
+)
+struct IndependentDerivedTypeTests {
+    typealias Launch = BrowserInTmuxTests.Launch
+
+    @Test func rows_of_a_derived_type_say_so_and_their_details_show_what_the_type_adds_and_what_is_dynamic()
+        async throws
+    {
+        let root = try #require(odatapyRoot)
+        let response = try await HTTPClientTransport(timeout: 10).send(
+            TransportRequest(url: root + "Staff", dialect: .v4))
+        let held = try #require(try JSONSerialization.jsonObject(with: Data(response.body)) as? [String: Any])
+        let rows = try #require(held["value"] as? [[String: Any]])
+        let mechanics = rows.filter { ($0["@odata.type"] as? String)?.hasSuffix(".Mechanic") == true }
+            .compactMap { $0["name"] as? String }
+        let others = rows.filter { $0["@odata.type"] == nil }.compactMap { $0["name"] as? String }
+        let dynamic = try #require(rows.first { $0["nickname"] != nil })
+        let (name, nickname) = (try #require(dynamic["name"] as? String), try #require(dynamic["nickname"] as? String))
+        #expect(!mechanics.isEmpty && !others.isEmpty)
+        let app = try Launch("browse \(root)Staff", columns: 100, rows: 16)
+        defer { app.close() }
+        let screen = try await app.expect("the staff") { screen in
+            screen.contains("● online") && (mechanics + others).allSatisfy { screen.contains($0) }
+        }
+        let lines = screen.split(separator: "\n")
+        for mechanic in mechanics {
+            #expect(lines.contains { $0.contains(mechanic) && $0.contains("Mechanic") }, "\(screen)")
+        }
+        for other in others {
+            #expect(lines.contains { $0.contains(other) && !$0.contains("Mechanic") }, "\(screen)")
+        }
+        try await app.select(name)
+        try app.tmux.sendKeys("Enter")
+        let detail = try await app.expect("the mechanic") { $0.contains("Dynamic properties") && $0.contains(nickname) }
+        let shown = detail.split(separator: "\n").map(String.init)
+        let speciality = try #require(dynamic["speciality"] as? String)
+        let order = ["Type", "speciality", "Dynamic properties", "nickname"].map { label in
+            shown.firstIndex { $0.contains(label) } ?? -1
+        }
+        #expect(order.allSatisfy { $0 >= 0 } && order == order.sorted(), "\(detail)")
+        #expect(shown.contains { $0.contains("speciality") && $0.contains(speciality) })
+        try app.tmux.sendKeys("q")
+        try await app.expect("a clean exit") { $0.contains("EXIT=0") }
+    }
+}
