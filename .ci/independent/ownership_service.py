@@ -48,7 +48,7 @@ from datetime import datetime, timezone
 from socketserver import ThreadingMixIn
 from wsgiref.simple_server import WSGIRequestHandler, WSGIServer, make_server
 
-from odatapy.data import Entity, ValueType
+from odatapy.data import ComplexValue, Entity, Property, ValueType
 from odatapy.edm import geo
 from odatapy.edm.annotations import (
     Collection, Constant, ConstantKind, Path, PathKind, PropertyValue, Record, to_expression)
@@ -67,6 +67,7 @@ from odatapy.edm.csdl import (
     CsdlReturnType,
     CsdlEntityContainer,
     CsdlEntitySet,
+    CsdlComplexType,
     CsdlEntityType,
     CsdlEnumMember,
     CsdlEnumType,
@@ -162,6 +163,18 @@ class Schema(CsdlAbstractEdmProvider):
         # type derived from it, mechanics with a speciality of their own, in one set.
         employee = key_type("Employee", "staffID", [("name", "Edm.String")], [])
         employee.open_type = True
+        # Where each works and what they can do (issue 37): a complex value and a collection of strings.
+        address = CsdlComplexType(name="Address", properties=[
+            CsdlProperty(name="street", type="Edm.String"), CsdlProperty(name="city", type="Edm.String",
+                annotations=[CsdlAnnotation(term=common + "Label", value=to_expression("Town"))])])
+        employee.properties += [CsdlProperty(name="workplace", type=NS + ".Address"),
+                                CsdlProperty(name="skills", type="Collection(Edm.String)")]
+        # Its list: the name, and the town of the workplace (a path into the complex value).
+        employee.annotations = [CsdlAnnotation(term=ui + "LineItem", value=Collection(items=[
+            Record(type=ui + "DataField", property_values=[PropertyValue("Value", Path("name"))]),
+            Record(type=ui + "DataField", property_values=[
+                PropertyValue("Value", Path("workplace/city")), PropertyValue("Label", to_expression("Works in"))]),
+        ]))]
         mechanic = CsdlEntityType(
             name="Mechanic", base_type=NS + ".Employee",
             properties=[CsdlProperty(name="speciality", type="Edm.String")])
@@ -261,7 +274,7 @@ class Schema(CsdlAbstractEdmProvider):
         return [CsdlSchema(namespace=NS, entity_types=[person, car, link, inspection, makes, parts, dealership,
                                                      work_order, employee, mechanic],
                            entity_container=container,
-                           enum_types=[kinds, checks],
+                           enum_types=[kinds, checks], complex_types=[address],
                            functions=[cars_by_make, of_kind, count_of_make, described],
                            actions=[repaint, register, add_make, rename_make] + drafts)]
 
@@ -358,6 +371,12 @@ def seed(store):
              entity(staffID=3, name="Fay", speciality="Electrics", nickname="Sparks")]
     for made in staff[1:]:
         made.type = NS + ".Mechanic"
+    fay = staff[2]
+    fay.set_property("workplace", ComplexValue(type_name=NS + ".Address", properties=[
+        Property(name="street", value="1 Pike Street", type="Edm.String"),
+        Property(name="city", value="Seattle", type="Edm.String")]), ValueType.COMPLEX, NS + ".Address")
+    fay.set_property("skills", ["Wiring", "Batteries", "Diagnostics"], ValueType.COLLECTION_PRIMITIVE,
+                     "Collection(Edm.String)")
     store.set_entities("Staff", staff)
     # The dealership itself: a singleton (issue 37).
     store.set_entities("Dealership", [entity(dealershipID=1, name="Ownership Motors", city="Seattle")])

@@ -8,7 +8,9 @@ import Testing
 /// (`.ci/independent/ownership_service.py`), of the open type `Employee`, holds mechanics (`Mechanic`, derived from
 /// it, with a speciality) and one mechanic with a property the schema does not declare. The built binary's list says
 /// which rows are mechanics, as the service's `@odata.type` says (read over HTTP); a mechanic's detail shows the
-/// speciality among its fields and the undeclared property after them, under its own heading.
+/// speciality among its fields and the undeclared property after them, under its own heading; its workplace (a
+/// complex value) member by member, its skills (a collection) one per line, and the list the workplace's town, as
+/// the set's `UI.LineItem` asks with a path into it.
 @Suite(
     .serialized, .enabled(if: odatapyRoot != nil, "CARDEALER_ODATAPY_ROOT is not set (see .ci/checks)"),
     .enabled(if: TmuxSession.executable != nil, "tmux is not installed")
@@ -36,6 +38,11 @@ struct IndependentDerivedTypeTests {
             screen.contains("● online") && (mechanics + others).allSatisfy { screen.contains($0) }
         }
         let lines = screen.split(separator: "\n")
+        // (and the town of each one's workplace, as the line item's path into it asks, where the service holds one)
+        let workplace = try #require(dynamic["workplace"] as? [String: Any])
+        let town = try #require(workplace["city"] as? String)
+        #expect(lines.contains { $0.contains("Works in") })
+        #expect(lines.contains { $0.contains(name) && $0.contains(town) }, "\(screen)")
         for mechanic in mechanics {
             #expect(lines.contains { $0.contains(mechanic) && $0.contains("Mechanic") }, "\(screen)")
         }
@@ -52,6 +59,15 @@ struct IndependentDerivedTypeTests {
         }
         #expect(order.allSatisfy { $0 >= 0 } && order == order.sorted(), "\(detail)")
         #expect(shown.contains { $0.contains("speciality") && $0.contains(speciality) })
+        // The workplace's members under it, by the labels of its type; the skills one per line under their count
+        let skills = try #require(dynamic["skills"] as? [String])
+        let street = try #require(workplace["street"] as? String)
+        #expect(shown.contains { $0.contains("Town") && $0.contains(town) }, "\(detail)")
+        #expect(shown.contains { $0.contains("street") && $0.contains(street) })
+        #expect(shown.contains { $0.contains("skills") && $0.contains("\(skills.count) items") })
+        for (index, skill) in skills.enumerated() {
+            #expect(shown.contains { $0.contains(" \(index + 1) ") && $0.contains(skill) }, "\(detail)")
+        }
         try app.tmux.sendKeys("q")
         try await app.expect("a clean exit") { $0.contains("EXIT=0") }
     }

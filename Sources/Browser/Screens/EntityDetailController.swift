@@ -31,6 +31,85 @@ public final class EntityDetailController: ScreenController {
     var cursor = ListCursor()
     var observation: CacheObservation?
 
+    /// How deep structured values are opened as lines of their own; deeper ones are summed up on one line.
+    static let deepestStructure = 4
+    /// The most elements of a collection shown as lines (the full-value view, `v`, has them all).
+    static let mostElements = 50
+
+    /// `lines`, with each structured value opened: a complex value's members one per line under its own, indented,
+    /// by their labels where the model has its type; a collection's elements one per line, numbered. Enter or `v` on
+    /// any of them reads the whole value.
+    func structured(_ lines: [Line], of entity: CachedEntity, declared: [Property]) -> [Line] {
+        let model = environment.model
+        var result: [Line] = []
+        func open(_ value: ODataValue, type: EdmTypeReference?, under line: Line, depth: Int) {
+            let indent = String(repeating: "  ", count: depth)
+            switch value {
+            case .complex(let members) where GeoShape(value) == nil && depth <= Self.deepestStructure:
+                var typeName: String?
+                if case .named(let name)? = type { typeName = name }
+                let memberTypes = typeName.flatMap { model.complexTypes[$0]?.properties } ?? []
+                for member in members {
+                    let declared = memberTypes.first { $0.name == member.name }
+                    let label = indent + TextSanitizer.sanitize(declared?.label ?? member.name)
+                    add(member.value, type: declared?.type, label: label, under: line, depth: depth)
+                }
+            case .collection(let elements) where depth <= Self.deepestStructure:
+                var elementType: EdmTypeReference?
+                if case .collection(let inner)? = type { elementType = inner }
+                for (index, element) in elements.prefix(Self.mostElements).enumerated() {
+                    add(element, type: elementType, label: indent + "\(index + 1)", under: line, depth: depth)
+                }
+                if elements.count > Self.mostElements {
+                    var more = line
+                    (more.label, more.value) = (
+                        indent + "…", "\(elements.count - Self.mostElements) more (v shows all)"
+                    )
+                    result.append(more)
+                }
+            default:
+                break
+            }
+        }
+        func add(_ value: ODataValue, type: EdmTypeReference?, label: String, under line: Line, depth: Int) {
+            var member = line
+            member.label = label
+            member.criticality = nil
+            let opens = Self.opens(value) && depth < Self.deepestStructure
+            member.value = opens ? Self.summary(of: value) : ValueFormatter.format(value)
+            result.append(member)
+            if opens { open(value, type: type, under: line, depth: depth + 1) }
+        }
+        for line in lines {
+            guard !line.isHeading, line.navigation == nil, line.hop == nil, !line.name.isEmpty,
+                let value = entity[line.name], Self.opens(value)
+            else {
+                result.append(line)
+                continue
+            }
+            var opened = line
+            opened.value = Self.summary(of: value)
+            result.append(opened)
+            open(value, type: declared.first { $0.name == line.name }?.type, under: line, depth: 1)
+        }
+        return result
+    }
+
+    /// Whether a value is opened as lines of its own: a complex value (not a place or shape) or a collection.
+    static func opens(_ value: ODataValue) -> Bool {
+        switch value {
+        case .complex: GeoShape(value) == nil
+        case .collection(let elements): !elements.isEmpty
+        default: false
+        }
+    }
+
+    /// What the line of an opened value says: nothing for a structure, the count for a collection.
+    static func summary(of value: ODataValue) -> String {
+        guard case .collection(let elements) = value else { return "" }
+        return elements.count == 1 ? "1 item" : "\(elements.count) items"
+    }
+
     /// The longest a dynamic property's name is shown.
     static let widestDynamicName = 60
 
@@ -183,7 +262,7 @@ public final class EntityDetailController: ScreenController {
             }
             result.append(Line(label: navigation, value: "›", navigation: navigation, name: navigation))
         }
-        return result
+        return entity.map { structured(result, of: $0, declared: declared) } ?? result
     }
 
     /// Off a section's heading, onto the nearest line in the direction moved (back the other way at an end).

@@ -44,6 +44,7 @@ extension EntityListController {
         let properties = model.properties(of: type)
         if let lineItem = type.ui.lineItem {
             let columns = lineItem.compactMap { field -> DisplayProfile.Column? in
+                if let member = memberColumn(field, in: properties, model: model) { return member }
                 guard let property = properties.first(where: { $0.name == field.path }), isShownInList(property)
                 else { return nil }
                 var column = column(for: property, title: field.label, in: properties)
@@ -91,8 +92,37 @@ extension EntityListController {
         let (set, model) = (shownSet, environment.model)
         return { name in
             if name == Self.typeField { return Self.typeColumnValue(of: shown, set: set, model: model) }
-            return shown.properties.first { $0.name == name }?.value
+            guard name.utf8.contains(UInt8(ascii: "/")) else {
+                return shown.properties.first { $0.name == name }?.value
+            }
+            // (a member of a complex value: `workplace/city`)
+            let steps = name.split(separator: "/")
+            var value = shown.properties.first { $0.name == steps[0] }?.value
+            for step in steps.dropFirst() {
+                guard case .complex(let members)? = value else { return nil }
+                value = members.first { $0.name == step }?.value
+            }
+            return value
         }
+    }
+
+    /// A line item's column for a member of a complex property (`workplace/city`): titled by the line item, else the
+    /// member's label, else the path; nil when the path does not name a primitive member of a complex property.
+    static func memberColumn(
+        _ field: DataField, in properties: [Property], model: ServiceModel
+    ) -> DisplayProfile.Column? {
+        let steps = field.path.split(separator: "/").map(String.init)
+        guard steps.count > 1, steps.count <= EntityDetailController.deepestStructure,
+            var members = properties.first(where: { $0.name == steps[0] }).map({ [$0] })
+        else { return nil }
+        var member: Property?
+        for step in steps {
+            guard let found = members.first(where: { $0.name == step }) else { return nil }
+            member = found
+            if case .named(let name) = found.type { members = model.complexTypes[name]?.properties ?? [] }
+        }
+        guard let member, isShownInList(member) else { return nil }
+        return column(for: member, title: field.label ?? member.label ?? field.path, path: field.path)
     }
 
     /// Whether a list has a column for a property (binary values, streams and structures are the detail's).
@@ -105,7 +135,9 @@ extension EntityListController {
 
     /// A property's column: titled as given, else by its label, else its name; numbers to the right; a code with
     /// its text, an amount with its currency (``ValueFormatter/template(for:available:)``).
-    static func column(for property: Property, title: String?, in properties: [Property]) -> DisplayProfile.Column {
+    static func column(
+        for property: Property, title: String?, in properties: [Property] = [], path: String? = nil
+    ) -> DisplayProfile.Column {
         let numeric: Set<EdmPrimitiveType> = [.byte, .sByte, .int16, .int32, .int64, .decimal, .double, .single]
         var isNumeric = false
         if case .primitive(let type) = property.type { isNumeric = numeric.contains(type) }
@@ -113,7 +145,9 @@ extension EntityListController {
             [title, property.label, property.name].lazy.compactMap { $0 }
             .map { String(TextSanitizer.sanitize($0).prefix(Self.widestColumn)) }
             .first { !$0.allSatisfy(\.isWhitespace) } ?? property.name
-        let value = ValueFormatter.template(for: property) { name in properties.contains { $0.name == name } }
+        let value =
+            path.map { "{\($0)}" }
+            ?? ValueFormatter.template(for: property) { name in properties.contains { $0.name == name } }
         var column = DisplayProfile.Column(title: title, value: value, width: 0, align: isNumeric ? "right" : nil)
         column.criticality = property.criticality
         return column
