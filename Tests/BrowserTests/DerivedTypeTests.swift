@@ -148,4 +148,33 @@ import Testing
         // (what the set's type does not declare is shown apart, not as the invoice's total)
         #expect(lines == ["staffID 3", "name Gil", "# Dynamic properties ", "total 9"], "\(lines)")
     }
+
+    @Test func type_narrows_the_list_to_a_derived_type_through_a_type_cast_of_its_own() throws {
+        let (app, terminal, _) = try app()
+        func command(_ text: String) {
+            _ = app.handle([.key(.char(":"))] + text.map { .key(.char($0)) } + [.key(.enter)])
+        }
+        // A type the set does not have is a sentence naming those it has
+        command("type clerk")
+        #expect(terminal.lastFrame.last?.contains("Staff have these types besides their own: Mechanic.") == true)
+        #expect(app.stack.controllers.count == 1)
+        // Its derived type, in any case: a list of its own, asked of the service as a type cast
+        command("type MECHANIC")
+        let narrowed = try #require(app.stack.top as? EntityListController)
+        guard case .list(let request) = narrowed.source else {
+            Issue.record("not a list")
+            return
+        }
+        #expect(request.path.segments.map(\.name) == ["Staff", "W.Mechanic"])
+        #expect(narrowed.shownSet == "Staff" && narrowed.castType?.name == "Mechanic")
+        // (whose columns are that type's, its own properties among them; no type column: they are all mechanics)
+        #expect(narrowed.allColumns.map(\.title).contains("speciality"))
+        #expect(!narrowed.allColumns.map(\.title).contains("Type"))
+        #expect(terminal.lastFrame[0].contains("Staff › Mechanic"), "\(terminal.lastFrame[0])")
+        // A list of a set nothing derives from says so
+        _ = app.handle([.key(.escape)])
+        command("Invoices")
+        command("type mechanic")
+        #expect(terminal.lastFrame.last?.contains("the service derives none from it") == true)
+    }
 }

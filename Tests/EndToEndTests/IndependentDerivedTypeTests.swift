@@ -10,7 +10,8 @@ import Testing
 /// which rows are mechanics, as the service's `@odata.type` says (read over HTTP); a mechanic's detail shows the
 /// speciality among its fields and the undeclared property after them, under its own heading; its workplace (a
 /// complex value) member by member, its skills (a collection) one per line, and the list the workplace's town, as
-/// the set's `UI.LineItem` asks with a path into it.
+/// the set's `UI.LineItem` asks with a path into it. `:type Mechanic` lists the mechanics alone, as the service's
+/// type cast (`Staff/Ownership.Mechanic`) answers.
 @Suite(
     .serialized, .enabled(if: odatapyRoot != nil, "CARDEALER_ODATAPY_ROOT is not set (see .ci/checks)"),
     .enabled(if: TmuxSession.executable != nil, "tmux is not installed")
@@ -68,6 +69,15 @@ struct IndependentDerivedTypeTests {
         for (index, skill) in skills.enumerated() {
             #expect(shown.contains { $0.contains(" \(index + 1) ") && $0.contains(skill) }, "\(detail)")
         }
+        // `:type Mechanic` on the list: the service's type cast, the mechanics only, with their speciality
+        try app.tmux.sendKeys("Escape")
+        try await app.expect("the staff again") { $0.contains("Works in") }
+        try app.tmux.run("send-keys", "-t", app.tmux.target, "-l", ":type Mechanic")
+        try app.tmux.sendKeys("Enter")
+        let narrowed = try await app.expect("the mechanics") { screen in
+            screen.contains("speciality") && mechanics.allSatisfy { screen.contains($0) }
+        }
+        #expect(others.allSatisfy { !narrowed.contains($0) }, "\(narrowed)")
         try app.tmux.sendKeys("q")
         try await app.expect("a clean exit") { $0.contains("EXIT=0") }
     }

@@ -85,4 +85,30 @@ import Testing
         #expect(page.entities[1]["speciality"] == .string("Brakes"))
         #expect(page.entities[1].metadata.type == "W.Mechanic")
     }
+
+    @Test func a_type_cast_answer_gives_its_entities_the_type_its_context_names() throws {
+        let model = try Self.model(Self.staff)
+        let decoder = VerboseJSONDecoder(serviceRoot: "http://w.test/", model: model)
+        let cast =
+            ##"{"@odata.context":"http://w.test/$metadata#Staff/W.Mechanic","value":["##
+            + ##"{"id":2,"speciality":"Brakes"},{"@odata.type":"#W.Lead","id":3,"team":7}]}"##
+        guard case .collection(let page) = try decoder.decode(Array(cast.utf8), entitySet: "Staff") else {
+            Issue.record("not a list")
+            return
+        }
+        // (an entity's own @odata.type still wins)
+        #expect(page.entities.map(\.metadata.type) == ["W.Mechanic", "W.Lead"])
+        #expect(page.entities[1]["team"] == .int(7))
+        // A context naming a type the set cannot hold: the entities are read by the set's type
+        let hostile = ##"{"@odata.context":"$metadata#Staff/W.Invoice/$entity","id":4,"n":"x"}"##
+        guard case .entity(let entity) = try decoder.decode(Array(hostile.utf8), entitySet: "Staff") else {
+            Issue.record("not an entity")
+            return
+        }
+        #expect(entity["n"] == .string("x"))
+        #expect(model.entityType(named: entity.metadata.type, inSet: "Staff")?.name == "Employee")
+        #expect(model.castType("W.Mechanic", onSet: "Staff")?.name == "Mechanic")
+        #expect(
+            model.castType("W.Invoice", onSet: "Staff") == nil && model.castType("W.Employee", onSet: "Staff") == nil)
+    }
 }

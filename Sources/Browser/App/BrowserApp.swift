@@ -316,6 +316,15 @@ public final class BrowserApp {
             case .success(let chart): stack.push(chart)
             case .failure(let reason): commandMessage = reason.message
             }
+        case .typeCast(let name):
+            guard let list = stack.top as? EntityListController else {
+                commandMessage = "Only a list narrows to a type: open one first."
+                break
+            }
+            switch list.typeCast(to: name) {
+            case .success(let narrowed): stack.push(narrowed)
+            case .failure(let refusal): commandMessage = refusal.sentence
+            }
         case .where:
             let path = stack.breadcrumb.joined(separator: " › ")
             let copied = environment.clipboard(path)

@@ -23,6 +23,7 @@ final class CommandPalette {
             summary: "search this list, or keep rows where a field compares (= != > >= < <= ~); none clears it; "
                 + "Tab or F4 gives a field's values"),
         Command(name: "chart", arguments: "[Y by X]", summary: "chart this list, or a number over a date you name"),
+        Command(name: "type", arguments: "TYPE", summary: "this list's entities of one derived type only"),
         Command(name: "where", summary: "show and copy the path of this screen"),
         Command(name: "export", arguments: "FILE", summary: "write this list to FILE.csv or FILE.json"),
         Command(name: "theme", arguments: "NAME", summary: "dark, light, high-contrast or monochrome"),
@@ -223,6 +224,8 @@ final class CommandPalette {
         case filter(String)
         case chart(y: String, x: String)
         case `where`
+        /// `:type NAME`: the list narrowed to a derived type.
+        case typeCast(String)
         case theme(String)
         case export(String)
         case hide(String)
@@ -243,6 +246,7 @@ final class CommandPalette {
         case "open":
             return entitySets.first { $0.lowercased() == rest.lowercased() }.map(Parsed.open) ?? .unknown(line)
         case "filter": return .filter(rest)
+        case "type" where !rest.isEmpty: return .typeCast(rest)
         case "where": return .where
         case "delete-entity" where rest.isEmpty: return .deleteEntity
         case "theme": return .theme(rest)

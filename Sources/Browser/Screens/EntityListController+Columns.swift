@@ -14,7 +14,8 @@ extension EntityListController {
         let profile = environment.setProfile(shownSet ?? "")
         if let columns = profile.columns, !columns.isEmpty { return columns }
         if columnState.derived == nil {
-            columnState.derived = Self.columns(from: profile, set: shownSet, model: environment.model)
+            columnState.derived = Self.columns(
+                from: profile, set: shownSet, model: environment.model, type: castType)
         }
         return (columnState.derived ?? []).map { column in
             var column = column
@@ -35,12 +36,13 @@ extension EntityListController {
     /// Without a profile: the service's `UI.LineItem` when it declares one; else the row label first, then each
     /// property it does not show, as `$metadata` orders them (binary values and streams left to the detail
     /// screen). Headers are the service's labels (`Common.Label`, `sap:label`), else the property names.
+    /// `type`: the type a type-cast list shows (one derived from the set's), whose own properties are columns too.
     static func columns(
-        from profile: DisplayProfile.SetProfile, set: String?, model: ServiceModel
+        from profile: DisplayProfile.SetProfile, set: String?, model: ServiceModel, type cast: EntityType? = nil
     ) -> [DisplayProfile.Column] {
         let label = profile.row ?? ""
         let labelColumn = DisplayProfile.Column(title: profile.title ?? set ?? "", value: label, width: 0, align: nil)
-        guard let set, let type = model.entityType(ofSet: set) else { return [labelColumn] }
+        guard let set, let type = cast ?? model.entityType(ofSet: set) else { return [labelColumn] }
         let properties = model.properties(of: type)
         if let lineItem = type.ui.lineItem {
             let columns = lineItem.compactMap { field -> DisplayProfile.Column? in

@@ -85,7 +85,7 @@ public final class EntityListController: ScreenController, FilterableScreen {
         switch source {
         case .list(let request):
             shownSet =
-                request.path.segments.count == 1
+                request.path.segments.count == 1 || Self.cast(of: request, model: environment.model) != nil
                 ? environment.model.listedSet(ofSegment: request.path.segments[0].name)
                     ?? request.path.segments[0].name : nil
             activeRequest = request

@@ -170,6 +170,15 @@ public struct ServiceModel: Sendable {
         chain(of: type).contains(where: \.isOpen)
     }
 
+    /// The type a type-cast segment (`Staff/NS.Mechanic`) names after a collection of `set`: one derived from the
+    /// set's type; nil when `segment` names none.
+    public func castType(_ segment: String, onSet set: String) -> EntityType? {
+        guard let setType = entityType(ofSet: set), segment != setType.qualifiedName, let type = entityTypes[segment],
+            isType(segment, derivedFrom: setType)
+        else { return nil }
+        return type
+    }
+
     /// The types derived from `type`, however deep, by name.
     public func derivedTypes(of type: EntityType) -> [EntityType] {
         entityTypes.values.filter {

@@ -31,8 +31,18 @@ extension VerboseJSONDecoder {
         return sawValue
     }
 
+    /// The type a context URL names after its set (`$metadata#Staff/NS.Mechanic`, `…/NS.Mechanic/$entity`): the
+    /// answer to a type-cast request, whose entities need not each say their type. Nil when it names none the model
+    /// has (whether the set can hold it is decided where the type is used).
+    func castType(inContext context: String?) -> String? {
+        guard let model, let context, let hash = context.lastIndex(of: "#") else { return nil }
+        let parts = context[context.index(after: hash)...].split(separator: "/").dropFirst()
+        return parts.reversed().lazy.map(String.init).first { model.entityTypes[$0] != nil }
+    }
+
     func decodeVersion4(tape: JSONTape, entitySet: String?, url: String?) throws(ODataError) -> ODataPayload {
         let context = Context(decoder: self, tape: tape, url: url, version4: true)
+        context.castType = castType(inContext: tape.member(0, "@odata.context").map(tape.string))
         if let value = tape.member(0, "value"), isCollectionEnvelope(tape, 0) {
             guard tape[value].kind == .array, !(answersValues && Self.holdsValues(tape, array: value)) else {
                 return .value(context.untypedValue(value, depth: 0))

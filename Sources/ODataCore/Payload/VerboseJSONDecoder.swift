@@ -133,6 +133,9 @@ extension VerboseJSONDecoder {
         private var entityCount = 0
         /// A v4 document: annotations (`@…`) instead of `__metadata`, navigations bare.
         let version4: Bool
+        /// The type the answer's context names (a type-cast request's): that of its top-level entities that name
+        /// none of their own.
+        var castType: String?
 
         init(decoder: VerboseJSONDecoder, tape: JSONTape, url: String?, version4: Bool = false) {
             self.decoder = decoder
@@ -251,7 +254,8 @@ extension VerboseJSONDecoder {
             if version4 {
                 entity.metadata = EntityMetadata(
                     uri: stringMember(object, "@odata.id") ?? stringMember(object, "@odata.editLink"),
-                    type: stringMember(object, "@odata.type").map { $0.hasPrefix("#") ? String($0.dropFirst()) : $0 },
+                    type: stringMember(object, "@odata.type").map { $0.hasPrefix("#") ? String($0.dropFirst()) : $0 }
+                        ?? (depth == 0 ? castType : nil),
                     etag: stringMember(object, "@odata.etag"))
             }
             // A v4 id is optional and may be key-as-segment; with a model the key properties are surer.

@@ -52,7 +52,9 @@ extension SyncEngine {
                 }
                 guard
                     case .collection(let page) = try runner.decoder.decode(
-                        response.body, entitySet: request.path.segments.last?.name, url: url)
+                        response.body,
+                        entitySet: policy?.entitySet(of: request.path) ?? request.path.segments.last?.name,
+                        url: url)
                 else {
                     throw ODataError(kind: .malformedPayload, message: "the delta answer is not a collection", url: url)
                 }

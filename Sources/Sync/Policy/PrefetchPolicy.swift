@@ -178,10 +178,12 @@ public struct PrefetchPolicy: Sendable {
         navigations(ofSet: set).first { $0.isCollection && $0.targetSet == parentSet }.map { $0.name + "/" } ?? "\u{0}"
     }
 
-    /// The entity set a collection path lists (`Person(1)/PersonCar` → `PersonCar`).
+    /// The entity set a collection path lists (`Person(1)/PersonCar` → `PersonCar`; a type cast, `Staff/NS.Mechanic`,
+    /// lists its set).
     public func entitySet(of path: ResourcePath) -> String? {
         guard let first = path.segments.first?.name, var set = model.listedSet(ofSegment: first) else { return nil }
         for segment in path.segments.dropFirst() {
+            if segment.key == nil, model.castType(segment.name, onSet: set) != nil { continue }
             guard let next = model.resolveNavigation(segment.name, fromSet: set)?.targetSet else { return nil }
             set = next
         }
