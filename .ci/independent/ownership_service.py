@@ -94,6 +94,10 @@ def key_type(name, key, fields, navigations):
 
 
 class Schema(CsdlAbstractEdmProvider):
+    def __init__(self, key_as_segment=False):
+        # Served again at /ks/, declaring Capabilities.KeyAsSegmentSupported: entities addressed as Staff/3 (issue 37).
+        self.key_as_segment = key_as_segment
+
     def get_schemas(self):
         nav = CsdlNavigationProperty
         person = key_type(
@@ -209,7 +213,9 @@ class Schema(CsdlAbstractEdmProvider):
                              CsdlFunctionImport(name="CountOfMake", function=NS + ".CountOfMake"),
                              CsdlFunctionImport(name="InspectionsOfKind", function=NS + ".InspectionsOfKind",
                                                 entity_set="Inspection")],
-            action_imports=[CsdlActionImport(name="AddMake", action=NS + ".AddMake")])
+            action_imports=[CsdlActionImport(name="AddMake", action=NS + ".AddMake")],
+            annotations=[CsdlAnnotation(term="Org.OData.Capabilities.V1.KeyAsSegmentSupported", value=True)]
+            if self.key_as_segment else [])
         cars_by_make = CsdlFunction(
             name="CarsByMake", parameters=[CsdlParameter(name="make", type="Edm.String", nullable=False)],
             return_type=CsdlReturnType(type=NS + ".Car", collection=True))
@@ -624,19 +630,24 @@ def inspections_of_kind(store):
 def wsgi_app():
     """The service as a WSGI application mounted at /odata, its value-help service at /vh (sign_in_service.py puts
     both behind OAuth 2.0)."""
-    odata = OData.new_instance()
-    handler = odata.create_handler(odata.create_service_metadata(Schema()))
     store = InMemoryDataStore()
     seed(store)
-    processor = InMemoryProcessor(store)
-    processor.register_function(NS + ".CarsByMake", cars_by_make(store))
-    processor.register_function(NS + ".InspectionsOfKind", inspections_of_kind(store))
-    processor.register_function(NS + ".CountOfMake", count_of_make(store))
-    processor.register_function(NS + ".Describe", describe(store))
-    handler.register(processor)
-    handler.register(CarActions(store))
-    handler.register(EveryEntityHasAnETag())
-    main = ODataWSGIApp(handler, mount_path="/odata")
+
+    def service(key_as_segment, mount_path):
+        odata = OData.new_instance()
+        handler = odata.create_handler(odata.create_service_metadata(Schema(key_as_segment)))
+        processor = InMemoryProcessor(store)
+        processor.register_function(NS + ".CarsByMake", cars_by_make(store))
+        processor.register_function(NS + ".InspectionsOfKind", inspections_of_kind(store))
+        processor.register_function(NS + ".CountOfMake", count_of_make(store))
+        processor.register_function(NS + ".Describe", describe(store))
+        handler.register(processor)
+        handler.register(CarActions(store))
+        handler.register(EveryEntityHasAnETag())
+        return ODataWSGIApp(handler, mount_path=mount_path)
+    main = service(False, "/odata")
+    # (the same data, at a root that declares keys as segments: one store behind both)
+    segments = service(True, "/ks")
     helper = model_help_app()
 
     def app(environ, start_response):
@@ -661,6 +672,8 @@ def wsgi_app():
             body = json.dumps(given).encode()
             environ = dict(environ, CONTENT_LENGTH=str(len(body)))
             environ["wsgi.input"] = io.BytesIO(body)
+        if path == "/ks" or path.startswith("/ks/"):
+            return segments(environ, start_response)
         return (helper if path == "/vh" or path.startswith("/vh/") else main)(environ, start_response)
     return app
 

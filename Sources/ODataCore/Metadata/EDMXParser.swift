@@ -221,6 +221,7 @@ public enum EDMXParser {
             var deletable: Bool?
             /// `Capabilities.ChangeTracking`'s `Supported` (true when the record leaves it out).
             var tracksChanges: Bool?
+            var keyAsSegment: Bool?
             /// `UI.HeaderInfo`'s `Title` and `Description` value paths.
             var title: [String] = []
             /// `UI.LineItem` and `UI.HeaderInfo`'s type names.
@@ -413,6 +414,8 @@ public enum EDMXParser {
                     notes.updatable = restriction(annotation, "Updatable")
                 case "Org.OData.Capabilities.V1.DeleteRestrictions":
                     notes.deletable = restriction(annotation, "Deletable")
+                case "Org.OData.Capabilities.V1.KeyAsSegmentSupported":
+                    notes.keyAsSegment = bool(annotation)
                 case "Org.OData.Capabilities.V1.ChangeTracking":
                     notes.tracksChanges = restriction(annotation, "Supported") ?? true
                 case "com.sap.vocabularies.UI.v1.LineItem":
@@ -675,6 +678,14 @@ public enum EDMXParser {
                 model.entityTypes[type.qualifiedName] = annotated(type, notes)
                 return
             }
+            if parts.count == 1, let keyAsSegment = notes.keyAsSegment {
+                let owner = qualify(parts[0])
+                for index in model.containers.indices
+                where model.containers[index].name == owner || owner.hasSuffix("." + model.containers[index].name) {
+                    model.containers[index].keyAsSegment = keyAsSegment
+                }
+                return
+            }
             guard parts.count == 2 else { return }
             let owner = qualify(parts[0])
             if var type = model.entityTypes[owner],
@@ -841,10 +852,13 @@ public enum EDMXParser {
                 else { return nil }
                 return Singleton(name: name, entityType: qualify(type))
             }
-            return EntityContainer(
+            var container = EntityContainer(
                 name: try required(node, "Name"), isDefault: node.attribute("IsDefaultEntityContainer") == "true",
                 entitySets: sets, associationSets: associationSets, singletons: singletons
             )
+            let inline = node.children(named: "Annotation")
+            if !inline.isEmpty { container.keyAsSegment = notes(inline).keyAsSegment ?? false }
+            return container
         }
     }
 }

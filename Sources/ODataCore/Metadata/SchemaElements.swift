@@ -244,6 +244,9 @@ public struct EntityContainer: Sendable, Hashable {
     public var associationSets: [AssociationSet]
     /// v4 `Singleton`s: one entity each, read at the container's name for it (`/Dealership`).
     public var singletons: [Singleton] = []
+    /// Whether its service addresses an entity by its key as a segment of its own (`Staff/3`, not `Staff(3)`):
+    /// `Capabilities.KeyAsSegmentSupported`.
+    public var keyAsSegment = false
 }
 
 /// A v4 `Singleton` (issue 37): one entity of a type, addressed by its name alone.

@@ -179,6 +179,12 @@ public struct ServiceModel: Sendable {
         return type
     }
 
+    /// Whether the service addresses entities by key segments (`Staff/3`; v4 `KeyAsSegmentSupported` on its
+    /// container).
+    public var keyAsSegment: Bool {
+        isVersion4 && containers.contains(where: \.keyAsSegment)
+    }
+
     /// The types derived from `type`, however deep, by name.
     public func derivedTypes(of type: EntityType) -> [EntityType] {
         entityTypes.values.filter {

@@ -9,20 +9,26 @@ public struct ODataURLBuilder: Sendable {
     /// v4: whether expansions nest (`A($expand=B)`); false for a service that refuses options inside `$expand`,
     /// which then gets the first level only.
     public let nestsExpand: Bool
+    /// Whether a single key is its own segment (`Staff/3`), as a service that declares `KeyAsSegmentSupported`
+    /// addresses its entities.
+    public let keyAsSegment: Bool
 
     public init(
-        serviceRoot: String, dialect: ODataDialect = .v2, nestsExpand: Bool = true,
+        serviceRoot: String, dialect: ODataDialect = .v2, nestsExpand: Bool = true, keyAsSegment: Bool = false,
         keyTypes: @escaping @Sendable (String) -> [String: EdmPrimitiveType] = { _ in [:] }
     ) {
         self.serviceRoot = serviceRoot.hasSuffix("/") ? serviceRoot : serviceRoot + "/"
         self.dialect = dialect
         self.nestsExpand = nestsExpand
+        self.keyAsSegment = keyAsSegment
         self.keyTypes = keyTypes
     }
 
-    /// A builder whose key literals are typed by a service model, in the model's dialect.
+    /// A builder whose key literals are typed by a service model, in the model's dialect and key form.
     public init(serviceRoot: String, model: ServiceModel, nestsExpand: Bool = true) {
-        self.init(serviceRoot: serviceRoot, dialect: model.dialect, nestsExpand: nestsExpand) { set in
+        self.init(
+            serviceRoot: serviceRoot, dialect: model.dialect, nestsExpand: nestsExpand, keyAsSegment: model.keyAsSegment
+        ) { set in
             model.keyTypes(ofEntitySet: set)
         }
     }
@@ -41,7 +47,8 @@ public struct ODataURLBuilder: Sendable {
             options.select = options.select.filter { !$0.contains("/") }
         }
         let query = options.queryText(for: dialect)
-        return serviceRoot + path.urlText(keyTypes: keyTypes, dialect: dialect) + (query.isEmpty ? "" : "?" + query)
+        let text = path.urlText(keyTypes: keyTypes, dialect: dialect, keyAsSegment: keyAsSegment)
+        return serviceRoot + text + (query.isEmpty ? "" : "?" + query)
     }
 
     /// `url` with its v4 `$expand` cut to the first level (`$expand=A($expand=B),C` → `$expand=A,C`); nil when

@@ -57,8 +57,11 @@ public struct ResourcePath: Sendable, Hashable, CustomStringConvertible {
     public var description: String { canonical }
 
     /// The path as it goes into a URL, with literals typed by `keyTypes` where known.
+    /// `keyAsSegment`: a single key as a segment of its own (`Staff/3`, a string key unquoted and percent-encoded), as
+    /// a service declaring `KeyAsSegmentSupported` takes it; a key of several properties keeps its parentheses.
     public func urlText(
-        keyTypes: (String) -> [String: EdmPrimitiveType] = { _ in [:] }, dialect: ODataDialect = .v2
+        keyTypes: (String) -> [String: EdmPrimitiveType] = { _ in [:] }, dialect: ODataDialect = .v2,
+        keyAsSegment: Bool = false
     ) -> String {
         segments.map { segment in
             let name = PercentEncoding.encodeSegmentName(segment.name)
@@ -68,6 +71,10 @@ public struct ResourcePath: Sendable, Hashable, CustomStringConvertible {
                 return name + "(" + names.map { $0 + "=@" + $0 }.joined(separator: ",") + ")"
             }
             guard let key = segment.key else { return name }
+            if keyAsSegment, key.count == 1 {
+                if case .string(let text) = key[0].value { return name + "/" + PercentEncoding.encodeSegmentName(text) }
+                return name + "/" + KeyPredicate.urlText(key, types: keyTypes(segment.name), dialect: dialect)
+            }
             return name + "(" + KeyPredicate.urlText(key, types: keyTypes(segment.name), dialect: dialect) + ")"
         }.joined(separator: "/")
     }

@@ -1,0 +1,49 @@
+import CarDealerTestSupport
+import Foundation
+import ODataCore
+import ODataHTTP
+import Testing
+
+/// Keys as segments on a service we did not write (issue 37): odatapy serves the ownership data again at `/ks/`, its
+/// container declaring `Capabilities.KeyAsSegmentSupported` (`.ci/independent/ownership_service.py`). The built
+/// binary reads a car there and changes its model with `e`: the change reaches the service (read back over HTTP at
+/// the other root, which shares its data), sent to `Car/3` as such a service addresses it.
+@Suite(
+    .serialized, .enabled(if: odatapyRoot != nil, "CARDEALER_ODATAPY_ROOT is not set (see .ci/checks)"),
+    .enabled(if: TmuxSession.executable != nil, "tmux is not installed")
+)
+struct IndependentKeyAsSegmentTests {
+    typealias Launch = BrowserInTmuxTests.Launch
+
+    /// Car 3 as the service holds it.
+    func car(_ root: String) async throws -> [String: Any] {
+        let response = try await HTTPClientTransport(timeout: 10).send(
+            TransportRequest(url: root + "Car(3)", dialect: .v4))
+        return try #require(try JSONSerialization.jsonObject(with: Data(response.body)) as? [String: Any])
+    }
+
+    @Test func a_car_changed_on_a_service_that_takes_keys_as_segments_reaches_it() async throws {
+        let root = try #require(odatapyRoot)
+        let segments = root.replacingOccurrences(of: "/odata/", with: "/ks/")
+        let held = try await car(root)
+        let (make, model) = (try #require(held["make"] as? String), try #require(held["model"] as? String))
+        let newModel = "Civic \(Int.random(in: 10_000...99_999))"
+        let app = try Launch("browse \(segments)Car", columns: 120, rows: 24)
+        defer { app.close() }
+        try await app.expect("the cars") { $0.contains("● online") && $0.contains(make) }
+        try await app.select(make)
+        try app.tmux.sendKeys("e")
+        try await app.expect("the form") { $0.contains("Change") && $0.contains(model) }
+        try app.tmux.sendKeys("Tab")
+        try app.tmux.sendKeys("C-u")
+        try app.tmux.run("send-keys", "-t", app.tmux.target, "-l", newModel)
+        try app.tmux.sendKeys("Enter")
+        // Then the service holds it (its other root reads the same data)
+        #expect(try await eventually { (try await car(root)["model"] as? String) == newModel })
+        // And the request log says where it went: the key as a segment
+        try app.tmux.sendKeys("i")
+        try await app.expect("the request to Car/3") { $0.contains("/ks/Car/3") && !$0.contains("/ks/Car(3)") }
+        try app.tmux.sendKeys("q")
+        try await app.expect("a clean exit") { $0.contains("EXIT=0") }
+    }
+}
