@@ -42,8 +42,10 @@ final class SoakHarness {
         settings.cacheFile = cachePath
         // The walk is about reading under faults; the write path has its own tests.
         settings.allowsWrites = false
+        // (a stall is caught by the wait for the next bytes; a whole exchange gets room, so that a machine busy with
+        // the rest of the suite does not fail the start-up's $metadata: it once took over 3 s there)
         settings.timeout = requestTimeout
-        settings.requestTimeout = requestTimeout * 3
+        settings.requestTimeout = max(10, requestTimeout * 3)
         settings.tune = { configuration in
             configuration.retry = RetryPolicy(maxAttempts: 2, baseDelay: 0.005, maxDelay: 0.02)
             configuration.offlineProbeInterval = 0.02
