@@ -100,7 +100,7 @@ import Testing
     }
 
     @Test func a_detail_shows_its_own_types_properties_then_the_dynamic_ones_as_text() throws {
-        let (app, terminal, _) = try app(open: 2)
+        let (app, _, _) = try app(open: 2)
         let detail = try #require(app.stack.top as? EntityDetailController)
         let lines = detail.lines.map { ($0.isHeading ? "# " : "") + $0.label + " " + $0.value }
         let dynamic = try #require(lines.firstIndex(of: "# Dynamic properties "), "\(lines)")
@@ -114,10 +114,9 @@ import Testing
         #expect(lines[60] == "  … 10 more (v shows all)" && dynamic == 61)
         // (Enter on a member reads the whole value)
         #expect(detail.lines[6].name == "workplace")
-        // The escape a service put in a name never reaches the terminal, nor the line's label
+        // The escape a service put in a name is not in the line's label
         let named = lines[dynamic + 1]
         #expect(named.hasPrefix("nick") && named.hasSuffix("name Sparks") && !named.contains("\u{1B}"), "\(named)")
-        #expect(!terminal.lastFrame.joined().contains("\u{1B}"))
     }
 
     @Test func a_line_items_path_into_a_complex_value_is_a_column() throws {
@@ -139,6 +138,8 @@ import Testing
         let values = list.cellValues(of: shown)
         #expect(values("workplace/city") == .string("Seattle") && values("workplace/site/floor") == .int(3))
         #expect(values("workplace/nowhere") == nil && values("name/city") == nil)
+        // (a name of slashes alone, as a hostile $metadata may give a property, names nothing and breaks nothing)
+        #expect(values("/") == nil && values("//") == nil)
     }
 
     @Test func an_entity_claiming_a_type_its_set_cannot_hold_is_read_as_its_sets() throws {

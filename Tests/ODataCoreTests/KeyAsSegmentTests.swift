@@ -39,6 +39,12 @@ import Testing
                 urls.url(ResourcePath(Self.person).appending("Trips"))
                     == "http://w.test/People/russell%2Fwhyte%27s/Trips")
             #expect(urls.url(ResourcePath(Self.seat)) == "http://w.test/Seats(row=3,seat=7)")
+            // A string that would read as the collection, a system resource or a type cast: in parentheses
+            for (key, url) in [("", "People('')"), ("$each", "People('$each')"), ("W.Person", "People('W.Person')")] {
+                #expect(
+                    urls.url(ResourcePath(EntityKey(entitySet: "People", value: .string(key)))) == "http://w.test/"
+                        + url)
+            }
         }
     }
 
@@ -47,5 +53,27 @@ import Testing
         #expect(plain.url(ResourcePath(Self.person)) == "http://w.test/People('russell%2Fwhyte''s')")
         let v2 = try Self.model(inline: true, version: "1.0")
         #expect(!v2.keyAsSegment)
+    }
+
+    @Test func an_address_in_key_segment_form_names_its_entity() throws {
+        let model = try Self.model(inline: true)
+        #expect(
+            model.keyAsSegmentKey("http://w.test/People/russell%2Fwhyte")
+                == EntityKey(
+                    entitySet: "People", value: .string("russell/whyte")))
+        // (a key of several properties, a set the service lacks, or no key: none)
+        for uri in ["http://w.test/Seats/3", "http://w.test/Nobody/3", "http://w.test/People"] {
+            #expect(model.keyAsSegmentKey(uri) == nil, "\(uri)")
+        }
+        #expect(try Self.model(inline: true, declared: false).keyAsSegmentKey("http://w.test/People/x") == nil)
+        // A delta answer's removed entity named so is read, not refused as malformed
+        let delta =
+            ##"{"@odata.context":"$metadata#People/$delta","value":[{"@removed":{},"@id":"People/kristakemp"}]}"##
+        let decoder = VerboseJSONDecoder(serviceRoot: "http://w.test/", model: model)
+        guard case .collection(let page) = try decoder.decode(Array(delta.utf8), entitySet: "People") else {
+            Issue.record("not a list")
+            return
+        }
+        #expect(page.removed == [EntityKey(entitySet: "People", value: .string("kristakemp"))])
     }
 }

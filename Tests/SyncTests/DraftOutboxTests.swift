@@ -382,6 +382,65 @@ import Testing
         #expect(try cache.entity(active)?["title"] == .string("F"))
     }
 
+    @Test func values_edited_after_a_lost_activation_follow_as_a_change_and_an_unanswered_look_keeps_the_draft()
+        async throws
+    {
+        // Given a service that refuses the first activation, and whose draft is gone when the edited values come
+        // (its activation ran after all); its active copy cannot be read at first (503)
+        let looks = Mutex(0)
+        let transport = FakeTransport { request, _ in
+            switch (request.method, request.url) {
+            case (.post, Self.root + "Orders"): return Self.madeOrder(title: "F", active: false, status: 201)
+            case (.post, Self.madeDraftURL + "/S.draftActivate"):
+                return json(#"{"error":{"code":"400","message":"The title is too short"}}"#, status: 400)
+            case (.patch, Self.madeDraftURL): return TransportResponse(status: 404)
+            case (.get, Self.root + "Orders(ID=7,IsActiveEntity=true)"):
+                let look = looks.withLock {
+                    $0 += 1
+                    return $0
+                }
+                return look == 1 ? TransportResponse(status: 503) : Self.madeOrder(title: "F", active: true)
+            default: return TransportResponse(status: 404)
+            }
+        }
+        let (engine, cache) = try engine(transport)
+        engine.create(Self.newOrder)
+        await engine.flushIntents()
+        #expect(try await eventually { try cache.outboxEntries().first?.state == .failed })
+        let id = try #require(try cache.outboxEntries().first?.id)
+        engine.resolve(
+            outboxEntry: id, .resend([.init(name: "ID", value: .int(7)), .init(name: "title", value: .string("Fine"))]))
+        // Then, the active order not to be read, the create waits with its draft for the next attempt
+        #expect(
+            try await eventually {
+                // (queued again, not still on its way: the wait the retry set is on it)
+                let entry = try cache.outboxEntries().first
+                return entry?.state == .pending && entry?.lastError?.contains("404") == true
+                    && looks.withLock { $0 } == 1
+            })
+        guard case .create(_, _, let kept)? = try cache.outboxEntries().first?.write else {
+            Issue.record("not a create")
+            return
+        }
+        #expect(kept?.canonical == "Orders(ID=7,IsActiveEntity=false)")
+        // (this engine's clock stands still: its retry is made due as time passing would)
+        try await cache.write { try $0.makeQueuedWritesDue() }
+        await engine.flushOutbox()
+        // Then the create settles with the active order, and the edit follows as a change of it
+        let active = EntityKey(
+            entitySet: "Orders",
+            values: [.init(name: "ID", value: .int(7)), .init(name: "IsActiveEntity", value: .bool(true))])
+        #expect(
+            try await eventually {
+                let entries = try cache.outboxEntries()
+                return entries.count == 1 && entries[0].kind == .update && entries[0].entityKey == active
+            }, "\((try? cache.outboxEntries())?.map { "\($0.kind) \($0.state) \($0.lastError ?? "")" } ?? [])")
+        #expect(try cache.outboxEntries().first?.changes.contains { $0.value == .string("Fine") } == true)
+        #expect(looks.withLock { $0 } == 2)
+        // (nothing posted twice)
+        #expect(await transport.requests.filter { $0.method == .post && $0.url == Self.root + "Orders" }.count == 1)
+    }
+
     @Test func a_new_entity_whose_draft_is_gone_from_the_service_says_so_and_is_made_anew_when_sent_again()
         async throws
     {

@@ -35,6 +35,8 @@ public final class EntityDetailController: ScreenController {
     static let deepestStructure = 4
     /// The most elements of a collection shown as lines (the full-value view, `v`, has them all).
     static let mostElements = 50
+    /// The most lines structured values open into, in all (nested collections multiply).
+    static let mostStructureLines = 2_000
 
     /// `lines`, with each structured value opened: a complex value's members one per line under its own, indented,
     /// by their labels where the model has its type; a collection's elements one per line, numbered. Enter or `v` on
@@ -42,6 +44,7 @@ public final class EntityDetailController: ScreenController {
     func structured(_ lines: [Line], of entity: CachedEntity, declared: [Property]) -> [Line] {
         let model = environment.model
         var result: [Line] = []
+        var opened = 0
         func open(_ value: ODataValue, type: EdmTypeReference?, under line: Line, depth: Int) {
             let indent = String(repeating: "  ", count: depth)
             switch value {
@@ -72,6 +75,8 @@ public final class EntityDetailController: ScreenController {
             }
         }
         func add(_ value: ODataValue, type: EdmTypeReference?, label: String, under line: Line, depth: Int) {
+            guard opened < Self.mostStructureLines else { return }
+            opened += 1
             var member = line
             member.label = label
             member.criticality = nil

@@ -81,25 +81,33 @@ extension EntityListController {
         return columns
     }
 
-    /// The name of a row's own type, where it is one derived from its set's (as the model allows it); else nil.
-    static func typeColumnValue(of shown: CachedEntity, set: String?, model: ServiceModel) -> ODataValue? {
+    /// The name of a row's own type, where it is one derived from the type the list shows (its set's, or the one a
+    /// type cast names), as the model allows it; else nil.
+    static func typeColumnValue(
+        of shown: CachedEntity, set: String?, model: ServiceModel, shownType: EntityType? = nil
+    ) -> ODataValue? {
         guard let set, let named = shown.type, let type = model.entityType(named: named, inSet: set),
-            type.qualifiedName != model.entityType(ofSet: set)?.qualifiedName
+            type.qualifiedName != (shownType ?? model.entityType(ofSet: set))?.qualifiedName
         else { return nil }
         return .string(String(TextSanitizer.sanitize(type.ui.typeName ?? type.name).prefix(widestColumn)))
     }
 
     /// What a row's cells are filled from: its properties, and its type for the type column.
     func cellValues(of shown: CachedEntity) -> (String) -> ODataValue? {
-        let (set, model) = (shownSet, environment.model)
+        let (set, model, cast) = (shownSet, environment.model, castType)
         return { name in
-            if name == Self.typeField { return Self.typeColumnValue(of: shown, set: set, model: model) }
+            if name == Self.typeField {
+                return Self.typeColumnValue(of: shown, set: set, model: model, shownType: cast)
+            }
             guard name.utf8.contains(UInt8(ascii: "/")) else {
                 return shown.properties.first { $0.name == name }?.value
             }
-            // (a member of a complex value: `workplace/city`)
+            // (a member of a complex value: `workplace/city`; a property a hostile service named with slashes is
+            // itself, and a name of slashes alone names nothing)
+            if let value = shown.properties.first(where: { $0.name == name })?.value { return value }
             let steps = name.split(separator: "/")
-            var value = shown.properties.first { $0.name == steps[0] }?.value
+            guard steps.count > 1, let first = steps.first else { return nil }
+            var value = shown.properties.first { $0.name == first }?.value
             for step in steps.dropFirst() {
                 guard case .complex(let members)? = value else { return nil }
                 value = members.first { $0.name == step }?.value

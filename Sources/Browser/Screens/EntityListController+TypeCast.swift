@@ -29,6 +29,9 @@ extension EntityListController {
             request.path.segments.count <= 2, request.path.segments[0].key == nil
         else { return .failure(TypeCastRefusal("Only a list of an entity set narrows to a type.")) }
         let derived = model.derivedTypes(of: setType)
+        guard model.isVersion4 else {
+            return .failure(TypeCastRefusal("OData v2 has no type casts: the service lists \(kindTitle) whole."))
+        }
         guard !derived.isEmpty else {
             return .failure(TypeCastRefusal("\(kindTitle) are all of one type: the service derives none from it."))
         }

@@ -185,6 +185,29 @@ public struct ServiceModel: Sendable {
         isVersion4 && containers.contains(where: \.keyAsSegment)
     }
 
+    /// The entity an address of a service that takes keys as segments names (`…/Staff/3`, `…/People/russell`): its
+    /// last two segments, a set of a single key and that key's literal; nil otherwise.
+    public func keyAsSegmentKey(_ uri: String) -> EntityKey? {
+        guard keyAsSegment else { return nil }
+        let path = ResourcePath.pathPart(of: uri)
+        let segments = ResourcePath.splitSegments(Substring(path)).filter { !$0.isEmpty }
+        guard segments.count >= 2, let set = entitySet(named: PercentEncoding.decode(segments[segments.count - 2])),
+            let type = entityTypes[set.entityType]
+        else { return nil }
+        let keys = keyProperties(of: type)
+        let text = PercentEncoding.decode(segments[segments.count - 1])
+        guard keys.count == 1, !text.isEmpty else { return nil }
+        let value: ODataValue
+        switch keyTypes(ofEntitySet: set.name)[keys[0]] {
+        case .byte?, .sByte?, .int16?, .int32?, .int64?:
+            guard let number = Int64(text) else { return nil }
+            value = .int(number)
+        case .guid?: value = .guid(text)
+        default: value = .string(text)
+        }
+        return EntityKey(entitySet: set.name, value: value)
+    }
+
     /// The types derived from `type`, however deep, by name.
     public func derivedTypes(of type: EntityType) -> [EntityType] {
         entityTypes.values.filter {

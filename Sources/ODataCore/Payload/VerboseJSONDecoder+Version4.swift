@@ -35,14 +35,21 @@ extension VerboseJSONDecoder {
     /// answer to a type-cast request, whose entities need not each say their type. Nil when it names none the model
     /// has (whether the set can hold it is decided where the type is used).
     func castType(inContext context: String?) -> String? {
-        guard let model, let context, let hash = context.lastIndex(of: "#") else { return nil }
-        let parts = context[context.index(after: hash)...].split(separator: "/").dropFirst()
-        return parts.reversed().lazy.map(String.init).first { model.entityTypes[$0] != nil }
+        guard let model, let context, let hash = context.firstIndex(of: "#") else { return nil }
+        // (only the segment right after the set, its select list cut off: `Staff/NS.Mechanic(name)`; what a select
+        // list holds, `Staff(Boss/NS.Mechanic/x)`, names no cast of the set)
+        let fragment = context[context.index(after: hash)...]
+        guard let slash = fragment.firstIndex(of: "/"), !fragment[..<slash].contains("(") else { return nil }
+        let rest = fragment[fragment.index(after: slash)...]
+        let segment = rest.prefix { $0 != "/" && $0 != "(" }
+        return model.entityTypes[String(segment)] != nil ? String(segment) : nil
     }
 
     func decodeVersion4(tape: JSONTape, entitySet: String?, url: String?) throws(ODataError) -> ODataPayload {
         let context = Context(decoder: self, tape: tape, url: url, version4: true)
-        context.castType = castType(inContext: tape.member(0, "@odata.context").map(tape.string))
+        if let node = tape.member(0, "@odata.context"), tape[node].kind == .string {
+            context.castType = castType(inContext: tape.string(node))
+        }
         if let value = tape.member(0, "value"), isCollectionEnvelope(tape, 0) {
             guard tape[value].kind == .array, !(answersValues && Self.holdsValues(tape, array: value)) else {
                 return .value(context.untypedValue(value, depth: 0))

@@ -192,7 +192,7 @@ extension VerboseJSONDecoder {
                 else { return nil }
                 id = stringMember(metadata, "uri") ?? stringMember(metadata, "id")
             }
-            guard let id, let key = Self.entityKey(uri: id) else {
+            guard let id, let key = Self.entityKey(uri: id) ?? model?.keyAsSegmentKey(id) else {
                 throw malformed("entry \(position) says an entity was removed, but names none")
             }
             return key

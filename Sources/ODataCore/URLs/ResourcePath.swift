@@ -72,8 +72,14 @@ public struct ResourcePath: Sendable, Hashable, CustomStringConvertible {
             }
             guard let key = segment.key else { return name }
             if keyAsSegment, key.count == 1 {
-                if case .string(let text) = key[0].value { return name + "/" + PercentEncoding.encodeSegmentName(text) }
-                return name + "/" + KeyPredicate.urlText(key, types: keyTypes(segment.name), dialect: dialect)
+                // (a string that would read as something else there, the collection itself, a system resource such
+                // as `$each` or a type cast, goes in parentheses, which such a service takes too)
+                guard case .string(let text) = key[0].value else {
+                    return name + "/" + KeyPredicate.urlText(key, types: keyTypes(segment.name), dialect: dialect)
+                }
+                if !text.isEmpty, !text.hasPrefix("$"), !text.contains(".") {
+                    return name + "/" + PercentEncoding.encodeSegmentName(text)
+                }
             }
             return name + "(" + KeyPredicate.urlText(key, types: keyTypes(segment.name), dialect: dialect) + ")"
         }.joined(separator: "/")

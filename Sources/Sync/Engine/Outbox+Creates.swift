@@ -80,6 +80,9 @@ extension Outbox {
                 let values = path.segments[0].key
             {
                 serverKey = EntityKey(entitySet: path.segments[0].name, values: values)
+            } else if let key = model?.keyAsSegmentKey(location) {
+                // (`…/Staff/3`, from a service that takes keys as segments)
+                serverKey = key
             }
         }
         guard let serverKey, serverKey.entitySet == entry.entitySet else {

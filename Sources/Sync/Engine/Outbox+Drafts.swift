@@ -139,6 +139,7 @@ extension Outbox {
     /// Whether `entry` goes alone, never in a `$batch`: a change made through a draft, or a new entity of a set
     /// edited through drafts (made as a draft, then activated).
     func goesThroughDraft(_ entry: OutboxEntry) -> Bool {
+        if case .create(_, _, _?) = entry.write { return true }
         guard let model, model.draftActions(ofSet: entry.entitySet) != nil else { return false }
         return entry.kind == .create || draftEdit(of: entry) != nil
     }
@@ -152,6 +153,8 @@ extension Outbox {
             let draft = made.key, draft.entitySet == entry.entitySet,
             draft.values.contains(where: { $0.name == DraftActions.activeKey && $0.value == .bool(false) })
         else { return response }
+        // (kept before it is activated: a browser stopped meanwhile resumes that draft, not a second one)
+        await record { try $0.setCreateDraft(entry.id, draft: draft) }
         return await activate(entry, draft: draft, actions: actions, attempts: entry.attempts + 1)
     }
 
@@ -179,7 +182,7 @@ extension Outbox {
                 draft, changes: values, types: propertyTypes(of: entry.entitySet),
                 attempt: WriteRequestBuilder.Attempt(
                     requestID: entry.requestID + "-patch", firstSent: entry.firstSent ?? now, etag: "*"))
-            guard await draftStep(entry, patch, draft: draft, attempts: attempts) else { return }
+            guard await draftStep(entry, patch, draft: draft, attempts: attempts, values: values) else { return }
         }
         if let made = await activate(entry, draft: draft, actions: actions, attempts: attempts) {
             await settleCreate(entry, response: made)
@@ -222,9 +225,12 @@ extension Outbox {
     /// draft: nothing can be made twice); a draft no longer there settles it with the active entity when there is
     /// one, else fails it and forgets the draft; any other answer fails it with the service's sentence (sent again
     /// by the user, that draft goes on).
+    /// `values`: what the create now sets (a draft gone, the active entity settles it only if it holds them; else
+    /// they follow as a change of it).
     func draftStep(
         _ entry: OutboxEntry, _ request: TransportRequest, draft: EntityKey, attempts: Int,
-        outcome sent: Result<TransportResponse, any Error>? = nil, started sentAt: Date? = nil
+        outcome sent: Result<TransportResponse, any Error>? = nil, started sentAt: Date? = nil,
+        values: [ODataProperty] = []
     ) async -> Bool {
         let started = sentAt ?? clock.now()
         let outcome: Result<TransportResponse, any Error>
@@ -251,9 +257,27 @@ extension Outbox {
         let reason = failure ?? "HTTP \(response.status)"
         if response.status == 404 {
             let active = ServiceModel.activeKey(of: draft)
-            if let active, let found = await activeCopy(active), (200..<300).contains(found.status) {
+            var found: TransportResponse?
+            if let active { found = await activeCopy(active) }
+            if let active, let found, (200..<300).contains(found.status) {
                 // (activated by an attempt whose answer was lost)
                 await settleCreate(entry, response: found)
+                let held = runner.decodedCopy(found.body, entitySet: entry.entitySet) ?? []
+                if !Self.holds(held, values) {
+                    // (values edited since that attempt: they follow as a change of the entity it made)
+                    let now = clock.now()
+                    let etag = found.etag
+                    await record {
+                        _ = try $0.enqueueUpdate(
+                            active, changes: values, baseEtag: etag, requestID: entry.requestID + "-edited", at: now)
+                    }
+                }
+                return false
+            }
+            if active != nil, found.map({ [408, 429].contains($0.status) || $0.status >= 500 }) ?? true {
+                // (whether it ran cannot be told yet: the draft is kept, and looked for again)
+                await record { try $0.setCreateDraft(entry.id, draft: draft) }
+                await retryLater(entry, attempt: attempts, error: reason, after: nil)
                 return false
             }
             await record {
