@@ -15,12 +15,6 @@ extension EntityListController {
         return model.castType(segments[1].name, onSet: set)
     }
 
-    /// The derived type this list shows only, when it is a type-cast list.
-    var castType: EntityType? {
-        guard case .list(let request) = source else { return nil }
-        return Self.cast(of: request, model: environment.model)
-    }
-
     /// `:type NAME`: this set's list of the derived type `name` (its name or qualified name, in any case), opened
     /// over this one; or the sentence why not.
     func typeCast(to name: String) -> Result<EntityListController, TypeCastRefusal> {

@@ -33,6 +33,8 @@ public final class EntityListController: ScreenController, FilterableScreen {
     let source: ScreenContent
     /// The entity set of the entities shown (nil when `$metadata` cannot tell).
     let shownSet: String?
+    /// The derived type this list shows only, when it is a type-cast list (`:type`; worked out once, not per row).
+    let castType: EntityType?
 
     var cursor = ListCursor()
     var filter = ListFilter()
@@ -84,12 +86,14 @@ public final class EntityListController: ScreenController, FilterableScreen {
         cursor.setPageSize(40)
         switch source {
         case .list(let request):
+            castType = Self.cast(of: request, model: environment.model)
             shownSet =
-                request.path.segments.count == 1 || Self.cast(of: request, model: environment.model) != nil
+                request.path.segments.count == 1 || castType != nil
                 ? environment.model.listedSet(ofSegment: request.path.segments[0].name)
                     ?? request.path.segments[0].name : nil
             activeRequest = request
         case .related(let parent, let path):
+            castType = nil
             shownSet = environment.targetSet(from: parent.entitySet, path: path)
         case .entity, .call:
             preconditionFailure("a list shows a stored list or a relation; one answer is a screen of its own")

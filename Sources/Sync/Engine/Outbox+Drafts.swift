@@ -190,9 +190,9 @@ extension Outbox {
     }
 
     /// Activates `draft`, the one the service made for the create `entry`, under a request id derived from the
-    /// create's: its answer (the active entity) is returned to settle the create. Otherwise the draft is recorded on
-    /// the create, so that it is activated when sent again, and the create settled by what the activation got (see
-    /// ``draftStep(_:_:draft:attempts:)``).
+    /// create's: its answer (the active entity) is returned to settle the create. Otherwise the create (on which the
+    /// draft is already recorded, so that it is activated when sent again) is settled by what the activation got
+    /// (see ``draftStep(_:_:draft:attempts:outcome:started:values:)``).
     func activate(
         _ entry: OutboxEntry, draft: EntityKey, actions: DraftActions, attempts: Int
     ) async -> TransportResponse? {
@@ -210,7 +210,6 @@ extension Outbox {
             _ = await draftStep(entry, request, draft: draft, attempts: attempts, outcome: outcome, started: started)
         case .failure(let refusal):
             await record {
-                try $0.setCreateDraft(entry.id, draft: draft)
                 try $0.failOutbox(
                     entry.id,
                     error: "The service made it as the draft \(draft.canonical), but did not activate it: "
@@ -221,7 +220,7 @@ extension Outbox {
     }
 
     /// Sends one request on the draft a create made (`outcome`, when already sent); true when it was done. Else the
-    /// draft is kept on the create and the create settled: no answer, a 408, 429 or 5xx is tried again (from the
+    /// create is settled, the draft staying on it (recorded when the service made it): no answer, a 408, 429 or 5xx is tried again (from the
     /// draft: nothing can be made twice); a draft no longer there settles it with the active entity when there is
     /// one, else fails it and forgets the draft; any other answer fails it with the service's sentence (sent again
     /// by the user, that draft goes on).
@@ -245,7 +244,6 @@ extension Outbox {
             logWrite(
                 request, status: nil, bytes: 0, started: started, attempts: attempts, error: String(describing: error))
             let sentence = (error as? ODataError)?.description ?? String(describing: error)
-            await record { try $0.setCreateDraft(entry.id, draft: draft) }
             await retryLater(entry, attempt: attempts, error: sentence, after: nil)
             // (told once the create is queued again: the probe this starts makes queued writes due)
             await engine?.writeGotNoAnswer(sentence)
@@ -274,9 +272,8 @@ extension Outbox {
                 }
                 return false
             }
-            if active != nil, found.map({ [408, 429].contains($0.status) || $0.status >= 500 }) ?? true {
-                // (whether it ran cannot be told yet: the draft is kept, and looked for again)
-                await record { try $0.setCreateDraft(entry.id, draft: draft) }
+            if active != nil, found.map({ WriteVerdict.isTransient($0.status) }) ?? true {
+                // (whether it ran cannot be told yet: the draft stays on the create, and is looked for again)
                 await retryLater(entry, attempt: attempts, error: reason, after: nil)
                 return false
             }
@@ -289,13 +286,11 @@ extension Outbox {
             }
             return false
         }
-        if response.status == 408 || response.status == 429 || response.status >= 500 {
-            await record { try $0.setCreateDraft(entry.id, draft: draft) }
+        if WriteVerdict.isTransient(response.status) {
             await retryLater(entry, attempt: attempts, error: reason, after: Self.retryAfter(response))
             return false
         }
         await record {
-            try $0.setCreateDraft(entry.id, draft: draft)
             try $0.failOutbox(
                 entry.id,
                 error: "The service made it as the draft \(draft.canonical), but did not activate it: \(reason) "

@@ -47,11 +47,16 @@ enum WriteVerdict: Equatable {
             504 where kind.runsOnce && !known.honoursRepeatability:
             // A gateway that got no answer from the service behind it.
             return .unknownOutcome
-        case 408, 429, 500...599:
+        case let status where isTransient(status):
             return .retry(after: retryAfter)
         default:
             return .refused
         }
+    }
+
+    /// Whether an answer says to try again later: a timeout, too many requests, a server error.
+    static func isTransient(_ status: Int) -> Bool {
+        status == 408 || status == 429 || (500...599).contains(status)
     }
 
     /// The verdict when no answer came: `failure` as the transport threw it.
