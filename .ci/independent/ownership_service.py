@@ -114,6 +114,9 @@ class Schema(CsdlAbstractEdmProvider):
              nav(name="Car", type=NS + ".Car", partner="PersonCar")])
         common = "com.sap.vocabularies.Common.v1."
         makes = key_type("Make", "makeID", [("name", "Edm.String"), ("country", "Edm.String")], [])
+        # Media entities (issue 37): each photo's content is its stream, read at Photo(k)/$value.
+        photo = key_type("Photo", "photoID", [("caption", "Edm.String")], [])
+        photo.has_stream = True
         parts = key_type("Part", "partID", [("name", "Edm.String"), ("fits", "Edm.String")], [])
         dealership = key_type("Dealership", "dealershipID", [("name", "Edm.String"), ("city", "Edm.String")], [])
         car.properties[1].annotations = [
@@ -195,6 +198,7 @@ class Schema(CsdlAbstractEdmProvider):
                               term="Org.OData.Capabilities.V1.ChangeTracking",
                               value=Record(property_values=[PropertyValue("Supported", to_expression(True))]))]),
             CsdlEntitySet(name="Inspection", type=NS + ".Inspection"),
+            CsdlEntitySet(name="Photo", type=NS + ".Photo"),
             CsdlEntitySet(name="Make", type=NS + ".Make"),
             # A parts catalogue that answers $search (issues 33 and 37): what matches is odatapy's own rule.
             CsdlEntitySet(name="Part", type=NS + ".Part", annotations=[CsdlAnnotation(
@@ -278,7 +282,7 @@ class Schema(CsdlAbstractEdmProvider):
         checks = CsdlEnumType(name="Checks", is_flags=True, members=[
             CsdlEnumMember(name=name, value=value) for name, value in [("Brakes", 1), ("Lights", 2), ("Tyres", 4)]])
         return [CsdlSchema(namespace=NS, entity_types=[person, car, link, inspection, makes, parts, dealership,
-                                                     work_order, employee, mechanic],
+                                                     work_order, employee, mechanic, photo],
                            entity_container=container,
                            enum_types=[kinds, checks], complex_types=[address],
                            functions=[cars_by_make, of_kind, count_of_make, described],
@@ -344,6 +348,23 @@ def entity(**values):
     return made
 
 
+def photos():
+    """Three media entities: a small picture, a manual of three megabytes (read in many pieces), and one whose
+    content the service says is on another origin (the client refuses to follow it there)."""
+    def photo(key, caption, content_type, content=None, source=None):
+        made = entity(photoID=key, caption=caption)
+        made.media_content_type = content_type
+        made.media_content = content
+        made.media_content_source = source
+        made.media_etag = 'W/"m%d"' % key
+        return made
+    picture = bytes(range(256)) * 16
+    manual = b"".join(b"%07d page of the service manual\n" % line for line in range(100_000))
+    return [photo(1, "Front view", "image/png", picture),
+            photo(2, "Service manual", "application/pdf", manual),
+            photo(3, "Elsewhere", "image/png", source="http://192.0.2.7/photo.png")]
+
+
 def seed(store):
     people = {1: entity(personID=1, firstName="Alice", lastName="Smith"),
               2: entity(personID=2, firstName="Bob", lastName="Jones"),
@@ -384,6 +405,7 @@ def seed(store):
     fay.set_property("skills", ["Wiring", "Batteries", "Diagnostics"], ValueType.COLLECTION_PRIMITIVE,
                      "Collection(Edm.String)")
     store.set_entities("Staff", staff)
+    store.set_entities("Photo", photos())
     # The dealership itself: a singleton (issue 37).
     store.set_entities("Dealership", [entity(dealershipID=1, name="Ownership Motors", city="Seattle")])
     # Sixty parts, each for one make: a brake pad, a filter, a wiper… for every make.

@@ -194,8 +194,25 @@ public final class HTTPClientTransport: ODataTransport {
         return token
     }
 
+    /// A GET whose 2xx body goes to `sink` as it arrives (see ``ODataTransport/download(_:into:)``). Its whole
+    /// exchange may take an hour: the wait for each next piece is bounded as any request's is, and the body by
+    /// `maxBodyBytes`.
+    public func download(_ request: TransportRequest, into sink: DownloadSink) async throws -> TransportResponse {
+        var request = request
+        request.method = .get
+        request.body = nil
+        return Self.withoutToken(
+            try await exchangeFollowingRedirects(
+                request, into: sink, seconds: max(requestTimeout, Self.longestDownload)))
+    }
+
+    /// Seconds a download may take in all.
+    static let longestDownload: TimeInterval = 3600
+
     /// One request, following same-origin redirects of a GET.
-    func exchangeFollowingRedirects(_ request: TransportRequest) async throws -> TransportResponse {
+    func exchangeFollowingRedirects(
+        _ request: TransportRequest, into sink: DownloadSink? = nil, seconds whole: TimeInterval? = nil
+    ) async throws -> TransportResponse {
         guard var url = Self.webURL(request.url) else {
             throw ODataError(kind: .refused, message: "the link is not an http or https URL", url: request.url)
         }
@@ -206,13 +223,14 @@ public final class HTTPClientTransport: ODataTransport {
                 url: request.url
             )
         }
-        let seconds = min(requestTimeout, request.timeout ?? requestTimeout)
+        let bound = whole ?? requestTimeout
+        let seconds = min(bound, request.timeout ?? bound)
         let deadline = NIODeadline.now() + Self.amount(seconds)
         var redirects = 0
         while true {
             let response: TransportResponse
             do {
-                response = try await exchange(request, url: url, deadline: deadline)
+                response = try await exchange(request, url: url, deadline: deadline, into: sink)
             } catch {
                 if Task.isCancelled { throw CancellationError() }
                 if let signIn = error as? ODataError { throw signIn }
@@ -266,15 +284,19 @@ public final class HTTPClientTransport: ODataTransport {
     /// the request sent once more when the service answers `401` (a `401` means it did nothing with the request,
     /// so a write is safe to resend); a second `401` comes back as it is. A token that cannot be had fails the
     /// request before it is sent (``ODataError/neverSent``), so a write waits in the outbox.
-    func exchange(_ request: TransportRequest, url: URL, deadline: NIODeadline) async throws -> TransportResponse {
-        guard let tokens else { return try await exchange(request, url: url, deadline: deadline, as: authorization) }
+    func exchange(
+        _ request: TransportRequest, url: URL, deadline: NIODeadline, into sink: DownloadSink? = nil
+    ) async throws -> TransportResponse {
+        guard let tokens else {
+            return try await exchange(request, url: url, deadline: deadline, as: authorization, into: sink)
+        }
         let sent = try await signedIn(request) { () async throws(SignInError) in try await tokens.authorization() }
-        let response = try await exchange(request, url: url, deadline: deadline, as: sent)
+        let response = try await exchange(request, url: url, deadline: deadline, as: sent, into: sink)
         guard response.status == 401 else { return response }
         let renewed = try await signedIn(request) { () async throws(SignInError) in
             try await tokens.renewed(after: sent)
         }
-        return try await exchange(request, url: url, deadline: deadline, as: renewed)
+        return try await exchange(request, url: url, deadline: deadline, as: renewed, into: sink)
     }
 
     /// A token, or the request's failure: what went wrong, and `cardealer login` when only the user can mend it.
@@ -293,9 +315,11 @@ public final class HTTPClientTransport: ODataTransport {
         }
     }
 
-    /// One request and its whole answer; errors as the client threw them (see ``sentence(for:maxBodyBytes:)``).
+    /// One request and its whole answer (a 2xx body to `sink` instead, when there is one); errors as the client
+    /// threw them (see ``sentence(for:maxBodyBytes:)``).
     func exchange(
-        _ request: TransportRequest, url: URL, deadline: NIODeadline, as authorization: String?
+        _ request: TransportRequest, url: URL, deadline: NIODeadline, as authorization: String?,
+        into sink: DownloadSink? = nil
     ) async throws -> TransportResponse {
         var outgoing = HTTPClientRequest(url: Self.adding(serviceParameters, to: url).absoluteString)
         outgoing.method = HTTPMethod(rawValue: request.method.rawValue)
@@ -327,18 +351,27 @@ public final class HTTPClientTransport: ODataTransport {
         if let length = headers["content-length"].flatMap(Int.init), length > maxBodyBytes {
             throw Failure.bodyTooLarge
         }
+        let status = Int(answer.status.code)
+        let streams = sink != nil && (200..<300).contains(status)
+        if streams { try sink?.started(headers["content-length"].flatMap(Int.init)) }
         var body: [UInt8] = []
+        var received = 0
         do {
             for try await chunk in answer.body {
-                guard body.count + chunk.readableBytes <= maxBodyBytes else { throw Failure.bodyTooLarge }
-                body.append(contentsOf: chunk.readableBytesView)
+                guard received + chunk.readableBytes <= maxBodyBytes else { throw Failure.bodyTooLarge }
+                received += chunk.readableBytes
+                if streams, let sink {
+                    try sink.received(Array(chunk.readableBytesView))
+                } else {
+                    body.append(contentsOf: chunk.readableBytesView)
+                }
                 counter?.add(chunk.readableBytes)
                 guard NIODeadline.now() < deadline else { throw HTTPClientError.deadlineExceeded }
             }
         } catch let error as HTTPClientError where error == .remoteConnectionClosed {
             throw Failure.cutShort
         }
-        return TransportResponse(status: Int(answer.status.code), headers: headers, body: body)
+        return TransportResponse(status: status, headers: headers, body: body)
     }
 
     /// `url` with each of `parameters` its query does not name already.

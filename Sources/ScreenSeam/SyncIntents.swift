@@ -190,3 +190,31 @@ public protocol WriteIntents: Sendable {
     func delete(_ deletion: EntityDeletion)
     func resolve(outboxEntry id: Int64, _ resolution: OutboxResolution)
 }
+
+/// A stream saved to a file (`:save FILE`): a media entity's content, or a stream property's.
+public struct StreamDownload: Sendable, Hashable {
+    /// The entity that holds the stream.
+    public var key: EntityKey
+    /// Which stream, and what the entity's payload said of it (its read link, when the service gave one).
+    public var stream: MediaStream
+    /// The file written, as an absolute path; it appears whole or not at all.
+    public var path: String
+    /// The file as the user named it, for sentences.
+    public var shownPath: String
+
+    public init(key: EntityKey, stream: MediaStream, path: String, shownPath: String) {
+        self.key = key
+        self.stream = stream
+        self.path = path
+        self.shownPath = shownPath
+    }
+}
+
+/// What screens ask the fetcher to save: one stream at a time, its progress on the status
+/// (the status's `download`). Fire-and-forget, as ``SyncIntents``.
+public protocol DownloadIntents: Sendable {
+    /// Starts saving a stream (one already under way is cancelled first).
+    func download(_ download: StreamDownload)
+    /// Stops the download under way; nothing is left of its file.
+    func cancelDownload()
+}

@@ -230,6 +230,7 @@ public final class BrowsingSession: Sendable {
             cache: cache, intents: engine, writes: allowsWrites ? engine : nil, model: model, profile: profile)
         environment.standingWarning = standingWarning
         environment.serviceRoot = root
+        environment.downloads = engine
         var settings = settings
         settings.sharedTokens = tokens
         environment.openService = { [settings] root in try await Self.openForValueHelp(root, like: settings) }

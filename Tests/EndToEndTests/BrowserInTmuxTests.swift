@@ -39,7 +39,7 @@ struct BrowserInTmuxTests {
             let pattern = "▌ *" + NSRegularExpression.escapedPattern(for: label)
             let selected = { (screen: String) in screen.range(of: pattern, options: .regularExpression) != nil }
             for _ in 0..<presses {
-                if selected(try tmux.capture()) { return }
+                if selected(try await tmux.captured()) { return }
                 try tmux.sendKeys("j")
                 _ = try await tmux.waitFor(timeout: .milliseconds(300), selected)
             }

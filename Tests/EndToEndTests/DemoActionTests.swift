@@ -23,12 +23,12 @@ struct DemoActionTests {
         let root = "http://127.0.0.1:\(port)/CarDealer.svc/"
         let (car, ownership, person) = try await DemoOwnerships.latest(root: root)
         func recordCount() async throws -> Int? {
-            let asked = try await HTTPClientTransport(timeout: 5).send(
+            let asked = try await HTTPClientTransport(timeout: 10).send(
                 TransportRequest(url: root + "PersonCar(\(ownership))/PersonCarMaintenance/$count"))
             return Int(String(decoding: asked.body, as: UTF8.self))
         }
         let before = try #require(try await recordCount())
-        let held = try await HTTPClientTransport(timeout: 5).send(
+        let held = try await HTTPClientTransport(timeout: 10).send(
             TransportRequest(url: root + "Car(\(car))?$format=json"))
         guard case .entity(let carEntity) = try VerboseJSONDecoder(serviceRoot: root).decode(held.body),
             case .string(let make)? = carEntity["make"], case .string(let model)? = carEntity["model"]

@@ -24,7 +24,7 @@ struct DemoOperationTests {
             dialect == .v4
             ? "CarsBuiltBefore(year=@year)?@year=1990&$count=true&$top=0"
             : "CarsBuiltBefore?year=1990&$inlinecount=allpages&$top=0"
-        let response = try await HTTPClientTransport(timeout: 5).send(
+        let response = try await HTTPClientTransport(timeout: 10).send(
             TransportRequest(url: root + query, dialect: dialect))
         guard
             case .collection(let answer) = try VerboseJSONDecoder(serviceRoot: root, dialect: dialect).decode(
@@ -68,7 +68,7 @@ struct DemoOperationTests {
         try await app.expect("the cars") { $0.contains("● online") && !$0.contains("loading…") }
         // Car 1, and a year it cost something in, asked by hand (the first such year from 1990)
         func cost(in year: Int) async throws -> String {
-            let asked = try await HTTPClientTransport(timeout: 5).send(
+            let asked = try await HTTPClientTransport(timeout: 10).send(
                 TransportRequest(
                     url: root
                         + (dialect == .v4
@@ -89,7 +89,7 @@ struct DemoOperationTests {
         try app.tmux.run("send-keys", "-t", app.tmux.target, "-l", "filter carID = 1")
         try app.tmux.sendKeys("Enter")
         // (its row on screen, not only its count: `!` offers what acts on the row the cursor is on)
-        let carOne = try await HTTPClientTransport(timeout: 5).send(
+        let carOne = try await HTTPClientTransport(timeout: 10).send(
             TransportRequest(url: root + "Car(1)" + (dialect == .v4 ? "" : "?$format=json"), dialect: dialect))
         guard case .entity(let held) = try VerboseJSONDecoder(serviceRoot: root, dialect: dialect).decode(carOne.body),
             case .string(let model)? = held["model"]

@@ -43,7 +43,7 @@ struct DemoValueHelpTests {
         // And the service holds it
         var held: ODataValue?
         for _ in 0..<100 {
-            let response = try await HTTPClientTransport(timeout: 5).send(
+            let response = try await HTTPClientTransport(timeout: 10).send(
                 TransportRequest(url: root + "Car(2)", dialect: dialect))
             if case .entity(let car) = try VerboseJSONDecoder(serviceRoot: root, dialect: dialect).decode(
                 response.body)

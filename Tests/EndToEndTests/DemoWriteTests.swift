@@ -12,7 +12,7 @@ struct DemoWriteTests {
 
     /// The service's own copy of a car's make (what the list without a profile shows), read past the browser.
     func make(of car: Int, at root: String) async throws -> (status: Int, make: String?) {
-        let response = try await HTTPClientTransport(timeout: 5).send(TransportRequest(url: root + "Car(\(car))"))
+        let response = try await HTTPClientTransport(timeout: 10).send(TransportRequest(url: root + "Car(\(car))"))
         guard response.status == 200,
             case .entity(let entity) = try VerboseJSONDecoder(serviceRoot: root).decode(response.body)
         else { return (response.status, nil) }
@@ -69,7 +69,7 @@ struct DemoWriteTests {
 extension DemoWriteTests {
     /// The service's entities at `path` (past the browser), decoded.
     func entities(_ path: String, at root: String) async throws -> [ODataEntity] {
-        let response = try await HTTPClientTransport(timeout: 5).send(TransportRequest(url: root + path))
+        let response = try await HTTPClientTransport(timeout: 10).send(TransportRequest(url: root + path))
         switch try VerboseJSONDecoder(serviceRoot: root).decode(response.body) {
         case .collection(let collection): return collection.entities
         case .entity(let entity): return [entity]
@@ -235,7 +235,7 @@ extension DemoWriteTests {
     /// Changes `lastName`'s first name on the service itself (past the browser), moving its ETag on.
     func changeOnTheService(_ lastName: String, firstName: String, at root: String) async throws {
         let key = try #require(try await entities("Person?$filter=lastName eq '\(lastName)'", at: root).first?.key)
-        let response = try await HTTPClientTransport(timeout: 5).send(
+        let response = try await HTTPClientTransport(timeout: 10).send(
             TransportRequest(
                 method: .merge, url: root + key.canonical,
                 headers: ["Content-Type": "application/json", "If-Match": "*"],
@@ -359,7 +359,7 @@ extension DemoWriteTests {
         let body = #"{"firstName":"Ada","lastName":"Aaberg","ssn":"1","createDate":"\/Date(0)\/"}"#
         var post = TransportRequest(method: .post, url: server.baseURL + "Person", body: Array(body.utf8))
         post.headers["Content-Type"] = "application/json"
-        #expect(try await HTTPClientTransport(timeout: 5).send(post).status == 201)
+        #expect(try await HTTPClientTransport(timeout: 10).send(post).status == 201)
         try app.tmux.sendKeys("r")
         // Then the cursor is still on that person, now the fourth of 31
         let after = try await app.expect("the cursor on the same person") { $0.contains("4 of 31") }

@@ -201,7 +201,7 @@ struct IndependentExportTests {
         let header = try #require(records.first)
         #expect(header.contains("BusinessPartnerID") && header.contains("CompanyName"), "\(header)")
         // The server's own count of the set
-        let response = try await HTTPClientTransport(timeout: 5).send(
+        let response = try await HTTPClientTransport(timeout: 10).send(
             TransportRequest(url: root + "BusinessPartnerSet/$count"))
         let counted = Int(
             String(decoding: response.body, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))

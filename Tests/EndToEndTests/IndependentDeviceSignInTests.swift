@@ -27,7 +27,7 @@ struct IndependentDeviceSignInTests {
 
     /// POSTs `body` (JSON) to the server's test hands at `path`.
     static func hands(_ path: String, _ body: String = "{}") async throws {
-        let response = try await HTTPClientTransport(timeout: 5).send(
+        let response = try await HTTPClientTransport(timeout: 10).send(
             TransportRequest(
                 method: .post, url: issuer + path, headers: ["Content-Type": "application/json"], body: Array(body.utf8)
             ))
@@ -49,7 +49,7 @@ struct IndependentDeviceSignInTests {
 
     /// The times the server saw polls of `code`.
     static func polls(of code: String) async throws -> [Double] {
-        let response = try await HTTPClientTransport(timeout: 5).send(TransportRequest(url: issuer + "/_test/polls"))
+        let response = try await HTTPClientTransport(timeout: 10).send(TransportRequest(url: issuer + "/_test/polls"))
         guard case .array(let entries)? = try JSONReader().read(response.body)["results"] else { return [] }
         for entry in entries {
             guard case .string(code)? = entry["user_code"], case .array(let times)? = entry["at"] else { continue }
@@ -198,11 +198,11 @@ extension IndependentDeviceSignInTests {
 
     /// Opens `url` as a web browser would, up to the redirect back to 127.0.0.1 (followed too); that last answer.
     static func browse(_ url: String) async throws -> (status: Int, location: String?, page: String) {
-        let first = try await HTTPClientTransport(timeout: 5).send(TransportRequest(url: url))
+        let first = try await HTTPClientTransport(timeout: 10).send(TransportRequest(url: url))
         guard let location = first.headers["location"] else {
             return (first.status, nil, String(decoding: first.body, as: UTF8.self))
         }
-        let back = try await HTTPClientTransport(timeout: 5).send(TransportRequest(url: location))
+        let back = try await HTTPClientTransport(timeout: 10).send(TransportRequest(url: location))
         return (back.status, location, String(decoding: back.body, as: UTF8.self))
     }
 
@@ -240,7 +240,7 @@ extension IndependentDeviceSignInTests {
         let url = try #require(Self.authorizationURL(in: forged.output))
         let redirect = try #require(
             URLComponents(string: url)?.queryItems?.first { $0.name == "redirect_uri" }?.value)
-        let refused = try await HTTPClientTransport(timeout: 5).send(
+        let refused = try await HTTPClientTransport(timeout: 10).send(
             TransportRequest(url: redirect + "?code=stolen&state=not-the-one-sent"))
         #expect(refused.status == 400)
         #expect(forged.process.isRunning, "\(forged.output)")

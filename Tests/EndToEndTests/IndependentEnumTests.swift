@@ -21,7 +21,7 @@ struct IndependentEnumTests {
     func focus(_ label: String, in app: Launch) async throws {
         let focused = { (screen: String) in screen.range(of: "▌ *\(label) ", options: .regularExpression) != nil }
         for _ in 0..<12 {
-            if focused(try app.tmux.capture()) { return }
+            if focused(try await app.tmux.captured()) { return }
             try app.tmux.sendKeys("Tab")
             _ = try await app.tmux.waitFor(timeout: .milliseconds(300), focused)
         }

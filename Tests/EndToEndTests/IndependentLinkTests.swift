@@ -39,7 +39,7 @@ struct IndependentLinkTests {
     /// The status of `GET path` on the service, past the browser.
     func status(_ path: String) async throws -> Int {
         let root = try #require(odatapyRoot)
-        return try await HTTPClientTransport(timeout: 5).send(TransportRequest(url: root + path)).status
+        return try await HTTPClientTransport(timeout: 10).send(TransportRequest(url: root + path)).status
     }
 
     /// The browser on the people, drilled into `person`'s cars, the cursor on the row showing `car`.
@@ -55,7 +55,9 @@ struct IndependentLinkTests {
         try app.tmux.run("send-keys", "-t", app.tmux.target, "-l", String(person.prefix(5)))
         try app.tmux.sendKeys("Enter", "Enter")
         try await app.expect("their cars") { $0.contains("Cars") && $0.contains(car) && $0.contains("Model") }
-        while try app.tmux.capture().split(separator: "\n").first(where: { $0.hasPrefix("▌") })?.contains(car) != true {
+        while try await app.tmux.captured().split(separator: "\n").first(where: { $0.hasPrefix("▌") })?.contains(car)
+            != true
+        {
             try app.tmux.sendKeys("j")
             try await Task.sleep(for: .milliseconds(100))
         }
@@ -182,7 +184,7 @@ struct IndependentLinkTests {
         try await app.expect("Carol gone from her friends") { !$0.contains("White, Carol") && !$0.contains("pending") }
         // Then on the service the friendship is gone, and Carol is not
         let friends = { () async throws -> String in
-            let response = try await HTTPClientTransport(timeout: 5).send(
+            let response = try await HTTPClientTransport(timeout: 10).send(
                 TransportRequest(url: root + "Person(1)/Friends"))
             return String(decoding: response.body, as: UTF8.self)
         }

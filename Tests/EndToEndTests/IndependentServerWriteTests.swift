@@ -276,7 +276,7 @@ func mockSAPRequests(
 )] {
     let origin = root.components(separatedBy: "/sap/").first ?? root
     let servicePath = String(root.dropFirst(origin.count))
-    let response = try await HTTPClientTransport(timeout: 5).send(TransportRequest(url: origin + "/_mock/requests"))
+    let response = try await HTTPClientTransport(timeout: 10).send(TransportRequest(url: origin + "/_mock/requests"))
     guard case .array(let entries)? = try JSONReader().read(response.body)["results"] else { return [] }
     return entries.compactMap { entry in
         guard case .number(let id)? = entry["id"], let number = Int(id), number > earlier,

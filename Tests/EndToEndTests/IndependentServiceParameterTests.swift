@@ -11,7 +11,7 @@ struct IndependentServiceParameterTests {
     /// mock-sap's log from request `after` on: (path, query).
     static func logged(root: String, after: Int) async throws -> [(id: Int, path: String, query: String)] {
         let origin = root.components(separatedBy: "/sap/").first ?? root
-        let response = try await HTTPClientTransport(timeout: 5).send(
+        let response = try await HTTPClientTransport(timeout: 10).send(
             TransportRequest(url: origin + "/_mock/requests?limit=500"))
         guard case .array(let entries)? = try JSONReader().read(response.body)["results"] else { return [] }
         return entries.compactMap { entry in

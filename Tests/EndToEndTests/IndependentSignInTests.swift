@@ -30,14 +30,14 @@ struct IndependentSignInTests {
 
     /// Revokes every token mock-sap issued, refresh tokens included.
     static func revokeAll() async throws {
-        let response = try await HTTPClientTransport(timeout: 5).send(
+        let response = try await HTTPClientTransport(timeout: 10).send(
             TransportRequest(method: .delete, url: origin + "/_mock/tokens"))
         #expect(response.status == 200)
     }
 
     /// The grants of the tokens mock-sap holds as valid, newest first.
     static func grants() async throws -> [String] {
-        let response = try await HTTPClientTransport(timeout: 5).send(TransportRequest(url: origin + "/_mock/tokens"))
+        let response = try await HTTPClientTransport(timeout: 10).send(TransportRequest(url: origin + "/_mock/tokens"))
         guard case .array(let tokens)? = try JSONReader().read(response.body)["results"] else { return [] }
         return tokens.compactMap { token in
             guard case .bool(false)? = token["expired"], case .string(let grant)? = token["grant"] else { return nil }

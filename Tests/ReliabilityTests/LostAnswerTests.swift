@@ -14,7 +14,7 @@ import Testing
 @Suite(.serialized)
 struct LostAnswerTests {
     func entities(_ path: String, at root: String) async throws -> [ODataEntity] {
-        let response = try await HTTPClientTransport(timeout: 5).send(TransportRequest(url: root + path))
+        let response = try await HTTPClientTransport(timeout: 10).send(TransportRequest(url: root + path))
         guard case .collection(let collection) = try VerboseJSONDecoder(serviceRoot: root).decode(response.body)
         else { return [] }
         return collection.entities

@@ -85,7 +85,7 @@ struct IndependentSignInOverSSHTests {
         }
         let code = String(prompt.screen[range].suffix(9))
         // When dora enters it on her phone
-        let approve = try await HTTPClientTransport(timeout: 5).send(
+        let approve = try await HTTPClientTransport(timeout: 10).send(
             TransportRequest(
                 method: .post, url: issuer + "/_test/device", headers: ["Content-Type": "application/json"],
                 body: Array(#"{"user_code":"\#(code)","user":"dora","approve":true}"#.utf8)))

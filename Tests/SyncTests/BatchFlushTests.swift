@@ -55,7 +55,7 @@ import Testing
     }
 
     func serviceEntity(_ root: String, _ path: String) async throws -> ODataEntity? {
-        let response = try await HTTPClientTransport(timeout: 5).send(TransportRequest(url: root + path))
+        let response = try await HTTPClientTransport(timeout: 10).send(TransportRequest(url: root + path))
         guard response.status == 200 else { return nil }
         let decoder = VerboseJSONDecoder(serviceRoot: root)
         guard case .entity(let entity) = try decoder.decode(response.body) else { return nil }
@@ -63,7 +63,7 @@ import Testing
     }
 
     func serviceCount(_ root: String, _ path: String) async throws -> Int? {
-        let response = try await HTTPClientTransport(timeout: 5).send(TransportRequest(url: root + path + "/$count"))
+        let response = try await HTTPClientTransport(timeout: 10).send(TransportRequest(url: root + path + "/$count"))
         return Int(String(decoding: response.body, as: UTF8.self))
     }
 
@@ -111,7 +111,7 @@ import Testing
             var change = TransportRequest(method: .merge, url: root + "Car(3)", dialect: .v2)
             change.headers["Content-Type"] = "application/json"
             change.body = Array(#"{"model":"Theirs"}"#.utf8)
-            #expect(try await HTTPClientTransport(timeout: 5).send(change).status == 204)
+            #expect(try await HTTPClientTransport(timeout: 10).send(change).status == 204)
             // When cars 1 to 5 are changed here and flushed together
             for number in 1...5 {
                 engine.save(
@@ -160,7 +160,7 @@ import Testing
             let writes = transport.writes.dropFirst(before)
             #expect(writes.count == 1 && writes.first?.url.hasSuffix("$batch") == true, "\(writes.map(\.url))")
             #expect(try await serviceCount(root, "Car") == cars + 1)
-            let response = try await HTTPClientTransport(timeout: 5).send(
+            let response = try await HTTPClientTransport(timeout: 10).send(
                 TransportRequest(url: root + "Person(2)/PersonCar?$expand=Car", dialect: version4 ? .v4 : .v2))
             #expect(String(decoding: response.body, as: UTF8.self).contains("One Unit"))
             if !version4 {
@@ -186,7 +186,7 @@ import Testing
             await engine.waitUntilIdle()
             let cars = try #require(try await serviceCount(root, "Car"))
             // Given Person(3) deleted on the service meanwhile (so an ownership of theirs is refused)
-            let gone = try await HTTPClientTransport(timeout: 5).send(
+            let gone = try await HTTPClientTransport(timeout: 10).send(
                 TransportRequest(method: .delete, url: root + "Person(3)", dialect: version4 ? .v4 : .v2))
             #expect(gone.status == 204)
             // When a car is added among their cars here
@@ -228,7 +228,7 @@ extension BatchFlushTests {
             #expect(try await eventually { try engine.cache.outboxEntries().isEmpty })
             let cars = try #require(try await serviceCount(root, "Car"))
             // And Person(3) deleted on the service meanwhile
-            let gone = try await HTTPClientTransport(timeout: 5).send(
+            let gone = try await HTTPClientTransport(timeout: 10).send(
                 TransportRequest(method: .delete, url: root + "Person(3)", dialect: .v2))
             #expect(gone.status == 204)
             // When a car added among Person(3)'s cars is refused with its ownership, and both are sent again
@@ -278,7 +278,7 @@ extension BatchFlushTests {
             await engine.flushIntents()
             // Then it lands on the service, on the car the create made
             #expect(try await eventually { try engine.cache.outboxEntries().isEmpty })
-            let response = try await HTTPClientTransport(timeout: 5).send(
+            let response = try await HTTPClientTransport(timeout: 10).send(
                 TransportRequest(url: root + "Person(2)/PersonCar?$expand=Car", dialect: version4 ? .v4 : .v2))
             #expect(String(decoding: response.body, as: UTF8.self).contains("Changed Late"))
             #expect(await engine.lastError?.0 == nil)

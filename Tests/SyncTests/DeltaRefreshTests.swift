@@ -50,7 +50,7 @@ import Testing
             request.headers["Content-Type"] = "application/json"
             request.body = Array(body.utf8)
         }
-        return try await HTTPClientTransport(timeout: 5).send(request).status
+        return try await HTTPClientTransport(timeout: 10).send(request).status
     }
 
     @Test(arguments: [false, true])

@@ -139,7 +139,7 @@ import Testing
             let (_, ownership, before) = try await invoke(setting)
             // The service ran it (its record is there) …
             let url = setting.root + "PersonCar(\(ownership))/PersonCarMaintenance/$count"
-            let count = try await HTTPClientTransport(timeout: 5).send(TransportRequest(url: url))
+            let count = try await HTTPClientTransport(timeout: 10).send(TransportRequest(url: url))
             #expect(Int(String(decoding: count.body, as: UTF8.self)) == before.count + 1)
             // … but nothing said to read the maintenance again
             try await Task.sleep(for: .milliseconds(500))
@@ -167,7 +167,7 @@ import Testing
             // Given another client records a service of the car
             let other = TransportRequest(
                 method: .post, url: setting.server.baseURL + "RecordService?carID=\(car)&mileage=9", dialect: .v2)
-            #expect(try await HTTPClientTransport(timeout: 5).send(other).status == 200)
+            #expect(try await HTTPClientTransport(timeout: 10).send(other).status == 200)
             // When the screen is refreshed
             engine.refresh(screen: screen)
             await engine.flushIntents()

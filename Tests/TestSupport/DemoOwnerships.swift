@@ -12,7 +12,7 @@ public enum DemoOwnerships {
     /// ownership and its person. `root` is the service's v2 root.
     public static func latest(root: String) async throws -> (car: Int64, ownership: Int64, person: Int64) {
         let url = root + "PersonCar?$expand=Car/PersonCar,Person&$top=40&$format=json"
-        let response = try await HTTPClientTransport(timeout: 5).send(TransportRequest(url: url))
+        let response = try await HTTPClientTransport(timeout: 10).send(TransportRequest(url: url))
         guard case .collection(let links) = try VerboseJSONDecoder(serviceRoot: root).decode(response.body) else {
             throw Failure(description: "the service listed no ownerships")
         }

@@ -4,7 +4,7 @@ import Foundation
 ///
 /// Each session uses its own socket (`tmux -L`) so tests never touch a user's tmux, and
 /// ``kill()`` ends that server only.
-public struct TmuxSession {
+public struct TmuxSession: Sendable {
     /// The `tmux` executable, if one is installed.
     public static let executable: String? = ["/usr/bin/tmux", "/usr/local/bin/tmux", "/opt/homebrew/bin/tmux"]
         .first { FileManager.default.isExecutableFile(atPath: $0) }
@@ -61,17 +61,23 @@ public struct TmuxSession {
         try run("display-message", "-p", "-t", target, format).trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
+    /// The pane's visible text, read on a thread of its own (``offThePool(_:)``): tmux is a process waited for, and
+    /// tests that poll panes every 20 ms from the cooperative pool starve in-process servers of the whole suite.
+    public func captured() async throws -> String {
+        try await offThePool { [self] in try capture() }
+    }
+
     /// Polls the pane until `condition` holds for its text or `timeout` passes; returns the last capture.
     @discardableResult
     public func waitFor(
         timeout: Duration = .seconds(15), _ condition: (String) -> Bool
     ) async throws -> (matched: Bool, screen: String) {
         let deadline = ContinuousClock.now + timeout
-        var screen = try capture()
+        var screen = try await captured()
         while !condition(screen) {
             guard ContinuousClock.now < deadline else { return (false, screen) }
             try await Task.sleep(for: .milliseconds(20))
-            screen = try capture()
+            screen = try await captured()
         }
         return (true, screen)
     }

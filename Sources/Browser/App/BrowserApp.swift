@@ -34,6 +34,8 @@ public final class BrowserApp {
     let palette: CommandPalette
     /// What the last command said (shown on the status line until the next key).
     var commandMessage: String?
+    /// The last download whose ending was said.
+    var downloadSaid: Int?
     /// Keys bound by a config file to stand for other keys (see ``bind(_:)``).
     var keymap = Keymap()
     /// The last click's row and time, for double clicks.
@@ -115,6 +117,11 @@ public final class BrowserApp {
                 }
                 continue
             }
+            if key == .escape, status?.download?.state == .running, let downloads = environment.downloads {
+                // (Esc stops a download before it goes back)
+                downloads.cancelDownload()
+                continue
+            }
             if !stack.handle(key) { return false }
             if palette.isOpen { needsDisplay = true }
         }
@@ -180,7 +187,8 @@ public final class BrowserApp {
         top.render(into: &buffer, rows: 1..<(size.rows - 1))
         Chrome.drawStatus(
             status: status, outbox: Self.outboxNote(outbox, online: status?.isOnline ?? true),
-            summary: commandMessage ?? (environment.standingWarning.map { $0 + " · " } ?? "") + top.statusSummary,
+            summary: commandMessage ?? runningDownload
+                ?? (environment.standingWarning.map { $0 + " · " } ?? "") + top.statusSummary,
             spinnerPhase: activityVisible ? spinnerPhase : nil,
             into: &buffer)
         if palette.isOpen { palette.render(into: &buffer, completionRows: min(8, size.rows - 3)) }
@@ -200,6 +208,14 @@ public final class BrowserApp {
 
     func statusChanged(_ newStatus: SyncStatus) {
         let wasShowingActivity = activityVisible
+        if let download = newStatus.download, download != status?.download {
+            // (how a download ended is said once, until the next key; while it runs, the status line follows it)
+            if download.state != .running, download.id != downloadSaid {
+                downloadSaid = download.id
+                commandMessage = Self.sentence(for: download)
+            }
+            setNeedsDisplay()
+        }
         status = newStatus
         if newStatus.inFlight > 0 { startSpinner() } else { stopSpinner() }
         // While the indicator is hidden, a change in the number of requests alone changes nothing on screen.
@@ -335,6 +351,8 @@ public final class BrowserApp {
                 break
             }
             commandMessage = list.export(to: path)
+        case .save(let path):
+            commandMessage = saveStream(to: path)
         case .sort(let column, let descending):
             let list = stack.top as? EntityListController
             commandMessage =

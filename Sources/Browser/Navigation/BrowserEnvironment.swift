@@ -11,6 +11,8 @@ public final class BrowserEnvironment {
     public let intents: any SyncIntents
     /// Where changes made on screens go; nil when this browser does not write (a read-only session).
     public let writes: (any WriteIntents)?
+    /// Where `:save` sends a stream to be saved to a file; nil where this browser saves none.
+    public var downloads: (any DownloadIntents)?
     public let model: ServiceModel
     public let profile: DisplayProfile
     /// Puts text on the clipboard through the terminal (set by ``BrowserApp``; false when it could not be sent).

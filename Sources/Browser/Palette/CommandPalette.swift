@@ -26,6 +26,9 @@ final class CommandPalette {
         Command(name: "type", arguments: "TYPE", summary: "this list's entities of one derived type only"),
         Command(name: "where", summary: "show and copy the path of this screen"),
         Command(name: "export", arguments: "FILE", summary: "write this list to FILE.csv or FILE.json"),
+        Command(
+            name: "save", arguments: "FILE",
+            summary: "save the media (a photo, a document) of this entity or the selected row to FILE"),
         Command(name: "theme", arguments: "NAME", summary: "dark, light, high-contrast or monochrome"),
         Command(
             name: "sort", arguments: "[COLUMN [desc]]", summary: "sort by a column (no name: the next one)",
@@ -228,6 +231,8 @@ final class CommandPalette {
         case typeCast(String)
         case theme(String)
         case export(String)
+        /// `:save FILE`: a stream to a file.
+        case save(String)
         case hide(String)
         case show(String)
         case sort(column: String, descending: Bool)
@@ -251,6 +256,7 @@ final class CommandPalette {
         case "delete-entity" where rest.isEmpty: return .deleteEntity
         case "theme": return .theme(rest)
         case "export" where !rest.isEmpty: return .export(rest)
+        case "save" where !rest.isEmpty: return .save(rest)
         case "hide" where !rest.isEmpty: return .hide(rest)
         case "sort" where !rest.isEmpty:
             var words = rest.split(separator: " ").map(String.init)

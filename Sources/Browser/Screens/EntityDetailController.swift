@@ -144,6 +144,8 @@ public final class EntityDetailController: ScreenController {
         /// How good or bad the value is (`UI.Criticality`), and whether a mark says so beside it.
         var criticality: CriticalityStyle? = nil
         var marksCriticality = true
+        /// A stream (the entity's media, or a stream property): `:save FILE` saves it from this line.
+        var stream: MediaStream? = nil
     }
 
     /// Lines: one per property, then one per navigation; where the service declares `UI.Facets`, in its sections
@@ -229,7 +231,8 @@ public final class EntityDetailController: ScreenController {
         var rest: [Line] = []
         var dynamic: [Line] = []
         var seen = shownFields
-        for name in names where !seen.contains(name) {
+        // (what the payload said of a stream is not a property: MediaStream)
+        for name in names where !seen.contains(name) && !name.contains("@") {
             seen.insert(name)
             guard var line = field(name) else { continue }
             if declared.contains(where: { $0.name == name }) {
@@ -245,10 +248,12 @@ public final class EntityDetailController: ScreenController {
         }
         result += rest
         if let type, let setType, type.qualifiedName != setType.qualifiedName {
-            // (an entity of a derived type says which, first)
+            // (an entity of a derived type says which, first; then its streams)
             let name = TextSanitizer.sanitize(type.ui.typeName ?? type.name)
             result.insert(Line(label: "Type", value: String(name.prefix(60)), navigation: nil, name: ""), at: 0)
         }
+        let typeLines = result.first.map { $0.label == "Type" && $0.name.isEmpty && !$0.isHeading } == true ? 1 : 0
+        result.insert(contentsOf: streamLines(type: type, declared: declared), at: typeLines)
         if !dynamic.isEmpty {
             // Dynamic properties (an open type's), after the declared ones, never among them.
             let heading = type.map(model.isOpen) == true ? "Dynamic properties" : "Not in $metadata"
@@ -268,6 +273,42 @@ public final class EntityDetailController: ScreenController {
             result.append(Line(label: navigation, value: "›", navigation: navigation, name: navigation))
         }
         return entity.map { structured(result, of: $0, declared: declared) } ?? result
+    }
+
+    /// A line for the entity's media (a media entity's, `HasStream`) and one for each stream property: what the
+    /// service says the content is, and that `:save FILE` saves it. The content itself is never drawn.
+    func streamLines(type: EntityType?, declared: [Property]) -> [Line] {
+        guard let entity else { return [] }
+        var lines: [Line] = []
+        let own = MediaStream.described(in: entity.properties)
+        if type?.hasStream == true || own != nil {
+            let stream = own ?? MediaStream()
+            lines.append(Line(label: "Media", value: Self.streamText(stream), name: "", stream: stream))
+        }
+        for property in declared where property.type == .primitive(.stream) {
+            let stream =
+                MediaStream.described(in: entity.properties, property: property.name)
+                ?? MediaStream(property: property.name)
+            lines.append(
+                Line(label: property.label ?? property.name, value: Self.streamText(stream), name: "", stream: stream))
+        }
+        return lines
+    }
+
+    /// `image/png · :save FILE saves it`.
+    static func streamText(_ stream: MediaStream) -> String {
+        (stream.contentType.map { String($0.prefix(80)) } ?? "content") + " · :save FILE saves it"
+    }
+
+    /// What `:save` saves here: the stream under the cursor, else the entity's media; nil when it has none.
+    var streamToSave: (key: EntityKey, stream: MediaStream)? {
+        guard !key.isTemporary else { return nil }
+        let all = lines
+        if all.indices.contains(cursor.selected), let stream = all[cursor.selected].stream { return (key, stream) }
+        guard let media = all.first(where: { $0.stream != nil && $0.stream?.property == nil })?.stream else {
+            return nil
+        }
+        return (key, media)
     }
 
     /// Off a section's heading, onto the nearest line in the direction moved (back the other way at an end).

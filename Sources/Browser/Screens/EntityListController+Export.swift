@@ -69,3 +69,15 @@ extension EntityListController {
         return line
     }
 }
+
+/// `:save FILE` on a list: the selected row's media.
+extension EntityListController {
+    /// The selected entity's own stream, when it is a media entity; nil otherwise.
+    var streamToSave: (key: EntityKey, stream: MediaStream)? {
+        guard let entity = row(at: cursor.selected)?.shown, !entity.key.isTemporary else { return nil }
+        let described = MediaStream.described(in: entity.properties)
+        let type = environment.model.entityType(named: entity.type, inSet: entity.entitySet)
+        guard described != nil || type?.hasStream == true else { return nil }
+        return (entity.key, described ?? MediaStream())
+    }
+}

@@ -16,6 +16,8 @@ public struct RequestLogEntry: Sendable, Hashable {
         case cancelled
         /// Merged into an identical request already queued or in flight: no request was sent.
         case coalesced
+        /// A stream written to a file (`:save`).
+        case saved
     }
 
     /// Assigned by the cache, increasing.

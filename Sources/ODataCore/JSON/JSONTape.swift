@@ -83,6 +83,21 @@ struct JSONTape {
         return false
     }
 
+    /// Whether annotation key `index` may say something of a stream (`@odata.media…`, `photo@media…`): a test of a
+    /// few bytes, so that the annotations every entity carries (`@odata.etag`) are passed over without building text.
+    func mayBeMediaAnnotation(_ index: Int) -> Bool {
+        let node = nodes[index]
+        if node.escaped { return true }
+        let end = Int(node.end)
+        var offset = Int(node.start)
+        while offset < end, bytes[offset] != UInt8(ascii: "@") { offset += 1 }
+        offset += 1
+        if end - offset > 6, bytes[offset] == UInt8(ascii: "o"), bytes[offset + 5] == UInt8(ascii: ".") { offset += 6 }
+        return end - offset > 5 && bytes[offset] == UInt8(ascii: "m") && bytes[offset + 1] == UInt8(ascii: "e")
+            && bytes[offset + 2] == UInt8(ascii: "d") && bytes[offset + 3] == UInt8(ascii: "i")
+            && bytes[offset + 4] == UInt8(ascii: "a")
+    }
+
     /// Whether string node `index` spells exactly `text` (escaped keys are decoded first).
     func keyEquals(_ index: Int, _ text: StaticString) -> Bool {
         let node = nodes[index]

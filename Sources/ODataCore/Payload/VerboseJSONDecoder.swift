@@ -250,6 +250,8 @@ extension VerboseJSONDecoder {
                     uri: stringMember(metadata, "uri"), type: stringMember(metadata, "type"),
                     etag: stringMember(metadata, "etag")
                 )
+                // (a media entity's says more than uri, type and etag: where its content is, and what it is)
+                if tape[metadata].count > 3 { entity.properties += mediaOfVersion2(metadata) }
             }
             if version4 {
                 entity.metadata = EntityMetadata(
@@ -273,7 +275,16 @@ extension VerboseJSONDecoder {
             for _ in 0..<memberCount {
                 let value = key + 1
                 defer { key = tape.after(value) }
-                if tape.isReservedKey(key) || (version4 && tape.isAnnotationKey(key)) { continue }
+                if tape.isReservedKey(key) { continue }
+                if version4 && tape.isAnnotationKey(key) {
+                    // (what it says of a stream is kept beside the values: MediaStream)
+                    if tape.mayBeMediaAnnotation(key), tape[value].kind == .string,
+                        let kept = MediaStream.keptName(tape.string(key))
+                    {
+                        entity.properties.append(ODataProperty(name: kept, value: .string(tape.string(value))))
+                    }
+                    continue
+                }
                 let name = tape.string(key)
                 switch plan?.members[name] {
                 case .navigation(let target)?:
@@ -304,6 +315,16 @@ extension VerboseJSONDecoder {
                 entity.key = keyFromProperties(entity, keyNames: plan.keyNames, set: set)
             }
             return entity
+        }
+
+        /// v2's `media_src`, `content_type` and `media_etag` of a media entity's `__metadata`, under v4's names.
+        func mediaOfVersion2(_ metadata: Int) -> [ODataProperty] {
+            let said: [(String, String?)] = [
+                (MediaStream.contentTypeName, stringMember(metadata, "content_type")),
+                (MediaStream.readLinkName, stringMember(metadata, "media_src")),
+                (MediaStream.etagName, stringMember(metadata, "media_etag")),
+            ]
+            return said.compactMap { name, text in text.map { ODataProperty(name: name, value: .string($0)) } }
         }
 
         /// The text of string member `name` of object `object`, if it is a string.

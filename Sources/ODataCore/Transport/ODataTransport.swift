@@ -66,4 +66,37 @@ public struct TransportResponse: Sendable, Hashable {
 /// `CancellationError` when the calling task was cancelled.
 public protocol ODataTransport: Sendable {
     func send(_ request: TransportRequest) async throws -> TransportResponse
+
+    /// Sends a GET whose 2xx body goes to `sink` as it arrives, never held whole (a media stream saved to a file);
+    /// the response returned then has an empty body. Any other answer comes back whole, as ``send(_:)`` returns it.
+    /// The body is bounded as an answer is; past the bound, or when `sink` throws, the exchange ends with that
+    /// error.
+    func download(_ request: TransportRequest, into sink: DownloadSink) async throws -> TransportResponse
+}
+
+/// Where a download's body goes: told the length the answer announces (nil when it announces none), then given the
+/// bytes piece by piece.
+public struct DownloadSink: Sendable {
+    public var started: @Sendable (_ expectedBytes: Int?) throws -> Void
+    public var received: @Sendable (_ bytes: [UInt8]) throws -> Void
+
+    public init(
+        started: @escaping @Sendable (_ expectedBytes: Int?) throws -> Void,
+        received: @escaping @Sendable (_ bytes: [UInt8]) throws -> Void
+    ) {
+        self.started = started
+        self.received = received
+    }
+}
+
+extension ODataTransport {
+    /// A transport that cannot stream hands the whole body over at once.
+    public func download(_ request: TransportRequest, into sink: DownloadSink) async throws -> TransportResponse {
+        var response = try await send(request)
+        guard (200..<300).contains(response.status) else { return response }
+        try sink.started(response.body.count)
+        try sink.received(response.body)
+        response.body = []
+        return response
+    }
 }

@@ -60,7 +60,7 @@ extension SyncEngine {
                 holds[url] = Hold(reason: .failing, until: now.addingTimeInterval(wait), failures: failures)
                 replanAfter(seconds: wait)
             }
-        case .cancelled, .coalesced:
+        case .cancelled, .coalesced, .saved:
             break
         }
         if holds.count > 4096 { holds = holds.filter { $0.value.until.map { $0 > now } ?? true } }

@@ -16,6 +16,9 @@ enum Intent: Sendable {
     case delete(EntityDeletion)
     case invoke(ActionInvocation)
     case resolve(Int64, OutboxResolution)
+    /// A stream to save to a file, and Esc while it is saved (``DownloadIntents``).
+    case download(StreamDownload)
+    case cancelDownload
     /// Sends the writes that are due (at start: those recorded before a restart, the waits of ended processes over).
     case flushOutbox
     /// Resumes once every earlier intent is handled (tests, ``SyncEngine/waitUntilIdle()``).
@@ -78,6 +81,10 @@ extension SyncEngine: SyncIntents {
                     partialSets: plan.partialSets)
             }
             release(old.subtracting(urls), from: screen)
+        case .download(let download):
+            startDownload(download)
+        case .cancelDownload:
+            stopDownload()
         case .close(let screen):
             guard let state = screens.removeValue(forKey: screen) else { return }
             release(state.shown.union(state.predicted), from: screen)

@@ -268,7 +268,7 @@ extension SyncEngine {
         let status = SyncStatus(
             isOnline: isOnline, inFlight: running.count, queued: queue.count + parked.count,
             lastError: lastError?.0, lastErrorAt: lastError?.1, lastSuccessAt: lastSuccessAt,
-            slowRequest: running.isEmpty ? nil : slowNotice
+            slowRequest: running.isEmpty ? nil : slowNotice, download: downloads.progress
         )
         guard status != publishedStatus else { return }
         publishedStatus = status

@@ -115,6 +115,9 @@ public actor SyncEngine {
         random: random)
     /// Refreshes by delta link under way (``refresh(_:)``): work, as running jobs are.
     var deltaRefreshes = 0
+    /// `:save`: the last stream saved or being saved, and its task while it runs.
+    var downloads = Downloads()
+    var downloadTask: Task<Void, Never>?
     nonisolated let intents: AsyncStream<Intent>.Continuation
 
     public init(
@@ -157,6 +160,7 @@ public actor SyncEngine {
         intents.finish()
         probeTask?.cancel()
         slowWatch?.cancel()
+        downloadTask?.cancel()
     }
 
     /// Installs a service model: typed decoding, typed key literals and the prefetch policy.

@@ -1,0 +1,76 @@
+import CarDealerTestSupport
+import Foundation
+import ODataCore
+import ODataHTTP
+import Testing
+
+/// Media entities from a service we did not write (issue 37): odatapy's `Photo` set (`HasStream`, in
+/// `.ci/independent/ownership_service.py`) holds a small picture, a manual of 3.5 MB, and a photo whose content the
+/// service says is on another origin. The built binary shows what each is, as the service's
+/// `@odata.mediaContentType` says; `:save FILE` writes the content the service holds at `Photo(k)/$value` (read over
+/// HTTP and compared byte for byte), from the detail and from the list's selected row; the other origin is refused in
+/// a sentence, and nothing is written.
+@Suite(
+    .serialized, .enabled(if: odatapyRoot != nil, "CARDEALER_ODATAPY_ROOT is not set (see .ci/checks)"),
+    .enabled(if: TmuxSession.executable != nil, "tmux is not installed")
+)
+struct IndependentMediaTests {
+    typealias Launch = BrowserInTmuxTests.Launch
+
+    /// What the service holds for `path`, read past the client.
+    func held(_ path: String) async throws -> TransportResponse {
+        let root = try #require(odatapyRoot)
+        return try await HTTPClientTransport(timeout: 10).send(TransportRequest(url: root + path, dialect: .v4))
+    }
+
+    @Test func a_media_entity_says_what_it_holds_and_save_writes_the_services_content_to_a_file() async throws {
+        let root = try #require(odatapyRoot)
+        let listed = try await held("Photo")
+        let rows = try #require(
+            (try JSONSerialization.jsonObject(with: Data(listed.body)) as? [String: Any])?["value"] as? [[String: Any]])
+        let manual = try #require(rows.first { $0["caption"] as? String == "Service manual" })
+        let kind = try #require(manual["@odata.mediaContentType"] as? String)
+        let content = try await held("Photo(2)/$value")
+        #expect(content.status == 200 && content.body.count > 1_000_000)
+
+        let app = try Launch("browse \(root)Photo", columns: 110, rows: 14)
+        defer { app.close() }
+        try await app.expect("the photos") { $0.contains("● online") && $0.contains("Service manual") }
+        // From the list: the selected row's media.
+        try await app.select("Front view")
+        let picture = app.directory + "/front.png"
+        try app.tmux.run("send-keys", "-t", app.tmux.target, "-l", ":save \(picture)")
+        try app.tmux.sendKeys("Enter")
+        try await app.expect("the picture saved") { $0.contains("Saved Photo(1) to") }
+        let front = try await held("Photo(1)/$value")
+        #expect(try [UInt8](Data(contentsOf: URL(fileURLWithPath: picture))) == front.body)
+        // From a detail: its media line says what the content is.
+        try await app.select("Service manual")
+        try app.tmux.sendKeys("Enter")
+        try await app.expect("the manual's media line") { screen in
+            screen.split(separator: "\n").contains { $0.contains("Media") && $0.contains(kind) }
+        }
+        let file = app.directory + "/manual.pdf"
+        try app.tmux.run("send-keys", "-t", app.tmux.target, "-l", ":save \(file)")
+        try app.tmux.sendKeys("Enter")
+        try await app.expect("saved") { $0.contains("Saved Photo(2) to") }
+        #expect(try [UInt8](Data(contentsOf: URL(fileURLWithPath: file))) == content.body)
+        try app.tmux.sendKeys("Escape")
+        try await app.expect("the photos again") { $0.contains("Elsewhere") && !$0.contains("Media") }
+
+        // The photo whose content the service places on another origin: refused, and no file.
+        try await app.select("Elsewhere")
+        let elsewhere = app.directory + "/elsewhere.png"
+        try app.tmux.run("send-keys", "-t", app.tmux.target, "-l", ":save \(elsewhere)")
+        try app.tmux.sendKeys("Enter")
+        try await app.expect("refused") { $0.contains("Photo(3) was not saved") && $0.contains("192.0.2.7") }
+        #expect(!FileManager.default.fileExists(atPath: elsewhere))
+        // A row that holds no media says so.
+        try app.tmux.run("send-keys", "-t", app.tmux.target, "-l", ":open Make")
+        try app.tmux.sendKeys("Enter")
+        try await app.expect("the makes") { $0.contains("Skoda") }
+        try app.tmux.run("send-keys", "-t", app.tmux.target, "-l", ":save \(app.directory)/make.bin")
+        try app.tmux.sendKeys("Enter")
+        try await app.expect("nothing to save") { $0.contains("Nothing here to save") }
+    }
+}

@@ -1,0 +1,190 @@
+import CarDealerTestSupport
+import EntityCache
+import Foundation
+import ODataCore
+import ODataHTTP
+import ScreenSeam
+import Synchronization
+import Testing
+
+@testable import Sync
+
+/// `:save FILE` through the real transport (issue 37): a raw HTTP server on 127.0.0.1 answers the stream in pieces,
+/// endlessly, too large, or with an error; the engine writes it to a file that appears whole or not at all.
+@Suite struct StreamDownloadTests {
+    /// A directory of its own, the server, and an engine whose transport is bound to the server's origin (30 s for
+    /// each next piece: the first test holds its answer half-way while it looks).
+    struct Setup {
+        let directory: String
+        let server: ScriptedHTTPServer
+        let engine: SyncEngine
+
+        init(
+            maxBodyBytes: Int = HTTPClientTransport.defaultMaxBodyBytes, script: @escaping ScriptedHTTPServer.Script
+        )
+            throws
+        {
+            directory = try BuiltProducts.temporaryDirectory("stream-download")
+            server = try ScriptedHTTPServer(script: script)
+            let root = server.url("/svc/")
+            let transport = try HTTPClientTransport(
+                serviceRoot: root, environment: [:], timeout: 30, maxBodyBytes: maxBodyBytes)
+            engine = SyncEngine(
+                configuration: SyncEngine.Configuration(serviceRoot: root), cache: try CacheDatabase(),
+                transport: transport, model: CarDealerModel.model)
+        }
+
+        func file(_ name: String) -> String { directory + "/" + name }
+
+        /// What else is in the directory (a part file left behind would be here).
+        var leftovers: [String] { (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? [] }
+
+        func save(_ name: String, stream: MediaStream = MediaStream()) {
+            engine.download(StreamDownload(key: "Car(1)", stream: stream, path: file(name), shownPath: name))
+        }
+
+        /// The download once it has ended.
+        func ended() async throws -> DownloadProgress? {
+            _ = try await eventually(seconds: 30) {
+                guard let download = try engine.cache.syncStatus().download else { return false }
+                return download.state != .running
+            }
+            return try engine.cache.syncStatus().download
+        }
+
+        func remove() {
+            server.stop()
+            try? FileManager.default.removeItem(atPath: directory)
+        }
+    }
+
+    static let head = Array(
+        "HTTP/1.1 200 OK\r\nContent-Type: application/pdf\r\nContent-Length: 400000\r\nConnection: close\r\n\r\n".utf8)
+
+    @Test func a_stream_goes_to_its_file_piece_by_piece_and_the_file_appears_whole() async throws {
+        // Forty pieces of ten thousand bytes (byte i is i mod 251), 50 ms apart, with a pause half-way until the
+        // test has looked.
+        let halfway = Mutex(false)
+        let goOn = Mutex(false)
+        let setup = try Setup { _ in
+            .stream { send in
+                guard send(Self.head) else { return }
+                for piece in 0..<40 {
+                    if piece == 20 {
+                        halfway.withLock { $0 = true }
+                        while !goOn.withLock({ $0 }) { usleep(10_000) }
+                    }
+                    guard send((0..<10_000).map { UInt8((piece * 10_000 + $0) % 251) }) else { return }
+                    usleep(50_000)
+                }
+            }
+        }
+        defer { setup.remove() }
+        setup.save("manual.pdf")
+        // Half-way: progress against the length announced, the pieces in a hidden file beside, none under the name.
+        #expect(
+            try await eventually(seconds: 30) {
+                let received = try setup.engine.cache.syncStatus().download?.received ?? 0
+                return halfway.withLock { $0 } && received > 0
+            })
+        let partway = try #require(try setup.engine.cache.syncStatus().download)
+        #expect(partway.state == .running && partway.expected == 400_000 && partway.received <= 200_000)
+        #expect(!FileManager.default.fileExists(atPath: setup.file("manual.pdf")))
+        #expect(setup.leftovers.count == 1 && setup.leftovers.first?.hasPrefix(".manual.pdf.") == true)
+        goOn.withLock { $0 = true }
+        let ended = try #require(try await setup.ended())
+        #expect(ended.state == .saved && ended.received == 400_000 && ended.contentType == "application/pdf")
+        let written = try [UInt8](Data(contentsOf: URL(fileURLWithPath: setup.file("manual.pdf"))))
+        #expect(written == (0..<400_000).map { UInt8($0 % 251) })
+        #expect(setup.leftovers == ["manual.pdf"])
+        // Asked once, at the entity's media by convention, and logged as saved.
+        #expect(setup.server.exchanges.map(\.target) == ["/svc/Car(1)/$value"])
+        let log = try setup.engine.cache.requestLog()
+        #expect(log.first?.outcome == .saved && log.first?.bytes == 400_000)
+    }
+
+    @Test func stopping_a_download_leaves_no_file_and_the_service_sees_the_client_go() async throws {
+        let gone = Mutex(false)
+        let setup = try Setup { _ in
+            .stream { send in
+                guard send(Array("HTTP/1.1 200 OK\r\nContent-Type: image/png\r\nConnection: close\r\n\r\n".utf8))
+                else { return }
+                // (endless, a piece every 20 ms, until the client hangs up)
+                while send([UInt8](repeating: 7, count: 4096)) { usleep(20_000) }
+                gone.withLock { $0 = true }
+            }
+        }
+        defer { setup.remove() }
+        try Data("kept".utf8).write(to: URL(fileURLWithPath: setup.file("photo.png")))
+        setup.save("photo.png")
+        #expect(
+            try await eventually(seconds: 30) {
+                (try setup.engine.cache.syncStatus().download?.received ?? 0) > 0
+            })
+        setup.engine.cancelDownload()
+        let ended = try await setup.ended()
+        #expect(ended?.state == .cancelled)
+        // What was there stays, and nothing else is left.
+        #expect(try String(contentsOfFile: setup.file("photo.png"), encoding: .utf8) == "kept")
+        #expect(setup.leftovers == ["photo.png"])
+        #expect(try await eventually(seconds: 30) { gone.withLock { $0 } })
+    }
+
+    @Test func a_stream_past_the_answer_limit_ends_with_a_sentence_and_no_file() async throws {
+        let setup = try Setup(maxBodyBytes: 64 << 10) { _ in
+            .stream { send in
+                guard send(Array("HTTP/1.1 200 OK\r\nContent-Type: image/png\r\nConnection: close\r\n\r\n".utf8))
+                else { return }
+                while send([UInt8](repeating: 1, count: 16 << 10)) { usleep(1_000) }
+            }
+        }
+        defer { setup.remove() }
+        setup.save("endless.png")
+        let ended = try await setup.ended()
+        guard case .failed(let sentence)? = ended?.state else {
+            Issue.record("not refused: \(String(describing: ended))")
+            return
+        }
+        #expect(sentence.contains("larger than 64 KiB"), "\(sentence)")
+        #expect(setup.leftovers.isEmpty)
+    }
+
+    @Test func the_services_error_is_a_sentence_and_no_file() async throws {
+        let setup = try Setup { _ in
+            .bytes(
+                ScriptedHTTPServer.response(
+                    status: "404 Not Found",
+                    body: Array(
+                        #"{"error":{"code":"NoMedia","message":{"lang":"en","value":"Car 1 has no photo."}}}"#.utf8)))
+        }
+        defer { setup.remove() }
+        setup.save("car.png")
+        let ended = try await setup.ended()
+        guard case .failed(let sentence)? = ended?.state else {
+            Issue.record("not refused: \(String(describing: ended))")
+            return
+        }
+        #expect(sentence.contains("Car 1 has no photo.") && sentence.contains("404"), "\(sentence)")
+        #expect(setup.leftovers.isEmpty)
+    }
+
+    @Test func a_read_link_to_another_origin_is_refused_unasked_and_a_relative_one_is_the_services() async throws {
+        let setup = try Setup { _ in
+            .bytes(ScriptedHTTPServer.response(headers: ["Content-Type: image/png"], body: [1, 2, 3]))
+        }
+        defer { setup.remove() }
+        setup.save("elsewhere.png", stream: MediaStream(readLink: "http://192.0.2.7/photo.png"))
+        let refused = try await setup.ended()
+        guard case .failed(let sentence)? = refused?.state else {
+            Issue.record("not refused: \(String(describing: refused))")
+            return
+        }
+        #expect(sentence.contains("192.0.2.7"), "\(sentence)")
+        #expect(setup.server.exchanges.isEmpty && setup.leftovers.isEmpty)
+        // A read link relative to the service root, on a stream property: read there.
+        setup.save("picture.png", stream: MediaStream(property: "picture", readLink: "Pictures/1"))
+        _ = try await eventually(seconds: 30) { try setup.engine.cache.syncStatus().download?.state == .saved }
+        #expect(setup.server.exchanges.map(\.target) == ["/svc/Pictures/1"])
+        #expect(try [UInt8](Data(contentsOf: URL(fileURLWithPath: setup.file("picture.png")))) == [1, 2, 3])
+    }
+}
