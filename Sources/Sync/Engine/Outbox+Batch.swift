@@ -85,11 +85,18 @@ extension Outbox {
         case .success(let answer):
             response = answer
         case .failure(let error):
+            // (every write of the batch is queued again before the engine hears the service is away: its probe,
+            // starting at once, makes the queued writes due and would miss those still marked as sending)
+            var away: String?
             for changeset in changesets {
                 for (entry, inner, _) in changeset {
-                    await settle(entry, request: inner, outcome: .failure(error), started: started, inBatch: true)
+                    let said = await settle(
+                        entry, request: inner, outcome: .failure(error), started: started, inBatch: true,
+                        tellsEngine: false)
+                    away = away ?? said
                 }
             }
+            if let away { await engine?.writeGotNoAnswer(away) }
             return
         }
         switch response.status {

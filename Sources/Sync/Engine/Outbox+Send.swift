@@ -139,11 +139,14 @@ extension Outbox {
     var writes: WriteRequestBuilder { WriteRequestBuilder(urls: builder, tunnelsMerge: learned.tunnelsMerge) }
 
     /// What the answer to one write (or the failure to get one) means for it: settled, tried again, refused, or in
-    /// conflict. `inBatch`: it was one request of a `$batch`, and `outcome` its own answer there.
+    /// conflict. `inBatch`: it was one request of a `$batch`, and `outcome` its own answer there. `tellsEngine`: a
+    /// write that got no answer tells the engine the service is away (false: the caller tells it once, after every
+    /// write that went with this one is queued again). Returns the sentence to tell it, when there is one.
+    @discardableResult
     func settle(
         _ entry: OutboxEntry, request: TransportRequest, outcome: Result<TransportResponse, any Error>,
-        started: Date, inBatch: Bool = false, answeredAt: Date? = nil
-    ) async {
+        started: Date, inBatch: Bool = false, answeredAt: Date? = nil, tellsEngine: Bool = true
+    ) async -> String? {
         let now = clock.now()
         let attempt = entry.attempts + 1
         let response: TransportResponse
@@ -151,7 +154,7 @@ extension Outbox {
         case .success(let answer):
             response = answer
         case .failure(is CancellationError):
-            return
+            return nil
         case .failure(let error as ODataError):
             logWrite(
                 request, status: nil, bytes: 0, started: started, attempts: attempt, error: error.description,
@@ -166,16 +169,15 @@ extension Outbox {
             default:
                 await retryLater(entry, attempt: attempt, error: error.description, after: nil)
             }
-            if verdict != .refused {
-                // No answer: the service is away (the status line says so, the probe watches for its return). Told
-                // after the write is queued again, not while it is still on the wire: a probe that starts at once
-                // makes queued writes due, and would miss one still marked as sending, then stop.
-                await engine?.writeGotNoAnswer(error.description)
-            }
-            return
+            guard verdict != .refused else { return nil }
+            // No answer: the service is away (the status line says so, the probe watches for its return). Told
+            // after the write is queued again, not while it is still on the wire: a probe that starts at once
+            // makes queued writes due, and would miss one still marked as sending, then stop.
+            if tellsEngine { await engine?.writeGotNoAnswer(error.description) }
+            return error.description
         case .failure(let error):
             await retryLater(entry, attempt: attempt, error: String(describing: error), after: nil)
-            return
+            return nil
         }
         let failure = await noteAnswer(
             response, to: request, attempts: attempt, started: started, inBatch: inBatch, at: answeredAt ?? clock.now())
@@ -266,6 +268,7 @@ extension Outbox {
             let sentence = Self.refusal(of: entry, failure: failure ?? "refused")
             await record { try $0.failOutbox(entry.id, error: sentence) }
         }
+        return nil
     }
 
     /// What is known of the service that changes a write's verdict.
