@@ -495,3 +495,41 @@ import Testing
         #expect(!customers.contains("IsActiveEntity"), "\(customers)")
     }
 }
+
+extension DraftOutboxTests {
+    /// A new entity whose activation the service refused, dropped by the user: the draft the service made of it goes
+    /// too (`DELETE`, whatever its version), through the outbox like any write; one the service no longer holds
+    /// (404) settles all the same.
+    @Test(arguments: [204, 404])
+    func dropping_a_new_entity_whose_activation_was_refused_deletes_the_draft_it_left(answer: Int) async throws {
+        let transport = FakeTransport { request, _ in
+            switch (request.method, request.url) {
+            case (.post, Self.root + "Orders"): return Self.madeOrder(title: "F", active: false, status: 201)
+            case (.post, Self.madeDraftURL + "/S.draftActivate"):
+                return json(#"{"error":{"code":"400","message":"The title is too short"}}"#, status: 400)
+            case (.delete, Self.madeDraftURL): return TransportResponse(status: answer)
+            default: return TransportResponse(status: 500)
+            }
+        }
+        let (engine, cache) = try engine(transport)
+        engine.create(Self.newOrder)
+        await engine.flushIntents()
+        #expect(try await eventually { try cache.outboxEntries().first?.state == .failed })
+        let entry = try #require(try cache.outboxEntries().first)
+        // When the user drops it
+        engine.resolve(outboxEntry: entry.id, .discard)
+        // Then the draft is deleted on the service, and nothing is left to send
+        #expect(
+            try await eventually { try cache.outboxEntries().isEmpty },
+            "\((try? cache.outboxEntries())?.map { "\($0.kind) \($0.state) \($0.lastError ?? "")" } ?? [])")
+        let requests = await transport.requests
+        #expect(
+            requests.map { "\($0.method.rawValue) \($0.url.dropFirst(Self.root.count))" } == [
+                "POST Orders", "POST Orders(ID=7,IsActiveEntity=false)/S.draftActivate",
+                "DELETE Orders(ID=7,IsActiveEntity=false)",
+            ])
+        #expect(requests.last?.headers["If-Match"] == "*")
+        // And the new order shows nowhere here
+        #expect(try cache.listWindow(ListRequest(entitySet: "Orders").key, range: 0..<10).rows.isEmpty)
+    }
+}

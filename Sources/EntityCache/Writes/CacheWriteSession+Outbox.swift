@@ -50,6 +50,24 @@ extension CacheWriteSession {
     /// Records a delete of `key`: it leaves the list and the relation it was shown in at once (the rows after it
     /// move up), and the delete is queued under `requestID`. The entity's row stays, marked pending, until the
     /// service settles it. Returns the entry's id.
+    /// A delete of the draft a dropped create left on the service (issue 36): the draft was never cached, and it is
+    /// deleted whatever its version (`If-Match: *`); a service that no longer holds it answers 404, which settles it.
+    public func enqueueDraftDiscard(
+        _ draft: EntityKey, entitySet: String, requestID: String, at date: Date
+    ) throws -> Int64 {
+        try db.execute(
+            sql: """
+                INSERT INTO outbox (entityKey, entitySet, kind, changes, base, baseEtag, requestID, state, createdAt)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """,
+            arguments: [
+                draft.canonical, entitySet, OutboxEntry.Kind.delete.rawValue, Self.encode([]), Self.encode([]), "*",
+                requestID, OutboxEntry.State.pending.rawValue, date.timeIntervalSince1970,
+            ]
+        )
+        return db.lastInsertedRowID
+    }
+
     public func enqueueDelete(
         _ key: EntityKey, shownIn: DeletedFrom?, requestID: String, at date: Date
     ) throws -> Int64 {
