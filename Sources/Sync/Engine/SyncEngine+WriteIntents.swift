@@ -161,7 +161,8 @@ extension SyncEngine: WriteIntents {
     func apply(_ resolution: OutboxResolution, to id: Int64) async {
         // A create dropped after the service made it a draft: that draft goes too, or it would stay on the service
         // (locking the new key for its user, in a CAP service) with nothing here that knows it.
-        if resolution == .discard, let entry = try? cache.outboxEntry(id), case .create(_, _, let draft?) = entry.write {
+        if resolution == .discard, let entry = try? cache.outboxEntry(id), case .create(_, _, let draft?) = entry.write
+        {
             let (date, requestID) = (clock.now(), Self.requestID())
             await recordAndFlush { session in
                 try session.discardOutbox(id)
