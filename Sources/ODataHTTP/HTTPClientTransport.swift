@@ -353,7 +353,10 @@ public final class HTTPClientTransport: ODataTransport {
         }
         let status = Int(answer.status.code)
         let streams = sink != nil && (200..<300).contains(status)
-        if streams { try sink?.started(headers["content-length"].flatMap(Int.init)) }
+        // (the length of an encoded answer is not what arrives: it is decoded on the way)
+        if streams {
+            try sink?.started(headers["content-encoding"] == nil ? headers["content-length"].flatMap(Int.init) : nil)
+        }
         var body: [UInt8] = []
         var received = 0
         do {

@@ -50,6 +50,9 @@ public struct SessionSettings: Sendable {
     public var selectPrefetch = true
     /// Whether screens may change data (forms, the outbox); off, the browser only reads.
     public var allowsWrites = true
+    /// Whether `:save` writes streams to files on this machine; off in a `serve-ssh` session, whose visitor could
+    /// never fetch them and should not write on the server's disk.
+    public var savesFiles = true
     /// Where the proxy variables are read.
     public var environment: [String: String] = ProcessInfo.processInfo.environment
     /// Counts the body bytes that arrive (the start-up screen's "… arrived"); nil for none.
@@ -230,7 +233,7 @@ public final class BrowsingSession: Sendable {
             cache: cache, intents: engine, writes: allowsWrites ? engine : nil, model: model, profile: profile)
         environment.standingWarning = standingWarning
         environment.serviceRoot = root
-        environment.downloads = engine
+        environment.downloads = settings.savesFiles ? engine : nil
         var settings = settings
         settings.sharedTokens = tokens
         environment.openService = { [settings] root in try await Self.openForValueHelp(root, like: settings) }

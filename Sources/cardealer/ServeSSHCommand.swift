@@ -285,6 +285,8 @@ struct SSHSessionCommand: AsyncParsableCommand {
         var settings = try BrowserSession.settings(
             serviceRoot: serviceRoot, identity: nil, options: browserOptions,
             profile: builtIn ? DisplayProfile.carDealer : nil, config: ConfigFile())
+        // (a visitor's `:save` would write on this server's disk, where the visitor can never fetch it)
+        settings.savesFiles = false
         try await signIn.apply(to: &settings, serviceRoot: serviceRoot, config: ConfigFile())
         try await BrowserSession.run(settings, options: browserOptions, config: ConfigFile())
     }

@@ -11,7 +11,7 @@ import Testing
 /// speciality among its fields and the undeclared property after them, under its own heading; its workplace (a
 /// complex value) member by member, its skills (a collection) one per line, and the list the workplace's town, as
 /// the set's `UI.LineItem` asks with a path into it. `:type Mechanic` lists the mechanics alone, as the service's
-/// type cast (`Staff/Ownership.Mechanic`) answers.
+/// type cast (`Staff/Ownership.Mechanic`) answers; `a` there makes a mechanic, which the service holds as one.
 @Suite(
     .serialized, .enabled(if: odatapyRoot != nil, "CARDEALER_ODATAPY_ROOT is not set (see .ci/checks)"),
     .enabled(if: TmuxSession.executable != nil, "tmux is not installed")
@@ -78,6 +78,35 @@ struct IndependentDerivedTypeTests {
             screen.contains("speciality") && mechanics.allSatisfy { screen.contains($0) }
         }
         #expect(others.allSatisfy { !narrowed.contains($0) }, "\(narrowed)")
+        // `a` on the narrowed list makes a mechanic: the form asks for its speciality, and the service is told the
+        // type (`@odata.type`), which it keeps (read over HTTP)
+        let number = Int.random(in: 500...9_000)
+        try app.tmux.sendKeys("a")
+        try await app.expect("the new mechanic's form") { $0.contains("New") && $0.contains("speciality") }
+        for (label, text) in [("staffID", "\(number)"), ("name", "Gus \(number)"), ("speciality", "Gearboxes")] {
+            // (Tab until the focus mark is on the field's line)
+            for _ in 0..<10 {
+                let screen = try await app.tmux.captured()
+                if screen.split(separator: "\n").contains(where: { $0.hasPrefix("▌") && $0.contains(label) }) { break }
+                try app.tmux.sendKeys("Tab")
+                try await Task.sleep(for: .milliseconds(50))
+            }
+            try app.tmux.run("send-keys", "-t", app.tmux.target, "-l", text)
+        }
+        try app.tmux.sendKeys("Enter")
+        try await app.expect("the new mechanic listed") { $0.contains("Gus \(number)") && $0.contains("Gearboxes") }
+        var made: [String: Any]?
+        for _ in 0..<100 where made == nil {
+            let answer = try await HTTPClientTransport(timeout: 10).send(
+                TransportRequest(url: root + "Staff(\(number))", dialect: .v4))
+            if answer.status == 200 {
+                made = try JSONSerialization.jsonObject(with: Data(answer.body)) as? [String: Any]
+            } else {
+                try await Task.sleep(for: .milliseconds(100))
+            }
+        }
+        #expect((made?["@odata.type"] as? String)?.hasSuffix(".Mechanic") == true, "\(String(describing: made))")
+        #expect(made?["speciality"] as? String == "Gearboxes" && made?["name"] as? String == "Gus \(number)")
         try app.tmux.sendKeys("q")
         try await app.expect("a clean exit") { $0.contains("EXIT=0") }
     }

@@ -43,12 +43,13 @@ import Testing
             engine.download(StreamDownload(key: "Car(1)", stream: stream, path: file(name), shownPath: name))
         }
 
-        /// The download once it has ended.
+        /// The download once it has ended (a test failure when it never does).
         func ended() async throws -> DownloadProgress? {
-            _ = try await eventually(seconds: 30) {
+            let ended = try await eventually(seconds: 30) {
                 guard let download = try engine.cache.syncStatus().download else { return false }
                 return download.state != .running
             }
+            #expect(ended, "the download never ended")
             return try engine.cache.syncStatus().download
         }
 
@@ -79,7 +80,10 @@ import Testing
                 }
             }
         }
-        defer { setup.remove() }
+        defer {
+            goOn.withLock { $0 = true }
+            setup.remove()
+        }
         setup.save("manual.pdf")
         // Half-way: progress against the length announced, the pieces in a hidden file beside, none under the name.
         #expect(
@@ -99,6 +103,7 @@ import Testing
         #expect(setup.leftovers == ["manual.pdf"])
         // Asked once, at the entity's media by convention, and logged as saved.
         #expect(setup.server.exchanges.map(\.target) == ["/svc/Car(1)/$value"])
+        #expect(setup.server.exchanges.first?.header("Accept") == "*/*")
         let log = try setup.engine.cache.requestLog()
         #expect(log.first?.outcome == .saved && log.first?.bytes == 400_000)
     }
@@ -183,8 +188,55 @@ import Testing
         #expect(setup.server.exchanges.isEmpty && setup.leftovers.isEmpty)
         // A read link relative to the service root, on a stream property: read there.
         setup.save("picture.png", stream: MediaStream(property: "picture", readLink: "Pictures/1"))
-        _ = try await eventually(seconds: 30) { try setup.engine.cache.syncStatus().download?.state == .saved }
-        #expect(setup.server.exchanges.map(\.target) == ["/svc/Pictures/1"])
+        #expect(try await eventually(seconds: 30) { try setup.engine.cache.syncStatus().download?.state == .saved })
+        // And a stream property with no read link is read by convention, after its entity.
+        setup.save("thumbnail.png", stream: MediaStream(property: "thumbnail"))
+        #expect(
+            try await eventually(seconds: 30) {
+                let download = try setup.engine.cache.syncStatus().download
+                return download?.subject == "Car(1) thumbnail" && download?.state == .saved
+            })
+        #expect(setup.server.exchanges.map(\.target) == ["/svc/Pictures/1", "/svc/Car(1)/thumbnail"])
         #expect(try [UInt8](Data(contentsOf: URL(fileURLWithPath: setup.file("picture.png")))) == [1, 2, 3])
+    }
+
+    @Test func a_second_save_to_the_same_file_while_the_first_runs_leaves_the_seconds_content_whole() async throws {
+        let setup = try Setup { exchange in
+            if exchange.connection == 0 {
+                // (the first: endless, slow)
+                return .stream { send in
+                    guard send(Array("HTTP/1.1 200 OK\r\nContent-Type: image/png\r\nConnection: close\r\n\r\n".utf8))
+                    else { return }
+                    while send([UInt8](repeating: 1, count: 1024)) { usleep(20_000) }
+                }
+            }
+            return .bytes(
+                ScriptedHTTPServer.response(
+                    headers: ["Content-Type: image/png"], body: [UInt8](repeating: 2, count: 50_000), close: true),
+                close: true)
+        }
+        defer { setup.remove() }
+        setup.save("photo.png")
+        #expect(
+            try await eventually(seconds: 30) { (try setup.engine.cache.syncStatus().download?.received ?? 0) > 0 })
+        setup.save("photo.png")
+        let ended = try await setup.ended()
+        #expect(ended?.id == 2 && ended?.state == .saved, "\(String(describing: ended))")
+        #expect(
+            try [UInt8](Data(contentsOf: URL(fileURLWithPath: setup.file("photo.png"))))
+                == [UInt8](repeating: 2, count: 50_000))
+        #expect(setup.leftovers == ["photo.png"])
+    }
+
+    @Test func an_answer_of_no_content_is_a_sentence_not_an_empty_file() async throws {
+        let setup = try Setup { _ in
+            .bytes(Array("HTTP/1.1 204 No Content\r\nConnection: close\r\n\r\n".utf8), close: true)
+        }
+        defer { setup.remove() }
+        setup.save("nothing.png")
+        let ended = try await setup.ended()
+        #expect(
+            ended?.state == .failed("the service holds no content for it (HTTP 204)"), "\(String(describing: ended))")
+        #expect(setup.leftovers.isEmpty)
     }
 }

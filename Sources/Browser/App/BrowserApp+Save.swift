@@ -8,7 +8,9 @@ import ScreenSeam
 extension BrowserApp {
     /// Starts saving; what to say now.
     func saveStream(to rawPath: String) -> String {
-        guard let downloads = environment.downloads else { return "This session saves no files." }
+        guard let downloads = environment.downloads else {
+            return "This session saves no files (over SSH they would be written on the server)."
+        }
         let found: (key: EntityKey, stream: MediaStream)?
         switch stack.top {
         case let detail as EntityDetailController where detail.environment === environment:

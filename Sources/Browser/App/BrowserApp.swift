@@ -117,8 +117,10 @@ public final class BrowserApp {
                 }
                 continue
             }
-            if key == .escape, status?.download?.state == .running, let downloads = environment.downloads {
-                // (Esc stops a download before it goes back)
+            if key == .escape, status?.download?.state == .running, let downloads = environment.downloads,
+                stack.top is EntityDetailController || (stack.top as? EntityListController)?.escapeGoesBack == true
+            {
+                // (Esc stops a download before it goes back; a form, a filter line or an export keeps its own Esc)
                 downloads.cancelDownload()
                 continue
             }

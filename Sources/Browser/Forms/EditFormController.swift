@@ -43,6 +43,8 @@ public final class EditFormController: ScreenController {
     let key: EntityKey?
     /// A form for a new entity: its set, and the screen it is added to (see ``EntityCreation``).
     var creating: (entitySet: String, addedTo: ScreenContent?)?
+    /// The type a new entity is made of, where it is one derived from its set's (sent as `@odata.type`).
+    var createdType: String?
     var fields: [Field]
     var focus: Int
     var top = 0
@@ -219,14 +221,18 @@ public final class EditFormController: ScreenController {
     /// the service lets a client set; keys may be left empty for the service to give. Nil when the service does
     /// not let this set take new entities (`sap:creatable="false"`) or `$metadata` does not describe it.
     public init?(
-        environment: BrowserEnvironment, creatingIn entitySet: String, addedTo: ScreenContent?, breadcrumb: String
+        environment: BrowserEnvironment, creatingIn entitySet: String, addedTo: ScreenContent?, breadcrumb: String,
+        of derived: EntityType? = nil
     ) {
         let model = environment.model
-        guard let type = model.entityType(ofSet: entitySet), model.entitySet(named: entitySet)?.isCreatable ?? true
+        guard let setType = model.entityType(ofSet: entitySet), model.entitySet(named: entitySet)?.isCreatable ?? true
         else { return nil }
+        // (one of a type derived from the set's, where the list is narrowed to it: `:type Mechanic`, then `a`)
+        let type = derived.flatMap { model.isType($0.qualifiedName, derivedFrom: setType) ? $0 : nil } ?? setType
         self.environment = environment
         self.key = nil
         self.creating = (entitySet, addedTo)
+        if type.qualifiedName != setType.qualifiedName { createdType = type.qualifiedName }
         self.breadcrumb = breadcrumb
         self.screenID = environment.nextScreenID()
         let keys = Set(model.keyProperties(of: type))
@@ -456,9 +462,11 @@ public final class EditFormController: ScreenController {
                 message = "This browser cannot change data of this service."
                 return .handled
             }
+            // (a derived type's entity says which, first: the service makes the set's type otherwise)
+            let typed = createdType.map { [ODataProperty(name: "@odata.type", value: .string("#" + $0))] } ?? []
             writes.create(
                 EntityCreation(
-                    entitySet: creating.entitySet, properties: changes.filter { $0.value != .null },
+                    entitySet: creating.entitySet, properties: typed + changes.filter { $0.value != .null },
                     addedTo: creating.addedTo, linkProperties: linkChanges.filter { $0.value != .null }))
             onCreate?()
             return .pop

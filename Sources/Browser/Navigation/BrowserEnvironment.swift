@@ -171,7 +171,8 @@ extension BrowserEnvironment {
         let what: String
         if asJSON {
             let whole = (try? cache.fullEntity(entity.key)) ?? nil
-            text = PlainJSON.object((whole ?? entity).properties)
+            // (what the service said of its streams is kept beside the values, but is none of them)
+            text = PlainJSON.object((whole ?? entity).properties.filter { !$0.isInstanceAnnotation })
             // A copy cut to what a list shows is not the whole entity: say so rather than pass it off as one.
             let part = (whole ?? entity).isComplete ? "" : " (only the fields fetched so far)"
             what = "\(entity.key.canonical) as JSON" + part

@@ -115,7 +115,9 @@ final class CallResultController: ScreenController {
         if let shown { return shown }
         var lines: [(name: String, text: String)] = []
         if let entity {
-            lines = entity.properties.map { ($0.name, FieldInput.text(of: $0.value)) }
+            lines = entity.properties.filter { !$0.isInstanceAnnotation }.map {
+                ($0.name, FieldInput.text(of: $0.value))
+            }
         } else if let json = result?.value {
             lines = Self.lines(ofJSON: json)
             if lines.count == 1, lines[0].name.isEmpty, let places = decimalPlaces,

@@ -281,7 +281,7 @@ public final class EntityDetailController: ScreenController {
         guard let entity else { return [] }
         var lines: [Line] = []
         let own = MediaStream.described(in: entity.properties)
-        if type?.hasStream == true || own != nil {
+        if type.map(environment.model.hasStream) == true || own != nil {
             let stream = own ?? MediaStream()
             lines.append(Line(label: "Media", value: Self.streamText(stream), name: "", stream: stream))
         }

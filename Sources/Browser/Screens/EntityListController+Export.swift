@@ -77,7 +77,15 @@ extension EntityListController {
         guard let entity = row(at: cursor.selected)?.shown, !entity.key.isTemporary else { return nil }
         let described = MediaStream.described(in: entity.properties)
         let type = environment.model.entityType(named: entity.type, inSet: entity.entitySet)
-        guard described != nil || type?.hasStream == true else { return nil }
+        guard described != nil || type.map(environment.model.hasStream) == true else { return nil }
         return (entity.key, described ?? MediaStream())
+    }
+}
+
+extension EntityListController {
+    /// Whether Esc here would go back (not answer a question, stop an export, or leave or clear the filter): while a
+    /// stream is saved, such an Esc stops that first.
+    var escapeGoesBack: Bool {
+        confirmingDelete == nil && exporting == nil && !filter.isEditing && !filter.isActive
     }
 }

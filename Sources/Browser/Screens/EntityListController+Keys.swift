@@ -340,7 +340,7 @@ extension EntityListController {
         let title = environment.setProfile(set).title ?? set
         guard
             let form = EditFormController(
-                environment: environment, creatingIn: set, addedTo: addedTo, breadcrumb: "in \(title)")
+                environment: environment, creatingIn: set, addedTo: addedTo, breadcrumb: "in \(title)", of: castType)
         else {
             notice = "The service does not let new \(set) be made."
             return nil

@@ -170,6 +170,11 @@ public struct ServiceModel: Sendable {
         chain(of: type).contains(where: \.isOpen)
     }
 
+    /// Whether entities of `type` are media entities (`HasStream`, on it or a type it derives from).
+    public func hasStream(_ type: EntityType) -> Bool {
+        chain(of: type).contains(where: \.hasStream)
+    }
+
     /// The type a type-cast segment (`Staff/NS.Mechanic`) names after a collection of `set`: one derived from the
     /// set's type; nil when `segment` names none.
     public func castType(_ segment: String, onSet set: String) -> EntityType? {

@@ -24,23 +24,27 @@ extension SyncEngine: DownloadIntents {
 
     /// Starts saving `download`'s stream (cancelling one under way).
     func startDownload(_ download: StreamDownload) {
-        downloadTask?.cancel()
+        // (the one under way ends, its part file gone, before this one begins)
+        let previous = downloadTask
+        previous?.cancel()
         downloads.started += 1
         let id = downloads.started
         let subject = download.key.canonical + (download.stream.property.map { " " + $0 } ?? "")
         let url = download.stream.url(
-            entityURL: builder.url(ResourcePath(download.key), QueryOptions()), serviceRoot: configuration.serviceRoot)
+            entityURL: builder.url(ResourcePath(download.key), QueryOptions()), serviceRoot: builder.serviceRoot)
         downloads.progress = DownloadProgress(
             id: id, subject: subject, path: download.shownPath, contentType: download.stream.contentType)
         publishStatus()
-        let file = DownloadFile(target: download.path, shownPath: download.shownPath)
+        let file = DownloadFile(target: download.path, shownPath: download.shownPath, id: id)
         let report: @Sendable (Int, Int?) -> Void = { [weak self] received, expected in
             guard let self else { return }
             Task { await self.downloadProgressed(id, received: received, expected: expected) }
         }
-        let request = TransportRequest(url: url, dialect: model?.dialect)
+        // (a stream is whatever the service holds, not OData JSON: a strict service answers 406 to JSON alone)
+        let request = TransportRequest(url: url, headers: ["Accept": "*/*"], dialect: model?.dialect)
         let (transport, clock, cache) = (self.transport, self.clock, self.cache)
         downloadTask = Task { [weak self] in
+            await previous?.value
             let started = clock.now()
             var entry = RequestLogEntry(
                 url: url, status: nil, bytes: 0, duration: 0, outcome: .failed, startedAt: started, attempts: 1)
@@ -50,7 +54,14 @@ extension SyncEngine: DownloadIntents {
                 let response = try await transport.download(request, into: file.sink(report: report))
                 entry.status = response.status
                 contentType = response.headers["content-type"]
-                if (200..<300).contains(response.status) {
+                if Task.isCancelled {
+                    // (Esc after the last piece came: still nothing written)
+                    file.discard()
+                    (ending, entry.outcome) = (.cancelled, .cancelled)
+                } else if response.status == 204 {
+                    file.discard()
+                    ending = .failed("the service holds no content for it (HTTP 204)")
+                } else if (200..<300).contains(response.status) {
                     try file.finish()
                     ending = .saved
                     entry.outcome = .saved
@@ -128,12 +139,16 @@ final class DownloadFile: Sendable {
     /// How often progress is told while bytes arrive.
     static let reportInterval: Duration = .milliseconds(100)
 
-    init(target: String, shownPath: String) {
+    /// The part is named for this process, this download and a random number, and made afresh (never an existing
+    /// file or a link planted under its name); a long name is cut so that the part's still fits.
+    init(target: String, shownPath: String, id: Int) {
         self.target = target
         self.shownPath = shownPath
         let directory = (target as NSString).deletingLastPathComponent
-        let name = (target as NSString).lastPathComponent
-        part = (directory.isEmpty ? "" : directory + "/") + "." + name + ".cardealer-part-\(getpid())"
+        var name = (target as NSString).lastPathComponent
+        while name.utf8.count > 150 { name.removeLast() }
+        let unique = "\(getpid())-\(id)-\(UInt32.random(in: 0...UInt32.max))"
+        part = (directory.isEmpty ? "" : directory + "/") + "." + name + ".cardealer-part-" + unique
     }
 
     var received: Int { state.withLock { $0.received } }
@@ -155,7 +170,7 @@ final class DownloadFile: Sendable {
     }
 
     private func makePart() throws {
-        let descriptor = open(part, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        let descriptor = open(part, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else { throw failure(errno) }
         state.withLock { state in
             if state.descriptor >= 0 { _ = close(state.descriptor) }
@@ -166,7 +181,8 @@ final class DownloadFile: Sendable {
 
     /// Appends `bytes`; the total so far, and whether it is time to tell.
     private func append(_ bytes: [UInt8]) throws -> (Int, Bool) {
-        try state.withLock { state in
+        // (the error is thrown once the lock is let go: `failure` takes it again, and a Mutex is not re-entrant)
+        let outcome: (told: (Int, Bool)?, errno: Int32) = state.withLock { state in
             var offset = 0
             while offset < bytes.count {
                 let written = bytes.withUnsafeBytes { raw in
@@ -174,7 +190,7 @@ final class DownloadFile: Sendable {
                 }
                 if written < 0 {
                     if errno == EINTR { continue }
-                    throw failure(errno)
+                    return (nil, errno)
                 }
                 offset += written
             }
@@ -182,8 +198,10 @@ final class DownloadFile: Sendable {
             let now = ContinuousClock.now
             let due = state.lastReport.map { now - $0 >= Self.reportInterval } ?? true
             if due { state.lastReport = now }
-            return (state.received, due)
+            return ((state.received, due), 0)
         }
+        guard let told = outcome.told else { throw failure(outcome.errno) }
+        return told
     }
 
     /// The part made the file (replacing what was there).

@@ -167,7 +167,8 @@ public struct Normaliser: Sendable {
     ) throws {
         // (an entity without a key is a value: its one property, or a record of them)
         func value(of entity: ODataEntity) -> ODataValue {
-            entity.properties.count == 1 ? entity.properties[0].value : .complex(entity.properties)
+            let values = entity.properties.filter { !$0.isInstanceAnnotation }
+            return values.count == 1 ? values[0].value : .complex(values)
         }
         switch payload {
         case .entity(let entity) where entity.key != nil:

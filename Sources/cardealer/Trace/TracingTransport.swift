@@ -1,5 +1,6 @@
 import Foundation
 import ODataCore
+import Synchronization
 
 /// An ``ODataTransport`` decorator that writes `request_start` / `request_end` lines to a ``TraceLog``.
 ///
@@ -30,6 +31,42 @@ struct TracingTransport: ODataTransport {
                 "request_end",
                 [
                     "id": id, "url": request.url, "status": 0, "bytes": 0, "wire": 0, "ms": (ended - started) * 1000,
+                    "error": error is CancellationError ? "cancelled" : String(describing: error),
+                ], at: ended)
+            throw error
+        }
+    }
+
+    /// A stream saved to a file, traced as a request whose `bytes` are those written; streamed by `base`.
+    func download(_ request: TransportRequest, into sink: DownloadSink) async throws -> TransportResponse {
+        let id = log.makeID()
+        let started = TraceLog.now()
+        log.record("request_start", ["id": id, "url": request.url], at: started)
+        let counted = Mutex(0)
+        let counting = DownloadSink(
+            started: sink.started,
+            received: { bytes in
+                counted.withLock { $0 += bytes.count }
+                try sink.received(bytes)
+            })
+        do {
+            let response = try await base.download(request, into: counting)
+            let ended = TraceLog.now()
+            let bytes = counted.withLock { $0 } + response.body.count
+            log.record(
+                "request_end",
+                [
+                    "id": id, "url": request.url, "status": response.status, "bytes": bytes, "wire": bytes,
+                    "ms": (ended - started) * 1000,
+                ], at: ended)
+            return response
+        } catch {
+            let ended = TraceLog.now()
+            log.record(
+                "request_end",
+                [
+                    "id": id, "url": request.url, "status": 0, "bytes": counted.withLock { $0 }, "wire": 0,
+                    "ms": (ended - started) * 1000,
                     "error": error is CancellationError ? "cancelled" : String(describing: error),
                 ], at: ended)
             throw error
