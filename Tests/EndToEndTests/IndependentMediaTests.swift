@@ -72,5 +72,10 @@ struct IndependentMediaTests {
         try app.tmux.run("send-keys", "-t", app.tmux.target, "-l", ":save \(app.directory)/make.bin")
         try app.tmux.sendKeys("Enter")
         try await app.expect("nothing to save") { $0.contains("Nothing here to save") }
+        // And no part file is left beside what was saved
+        let left = try FileManager.default.contentsOfDirectory(atPath: app.directory).filter {
+            $0.contains("cardealer-part")
+        }
+        #expect(left.isEmpty, "\(left)")
     }
 }
