@@ -92,9 +92,9 @@ public final class EntityDetailController: ScreenController {
                 result.append(line)
                 continue
             }
-            var opened = line
-            opened.value = Self.summary(of: value)
-            result.append(opened)
+            var summed = line
+            summed.value = Self.summary(of: value)
+            result.append(summed)
             open(value, type: declared.first { $0.name == line.name }?.type, under: line, depth: 1)
         }
         return result
