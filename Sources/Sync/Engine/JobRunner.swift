@@ -203,8 +203,7 @@ struct JobRunner: Sendable {
             guard response.body.count <= 32, let count = Int(text.trimmingCharacters(in: .whitespacesAndNewlines)),
                 count >= 0
             else {
-                // (refused, not malformed: asked again, the service would answer the same, so it is not asked again)
-                throw ODataError(kind: .refused, message: "the count is not a number", url: job.url)
+                throw ODataError(kind: .malformedPayload, message: "the count is not a number", url: job.url)
             }
             return .value(.int(Int64(count)))
         }
