@@ -137,17 +137,6 @@ extension CacheWriteSession {
             .execute(arguments: [seconds, id])
     }
 
-    /// The length of a list whose pages did not say it, asked on its own (`/$count`): kept while no page says one
-    /// and the list is not read to its end (either knows better); positions at or past it are not asked for.
-    public func setListLength(_ key: ListKey, _ length: Int) throws {
-        guard let id = try CacheQueries.listId(db, key: key) else { return }
-        try db.execute(
-            sql: """
-                UPDATE list SET totalCount = max(?, fetchedCount) WHERE id = ? AND totalCount IS NULL AND isComplete = 0
-                """,
-            arguments: [length, id])
-    }
-
     func ensureList(_ key: ListKey) throws -> Int64 {
         if let id = try CacheQueries.listId(db, key: key) { return id }
         try db.cachedStatement(sql: "INSERT INTO list (listKey) VALUES (?)").execute(arguments: [key.canonical])

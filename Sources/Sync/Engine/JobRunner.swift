@@ -197,16 +197,6 @@ struct JobRunner: Sendable {
 
     /// The body's payload; a body that is not OData JSON throws, named by its content type when that is not JSON.
     func decode(_ response: TransportResponse, for job: FetchJob) throws -> ODataPayload {
-        if case .listCount = job.target {
-            // (`/$count` answers a bare number, as text)
-            let text = String(decoding: response.body.prefix(32), as: UTF8.self)
-            guard response.body.count <= 32, let count = Int(text.trimmingCharacters(in: .whitespacesAndNewlines)),
-                count >= 0
-            else {
-                throw ODataError(kind: .malformedPayload, message: "the count is not a number", url: job.url)
-            }
-            return .value(.int(Int64(count)))
-        }
         do {
             var decoder = self.decoder
             if case .call = job.target {
@@ -268,9 +258,6 @@ struct JobRunner: Sendable {
                 try session.touchRelation(parent: parent, navigation: navigation, at: date)
             case .call(let key, _):
                 try session.touchCallResult(key.canonical, at: date)
-            case .listCount:
-                // (no validator is kept for a count, so no 304 comes for one)
-                break
             }
         }
     }

@@ -135,23 +135,7 @@ extension SyncEngine {
             next.priority = .nextPage
             if !plans.contains(where: { $0.url == next.url }) { plans.append(next) }
         }
-        // A list whose pages say nothing of its length (the service ignores `$count=true` / `$inlinecount`): the
-        // length asked once on its own, `…/$count` with the list's filter, so that End and "N of M" can work.
-        if let state, !state.isComplete, state.totalCount == nil, state.fetchedCount > 0 {
-            plans.append(
-                FetchPlan(
-                    url: countURL(request), target: .listCount(request.key), priority: .nextPage, partialSets: [:]))
-        }
         return plans
-    }
-
-    /// `…/$count` of a list: its path, its filter and search, nothing that shapes or pages it.
-    func countURL(_ request: ListRequest) -> String {
-        var options = request.options
-        (options.orderBy, options.expand, options.select, options.top, options.skip) = ([], [], [], nil, nil)
-        options.skipToken = nil
-        options.inlineCount = false
-        return builder.url(request.path.appending("$count"), activeOnly(options, of: request))
     }
 
     /// The request for positions `offset..<end`: the first page, the server's next link
@@ -218,20 +202,15 @@ extension SyncEngine {
         options.skip = skip > 0 ? skip : nil
         options.skipToken = nil
         options.inlineCount = true
-        return builder.url(request.path, activeOnly(options, of: request))
-    }
-
-    /// A set edited through drafts holds its entities' drafts too: its list, or a relation's list of it, is of the
-    /// active ones.
-    func activeOnly(_ options: QueryOptions, of request: ListRequest) -> QueryOptions {
-        guard let last = request.path.segments.last, last.key == nil,
-            !request.path.segments.contains(where: \.isCall), let model,
-            let set = policy?.entitySet(of: request.path), model.draftActions(ofSet: set) != nil
-        else { return options }
-        var options = options
-        options.filter = QueryFilter.compare(DraftActions.activeKey, .eq, .bool(true), type: .boolean).and(
-            options.filter, dialect: model.dialect)
-        return options
+        // A set edited through drafts holds its entities' drafts too: its list, or a relation's list of it, is of the
+        // active ones.
+        if let last = request.path.segments.last, last.key == nil, !request.path.segments.contains(where: \.isCall),
+            let model, let set = policy?.entitySet(of: request.path), model.draftActions(ofSet: set) != nil
+        {
+            options.filter = QueryFilter.compare(DraftActions.activeKey, .eq, .bool(true), type: .boolean).and(
+                options.filter, dialect: model.dialect)
+        }
+        return builder.url(request.path, options)
     }
 
     /// Whether the list's order is a total one: it names every key property of the set, so two rows never tie and

@@ -140,8 +140,7 @@ extension SyncEngine {
         } else if report.outcome == .fetched || report.outcome == .notModified {
             serviceAnswered(success: true, at: now)
         } else if report.outcome == .failed, let error = report.error {
-            // (a list's length refused leaves the list as it was: nothing to say on the status line)
-            if case .listCount? = entry?.job.target {} else { lastError = (error.description, now) }
+            lastError = (error.description, now)
             if report.status != nil { serviceAnswered(success: false, at: now) }
         }
         if let notice = report.notice { lastError = (notice.description, now) }

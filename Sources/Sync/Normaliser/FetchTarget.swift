@@ -21,9 +21,6 @@ public enum FetchTarget: Sendable, Hashable {
     /// What a call of a function answers when it is not a list (one entity of `entitySet`, or a value), filed under
     /// the call's key.
     case call(ListKey, entitySet: String?)
-    /// The length of a stored list whose pages came without one (a service that ignores `$count=true` or
-    /// `$inlinecount`), asked of the list's path followed by `/$count`: a bare number.
-    case listCount(ListKey)
 
     /// The entity set to assume for entities without `__metadata`.
     var entitySetHint: String? {
@@ -32,7 +29,6 @@ public enum FetchTarget: Sendable, Hashable {
         case .entity(let key, _): key.entitySet
         case .relation(_, _, let set): set
         case .call(_, let set): set
-        case .listCount: nil
         }
     }
 
@@ -40,8 +36,7 @@ public enum FetchTarget: Sendable, Hashable {
     var listKey: ListKey? {
         switch self {
         case .listPage(let key, _, _, _), .listTail(let key, _, _, _): key
-        // (a count that fails leaves the list as it was: no error of its own on it)
-        case .entity, .relation, .call, .listCount: nil
+        case .entity, .relation, .call: nil
         }
     }
 
@@ -49,7 +44,7 @@ public enum FetchTarget: Sendable, Hashable {
     /// request expanded, or the relation (`Person(1)`, `Person(1)/PersonCar`). Lists keep their own error.
     var errorSubjects: [String] {
         switch self {
-        case .listPage, .listTail, .listCount: return []
+        case .listPage, .listTail: return []
         case .entity(let key, let expanded):
             let navigations = Set(expanded.compactMap { $0.split(separator: "/").first.map(String.init) })
             return [key.canonical] + navigations.sorted().map { key.canonical + "/" + $0 }

@@ -124,8 +124,6 @@ public struct Normaliser: Sendable {
             try session.replaceRelation(
                 parent: parent, navigation: navigation, children: children, at: date, requestedAt: requestedAt)
             summary.relations += 1
-        case (.listCount(let key), .value(.int(let count))):
-            try session.setListLength(key, Int(count))
         case (.call(let key, _), _):
             try writeCall(
                 payload, key: key, partial: partial, at: date, requestedAt: requestedAt, session: session,
