@@ -533,3 +533,39 @@ extension DraftOutboxTests {
         #expect(try cache.listWindow(ListRequest(entitySet: "Orders").key, range: 0..<10).rows.isEmpty)
     }
 }
+
+extension DraftOutboxTests {
+    /// The delete of a dropped create's draft refused (the draft was never cached here): `r` sends it again.
+    @Test func a_refused_delete_of_a_dropped_drafts_goes_again_when_retried() async throws {
+        let refusals = Mutex(1)
+        let transport = FakeTransport { request, _ in
+            switch (request.method, request.url) {
+            case (.post, Self.root + "Orders"): return Self.madeOrder(title: "F", active: false, status: 201)
+            case (.post, Self.madeDraftURL + "/S.draftActivate"):
+                return json(#"{"error":{"code":"400","message":"The title is too short"}}"#, status: 400)
+            case (.delete, Self.madeDraftURL):
+                let refused = refusals.withLock { left -> Bool in
+                    defer { left -= 1 }
+                    return left > 0
+                }
+                return refused
+                    ? json(#"{"error":{"code":"403","message":"Not now"}}"#, status: 403)
+                    : TransportResponse(status: 204)
+            default: return TransportResponse(status: 500)
+            }
+        }
+        let (engine, cache) = try engine(transport)
+        engine.create(Self.newOrder)
+        await engine.flushIntents()
+        #expect(try await eventually { try cache.outboxEntries().first?.state == .failed })
+        engine.resolve(outboxEntry: try #require(try cache.outboxEntries().first).id, .discard)
+        #expect(
+            try await eventually {
+                let entries = try cache.outboxEntries()
+                return entries.count == 1 && entries[0].kind == .delete && entries[0].state == .failed
+            })
+        engine.resolve(outboxEntry: try #require(try cache.outboxEntries().first).id, .retry)
+        #expect(try await eventually { try cache.outboxEntries().isEmpty })
+        #expect(await transport.requests.filter { $0.method == .delete }.count == 2)
+    }
+}

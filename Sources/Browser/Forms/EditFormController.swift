@@ -452,9 +452,11 @@ public final class EditFormController: ScreenController {
                 return .handled
             }
         }
+        // (a derived type's entity says which, first: the service makes the set's type otherwise)
+        let typed = createdType.map { [ODataProperty(name: "@odata.type", value: .string("#" + $0))] } ?? []
         if creating != nil, let onSave {
             // A refused create edited in the outbox: what was typed replaces what was sent.
-            onSave((changes + linkChanges).filter { $0.value != .null })
+            onSave(typed + (changes + linkChanges).filter { $0.value != .null })
             return .pop
         }
         if let creating {
@@ -462,8 +464,6 @@ public final class EditFormController: ScreenController {
                 message = "This browser cannot change data of this service."
                 return .handled
             }
-            // (a derived type's entity says which, first: the service makes the set's type otherwise)
-            let typed = createdType.map { [ODataProperty(name: "@odata.type", value: .string("#" + $0))] } ?? []
             writes.create(
                 EntityCreation(
                     entitySet: creating.entitySet, properties: typed + changes.filter { $0.value != .null },

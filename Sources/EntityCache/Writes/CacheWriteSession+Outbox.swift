@@ -47,9 +47,6 @@ extension CacheWriteSession {
         return db.lastInsertedRowID
     }
 
-    /// Records a delete of `key`: it leaves the list and the relation it was shown in at once (the rows after it
-    /// move up), and the delete is queued under `requestID`. The entity's row stays, marked pending, until the
-    /// service settles it. Returns the entry's id.
     /// A delete of the draft a dropped create left on the service (issue 36): the draft was never cached, and it is
     /// deleted whatever its version (`If-Match: *`); a service that no longer holds it answers 404, which settles it.
     public func enqueueDraftDiscard(
@@ -68,6 +65,9 @@ extension CacheWriteSession {
         return db.lastInsertedRowID
     }
 
+    /// Records a delete of `key`: it leaves the list and the relation it was shown in at once (the rows after it
+    /// move up), and the delete is queued under `requestID`. The entity's row stays, marked pending, until the
+    /// service settles it. Returns the entry's id.
     public func enqueueDelete(
         _ key: EntityKey, shownIn: DeletedFrom?, requestID: String, at date: Date
     ) throws -> Int64 {

@@ -64,7 +64,8 @@ extension CacheWriteSession {
         guard let entry = try CacheQueries.outboxEntry(db, id: id), entry.state == .failed else { return }
         // (an action changed nothing here; one on a list or on the service has no entity at all)
         let current = try CacheQueries.entity(db, key: entry.entityKey.canonical, bound: nil)
-        guard current != nil || entry.kind == .action else { return }
+        // (nor is a draft a dropped create left cached: its delete goes again all the same)
+        guard current != nil || entry.kind == .action || entry.kind == .delete else { return }
         if let current, entry.kind != .unlink && entry.kind != .action {
             try setProperties(entry.entityKey, Self.merge(current.properties, with: entry.changes), pendingDelta: 1)
         }

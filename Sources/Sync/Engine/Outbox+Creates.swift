@@ -42,7 +42,8 @@ extension Outbox {
                 (binding.navigation, reference ?? builder.url(ResourcePath(binding.target), QueryOptions())))
         }
         return writes.create(
-            at: path, properties: entry.changes, types: propertyTypes(of: entry.entitySet), bindings: bindings,
+            at: path, properties: entry.changes, types: propertyTypes(of: entry.entitySet, changes: entry.changes),
+            bindings: bindings,
             attempt: attempt)
     }
 

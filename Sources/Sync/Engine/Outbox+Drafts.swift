@@ -176,10 +176,11 @@ extension Outbox {
             return
         }
         let keyNames = model.entityType(ofSet: entry.entitySet).map(model.keyProperties(of:)) ?? []
-        let values = entry.changes.filter { !keyNames.contains($0.name) }
+        // (its type, `@odata.type`, was said when the draft was made)
+        let values = entry.changes.filter { !keyNames.contains($0.name) && !$0.isInstanceAnnotation }
         if !values.isEmpty {
             let patch = writes.update(
-                draft, changes: values, types: propertyTypes(of: entry.entitySet),
+                draft, changes: values, types: propertyTypes(of: entry.entitySet, changes: entry.changes),
                 attempt: WriteRequestBuilder.Attempt(
                     requestID: entry.requestID + "-patch", firstSent: entry.firstSent ?? now, etag: "*"))
             guard await draftStep(entry, patch, draft: draft, attempts: attempts, values: values) else { return }

@@ -334,12 +334,14 @@ extension Outbox {
         await record { try $0.retryOutboxLater(entry.id, error: error, due: due) }
     }
 
-    /// Edm types of a set's properties, for the request body.
-    func propertyTypes(of entitySet: String) -> [String: EdmPrimitiveType] {
-        guard let model, let set = model.entitySet(named: entitySet), let type = model.entityTypes[set.entityType]
-        else {
-            return [:]
+    /// Edm types of a set's properties, for the request body; with `changes` naming a type derived from the set's
+    /// (`@odata.type`, a new entity of it), that type's.
+    func propertyTypes(of entitySet: String, changes: [ODataProperty] = []) -> [String: EdmPrimitiveType] {
+        var named: String?
+        if case .string(let said)? = changes.first(where: { $0.name == "@odata.type" })?.value {
+            named = said.hasPrefix("#") ? String(said.dropFirst()) : said
         }
+        guard let model, let type = model.entityType(named: named, inSet: entitySet) else { return [:] }
         var types: [String: EdmPrimitiveType] = [:]
         for property in model.properties(of: type) {
             if case .primitive(let primitive) = property.type { types[property.name] = primitive }

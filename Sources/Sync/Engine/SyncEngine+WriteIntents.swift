@@ -160,14 +160,17 @@ extension SyncEngine: WriteIntents {
 
     func apply(_ resolution: OutboxResolution, to id: Int64) async {
         // A create dropped after the service made it a draft: that draft goes too, or it would stay on the service
-        // (locking the new key for its user, in a CAP service) with nothing here that knows it.
-        if resolution == .discard, let entry = try? cache.outboxEntry(id), case .create(_, _, let draft?) = entry.write
+        // (locking the new key for its user, in a CAP service) with nothing here that knows it. (Not while its
+        // activation is on the wire: that could make the entity as the delete goes.)
+        if resolution == .discard, let entry = try? cache.outboxEntry(id), entry.state != .sending,
+            case .create(_, _, let draft?) = entry.write
         {
             let (date, requestID) = (clock.now(), Self.requestID())
             await recordAndFlush { session in
                 try session.discardOutbox(id)
                 _ = try session.enqueueDraftDiscard(draft, entitySet: entry.entitySet, requestID: requestID, at: date)
             }
+            if entry.state == .failed, let made = entry.madeWithIt { await record(EntityDeletion(key: made)) }
             return
         }
         // A refused link dropped: the entity made with it, linked to nobody on the service, goes too.
