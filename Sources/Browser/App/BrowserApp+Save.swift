@@ -6,8 +6,8 @@ import ScreenSeam
 /// `:save FILE` (issue 37): the media of the entity shown, of the selected row, or the stream property under the
 /// cursor, saved to a file by the fetcher; its progress on the status line, Esc stops it.
 extension BrowserApp {
-    /// Starts saving; what to say now.
-    func saveStream(to rawPath: String) -> String {
+    /// Starts saving; what to say now (nil once it has started: the status line follows it from there).
+    func saveStream(to rawPath: String) -> String? {
         guard let downloads = environment.downloads else {
             return "This session saves no files (over SSH they would be written on the server)."
         }
@@ -31,7 +31,7 @@ extension BrowserApp {
             return "\(rawPath) is a directory: name the file to save to."
         }
         downloads.download(StreamDownload(key: found.key, stream: found.stream, path: path, shownPath: rawPath))
-        return "Saving to \(rawPath)… Esc stops it"
+        return nil
     }
 
     /// The status line while a download runs: how far it is, and how to stop it.
