@@ -453,7 +453,7 @@ public final class EditFormController: ScreenController {
             }
         }
         // (a derived type's entity says which, first: the service makes the set's type otherwise)
-        let typed = createdType.map { [ODataProperty(name: "@odata.type", value: .string("#" + $0))] } ?? []
+        let typed = createdType.map { [ODataProperty.statedType($0)] } ?? []
         if creating != nil, let onSave {
             // A refused create edited in the outbox: what was typed replaces what was sent.
             onSave(typed + (changes + linkChanges).filter { $0.value != .null })

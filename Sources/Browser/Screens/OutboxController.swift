@@ -166,10 +166,7 @@ public final class OutboxController: ScreenController {
     /// A refused create's form, with what was typed in it: what is saved is sent in its place.
     func createForm(_ entry: OutboxEntry) -> EditFormController? {
         // (one of a derived type: its own fields, and its type kept on what is sent again)
-        var derived: EntityType?
-        if case .string(let said)? = entry.changes.first(where: { $0.name == "@odata.type" })?.value {
-            derived = environment.model.entityTypes[said.hasPrefix("#") ? String(said.dropFirst()) : said]
-        }
+        let derived = entry.changes.statedType.flatMap { environment.model.entityTypes[$0] }
         let form = EditFormController(
             environment: environment, creatingIn: entry.entitySet, addedTo: nil, breadcrumb: entry.entitySet,
             of: derived)

@@ -146,12 +146,9 @@ extension CacheWriteSession {
         _ key: EntityKey, entitySet: String, properties: [ODataProperty], shownIn: DeletedFrom?, at date: Date
     ) throws {
         // (a new entity of a derived type says which in `@odata.type`: its type, not a value of it)
-        var type: String?
-        if case .string(let said)? = properties.first(where: { $0.name == "@odata.type" })?.value {
-            type = said.hasPrefix("#") ? String(said.dropFirst()) : said
-        }
         try upsertEntity(
-            key: key, entitySet: entitySet, type: type, properties: properties.filter { !$0.isInstanceAnnotation },
+            key: key, entitySet: entitySet, type: properties.statedType,
+            properties: properties.filter { !$0.isInstanceAnnotation },
             etag: nil, at: date, partial: false)
         try db.execute(sql: "UPDATE entity SET pending = pending + 1 WHERE key = ?", arguments: [key.canonical])
         if let list = shownIn?.list { try insertFirstRow(key, in: list, at: date) }

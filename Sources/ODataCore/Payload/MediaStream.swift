@@ -84,3 +84,19 @@ extension ODataProperty {
     /// its values, and not a value of its own: its name holds `@`, as no declared or dynamic property's can.
     public var isInstanceAnnotation: Bool { name.contains("@") }
 }
+
+extension ODataProperty {
+    /// The type a new entity of a type derived from its set's is made of, said first among its values
+    /// (`@odata.type`, `#NS.Mechanic`): kept on its write, never among its cached values.
+    public static func statedType(_ qualifiedName: String) -> ODataProperty {
+        ODataProperty(name: "@odata.type", value: .string("#" + qualifiedName))
+    }
+}
+
+extension Array where Element == ODataProperty {
+    /// The qualified type these values say they are of (``ODataProperty/statedType(_:)``); nil when they say none.
+    public var statedType: String? {
+        guard case .string(let said)? = first(where: { $0.name == "@odata.type" })?.value else { return nil }
+        return said.hasPrefix("#") ? String(said.dropFirst()) : said
+    }
+}

@@ -337,11 +337,7 @@ extension Outbox {
     /// Edm types of a set's properties, for the request body; with `changes` naming a type derived from the set's
     /// (`@odata.type`, a new entity of it), that type's.
     func propertyTypes(of entitySet: String, changes: [ODataProperty] = []) -> [String: EdmPrimitiveType] {
-        var named: String?
-        if case .string(let said)? = changes.first(where: { $0.name == "@odata.type" })?.value {
-            named = said.hasPrefix("#") ? String(said.dropFirst()) : said
-        }
-        guard let model, let type = model.entityType(named: named, inSet: entitySet) else { return [:] }
+        guard let model, let type = model.entityType(named: changes.statedType, inSet: entitySet) else { return [:] }
         var types: [String: EdmPrimitiveType] = [:]
         for property in model.properties(of: type) {
             if case .primitive(let primitive) = property.type { types[property.name] = primitive }

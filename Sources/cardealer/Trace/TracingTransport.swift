@@ -12,36 +12,14 @@ struct TracingTransport: ODataTransport {
     let log: TraceLog
 
     func send(_ request: TransportRequest) async throws -> TransportResponse {
-        let id = log.makeID()
-        let started = TraceLog.now()
-        log.record("request_start", ["id": id, "url": request.url], at: started)
-        do {
+        try await traced(request, bytesSoFar: { 0 }) {
             let response = try await base.send(request)
-            let ended = TraceLog.now()
-            log.record(
-                "request_end",
-                [
-                    "id": id, "url": request.url, "status": response.status, "bytes": response.body.count,
-                    "wire": Self.wireBytes(response), "ms": (ended - started) * 1000,
-                ], at: ended)
-            return response
-        } catch {
-            let ended = TraceLog.now()
-            log.record(
-                "request_end",
-                [
-                    "id": id, "url": request.url, "status": 0, "bytes": 0, "wire": 0, "ms": (ended - started) * 1000,
-                    "error": error is CancellationError ? "cancelled" : String(describing: error),
-                ], at: ended)
-            throw error
+            return (response, response.body.count, Self.wireBytes(response))
         }
     }
 
     /// A stream saved to a file, traced as a request whose `bytes` are those written; streamed by `base`.
     func download(_ request: TransportRequest, into sink: DownloadSink) async throws -> TransportResponse {
-        let id = log.makeID()
-        let started = TraceLog.now()
-        log.record("request_start", ["id": id, "url": request.url], at: started)
         let counted = Mutex(0)
         let counting = DownloadSink(
             started: sink.started,
@@ -49,14 +27,29 @@ struct TracingTransport: ODataTransport {
                 counted.withLock { $0 += bytes.count }
                 try sink.received(bytes)
             })
-        do {
+        return try await traced(request, bytesSoFar: { counted.withLock { $0 } }) {
             let response = try await base.download(request, into: counting)
-            let ended = TraceLog.now()
             let bytes = counted.withLock { $0 } + response.body.count
+            return (response, bytes, bytes)
+        }
+    }
+
+    /// `exchange` between a `request_start` and a `request_end` line: its status and sizes, or (thrown) its error
+    /// with the bytes that came before it.
+    func traced(
+        _ request: TransportRequest, bytesSoFar: () -> Int,
+        _ exchange: () async throws -> (response: TransportResponse, bytes: Int, wire: Int)
+    ) async throws -> TransportResponse {
+        let id = log.makeID()
+        let started = TraceLog.now()
+        log.record("request_start", ["id": id, "url": request.url], at: started)
+        do {
+            let (response, bytes, wire) = try await exchange()
+            let ended = TraceLog.now()
             log.record(
                 "request_end",
                 [
-                    "id": id, "url": request.url, "status": response.status, "bytes": bytes, "wire": bytes,
+                    "id": id, "url": request.url, "status": response.status, "bytes": bytes, "wire": wire,
                     "ms": (ended - started) * 1000,
                 ], at: ended)
             return response
@@ -65,7 +58,7 @@ struct TracingTransport: ODataTransport {
             log.record(
                 "request_end",
                 [
-                    "id": id, "url": request.url, "status": 0, "bytes": counted.withLock { $0 }, "wire": 0,
+                    "id": id, "url": request.url, "status": 0, "bytes": bytesSoFar(), "wire": 0,
                     "ms": (ended - started) * 1000,
                     "error": error is CancellationError ? "cancelled" : String(describing: error),
                 ], at: ended)
