@@ -41,9 +41,8 @@ public struct DataStore: Sendable {
                 if cachedPeople(at: path, wanted: people, variant: variant) == nil {
                     try generate(people: wanted, hostile: hostile, at: path)
                     generated = true
-                } else {
-                    try addMissingIndexes(at: path)
                 }
+                try addMissingIndexes(at: path)
             }
         }
         var configuration = Configuration()
@@ -78,7 +77,8 @@ public struct DataStore: Sendable {
         }
     }
 
-    /// A file written before an index was added gets it, and fresh statistics (once: seconds on a million people).
+    /// A file written before an index was added gets it, and fresh statistics (once: seconds on a million people);
+    /// a file without the work orders gets them (``WorkOrderSet/prepare(_:)``).
     static func addMissingIndexes(at path: String) throws {
         var configuration = Configuration()
         configuration.busyMode = .timeout(10)
@@ -86,6 +86,8 @@ public struct DataStore: Sendable {
         let queue = try DatabaseQueue(path: path, configuration: configuration)
         try queue.write { db in
             let count = "SELECT COUNT(*) FROM sqlite_master WHERE type IN ('index', 'table')"
+            // The work orders (their table is made once; the statistics need not know it).
+            try WorkOrderSet.prepare(db)
             let before = try Int.fetchOne(db, sql: count)
             for statement in ServiceSchema.carDealer.indexStatements { try db.execute(sql: statement) }
             for set in ServiceSchema.carDealer.entitySets where !set.searchable.isEmpty {

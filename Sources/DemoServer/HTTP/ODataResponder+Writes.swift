@@ -48,6 +48,13 @@ extension ODataResponder {
         if unescaped.hasSuffix("/$ref") {
             throw ServiceError.notImplemented("$ref is not supported here; link with @odata.bind in a create.")
         }
+        if write.dialect == .v4, let workOrders = engine.schema.workOrders {
+            var relative = unescaped
+            for (escape, character) in [("%28", "("), ("%29", ")"), ("%27", "'")] {
+                relative = relative.replacingOccurrences(of: escape, with: character, options: .caseInsensitive)
+            }
+            if let target = try workOrders.target(relative) { return try workOrders.plan(write, target: target) }
+        }
         if write.method == "POST", engine.schema.offersRecordService {
             var relative = unescaped
             for (escape, character) in [("%28", "("), ("%29", ")")] {

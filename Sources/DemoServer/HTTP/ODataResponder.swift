@@ -150,6 +150,19 @@ public struct ODataResponder: HTTPResponder {
             unescaped = unescaped.replacingOccurrences(of: escape, with: character, options: .caseInsensitive)
         }
         unescaped = unescaped.replacingOccurrences(of: "%40", with: "@", options: .caseInsensitive)
+        if v4, let workOrders = engine.schema.workOrders,
+            let target = try workOrders.target(unescaped.replacingOccurrences(of: "%24", with: "$"))
+        {
+            // The draft-enabled set: read whole and decided in memory (``WorkOrderSet``).
+            let root = "http://\(host)\(rootPath)/"
+            let query = request.uri.query
+            let read = try await engine.reader.read { db in
+                try workOrders.read(target, query: query, serviceRoot: root, db)
+            }
+            return respond(
+                request, body: read.body, version: "4.0", etag: read.etag ?? Self.weakETag(of: read.body),
+                contentType: read.isText ? "text/plain;charset=utf-8" : "application/json;charset=utf-8")
+        }
         if engine.schema.offersMaintenanceCost,
             let call = try MaintenanceCostFunction.call(
                 unescaped, custom: options.custom, dialect: dialect, namespace: engine.schema.namespace)

@@ -171,14 +171,14 @@ struct PayloadWriter {
             json.string(serviceRoot + "$metadata")
             json.key("value")
             json.beginArray()
-            for set in schema.entitySets {
+            for name in schema.entitySets.map(\.name) + (schema.workOrders.map { _ in [WorkOrderSet.name] } ?? []) {
                 json.beginObject()
                 json.key("name")
-                json.string(set.name)
+                json.string(name)
                 json.key("kind")
                 json.string("EntitySet")
                 json.key("url")
-                json.string(set.name)
+                json.string(name)
                 json.endObject()
             }
             json.endArray()

@@ -6,6 +6,7 @@ extension ServiceSchema {
         schema.functions = [.carsBuiltBefore]
         schema.offersMaintenanceCost = true
         schema.offersRecordService = true
+        schema.offersWorkOrders = true
         return schema
     }()
 

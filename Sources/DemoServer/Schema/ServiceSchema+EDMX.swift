@@ -123,6 +123,7 @@ extension ServiceSchema {
         }
         if offersMaintenanceCost { xml += MaintenanceCostFunction.version4Declaration(namespace: namespace) }
         if offersRecordService { xml += RecordServiceAction.version4Declaration(namespace: namespace) }
+        if let workOrders { xml += workOrders.typeDeclarations }
         xml += "<EntityContainer Name=\"\(containerName)\">\n"
         for function in functions {
             xml += "<FunctionImport Name=\"\(function.name)\" Function=\"\(namespace).\(function.name)\" "
@@ -139,7 +140,8 @@ extension ServiceSchema {
             xml += "<PropertyValue Property=\"Searchable\" Bool=\"\(!set.searchable.isEmpty)\"/></Record></Annotation>"
             xml += "</EntitySet>\n"
         }
-        xml += "</EntityContainer>\n" + annotationBlocks(xmlns: false)
+        if let workOrders { xml += workOrders.setDeclaration }
+        xml += "</EntityContainer>\n" + annotationBlocks(xmlns: false) + (workOrders?.annotations ?? "")
         xml += "</Schema>\n</edmx:DataServices>\n</edmx:Edmx>\n"
         return xml
     }

@@ -19,6 +19,11 @@ public struct ServiceSchema: Sendable {
     public var offersMaintenanceCost = false
     /// Whether it offers ``RecordServiceAction`` (record a car's standard service: an action, issue 36).
     public var offersRecordService = false
+    /// Whether its v4 root offers ``WorkOrderSet``, the work orders edited through drafts (issue 36).
+    public var offersWorkOrders = false
+
+    /// The draft-enabled set, when it is offered.
+    var workOrders: WorkOrderSet? { offersWorkOrders ? WorkOrderSet(namespace: namespace) : nil }
 
     public init(namespace: String, containerName: String, entitySets: [EntitySetSchema], relations: [RelationSchema]) {
         self.namespace = namespace

@@ -1,0 +1,335 @@
+import Foundation
+import GRDB
+import HTTPTypes
+import ODataCore
+
+extension WorkOrderSet {
+    // MARK: Reads
+
+    /// The answer to a `GET` of `target`: its body, and its version when it is one work order.
+    func read(
+        _ target: Target, query: String?, serviceRoot: String, _ db: Database
+    ) throws -> (body: [UInt8], etag: String?, isText: Bool) {
+        switch target {
+        case .entity(let id, let isActive):
+            guard let order = try Self.order(id: id, isActive: isActive, db) else {
+                throw ServiceError.notFound("There is no work order \(id)\(isActive ? "" : " in draft").")
+            }
+            return (Self.document(order, serviceRoot: serviceRoot), order.etag, false)
+        case .action:
+            throw ServiceError.methodNotAllowed("GET of an action (POST it)")
+        case .collection, .count:
+            let options = try QueryRequest(query: query, dialect: .v4)
+            let orders = try listed(try Self.all(db), options)
+            if target == .count { return (Array(String(orders.count).utf8), nil, true) }
+            var json = JSONWriter()
+            json.beginObject()
+            json.key("@odata.context")
+            json.string(serviceRoot + "$metadata#\(Self.name)")
+            if options.inlineCount {
+                json.key("@odata.count")
+                json.number(Int64(orders.count))
+            }
+            let skipped = orders.dropFirst(options.skip ?? 0).prefix(options.top ?? Int.max)
+            let select = options.select.isEmpty || options.select.contains("*") ? nil : Set(options.select)
+            json.key("value")
+            json.beginArray()
+            for order in skipped { Self.write(order, into: &json, context: nil, select: select) }
+            json.endArray()
+            json.endObject()
+            return (json.bytes, nil, false)
+        }
+    }
+
+    /// The work orders `options` select, in its order (by number, the active one first, when it names none).
+    private func listed(_ orders: [Order], _ options: QueryRequest) throws -> [Order] {
+        if !options.expand.isEmpty {
+            throw ServiceError.badRequest("$expand: a work order has no navigation properties.")
+        }
+        if options.searchText != nil {
+            throw ServiceError.notImplemented("Work orders are not searchable ($search): filter them instead.")
+        }
+        if options.deltaToken != nil || options.skipToken != nil {
+            throw ServiceError.badRequest("Work orders are read whole: no delta or skip tokens are given for them.")
+        }
+        for name in options.select where name != "*" && !Self.properties.contains(name) {
+            throw ServiceError.badRequest("$select: a work order has no property '\(name)'.")
+        }
+        var result = orders
+        if let filter = options.filter {
+            result = try result.filter { order in
+                try RowFilter(setName: Self.name, value: order.value(of:)).passes(filter)
+            }
+        }
+        for (property, _) in options.orderBy where !Self.properties.contains(property) {
+            throw ServiceError.badRequest("$orderby: a work order has no property '\(property)'.")
+        }
+        if !options.orderBy.isEmpty {
+            // Nulls first, as SQL sorts them; ties kept in number order.
+            result = result.enumerated().sorted { left, right in
+                for (property, descending) in options.orderBy {
+                    let (a, b) = (left.element.value(of: property) ?? .null, right.element.value(of: property) ?? .null)
+                    let order = a.isNull ? (b.isNull ? 0 : -1) : b.isNull ? 1 : RowFilter.compare(a, b) ?? 0
+                    if order != 0 { return descending ? order > 0 : order < 0 }
+                }
+                return left.offset < right.offset
+            }.map(\.element)
+        }
+        return result
+    }
+
+    // MARK: Writes
+
+    /// A write to the set, checked, as a step to run in a transaction (alone or in a `$batch` changeset).
+    func plan(_ write: WriteRequest, target: Target) throws -> @Sendable (Database) throws -> ServiceAnswer {
+        let requestID = write.headers[.repeatabilityRequestID]
+        if let requestID, requestID.isEmpty || requestID.utf8.count > 100 {
+            throw ServiceError.badRequest("Repeatability-Request-ID is 1 to 100 characters.")
+        }
+        let ifMatch = write.headers[.ifMatch]
+        let change: @Sendable (Database) throws -> ServiceAnswer
+        switch (write.method, target) {
+        case ("POST", .collection):
+            let fields = try Self.fields(of: write.body)
+            change = { db in try self.create(fields, write, db) }
+        case ("POST", .action(let id, let isActive, let name)):
+            let body = write.body.isEmpty ? JSONObject() : try EntityWriter.object(of: write.body)
+            var preserve = false
+            for member in body.members where !member.key.hasPrefix("@") {
+                switch (name, member.key, member.value) {
+                case ("draftEdit", "PreserveChanges", .bool(let flag)): preserve = flag
+                case ("draftEdit", "PreserveChanges", .null): break
+                case ("draftPrepare", "SideEffectsQualifier", .string), ("draftPrepare", "SideEffectsQualifier", .null):
+                    break
+                default:
+                    throw ServiceError.badRequest("\(name) takes no parameter '\(member.key)' of that kind.")
+                }
+            }
+            let preserves = preserve
+            change = { db in
+                try self.act(name, id: id, isActive: isActive, preserve: preserves, ifMatch: ifMatch, write, db)
+            }
+        case ("PATCH", .entity(let id, let isActive)), ("MERGE", .entity(let id, let isActive)):
+            guard !isActive else {
+                throw ServiceError(
+                    status: 409, code: "DraftRequired",
+                    message: "A work order is changed through its draft: \(namespace).draftEdit, then PATCH the "
+                        + "draft, then \(namespace).draftActivate.")
+            }
+            let fields = try Self.fields(of: write.body)
+            change = { db in try self.patch(id: id, fields, ifMatch: ifMatch, write, db) }
+        case ("DELETE", .entity(let id, let isActive)):
+            change = { db in try self.delete(id: id, isActive: isActive, ifMatch: ifMatch, write, db) }
+        case ("PUT", .entity):
+            throw ServiceError.notImplemented("PUT of a work order: PATCH its draft.")
+        default:
+            throw ServiceError.methodNotAllowed("\(write.method) of \(write.relative)")
+        }
+        return { db in
+            if let requestID,
+                let stored = try Row.fetchOne(
+                    db, sql: "SELECT * FROM \(Self.repeatabilityTable) WHERE requestID = ?", arguments: [requestID])
+            {
+                // The first answer again; nothing changes.
+                var headers = ODataResponder.writeHeaders(write, etag: stored["etag"])
+                if let location: String = stored["location"] { headers[.location] = location }
+                let body: Data = stored["body"]
+                return ServiceAnswer(status: stored["status"], headers: headers, body: Array(body))
+            }
+            let answer = try change(db)
+            if let requestID {
+                try db.execute(
+                    sql: """
+                        INSERT INTO \(Self.repeatabilityTable) (requestID, status, etag, location, body)
+                        VALUES (?, ?, ?, ?, ?)
+                        """,
+                    arguments: [
+                        requestID, answer.status, answer.headers[.eTag], answer.headers[.location], Data(answer.body),
+                    ])
+            }
+            return answer
+        }
+    }
+
+    /// What a body sets: the title and the car (each may be null); what the service keeps (the key, which copy it is,
+    /// the version) is left alone, as CAP ignores what is computed. Anything else is a `400`.
+    struct Fields: Sendable {
+        var title: String??
+        var carID: Int64??
+    }
+
+    static func fields(of body: [UInt8]) throws -> Fields {
+        var fields = Fields()
+        for member in try EntityWriter.object(of: body).members {
+            switch (member.key, member.value) {
+            case _ where member.key.hasPrefix("@") || member.key.contains("@"): continue
+            case ("ID", _), ("IsActiveEntity", _), ("HasActiveEntity", _), ("HasDraftEntity", _), ("modifiedAt", _):
+                continue
+            case ("title", .null): fields.title = .some(nil)
+            case ("title", .string(let text)):
+                guard text.count <= longestTitle else {
+                    throw ServiceError.badRequest("title is at most \(longestTitle) characters.")
+                }
+                fields.title = .some(text)
+            case ("carID", .null): fields.carID = .some(nil)
+            case ("carID", .number(let text)):
+                guard let number = Int64(text), number >= 1, number <= Int64(Int32.max) else {
+                    throw ServiceError.badRequest("carID is a whole number from 1 to \(Int32.max).")
+                }
+                fields.carID = .some(number)
+            case ("title", _), ("carID", _):
+                throw ServiceError.badRequest("\(member.key) cannot be \(member.value.kindName).")
+            default:
+                throw ServiceError.badRequest("A work order has no property '\(member.key)'.")
+            }
+        }
+        return fields
+    }
+
+    /// A new work order: a draft with the next number, its `HasActiveEntity` false, until it is activated.
+    private func create(_ fields: Fields, _ write: WriteRequest, _ db: Database) throws -> ServiceAnswer {
+        let next = (try Int64.fetchOne(db, sql: "SELECT max(ID) FROM \(Self.table)") ?? 0) + 1
+        let now = Self.now()
+        var draft = Order(id: next, isActive: false, title: nil, carID: nil, modifiedAt: now)
+        if let title = fields.title { draft.title = title }
+        if let car = fields.carID { draft.carID = car }
+        draft.heldBy = Self.user
+        draft.draftSince = now
+        try Self.insert(draft, db)
+        return answer(draft, status: 201, write, location: true)
+    }
+
+    private func act(
+        _ name: String, id: Int64, isActive: Bool, preserve: Bool, ifMatch: String?, _ write: WriteRequest,
+        _ db: Database
+    ) throws -> ServiceAnswer {
+        if name == "draftEdit" {
+            guard isActive else { throw ServiceError.badRequest("draftEdit is invoked on an active work order.") }
+            guard var active = try Self.order(id: id, isActive: true, db) else {
+                throw ServiceError.notFound("There is no work order \(id).")
+            }
+            try Self.check(ifMatch, active)
+            if let existing = try Self.order(id: id, isActive: false, db) {
+                try Self.checkHeld(existing)
+                if preserve {
+                    throw ServiceError(
+                        status: 409, code: "DraftExists", message: "Work order \(id) has a draft of yours already.")
+                }
+                // (PreserveChanges false: your own draft is dropped and made anew from the active one)
+                try Self.delete(id: id, isActive: false, db)
+            }
+            let now = Self.now()
+            var draft = active
+            draft.isActive = false
+            draft.hasActive = true
+            draft.hasDraft = false
+            draft.modifiedAt = now
+            draft.heldBy = Self.user
+            draft.draftSince = now
+            try Self.insert(draft, db)
+            active.hasDraft = true
+            try Self.update(active, db)
+            return answer(draft, status: 201, write, location: true)
+        }
+        guard !isActive else { throw ServiceError.badRequest("\(name) is invoked on a draft.") }
+        guard let draft = try Self.order(id: id, isActive: false, db) else {
+            throw ServiceError.notFound("Work order \(id) has no draft.")
+        }
+        try Self.checkHeld(draft)
+        try Self.check(ifMatch, draft)
+        if name == "draftPrepare" { return answer(draft, status: 200, write) }
+        // draftActivate: what a work order needs, then the draft's values are the active one's
+        guard let title = draft.title, !title.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
+            throw ServiceError(status: 400, code: "TitleRequired", message: "A work order needs a title.")
+        }
+        guard let car = draft.carID else {
+            throw ServiceError(status: 400, code: "CarRequired", message: "A work order needs a car (its car number).")
+        }
+        guard try Int64.fetchOne(db, sql: "SELECT carID FROM \"Car\" WHERE carID = ?", arguments: [car]) != nil else {
+            throw ServiceError(status: 400, code: "NoSuchCar", message: "There is no car \(car).")
+        }
+        var active = try Self.order(id: id, isActive: true, db)
+        let stamp = max(Self.now(), (active?.modifiedAt ?? 0) + 1)
+        if active == nil {
+            active = Order(id: id, isActive: true, title: title, carID: car, modifiedAt: stamp)
+            try Self.insert(active!, db)
+        } else {
+            active!.title = title
+            active!.carID = car
+            active!.hasDraft = false
+            active!.modifiedAt = stamp
+            try Self.update(active!, db)
+        }
+        try Self.delete(id: id, isActive: false, db)
+        return answer(active!, status: 200, write)
+    }
+
+    private func patch(
+        id: Int64, _ fields: Fields, ifMatch: String?, _ write: WriteRequest, _ db: Database
+    ) throws -> ServiceAnswer {
+        guard var draft = try Self.order(id: id, isActive: false, db) else {
+            throw ServiceError.notFound("Work order \(id) has no draft.")
+        }
+        try Self.checkHeld(draft)
+        try Self.check(ifMatch, draft)
+        if let title = fields.title { draft.title = title }
+        if let car = fields.carID { draft.carID = car }
+        draft.modifiedAt = max(Self.now(), draft.modifiedAt + 1)
+        try Self.update(draft, db)
+        return answer(draft, status: 200, write)
+    }
+
+    private func delete(
+        id: Int64, isActive: Bool, ifMatch: String?, _ write: WriteRequest, _ db: Database
+    ) throws -> ServiceAnswer {
+        guard let order = try Self.order(id: id, isActive: isActive, db) else {
+            throw ServiceError.notFound("There is no work order \(id)\(isActive ? "" : " in draft").")
+        }
+        try Self.check(ifMatch, order)
+        let draft = isActive ? try Self.order(id: id, isActive: false, db) : order
+        if let draft { try Self.checkHeld(draft) }
+        if isActive {
+            try db.execute(sql: "DELETE FROM \(Self.table) WHERE ID = ?", arguments: [id])
+        } else {
+            try Self.delete(id: id, isActive: false, db)
+            try db.execute(
+                sql: "UPDATE \(Self.table) SET HasDraftEntity = 0 WHERE ID = ? AND IsActiveEntity = 1", arguments: [id])
+        }
+        return ServiceAnswer(status: 204, headers: ODataResponder.writeHeaders(write, etag: nil), body: [])
+    }
+
+    /// `423 Locked` when someone else edits `draft`.
+    private static func checkHeld(_ draft: Order) throws {
+        guard let holder = draft.heldBy, holder != user else { return }
+        let since = draft.draftSince.map {
+            " since "
+                + ODataInstant(millisecondsSince1970: $0).iso8601(withOffset: false).prefix(16)
+                .replacingOccurrences(of: "T", with: " ") + " UTC"
+        }
+        throw ServiceError(
+            status: 423, code: "DraftLocked",
+            message: "Work order \(draft.id) is locked: \(holder) is editing its draft\(since ?? "").")
+    }
+
+    /// `412` when `ifMatch` names another version than `order`'s (`*` and none match any).
+    private static func check(_ ifMatch: String?, _ order: Order) throws {
+        guard let ifMatch, ifMatch != "*" else { return }
+        let tags = ifMatch.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+        guard tags.contains(order.etag) || tags.contains(String(order.etag.dropFirst(2))) else {
+            throw ServiceError(
+                status: 412, code: "PreconditionFailed",
+                message: "Work order \(order.id) was changed since it was read (its version is \(order.etag)).")
+        }
+    }
+
+    private func answer(_ order: Order, status: Int, _ write: WriteRequest, location: Bool = false) -> ServiceAnswer {
+        var headers = ODataResponder.writeHeaders(write, etag: order.etag)
+        headers[.contentType] = "application/json;odata.metadata=minimal;charset=utf-8"
+        if location { headers[.location] = write.serviceRoot + order.predicate }
+        return ServiceAnswer(
+            status: status, headers: headers, body: Self.document(order, serviceRoot: write.serviceRoot),
+            created: location ? order.predicate : nil)
+    }
+
+    static func now() -> Int64 { Int64(Date().timeIntervalSince1970 * 1000) }
+}

@@ -1,0 +1,135 @@
+import CarDealerTestSupport
+import DemoServer
+import Foundation
+import ODataCore
+import ODataHTTP
+import Testing
+
+/// Editing through drafts on the built-in service (issue 36), through the built binary in tmux: its v4 root's work
+/// orders are kept in drafts as SAP CAP keeps them. A title changed with `e` reaches the active work order (edit,
+/// PATCH, prepare, activate) and leaves no draft; a new one whose car does not exist is refused at activation with the
+/// service's sentence, edited in the outbox, and then activated, once; ALICE's draft is the service's sentence naming
+/// her. Checked over HTTP on the service's side, on a data file of each test's own.
+@Suite(.serialized, .enabled(if: TmuxSession.executable != nil, "tmux is not installed; skipping end-to-end tests"))
+struct DemoDraftTests {
+    typealias Launch = BrowserInTmuxTests.Launch
+
+    /// The copies of work order `id` the service holds, as `(IsActiveEntity, title, carID)`.
+    func held(_ root: String, _ id: Int) async throws -> [(active: Bool, title: String, car: Int64?)] {
+        let response = try await HTTPClientTransport(timeout: 10).send(
+            TransportRequest(url: root + "WorkOrder?$filter=ID%20eq%20\(id)", dialect: .v4))
+        guard
+            case .collection(let listed) = try VerboseJSONDecoder(serviceRoot: root, dialect: .v4).decode(response.body)
+        else { return [] }
+        return listed.entities.compactMap { entity in
+            guard case .bool(let active)? = entity["IsActiveEntity"], case .string(let title)? = entity["title"] else {
+                return nil
+            }
+            var car: Int64?
+            if case .int(let number)? = entity["carID"] { car = number }
+            return (active, title, car)
+        }
+    }
+
+    /// A service of the test's own and the browser on its work orders.
+    func start() async throws -> (server: RunningDemoServer, app: Launch, directory: String) {
+        let directory = try BuiltProducts.temporaryDirectory("cardealer-drafts")
+        let server = try await DemoServer.start(
+            DemoServerConfiguration(people: 20, dataPath: directory + "/demo.sqlite"))
+        let app = try Launch("browse \(server.version4URL)WorkOrder", columns: 240, rows: 30)
+        try await app.expect("the work orders") {
+            $0.contains("● online") && $0.contains("Work orders") && $0.contains("Replace the brake pads")
+        }
+        return (server, app, directory)
+    }
+
+    func finish(_ app: Launch) async throws {
+        try app.tmux.sendKeys("q")
+        try await app.expect("a clean exit") { $0.contains("EXIT=0") }
+    }
+
+    /// Closes what ``start()`` opened, however the test ended.
+    func close(_ started: (server: RunningDemoServer, app: Launch, directory: String)) {
+        started.app.close()
+        Task {
+            await started.server.stop()
+            try? FileManager.default.removeItem(atPath: started.directory)
+        }
+    }
+
+    @Test func a_title_changed_with_e_is_the_active_work_orders_and_no_draft_is_left() async throws {
+        let started = try await start()
+        defer { close(started) }
+        let (server, app) = (started.server, started.app)
+        try await app.select("Rotate the tyres")
+        try app.tmux.sendKeys("e")
+        try await app.expect("the form") { $0.contains("Change") && $0.contains("(set by the service)") }
+        try app.tmux.sendKeys("C-u")
+        try app.tmux.run("send-keys", "-t", app.tmux.target, "-l", "Rotate and balance the tyres")
+        try app.tmux.sendKeys("Enter")
+        #expect(
+            try await eventually {
+                let held = try await held(server.version4URL, 2)
+                return held.count == 1 && held[0].active && held[0].title == "Rotate and balance the tyres"
+            })
+        try await app.expect("the list with it, settled") {
+            $0.contains("Rotate and balance the tyres") && !$0.contains("to resolve") && !$0.contains("pending")
+        }
+        try await finish(app)
+    }
+
+    @Test func a_new_work_order_refused_at_activation_is_mended_in_the_outbox_and_activated_once() async throws {
+        let started = try await start()
+        defer { close(started) }
+        let (server, app) = (started.server, started.app)
+        try app.tmux.sendKeys("a")
+        try await app.expect("the new form") { $0.contains("New in Work orders") && $0.contains("Car number") }
+        try app.tmux.run("send-keys", "-t", app.tmux.target, "-l", "Fit winter tyres")
+        try app.tmux.sendKeys("Tab")
+        try app.tmux.run("send-keys", "-t", app.tmux.target, "-l", "999999")
+        try app.tmux.sendKeys("Enter")
+        // Then the activation is refused with the service's sentence, and the draft it made waits on the service
+        try await app.expect("the create to resolve") { $0.contains("1 to resolve") }
+        try app.tmux.sendKeys("o")
+        try await app.expect("the service's sentence") {
+            $0.contains("did not activate it") && $0.contains("[NoSuchCar]")
+        }
+        #expect(try await held(server.version4URL, 5).map(\.active) == [false])
+        // When its car is mended in the outbox
+        try app.tmux.sendKeys("e")
+        try await app.expect("its form") { $0.contains("999999") && $0.contains("Enter saves") }
+        try app.tmux.sendKeys("Tab")
+        try app.tmux.sendKeys("C-u")
+        try app.tmux.run("send-keys", "-t", app.tmux.target, "-l", "2")
+        try app.tmux.sendKeys("Enter")
+        // Then that draft is activated: one active work order 5 with car 2, no draft, nothing made twice
+        #expect(
+            try await eventually {
+                let held = try await held(server.version4URL, 5)
+                return held.count == 1 && held[0].active && held[0].car == 2 && held[0].title == "Fit winter tyres"
+            })
+        #expect(try await held(server.version4URL, 6).isEmpty)
+        try await app.expect("an empty outbox") { $0.contains("Every change made here is on the service") }
+        try app.tmux.sendKeys("Escape")
+        try await app.expect("it listed") { $0.contains("Fit winter tyres") && !$0.contains("to resolve") }
+        try await finish(app)
+    }
+
+    @Test func a_work_order_alice_is_editing_is_the_services_sentence_naming_her() async throws {
+        let started = try await start()
+        defer { close(started) }
+        let (server, app) = (started.server, started.app)
+        try await app.select("Check the lights")
+        try app.tmux.sendKeys("e")
+        try await app.expect("the form") { $0.contains("Change") && $0.contains("(set by the service)") }
+        try app.tmux.sendKeys("C-u")
+        try app.tmux.run("send-keys", "-t", app.tmux.target, "-l", "Lights only")
+        try app.tmux.sendKeys("Enter")
+        try await app.expect("the change to resolve") { $0.contains("1 to resolve") }
+        try app.tmux.sendKeys("o")
+        try await app.expect("the service's sentence") { $0.contains("423") && $0.contains("ALICE is editing") }
+        let held = try await held(server.version4URL, 3)
+        #expect(held.map(\.title) == ["Check the lights", "Check the lights and the horn"])
+        try await finish(app)
+    }
+}
