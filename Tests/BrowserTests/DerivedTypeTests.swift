@@ -39,7 +39,9 @@ import Testing
 
     /// A clerk, a mechanic with a dynamic property named by a hostile service, and one claiming a type the set
     /// cannot hold.
-    func app(open key: Int? = nil) throws -> (BrowserApp, HeadlessTerminal, BrowserEnvironment) {
+    func app(
+        open key: Int? = nil, writes: (any WriteIntents)? = nil
+    ) throws -> (BrowserApp, HeadlessTerminal, BrowserEnvironment) {
         let cache = try temporaryCache()
         let staff = ListRequest(entitySet: "Staff")
         try cache.write { session in
@@ -74,7 +76,8 @@ import Testing
                 isLastPage: true, at: Date())
         }
         let environment = BrowserEnvironment(
-            cache: cache, intents: RecordingIntents(), model: Self.model, profile: DisplayProfile(root: nil, sets: [:]))
+            cache: cache, intents: RecordingIntents(), writes: writes, model: Self.model,
+            profile: DisplayProfile(root: nil, sets: [:]))
         let terminal = HeadlessTerminal(size: TerminalSize(columns: 100, rows: 12))
         let root: any ScreenController =
             key.map {
@@ -177,5 +180,34 @@ import Testing
         command("Invoices")
         command("type mechanic")
         #expect(terminal.lastFrame.last?.contains("the service derives none from it") == true)
+    }
+
+    @Test func a_on_a_list_of_a_base_type_asks_which_type_then_opens_that_types_form() throws {
+        let writes = RecordingWrites()
+        let (app, terminal, _) = try app(writes: writes)
+        // When a is pressed on the staff (Employees, some of them Mechanics)
+        _ = app.handle([.key(.char("a"))])
+        // Then the type is asked first: the set's own, then the one derived from it
+        let asked = terminal.lastFrame
+        #expect(asked.contains { $0.contains("Which type is the new one?") }, "\(asked)")
+        let employee = try #require(asked.firstIndex { $0.contains("Employee") && $0.contains("W.Employee") })
+        let mechanic = try #require(asked.firstIndex { $0.contains("Mechanic") && $0.contains("W.Mechanic") })
+        #expect(employee < mechanic)
+        // Esc goes back to the list; a again, then the mechanic: its form, with what a mechanic adds
+        _ = app.handle([.key(.escape)])
+        #expect(app.stack.top is EntityListController)
+        _ = app.handle([.key(.char("a")), .key(.char("j")), .key(.enter)])
+        #expect(app.stack.controllers.count == 2, "the choice gives way to the form")
+        let form = try #require(app.stack.top as? EditFormController, "\(terminal.lastFrame)")
+        #expect(terminal.lastFrame.contains { $0.contains("speciality") }, "\(terminal.lastFrame)")
+        #expect(form.fields.contains { $0.input.name == "speciality" })
+        // Saved, it is made as a mechanic (its type stated first)
+        _ = app.handle("7".map { .key(.char($0)) } + [.key(.tab)] + "Gus".map { .key(.char($0)) } + [.key(.enter)])
+        let made = try #require(writes.created.first, "\(terminal.lastFrame)")
+        #expect(made.properties.first == ODataProperty(name: "@odata.type", value: .string("#W.Mechanic")), "\(made)")
+        // The employee's form has no speciality
+        _ = app.handle([.key(.char("a")), .key(.enter)])
+        let plain = try #require(app.stack.top as? EditFormController, "\(terminal.lastFrame)")
+        #expect(!plain.fields.contains { $0.input.name == "speciality" })
     }
 }

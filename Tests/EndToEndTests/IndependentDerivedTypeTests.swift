@@ -110,4 +110,45 @@ struct IndependentDerivedTypeTests {
         try app.tmux.sendKeys("q")
         try await app.expect("a clean exit") { $0.contains("EXIT=0") }
     }
+
+    /// `a` on the whole staff asks which type the new one is; a mechanic chosen, its form asks what a mechanic adds,
+    /// and the service holds it as a mechanic (read over HTTP).
+    @Test func a_on_the_whole_staff_asks_which_type_and_makes_a_mechanic() async throws {
+        let root = try #require(odatapyRoot)
+        let number = Int.random(in: 9_001...99_000)
+        let app = try Launch("browse \(root)Staff", columns: 100, rows: 16)
+        defer { app.close() }
+        try await app.expect("the staff") { $0.contains("● online") && $0.contains("Works in") }
+        try app.tmux.sendKeys("a")
+        try await app.expect("the choice of type") {
+            $0.contains("Which type is the new one?") && $0.contains("Ownership.Mechanic")
+        }
+        try await app.select("Mechanic")
+        try app.tmux.sendKeys("Enter")
+        try await app.expect("the mechanic's form") { $0.contains("New") && $0.contains("speciality") }
+        for (label, text) in [("staffID", "\(number)"), ("name", "Ida \(number)"), ("speciality", "Brakes")] {
+            for _ in 0..<10 {
+                let screen = try await app.tmux.captured()
+                if screen.split(separator: "\n").contains(where: { $0.hasPrefix("▌") && $0.contains(label) }) { break }
+                try app.tmux.sendKeys("Tab")
+                try await Task.sleep(for: .milliseconds(50))
+            }
+            try app.tmux.run("send-keys", "-t", app.tmux.target, "-l", text)
+        }
+        try app.tmux.sendKeys("Enter")
+        var made: [String: Any]?
+        for _ in 0..<100 where made == nil {
+            let answer = try await HTTPClientTransport(timeout: 10).send(
+                TransportRequest(url: root + "Staff(\(number))", dialect: .v4))
+            if answer.status == 200 {
+                made = try JSONSerialization.jsonObject(with: Data(answer.body)) as? [String: Any]
+            } else {
+                try await Task.sleep(for: .milliseconds(100))
+            }
+        }
+        #expect((made?["@odata.type"] as? String)?.hasSuffix(".Mechanic") == true, "\(String(describing: made))")
+        #expect(made?["speciality"] as? String == "Brakes" && made?["name"] as? String == "Ida \(number)")
+        try app.tmux.sendKeys("q")
+        try await app.expect("a clean exit") { $0.contains("EXIT=0") }
+    }
 }

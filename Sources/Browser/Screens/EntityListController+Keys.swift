@@ -338,18 +338,33 @@ extension EntityListController {
             addedTo = .related(parent: parent, path: path)
         }
         let title = environment.setProfile(set).title ?? set
-        guard
-            let form = EditFormController(
-                environment: environment, creatingIn: set, addedTo: addedTo, breadcrumb: "in \(title)", of: castType)
-        else {
+        guard environment.model.entitySet(named: set)?.isCreatable ?? true else {
             notice = "The service does not let new \(set) be made."
             return nil
         }
-        // Once saved, the new row is the one the cursor goes to, wherever it shows (new rows show under a
-        // temporary key until the service gives theirs).
-        let before = Set(temporaryAnchors)
-        form.onCreate = { [weak self] in self?.awaitingNewRow = before }
-        return form
+        let (environment, before) = (environment, Set(temporaryAnchors))
+        let form = { [weak self] (type: EntityType?) -> (any ScreenController)? in
+            guard
+                let form = EditFormController(
+                    environment: environment, creatingIn: set, addedTo: addedTo, breadcrumb: "in \(title)", of: type)
+            else { return nil }
+            // Once saved, the new row is the one the cursor goes to, wherever it shows (new rows show under a
+            // temporary key until the service gives theirs).
+            form.onCreate = { [weak self] in self?.awaitingNewRow = before }
+            return form
+        }
+        // A set whose entities may be of derived types asks which one first (a list narrowed to one does not).
+        if castType == nil, let setType = environment.model.entityType(ofSet: set),
+            let choice = TypeChoiceController(
+                environment: environment, setType: setType, breadcrumb: "in \(title)", form: form)
+        {
+            return choice
+        }
+        guard let made = form(castType) else {
+            notice = "The service does not let new \(set) be made."
+            return nil
+        }
+        return made
     }
 
     /// The entities that could be linked here (a relation reached through link entities): Enter on one links it
