@@ -60,6 +60,8 @@ import Testing
         #expect(model.keyProperties(of: type) == ["ID", "IsActiveEntity"])
         #expect(type.properties.first { $0.name == "ID" }?.isCreatable == false)
         #expect(type.properties.first { $0.name == "carID" }?.label == "Car number")
+        #expect(model.draftAdministration(ofSet: "WorkOrder") == "DraftAdministrativeData")
+        #expect(model.draftAdministration(ofSet: "Car") == nil)
         #expect(
             String(decoding: try await service.get(service.server.version4URL).body, as: UTF8.self).contains(
                 #""name":"WorkOrder""#))
@@ -247,5 +249,43 @@ import Testing
         #expect(try await send(service, "GET", "WorkOrder(1)").status == 400)
         #expect(
             try await send(service, "GET", "WorkOrder(ID=1,IsActiveEntity=true)/edmexampleModel.nothing").status == 404)
+    }
+
+    @Test func who_edits_a_draft_and_since_when_is_its_administrative_data_expanded_or_followed() async throws {
+        let service = try await LiveService.startPrivate()
+        defer { Task { await service.server.stop() } }
+        // ALICE's draft of work order 3, with the active ones
+        let listed = try await send(
+            service, "GET", "WorkOrder?$filter=IsActiveEntity%20eq%20true&$expand=DraftAdministrativeData")
+        let json = try JSONSerialization.jsonObject(with: Data(listed.text.utf8)) as? [String: Any]
+        let rows = json?["value"] as? [[String: Any]] ?? []
+        #expect(rows.count == 4)
+        let third = try #require(rows.first { $0["ID"] as? Int == 3 }?["DraftAdministrativeData"] as? [String: Any])
+        #expect(third["InProcessByUser"] as? String == "ALICE" && third["DraftIsProcessedByMe"] as? Bool == false)
+        #expect(third["CreationDateTime"] as? String == "2025-11-24T16:01:00Z")
+        #expect(rows.first { $0["ID"] as? Int == 1 }?["DraftAdministrativeData"] is NSNull)
+        // Followed: none for an order without a draft; the user's own once they edit it
+        #expect(
+            try await send(service, "GET", "WorkOrder(ID=1,IsActiveEntity=true)/DraftAdministrativeData").status == 204)
+        _ = try await send(service, "POST", "WorkOrder(ID=1,IsActiveEntity=true)/\(Self.edit)", "{}")
+        let mine = try await send(service, "GET", "WorkOrder(ID=1,IsActiveEntity=false)/DraftAdministrativeData")
+        #expect(mine.status == 200 && mine.text.contains(#""DraftIsProcessedByMe":true"#), "\(mine.text)")
+        // The set of them, one by its DraftUUID, and no writes
+        let all = try await send(service, "GET", "DraftAdministrativeData")
+        let uuid = try #require(
+            (try JSONSerialization.jsonObject(with: Data(all.text.utf8)) as? [String: Any]).flatMap {
+                ($0["value"] as? [[String: Any]])?.first { $0["InProcessByUser"] as? String == "ALICE" }?["DraftUUID"]
+                    as? String
+            })
+        #expect(try await send(service, "GET", "DraftAdministrativeData(\(uuid))").text.contains("ALICE"))
+        #expect(try await send(service, "GET", "DraftAdministrativeData(not-a-guid)").status == 400)
+        #expect(try await send(service, "DELETE", "DraftAdministrativeData(\(uuid))").status == 405)
+        // The client's model reads it back whole
+        let model = try EDMXParser.parse(Array(try await service.get(service.server.version4URL + "$metadata").body))
+        let admin = try #require(model.entityType(ofSet: "DraftAdministrativeData"))
+        #expect(admin.properties.first { $0.name == "InProcessByUser" }?.label == "Being edited by")
+        #expect(
+            model.resolveNavigation("DraftAdministrativeData", fromSet: "WorkOrder")?.targetSet
+                == "DraftAdministrativeData")
     }
 }

@@ -119,7 +119,14 @@ struct DemoDraftTests {
         let started = try await start()
         defer { close(started) }
         let (server, app) = (started.server, started.app)
+        // The list says whose draft it is, and its screen since when
+        try await app.expect("whose draft") { screen in
+            screen.split(separator: "\n").contains { $0.contains("Check the lights") && $0.contains("ALICE") }
+        }
         try await app.select("Check the lights")
+        try app.tmux.sendKeys("Enter")
+        try await app.expect("its draft line") { $0.contains("ALICE is editing it, since 2025-11-24 16:01 UTC") }
+        try app.tmux.sendKeys("Escape")
         try app.tmux.sendKeys("e")
         try await app.expect("the form") { $0.contains("Change") && $0.contains("(set by the service)") }
         try app.tmux.sendKeys("C-u")

@@ -254,6 +254,7 @@ public final class EntityDetailController: ScreenController {
         }
         let typeLines = result.first.map { $0.label == "Type" && $0.name.isEmpty && !$0.isHeading } == true ? 1 : 0
         result.insert(contentsOf: streamLines(type: type, declared: declared), at: typeLines)
+        if let draft = draftLine() { result.insert(draft, at: 0) }
         if !dynamic.isEmpty {
             // Dynamic properties (an open type's), after the declared ones, never among them.
             let heading = type.map(model.isOpen) == true ? "Dynamic properties" : "Not in $metadata"
@@ -273,6 +274,23 @@ public final class EntityDetailController: ScreenController {
             result.append(Line(label: navigation, value: "›", navigation: navigation, name: navigation))
         }
         return entity.map { structured(result, of: $0, declared: declared) } ?? result
+    }
+
+    /// Where the entity's set is edited through drafts and it has one (or is one): who edits that draft and since
+    /// when, first, as its `DraftAdministrativeData` (cached with it) says.
+    func draftLine() -> Line? {
+        let model = environment.model
+        guard let entity, let navigation = model.draftAdministration(ofSet: key.entitySet),
+            entity["HasDraftEntity"] == .bool(true) || entity[DraftActions.activeKey] == .bool(false),
+            case .known(let related, _)? = try? environment.cache.related(key, navigation: navigation),
+            let administration = related.first.flatMap({ DraftAdministration($0.properties) })
+        else { return nil }
+        let since = administration.since.map { ", since " + ValueFormatter.format($0) } ?? ""
+        let who = administration.user.map { String(TextSanitizer.sanitize($0).prefix(60)) }
+        let value =
+            administration.isMine
+            ? "yours" + since : who.map { "\($0) is editing it" + since } ?? "someone else's" + since
+        return Line(label: "Draft", value: value, navigation: nil, name: "")
     }
 
     /// A line for the entity's media (a media entity's, `HasStream`) and one for each stream property: what the

@@ -95,10 +95,13 @@ extension EntityListController {
     /// What a row's cells are filled from: its properties, and its type for the type column.
     func cellValues(of shown: CachedEntity) -> (String) -> ODataValue? {
         let (set, model, cast) = (shownSet, environment.model, castType)
+        let holder = draftHolders[shown.key]
         return { name in
             if name == Self.typeField {
                 return Self.typeColumnValue(of: shown, set: set, model: model, shownType: cast)
             }
+            // (a row's draft says whose, where that is known)
+            if let holder, name == "HasDraftEntity" { return .string(holder) }
             guard name.utf8.contains(UInt8(ascii: "/")) else {
                 return shown.properties.first { $0.name == name }?.value
             }

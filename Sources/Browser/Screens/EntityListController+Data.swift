@@ -2,6 +2,7 @@ import Dispatch
 import EntityCache
 import Foundation
 import ODataCore
+import Terminal
 
 /// Reading and observing the cache.
 extension EntityListController {
@@ -58,6 +59,8 @@ extension EntityListController {
             guard let self else { return }
             let selected = self.selectedKey
             self.rowModel.window = window
+            // (what arrived may say another holds a draft now: read again before the next frame)
+            self.draftHolders = [:]
             self.cursor.setCount(self.rowCount)
             self.keepSelection(on: selected)
             self.environment.setNeedsDisplay()
@@ -69,6 +72,23 @@ extension EntityListController {
         ensureWindowCovers()
         announceVisible()
         restIfRowArrived()
+        readDraftHolders()
+    }
+
+    /// Who edits the drafts of the rows on screen that have one, where the set is edited through drafts and its
+    /// entities' administrative data is cached with them (``draftHolders``).
+    func readDraftHolders() {
+        guard let set = shownSet, let navigation = environment.model.draftAdministration(ofSet: set) else { return }
+        for position in cursor.visible {
+            guard let shown = row(at: position)?.shown, shown["HasDraftEntity"] == .bool(true),
+                draftHolders[shown.key] == nil,
+                case .known(let related, _)? = try? environment.cache.related(shown.key, navigation: navigation),
+                let administration = related.first.flatMap({ DraftAdministration($0.properties) })
+            else { continue }
+            draftHolders[shown.key] =
+                administration.isMine
+                ? "yours" : administration.user.map { String(TextSanitizer.sanitize($0).prefix(40)) } ?? "yes"
+        }
     }
 
     /// Re-reads the window when the visible rows have left it.

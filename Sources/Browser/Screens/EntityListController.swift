@@ -69,6 +69,9 @@ public final class EntityListController: ScreenController, FilterableScreen {
     var exporting: ListExport?
     /// The rows the last frame drew, by position (see ``drawRow(_:on:columns:widths:into:drawn:)``).
     var drawnRows: [Int: DrawnRow] = [:]
+    /// Who edits the draft of each row shown that has one (a set edited through drafts), read from the cache before
+    /// the frame that shows it: its "has a draft" cell says who (`ALICE`, `yours`).
+    var draftHolders: [EntityKey: String] = [:]
     /// Rows copied from the frame before instead of drawn again, since the screen opened.
     var rowsCopied = 0
 

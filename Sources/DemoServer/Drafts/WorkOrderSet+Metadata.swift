@@ -14,7 +14,20 @@ extension WorkOrderSet {
         xml += "<Property Name=\"title\" Type=\"Edm.String\" MaxLength=\"\(Self.longestTitle)\"/>\n"
         xml += "<Property Name=\"carID\" Type=\"Edm.Int32\"/>\n"
         xml += "<Property Name=\"modifiedAt\" Type=\"Edm.DateTimeOffset\" Nullable=\"false\">"
-        xml += "<Annotation Term=\"Core.Computed\" Bool=\"true\"/></Property>\n</EntityType>\n"
+        xml += "<Annotation Term=\"Core.Computed\" Bool=\"true\"/></Property>\n"
+        xml += "<NavigationProperty Name=\"\(Self.administration)\" Type=\"\(namespace).\(Self.administration)\"/>\n"
+        xml +=
+            "</EntityType>\n<EntityType Name=\"\(Self.administration)\"><Key><PropertyRef Name=\"DraftUUID\"/></Key>\n"
+        xml += "<Property Name=\"DraftUUID\" Type=\"Edm.Guid\" Nullable=\"false\"/>\n"
+        for (name, type) in [
+            ("CreationDateTime", "Edm.DateTimeOffset"), ("CreatedByUser", "Edm.String"),
+            ("DraftIsCreatedByMe", "Edm.Boolean"), ("LastChangeDateTime", "Edm.DateTimeOffset"),
+            ("LastChangedByUser", "Edm.String"), ("InProcessByUser", "Edm.String"),
+            ("DraftIsProcessedByMe", "Edm.Boolean"),
+        ] {
+            xml += "<Property Name=\"\(name)\" Type=\"\(type)\"\(type == "Edm.String" ? " MaxLength=\"256\"" : "")/>\n"
+        }
+        xml += "</EntityType>\n"
         let parameters = [
             "draftEdit": "<Parameter Name=\"PreserveChanges\" Type=\"Edm.Boolean\"/>",
             "draftPrepare": "<Parameter Name=\"SideEffectsQualifier\" Type=\"Edm.String\"/>", "draftActivate": "",
@@ -30,6 +43,7 @@ extension WorkOrderSet {
     /// The set in the container, with the `Common.DraftRoot` that names its actions.
     var setDeclaration: String {
         var xml = "<EntitySet Name=\"\(Self.name)\" EntityType=\"\(namespace).\(Self.name)\">"
+        xml += "<NavigationPropertyBinding Path=\"\(Self.administration)\" Target=\"\(Self.administration)\"/>"
         xml += "<Annotation Term=\"Common.DraftRoot\"><Record Type=\"Common.DraftRootType\">"
         for (property, action) in [
             ("ActivationAction", "draftActivate"), ("EditAction", "draftEdit"), ("PreparationAction", "draftPrepare"),
@@ -39,6 +53,14 @@ extension WorkOrderSet {
         xml += "</Record></Annotation>"
         xml += "<Annotation Term=\"Org.OData.Capabilities.V1.SearchRestrictions\"><Record>"
         xml += "<PropertyValue Property=\"Searchable\" Bool=\"false\"/></Record></Annotation>"
+        xml += "</EntitySet>\n"
+        xml += "<EntitySet Name=\"\(Self.administration)\" EntityType=\"\(namespace).\(Self.administration)\">"
+        xml += "<Annotation Term=\"Org.OData.Capabilities.V1.InsertRestrictions\"><Record>"
+        xml += "<PropertyValue Property=\"Insertable\" Bool=\"false\"/></Record></Annotation>"
+        xml += "<Annotation Term=\"Org.OData.Capabilities.V1.UpdateRestrictions\"><Record>"
+        xml += "<PropertyValue Property=\"Updatable\" Bool=\"false\"/></Record></Annotation>"
+        xml += "<Annotation Term=\"Org.OData.Capabilities.V1.DeleteRestrictions\"><Record>"
+        xml += "<PropertyValue Property=\"Deletable\" Bool=\"false\"/></Record></Annotation>"
         return xml + "</EntitySet>\n"
     }
 
@@ -59,6 +81,23 @@ extension WorkOrderSet {
             xml += "<PropertyValue Property=\"Label\" String=\"\(label)\"/></Record>"
         }
         xml += "</Collection></Annotation>\n</Annotations>\n"
+        let administration = "\(namespace).\(Self.administration)"
+        xml += "<Annotations Target=\"\(administration)\">\n<Annotation Term=\"UI.HeaderInfo\">"
+        xml += "<Record Type=\"UI.HeaderInfoType\"><PropertyValue Property=\"TypeName\" String=\"Draft\"/>"
+        xml += "<PropertyValue Property=\"TypeNamePlural\" String=\"Drafts\"/>"
+        xml += "<PropertyValue Property=\"Title\"><Record Type=\"UI.DataField\"><PropertyValue Property=\"Value\" "
+        xml += "Path=\"InProcessByUser\"/></Record></PropertyValue></Record></Annotation>\n</Annotations>\n"
+        for (property, label) in [
+            ("DraftUUID", "Draft"), ("CreationDateTime", "Made"), ("CreatedByUser", "Made by"),
+            ("DraftIsCreatedByMe", "Made by me"), ("LastChangeDateTime", "Last changed"),
+            ("LastChangedByUser", "Last changed by"), ("InProcessByUser", "Being edited by"),
+            ("DraftIsProcessedByMe", "Being edited by me"),
+        ] {
+            xml += "<Annotations Target=\"\(administration)/\(property)\">"
+            xml += "<Annotation Term=\"Common.Label\" String=\"\(label)\"/></Annotations>\n"
+        }
+        xml += "<Annotations Target=\"\(type)/\(Self.administration)\">"
+        xml += "<Annotation Term=\"Common.Label\" String=\"Draft\"/></Annotations>\n"
         for (property, label) in [
             ("ID", "Work order number"), ("title", "Work"), ("carID", "Car number"), ("modifiedAt", "Changed"),
         ] {
@@ -86,7 +125,10 @@ extension WorkOrderSet {
 
     /// One work order as v4 JSON, inside a collection or (`context` given) on its own; `select` names the
     /// properties wanted (its keys always go), nil all of them.
-    static func write(_ order: Order, into json: inout JSONWriter, context: String?, select: Set<String>?) {
+    static func write(
+        _ order: Order, into json: inout JSONWriter, context: String?, select: Set<String>?,
+        administration: Order?? = nil
+    ) {
         json.beginObject()
         if let context {
             json.key("@odata.context")
@@ -106,6 +148,40 @@ extension WorkOrderSet {
             case .dateTimeOffset(let instant): json.string(instant.iso8601(withOffset: false) + "Z")
             default: json.null()
             }
+        }
+        if let administration {
+            json.key(Self.administration)
+            if let draft = administration {
+                writeAdministration(of: draft, into: &json, context: nil)
+            } else {
+                json.null()
+            }
+        }
+        json.endObject()
+    }
+
+    /// Who edits `draft` and since when, as CAP's `DraftAdministrativeData` says it.
+    static func writeAdministration(of draft: Order, into json: inout JSONWriter, context: String?) {
+        func instant(_ milliseconds: Int64?) -> String? {
+            milliseconds.map { ODataInstant(millisecondsSince1970: $0).iso8601(withOffset: false) + "Z" }
+        }
+        let mine = draft.heldBy == user
+        json.beginObject()
+        if let context {
+            json.key("@odata.context")
+            json.string(context)
+        }
+        for (name, value) in [
+            ("DraftUUID", draft.draftUUID), ("CreationDateTime", instant(draft.draftSince)),
+            ("CreatedByUser", draft.heldBy), ("LastChangeDateTime", instant(draft.modifiedAt)),
+            ("LastChangedByUser", draft.heldBy), ("InProcessByUser", draft.heldBy),
+        ] {
+            json.key(name)
+            if let value { json.string(value) } else { json.null() }
+        }
+        for name in ["DraftIsCreatedByMe", "DraftIsProcessedByMe"] {
+            json.key(name)
+            json.raw(mine ? "true" : "false")
         }
         json.endObject()
     }

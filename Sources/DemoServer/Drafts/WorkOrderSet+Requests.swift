@@ -12,14 +12,53 @@ extension WorkOrderSet {
     ) throws -> (body: [UInt8], etag: String?, isText: Bool) {
         switch target {
         case .entity(let id, let isActive):
+            let options = try QueryRequest(query: query, dialect: .v4)
+            let expands = try Self.expandsAdministration(options)
             guard let order = try Self.order(id: id, isActive: isActive, db) else {
                 throw ServiceError.notFound("There is no work order \(id)\(isActive ? "" : " in draft").")
             }
-            return (Self.document(order, serviceRoot: serviceRoot), order.etag, false)
+            let drafts = expands ? try Self.drafts(db) : [:]
+            var json = JSONWriter(capacity: 512)
+            Self.write(
+                order, into: &json, context: serviceRoot + "$metadata#\(Self.name)/$entity", select: nil,
+                administration: expands ? .some(drafts[order.id]) : nil)
+            return (json.bytes, order.etag, false)
         case .action:
             throw ServiceError.methodNotAllowed("GET of an action (POST it)")
+        case .administration(let id, let isActive):
+            guard try Self.order(id: id, isActive: isActive, db) != nil else {
+                throw ServiceError.notFound("There is no work order \(id)\(isActive ? "" : " in draft").")
+            }
+            // (an active one's is its draft's; without a draft there is none: an empty answer)
+            guard let draft = try Self.order(id: id, isActive: false, db) else { return ([], nil, false) }
+            var json = JSONWriter(capacity: 512)
+            Self.writeAdministration(
+                of: draft, into: &json, context: serviceRoot + "$metadata#\(Self.administration)/$entity")
+            return (json.bytes, nil, false)
+        case .administrations, .administrationOf:
+            let drafts = try Self.drafts(db).values.sorted { $0.id < $1.id }
+            var json = JSONWriter()
+            if case .administrationOf(let uuid) = target {
+                guard let draft = drafts.first(where: { $0.draftUUID == uuid }) else {
+                    throw ServiceError.notFound("No draft has the DraftUUID \(uuid).")
+                }
+                Self.writeAdministration(
+                    of: draft, into: &json, context: serviceRoot + "$metadata#\(Self.administration)/$entity")
+                return (json.bytes, nil, false)
+            }
+            json.beginObject()
+            json.key("@odata.context")
+            json.string(serviceRoot + "$metadata#\(Self.administration)")
+            json.key("value")
+            json.beginArray()
+            for draft in drafts { Self.writeAdministration(of: draft, into: &json, context: nil) }
+            json.endArray()
+            json.endObject()
+            return (json.bytes, nil, false)
         case .collection, .count:
             let options = try QueryRequest(query: query, dialect: .v4)
+            let expands = try Self.expandsAdministration(options)
+            let drafts = expands ? try Self.drafts(db) : [:]
             let orders = try listed(try Self.all(db), options)
             if target == .count { return (Array(String(orders.count).utf8), nil, true) }
             var json = JSONWriter()
@@ -34,7 +73,11 @@ extension WorkOrderSet {
             let select = options.select.isEmpty || options.select.contains("*") ? nil : Set(options.select)
             json.key("value")
             json.beginArray()
-            for order in skipped { Self.write(order, into: &json, context: nil, select: select) }
+            for order in skipped {
+                Self.write(
+                    order, into: &json, context: nil, select: select,
+                    administration: expands ? .some(drafts[order.id]) : nil)
+            }
             json.endArray()
             json.endObject()
             return (json.bytes, nil, false)
@@ -42,10 +85,21 @@ extension WorkOrderSet {
     }
 
     /// The work orders `options` select, in its order (by number, the active one first, when it names none).
-    private func listed(_ orders: [Order], _ options: QueryRequest) throws -> [Order] {
-        if !options.expand.isEmpty {
-            throw ServiceError.badRequest("$expand: a work order has no navigation properties.")
+    /// Whether `options` expand the draft's administrative data (the one navigation a work order has).
+    static func expandsAdministration(_ options: QueryRequest) throws -> Bool {
+        for path in options.expand where path.prefix { $0 != "(" } != administration {
+            throw ServiceError.badRequest("$expand: a work order has one navigation, \(administration), not \(path).")
         }
+        return !options.expand.isEmpty
+    }
+
+    /// The drafts, by work order number.
+    static func drafts(_ db: Database) throws -> [Int64: Order] {
+        let rows = try Row.fetchAll(db, sql: "SELECT * FROM \(table) WHERE IsActiveEntity = 0")
+        return Dictionary(rows.map { (Order(row: $0).id, Order(row: $0)) }, uniquingKeysWith: { first, _ in first })
+    }
+
+    private func listed(_ orders: [Order], _ options: QueryRequest) throws -> [Order] {
         if options.searchText != nil {
             throw ServiceError.notImplemented("Work orders are not searchable ($search): filter them instead.")
         }
@@ -89,6 +143,9 @@ extension WorkOrderSet {
         let ifMatch = write.headers[.ifMatch]
         let change: @Sendable (Database) throws -> ServiceAnswer
         switch (write.method, target) {
+        case (_, .administration), (_, .administrations), (_, .administrationOf):
+            throw ServiceError.methodNotAllowed(
+                "\(write.method) of a draft's administrative data (the service keeps it)")
         case ("POST", .collection):
             let fields = try Self.fields(of: write.body)
             change = { db in try self.create(fields, write, db) }

@@ -50,6 +50,17 @@ struct WorkOrderSet: Sendable {
         var draftSince: Int64?
 
         var etag: String { "W/\"\(modifiedAt)\"" }
+
+        /// A draft's `DraftUUID`: one per draft made (its number and the moment it was made).
+        var draftUUID: String? {
+            guard !isActive, let since = draftSince else { return nil }
+            func padded(_ number: UInt64, _ width: Int) -> String {
+                let hex = String(String(number, radix: 16).suffix(width))
+                return String(repeating: "0", count: width - hex.count) + hex
+            }
+            let number = padded(UInt64(bitPattern: id) & 0xFFFF_FFFF, 8)
+            return number + "-0000-4000-8000-" + padded(UInt64(bitPattern: since), 12)
+        }
         /// Its key predicate, as its URL writes it.
         var predicate: String { "\(WorkOrderSet.name)(ID=\(id),IsActiveEntity=\(isActive))" }
 
@@ -177,10 +188,27 @@ struct WorkOrderSet: Sendable {
         case entity(id: Int64, isActive: Bool)
         /// A bound action: its name without the namespace.
         case action(id: Int64, isActive: Bool, name: String)
+        /// Who edits its draft, and since when: `WorkOrder(…)/DraftAdministrativeData`.
+        case administration(id: Int64, isActive: Bool)
+        /// The drafts' administrative data, all or one (`DraftAdministrativeData(DraftUUID)`).
+        case administrations
+        case administrationOf(uuid: String)
     }
 
     /// The target of `relative`, nil when it is not under this set; a malformed one is a `400` or `404`.
     func target(_ relative: String) throws -> Target? {
+        if relative.hasPrefix(Self.administration) {
+            let rest = relative.dropFirst(Self.administration.count)
+            if rest.isEmpty { return .administrations }
+            guard rest.first == "(" || rest.first == "/" else { return nil }
+            guard let path = ResourcePath.parse(relative: relative), path.segments.count == 1,
+                let key = path.segments[0].key, key.count == 1, (key[0].name ?? "DraftUUID") == "DraftUUID",
+                case .guid(let uuid) = key[0].value
+            else {
+                throw ServiceError.badRequest("A draft's administrative data is named by its DraftUUID, a GUID.")
+            }
+            return .administrationOf(uuid: uuid.lowercased())
+        }
         guard relative.hasPrefix(Self.name) else { return nil }
         let rest = relative.dropFirst(Self.name.count)
         guard rest.isEmpty || rest.first == "(" || rest.first == "/" else { return nil }
@@ -195,6 +223,8 @@ struct WorkOrderSet: Sendable {
         }
         switch path.segments.count {
         case 1: return .entity(id: id, isActive: isActive)
+        case 2 where path.segments[1].name == Self.administration && path.segments[1].key == nil:
+            return .administration(id: id, isActive: isActive)
         case 2:
             let segment = path.segments[1].name
             let prefix = namespace + "."
@@ -208,5 +238,7 @@ struct WorkOrderSet: Sendable {
     }
 
     static let actions = ["draftEdit", "draftPrepare", "draftActivate"]
+    /// The navigation to a draft's administrative data, its type and its set (one name, as CAP gives them).
+    static let administration = "DraftAdministrativeData"
     static var actionList: String { actions.joined(separator: ", ") }
 }

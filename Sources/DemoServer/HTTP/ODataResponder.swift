@@ -159,6 +159,12 @@ public struct ODataResponder: HTTPResponder {
             let read = try await engine.reader.read { db in
                 try workOrders.read(target, query: query, serviceRoot: root, db)
             }
+            if read.body.isEmpty {
+                // (a navigation to nothing: no draft, so no administrative data)
+                var headers = HTTPFields()
+                headers[.odataVersion] = "4.0"
+                return Response(status: .noContent, headers: headers)
+            }
             return respond(
                 request, body: read.body, version: "4.0", etag: read.etag ?? Self.weakETag(of: read.body),
                 contentType: read.isText ? "text/plain;charset=utf-8" : "application/json;charset=utf-8")

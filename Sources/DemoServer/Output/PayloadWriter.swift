@@ -171,7 +171,9 @@ struct PayloadWriter {
             json.string(serviceRoot + "$metadata")
             json.key("value")
             json.beginArray()
-            for name in schema.entitySets.map(\.name) + (schema.workOrders.map { _ in [WorkOrderSet.name] } ?? []) {
+            for name in schema.entitySets.map(\.name)
+                + (schema.workOrders.map { _ in [WorkOrderSet.name, WorkOrderSet.administration] } ?? [])
+            {
                 json.beginObject()
                 json.key("name")
                 json.string(name)

@@ -21,12 +21,52 @@ public struct DraftActions: Sendable, Hashable {
 
     /// The key property that tells an active entity (true) from its draft (false).
     public static let activeKey = "IsActiveEntity"
+    /// The to-one navigation to a draft's administrative data (who edits it, since when), as SAP names it.
+    public static let administration = "DraftAdministrativeData"
+}
+
+/// Who edits a draft and since when, from its `DraftAdministrativeData` (SAP's names).
+public struct DraftAdministration: Sendable, Hashable {
+    /// Who has it open (`InProcessByUser`), else who made it (`CreatedByUser`); nil when neither is said.
+    public var user: String?
+    /// Whether that is the one signed in (`DraftIsProcessedByMe`, else `DraftIsCreatedByMe`).
+    public var isMine: Bool
+    /// Since when (`CreationDateTime`), and its last change (`LastChangeDateTime`).
+    public var since: ODataValue?
+    public var lastChange: ODataValue?
+
+    /// What `values` (a `DraftAdministrativeData` entity's) say; nil when they say nothing of who or when.
+    public init?(_ values: [ODataProperty]) {
+        func value(_ name: String) -> ODataValue? {
+            values.first { $0.name == name }.flatMap { $0.value.isNull ? nil : $0.value }
+        }
+        func text(_ name: String) -> String? {
+            guard case .string(let text)? = value(name), !text.isEmpty else { return nil }
+            return text
+        }
+        user = text("InProcessByUser") ?? text("CreatedByUser")
+        let mine = value("DraftIsProcessedByMe") ?? value("DraftIsCreatedByMe")
+        isMine = mine == .bool(true)
+        since = value("CreationDateTime")
+        lastChange = value("LastChangeDateTime")
+        guard user != nil || mine != nil || since != nil else { return nil }
+    }
 }
 
 extension ServiceModel {
     /// The draft actions of `set`, when the service edits its entities through drafts.
     public func draftActions(ofSet set: String) -> DraftActions? {
         entitySet(named: set)?.draftActions
+    }
+
+    /// The navigation to a draft's administrative data of `set`'s entities, when the set is edited through drafts
+    /// and its type has one (a to-one `DraftAdministrativeData`).
+    public func draftAdministration(ofSet set: String) -> String? {
+        guard draftActions(ofSet: set) != nil, let type = entityType(ofSet: set),
+            let navigation = navigationProperties(of: type).first(where: { $0.name == DraftActions.administration }),
+            resolveNavigation(navigation.name, fromSet: set)?.isCollection == false
+        else { return nil }
+        return navigation.name
     }
 
     /// The key of the draft of the active entity `key` (its `IsActiveEntity` false), when its set is edited through

@@ -209,6 +209,10 @@ extension SyncEngine {
         {
             options.filter = QueryFilter.compare(DraftActions.activeKey, .eq, .bool(true), type: .boolean).and(
                 options.filter, dialect: model.dialect)
+            // (and who edits each one's draft, since when: the list says it)
+            if let administration = model.draftAdministration(ofSet: set), !options.expand.contains(administration) {
+                options.expand.append(administration)
+            }
         }
         return builder.url(request.path, options)
     }
