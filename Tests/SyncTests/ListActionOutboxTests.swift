@@ -192,12 +192,15 @@ import Testing
         #expect(posts.count == 2 && Set(posts.map { $0.headers["Repeatability-Request-ID"] }).count == 1)
     }
 
-    /// Only the set's own lists are marked (`Cars`, `Cars?…`), at the time given; another set whose name starts
+    /// Only the set's own lists are marked (`Cars`, `Cars?…`, `Cars/NS.Estate…`), at the time given; another set whose name starts
     /// the same, and a function's list, are not; a page asked for before the marking leaves the list not fresh.
     @Test func the_sets_own_lists_are_marked_and_an_earlier_page_leaves_them_so() throws {
         let cache = try CacheDatabase()
         let at = Date(timeIntervalSince1970: 1_800_000_000)
-        let keys = ["Cars", "Cars?$filter=make eq 'Ford'", "CarsX", "CarsByMake?make='Ford'"].map(ListKey.init)
+        let keys = [
+            "Cars", "Cars?$filter=make eq 'Ford'", "CarsX", "CarsByMake?make='Ford'", "Cars/NS.Estate",
+            "Cars/NS.Estate?$orderby=make", "Cars(1)/Owners",
+        ].map(ListKey.init)
         try cache.write { session in
             for key in keys {
                 try session.writeListPage(
@@ -205,7 +208,12 @@ import Testing
             }
         }
         let marked = try cache.write { try $0.markListsStale(ofSet: "Cars", at: at.addingTimeInterval(10)) }
-        #expect(Set(marked.map(\.canonical)) == ["Cars", "Cars?$filter=make eq 'Ford'"])
+        // (and its lists narrowed to a derived type; not a relation of one of them)
+        #expect(
+            Set(marked.map(\.canonical)) == [
+                "Cars", "Cars?$filter=make eq 'Ford'", "Cars/NS.Estate", "Cars/NS.Estate?$orderby=make",
+            ])
+        #expect(try cache.listState(keys[6])?.fetchedAt == at)
         #expect(try cache.listState(keys[0])?.fetchedAt == Date(timeIntervalSince1970: 0))
         #expect(try cache.listState(keys[2])?.fetchedAt == at)
         #expect(try cache.listState(keys[3])?.fetchedAt == at)

@@ -136,13 +136,20 @@ extension CacheWriteSession {
     }
 
     /// An action on a list of `entitySet` ran at `date` (issue 36): the set's own lists (`Set`, filtered or sorted:
-    /// `Set?…`) are marked not fresh (their rows stay shown until read again). Returns the lists marked.
+    /// `Set?…`), and its lists narrowed to a derived type (`Set/NS.Type`, `Set/NS.Type?…`, issue 37), are marked not
+    /// fresh (their rows stay shown until read again). Returns the lists marked.
     @discardableResult
     public func markListsStale(ofSet entitySet: String, at date: Date) throws -> [ListKey] {
-        let prefix = entitySet + "?"
+        let (prefix, cast) = (entitySet + "?", entitySet + "/")
         let keys = try String.fetchAll(
-            db, sql: "SELECT listKey FROM list WHERE listKey = ? OR substr(listKey, 1, ?) = ?",
-            arguments: [entitySet, prefix.unicodeScalars.count, prefix])
+            db, sql: "SELECT listKey FROM list WHERE listKey = ? OR substr(listKey, 1, ?) IN (?, ?)",
+            arguments: [entitySet, prefix.unicodeScalars.count, prefix, cast]
+        ).filter { key in
+            // (after `Set/`, one segment that is a qualified type's name: not `Set/$count`, not a relation)
+            guard key.hasPrefix(cast) else { return true }
+            let segment = key.dropFirst(cast.count).prefix { $0 != "?" }
+            return segment.contains(".") && !segment.contains("/") && !segment.contains("(") && segment.first != "$"
+        }
         for key in keys {
             try db.execute(
                 sql:

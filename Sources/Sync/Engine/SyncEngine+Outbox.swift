@@ -52,7 +52,9 @@ extension SyncEngine {
     /// no longer held back, and the screens showing them read them again.
     func listsChanged(ofSet set: String, _ marked: [ListKey]) {
         let address = builder.url(ResourcePath(entitySet: set), QueryOptions())
-        for (url, hold) in holds where hold.reason == .answered && (url == address || url.hasPrefix(address + "?")) {
+        // (its own lists, and those narrowed to a derived type: `Set/NS.Type`)
+        let lists = { (url: String) in url == address || url.hasPrefix(address + "?") || url.hasPrefix(address + "/") }
+        for (url, hold) in holds where hold.reason == .answered && lists(url) {
             holds[url] = nil
         }
         for key in marked { replanScreens(showing: key) }
