@@ -123,7 +123,8 @@ import Testing
             ("DELETE", "WorkOrder(ID=3,IsActiveEntity=false)", nil),
             ("DELETE", "WorkOrder(ID=3,IsActiveEntity=true)", nil),
         ] {
-            let answer = try await send(service, method, relative, body)
+            // (her lock is the reason, whatever version is named)
+            let answer = try await send(service, method, relative, body, headers: ["If-Match": #"W/"1""#])
             #expect(answer.status == 423 && answer.text.contains("ALICE is editing its draft since"), "\(answer.text)")
         }
         #expect(try await held(service, 3) == before)
@@ -146,7 +147,9 @@ import Testing
             ])
         _ = try await send(service, "PATCH", "WorkOrder(ID=5,IsActiveEntity=false)", #"{"carID":2}"#)
         let activated = try await send(service, "POST", "WorkOrder(ID=5,IsActiveEntity=false)/\(Self.activate)", "{}")
-        #expect(activated.status == 200, "\(activated.text)")
+        // (a new one made active: 201, and where it is, as CAP answers)
+        #expect(activated.status == 201, "\(activated.text)")
+        #expect(activated.headers["location"]?.hasSuffix("WorkOrder(ID=5,IsActiveEntity=true)") == true)
         #expect(
             try await held(service, 5) == [Held(active: true, title: "Fit winter tyres", carID: 2, hasDraft: false)])
         // A draft without a title is not activated either
@@ -287,5 +290,46 @@ import Testing
         #expect(
             model.resolveNavigation("DraftAdministrativeData", fromSet: "WorkOrder")?.targetSet
                 == "DraftAdministrativeData")
+    }
+
+    @Test func a_number_is_never_given_twice_and_a_replay_is_the_first_answer_whole() async throws {
+        let service = try await LiveService.startPrivate()
+        defer { Task { await service.server.stop() } }
+        let made = try await send(
+            service, "POST", "WorkOrder", #"{"title":"Wash","carID":1}"#, headers: ["Repeatability-Request-ID": "new-1"]
+        )
+        #expect(made.headers["location"]?.hasSuffix("WorkOrder(ID=5,IsActiveEntity=false)") == true)
+        #expect(try await send(service, "DELETE", "WorkOrder(ID=5,IsActiveEntity=false)").status == 204)
+        // The next one is 6, not 5 again
+        let next = try await send(service, "POST", "WorkOrder", #"{"title":"Polish","carID":1}"#)
+        #expect(next.headers["location"]?.hasSuffix("WorkOrder(ID=6,IsActiveEntity=false)") == true, "\(next.headers)")
+        // The first create's id again: its answer whole (status, body, where, what it is), and nothing made
+        let replayed = try await send(
+            service, "POST", "WorkOrder", #"{"title":"Wash","carID":1}"#, headers: ["Repeatability-Request-ID": "new-1"]
+        )
+        #expect(replayed.status == 201 && replayed.text == made.text)
+        #expect(replayed.headers["location"] == made.headers["location"])
+        #expect(replayed.headers["content-type"]?.hasPrefix("application/json") == true)
+        let (seventh, fifth) = (try await held(service, 7), try await held(service, 5))
+        #expect(seventh.isEmpty && fifth.isEmpty)
+        // The same id on another request is refused, not answered with that one's answer
+        let misused = try await send(
+            service, "PATCH", "WorkOrder(ID=6,IsActiveEntity=false)", #"{"title":"x"}"#,
+            headers: ["Repeatability-Request-ID": "new-1"])
+        #expect(misused.status == 400 && misused.text.contains("used by another request"), "\(misused.text)")
+    }
+
+    @Test func a_work_orders_answer_is_not_revalidated_by_its_version_alone() async throws {
+        let service = try await LiveService.startPrivate()
+        defer { Task { await service.server.stop() } }
+        let before = try await send(service, "GET", "WorkOrder(ID=2,IsActiveEntity=true)")
+        let version = try #require(before.headers["etag"])
+        #expect(before.text.contains(#""HasDraftEntity":false"#))
+        _ = try await send(service, "POST", "WorkOrder(ID=2,IsActiveEntity=true)/\(Self.edit)", "{}")
+        // A draft made leaves the version as it was, and the answer says it has one (not 304)
+        let after = try await send(
+            service, "GET", "WorkOrder(ID=2,IsActiveEntity=true)", headers: ["If-None-Match": version])
+        #expect(after.status == 200 && after.text.contains(#""HasDraftEntity":true"#), "\(after.status)")
+        #expect(after.headers["etag"] == version)
     }
 }

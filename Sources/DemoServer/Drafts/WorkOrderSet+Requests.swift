@@ -182,26 +182,36 @@ extension WorkOrderSet {
         default:
             throw ServiceError.methodNotAllowed("\(write.method) of \(write.relative)")
         }
+        // (what a request id names: the same id on another request is refused, not answered with this one's answer)
+        let request = write.method + " " + write.relative
         return { db in
             if let requestID,
                 let stored = try Row.fetchOne(
                     db, sql: "SELECT * FROM \(Self.repeatabilityTable) WHERE requestID = ?", arguments: [requestID])
             {
-                // The first answer again; nothing changes.
+                guard stored["request"] == request else {
+                    throw ServiceError.badRequest("Repeatability-Request-ID \(requestID) was used by another request.")
+                }
+                // The first answer again, whole; nothing changes.
                 var headers = ODataResponder.writeHeaders(write, etag: stored["etag"])
                 if let location: String = stored["location"] { headers[.location] = location }
+                if let type: String = stored["contentType"] { headers[.contentType] = type }
                 let body: Data = stored["body"]
-                return ServiceAnswer(status: stored["status"], headers: headers, body: Array(body))
+                return ServiceAnswer(
+                    status: stored["status"], headers: headers, body: Array(body), created: stored["created"])
             }
             let answer = try change(db)
+            // (a refusal is not kept: the same request, mended, may be sent again under its id)
             if let requestID {
                 try db.execute(
                     sql: """
-                        INSERT INTO \(Self.repeatabilityTable) (requestID, status, etag, location, body)
-                        VALUES (?, ?, ?, ?, ?)
+                        INSERT INTO \(Self.repeatabilityTable)
+                            (requestID, request, status, etag, location, created, contentType, body)
+                        VALUES (?, ?, ?, ?, ?, ?, ?, ?)
                         """,
                     arguments: [
-                        requestID, answer.status, answer.headers[.eTag], answer.headers[.location], Data(answer.body),
+                        requestID, request, answer.status, answer.headers[.eTag], answer.headers[.location],
+                        answer.created, answer.headers[.contentType], Data(answer.body),
                     ])
             }
             return answer
@@ -245,7 +255,14 @@ extension WorkOrderSet {
 
     /// A new work order: a draft with the next number, its `HasActiveEntity` false, until it is activated.
     private func create(_ fields: Fields, _ write: WriteRequest, _ db: Database) throws -> ServiceAnswer {
-        let next = (try Int64.fetchOne(db, sql: "SELECT max(ID) FROM \(Self.table)") ?? 0) + 1
+        guard try Int.fetchOne(db, sql: "SELECT count(*) FROM \(Self.table)") ?? 0 < Self.mostOrders else {
+            throw ServiceError(
+                status: 507, code: "TooManyWorkOrders",
+                message: "The workshop keeps at most \(Self.mostOrders) work orders: delete some first.")
+        }
+        // (the next number never given: one deleted is not given again)
+        let next = try Int64.fetchOne(db, sql: "SELECT next FROM \(Self.counterTable)") ?? 1
+        try db.execute(sql: "UPDATE \(Self.counterTable) SET next = ?", arguments: [next + 1])
         let now = Self.now()
         var draft = Order(id: next, isActive: false, title: nil, carID: nil, modifiedAt: now)
         if let title = fields.title { draft.title = title }
@@ -261,13 +278,17 @@ extension WorkOrderSet {
         _ db: Database
     ) throws -> ServiceAnswer {
         if name == "draftEdit" {
-            guard isActive else { throw ServiceError.badRequest("draftEdit is invoked on an active work order.") }
+            guard isActive else {
+                throw ServiceError.badRequest("draftEdit is invoked on the active work order (IsActiveEntity=true).")
+            }
             guard var active = try Self.order(id: id, isActive: true, db) else {
                 throw ServiceError.notFound("There is no work order \(id).")
             }
+            // (another's lock first: it is why the edit cannot be made, whatever the version)
+            let existing = try Self.order(id: id, isActive: false, db)
+            if let existing { try Self.checkHeld(existing) }
             try Self.check(ifMatch, active)
-            if let existing = try Self.order(id: id, isActive: false, db) {
-                try Self.checkHeld(existing)
+            if existing != nil {
                 if preserve {
                     throw ServiceError(
                         status: 409, code: "DraftExists", message: "Work order \(id) has a draft of yours already.")
@@ -288,7 +309,9 @@ extension WorkOrderSet {
             try Self.update(active, db)
             return answer(draft, status: 201, write, location: true)
         }
-        guard !isActive else { throw ServiceError.badRequest("\(name) is invoked on a draft.") }
+        guard !isActive else {
+            throw ServiceError.badRequest("\(name) is invoked on a draft (IsActiveEntity=false).")
+        }
         guard let draft = try Self.order(id: id, isActive: false, db) else {
             throw ServiceError.notFound("Work order \(id) has no draft.")
         }
@@ -307,7 +330,8 @@ extension WorkOrderSet {
         }
         var active = try Self.order(id: id, isActive: true, db)
         let stamp = max(Self.now(), (active?.modifiedAt ?? 0) + 1)
-        if active == nil {
+        let isNew = active == nil
+        if isNew {
             active = Order(id: id, isActive: true, title: title, carID: car, modifiedAt: stamp)
             try Self.insert(active!, db)
         } else {
@@ -318,7 +342,8 @@ extension WorkOrderSet {
             try Self.update(active!, db)
         }
         try Self.delete(id: id, isActive: false, db)
-        return answer(active!, status: 200, write)
+        // (a new one made active: 201 and where it is, as CAP answers; an edited one: 200)
+        return answer(active!, status: isNew ? 201 : 200, write, location: isNew)
     }
 
     private func patch(
@@ -342,9 +367,9 @@ extension WorkOrderSet {
         guard let order = try Self.order(id: id, isActive: isActive, db) else {
             throw ServiceError.notFound("There is no work order \(id)\(isActive ? "" : " in draft").")
         }
-        try Self.check(ifMatch, order)
         let draft = isActive ? try Self.order(id: id, isActive: false, db) : order
         if let draft { try Self.checkHeld(draft) }
+        try Self.check(ifMatch, order)
         if isActive {
             try db.execute(sql: "DELETE FROM \(Self.table) WHERE ID = ?", arguments: [id])
         } else {

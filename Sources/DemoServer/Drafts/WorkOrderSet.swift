@@ -25,8 +25,12 @@ struct WorkOrderSet: Sendable {
     static let name = "WorkOrder"
     /// The table the work orders are kept in (not a set's own name: the generic sets never see it).
     static let table = "demo_work_order"
-    /// Request ids seen, with the answers they got.
-    static let repeatabilityTable = "demo_work_order_repeatability"
+    /// Request ids seen, with the requests they named and the answers they got.
+    static let repeatabilityTable = "demo_work_order_answers"
+    /// The next work order number (one row): a number is never given twice, even after its order was deleted.
+    static let counterTable = "demo_work_order_next"
+    /// The most work orders (active and drafts) the demo keeps.
+    static let mostOrders = 10_000
     /// Who every request here is: the demo has no users of its own.
     static let user = "you"
     /// The other user, who holds work order 3's draft.
@@ -110,6 +114,24 @@ struct WorkOrderSet: Sendable {
 
     /// Makes the table, with its first four work orders, unless the file has it. Run where the demo file is opened.
     static func prepare(_ db: Database) throws {
+        if try !db.tableExists(repeatabilityTable) {
+            try db.execute(
+                sql: """
+                    CREATE TABLE \(repeatabilityTable) (requestID TEXT PRIMARY KEY, request TEXT NOT NULL,
+                        status INTEGER NOT NULL, etag TEXT, location TEXT, created TEXT, contentType TEXT,
+                        body BLOB NOT NULL)
+                    """)
+        }
+        try seed(db)
+        if try !db.tableExists(counterTable) {
+            try db.execute(sql: "CREATE TABLE \(counterTable) (next INTEGER NOT NULL)")
+            try db.execute(
+                sql: "INSERT INTO \(counterTable) (next) SELECT coalesce(max(ID), 0) + 1 FROM \(table)")
+        }
+    }
+
+    /// Makes the table with its first four work orders, unless the file has it.
+    private static func seed(_ db: Database) throws {
         guard try !db.tableExists(table) else { return }
         try db.execute(
             sql: """
@@ -134,11 +156,6 @@ struct WorkOrderSet: Sendable {
         draft.draftSince = seeded + 60_000
         try insert(draft, db)
         try db.execute(sql: "UPDATE \(table) SET HasDraftEntity = 1 WHERE ID = 3 AND IsActiveEntity = 1")
-        try db.execute(
-            sql: """
-                CREATE TABLE \(repeatabilityTable) (requestID TEXT PRIMARY KEY, status INTEGER NOT NULL,
-                    etag TEXT, location TEXT, body BLOB NOT NULL)
-                """)
     }
 
     static func insert(_ order: Order, _ db: Database) throws {

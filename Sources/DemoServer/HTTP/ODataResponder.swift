@@ -165,9 +165,13 @@ public struct ODataResponder: HTTPResponder {
                 headers[.odataVersion] = "4.0"
                 return Response(status: .noContent, headers: headers)
             }
-            return respond(
-                request, body: read.body, version: "4.0", etag: read.etag ?? Self.weakETag(of: read.body),
+            // (revalidated by what the answer says: a work order's version stays when a draft of it is made or dropped,
+            // its HasDraftEntity does not)
+            var response = respond(
+                request, body: read.body, version: "4.0", etag: Self.weakETag(of: read.body),
                 contentType: read.isText ? "text/plain;charset=utf-8" : "application/json;charset=utf-8")
+            if let version = read.etag { response.headers[.eTag] = version }
+            return response
         }
         if engine.schema.offersMaintenanceCost,
             let call = try MaintenanceCostFunction.call(
