@@ -1,8 +1,9 @@
 // ingest-bench: entities/s from recorded OData v2 payloads into the cache, the way the fetcher does it.
 //
-// Usage: ingest-bench DIR [ROUNDS]
+// Usage: ingest-bench DIR [ROUNDS [SET]]
 //   DIR holds `metadata.xml` (the service's $metadata) and `page-*.json` (recorded responses of
-//   `Person?$expand=PersonCar/Car&$top=…&$skip=…&$inlinecount=allpages`), e.g. from Benchmarks/run.sh.
+//   `Person?$expand=PersonCar/Car&$top=…&$skip=…&$inlinecount=allpages`), e.g. from Benchmarks/run.sh;
+//   SET is the entity set the pages list (`Person` unless named: the TripPin-shaped pages list `People`).
 // For each round, a fresh SQLite cache file in a temporary directory gets every page: decode with
 // ODataCore's VerboseJSONDecoder (typed by $metadata), normalise into flat rows, commit — one
 // transaction per page, as the fetcher writes one response. Timed four ways, best round of each:
@@ -20,11 +21,12 @@ import Sync
 
 let arguments = CommandLine.arguments
 guard arguments.count >= 2 else {
-    FileHandle.standardError.write(Data("usage: ingest-bench DIR [ROUNDS]\n".utf8))
+    FileHandle.standardError.write(Data("usage: ingest-bench DIR [ROUNDS [SET]]\n".utf8))
     exit(2)
 }
 let directory = URL(fileURLWithPath: arguments[1])
 let rounds = arguments.count > 2 ? Int(arguments[2]) ?? 3 : 3
+let entitySet = arguments.count > 3 ? arguments[3] : "Person"
 let root = "http://127.0.0.1/CarDealer.svc/"
 
 let model = try EDMXParser.parse(Array(try Data(contentsOf: directory.appendingPathComponent("metadata.xml"))))
@@ -33,7 +35,7 @@ let names = try FileManager.default.contentsOfDirectory(atPath: directory.path)
 let pages: [[UInt8]] = try names.map { Array(try Data(contentsOf: directory.appendingPathComponent($0))) }
 let totalBytes = pages.reduce(0) { $0 + $1.count }
 let decoder = VerboseJSONDecoder(serviceRoot: root, model: model)
-let listKey = ListRequest(entitySet: "Person").key
+let listKey = ListRequest(entitySet: entitySet).key
 let pageSize = 100
 
 /// Seconds since `start`.
@@ -45,7 +47,7 @@ func seconds(since start: ContinuousClock.Instant) -> Double {
 /// Decodes every page; returns seconds.
 func decodeOnly() throws -> Double {
     let start = ContinuousClock.now
-    for page in pages { _ = try decoder.decode(page, entitySet: "Person") }
+    for page in pages { _ = try decoder.decode(page, entitySet: entitySet) }
     return seconds(since: start)
 }
 
@@ -76,7 +78,7 @@ func withFreshCache<T>(_ name: String, _ body: (CacheDatabase) throws -> T) thro
 
 /// Normalises and commits page `index`'s payload, one transaction, as the fetcher does; returns entities.
 func write(_ payload: ODataPayload, page index: Int, into cache: CacheDatabase) throws -> Int {
-    let target = FetchTarget.listPage(listKey, entitySet: "Person", offset: index * pageSize, requestedTop: pageSize)
+    let target = FetchTarget.listPage(listKey, entitySet: entitySet, offset: index * pageSize, requestedTop: pageSize)
     let normaliser = Normaliser()
     return try cache.write { session in
         try normaliser.write(payload, for: target, partial: false, at: Date(), into: session)
@@ -88,14 +90,14 @@ func ingestSerial(into cache: CacheDatabase) throws -> (Double, Int) {
     var entities = 0
     let start = ContinuousClock.now
     for (index, page) in pages.enumerated() {
-        entities += try write(try decoder.decode(page, entitySet: "Person"), page: index, into: cache)
+        entities += try write(try decoder.decode(page, entitySet: entitySet), page: index, into: cache)
     }
     return (seconds(since: start), entities)
 }
 
 /// Write only: the pages decoded beforehand (not timed), then normalised and committed; returns seconds.
 func writeOnly(into cache: CacheDatabase) throws -> Double {
-    let payloads = try pages.map { try decoder.decode($0, entitySet: "Person") }
+    let payloads = try pages.map { try decoder.decode($0, entitySet: entitySet) }
     let start = ContinuousClock.now
     for (index, payload) in payloads.enumerated() { _ = try write(payload, page: index, into: cache) }
     let elapsed = seconds(since: start)
@@ -112,9 +114,9 @@ func ingestPipelined(into cache: CacheDatabase) async throws -> Double {
         for (index, page) in pages.enumerated() {
             if index >= 4 { try await group.next() }
             group.addTask {
-                let payload = try decoder.decode(page, entitySet: "Person")
+                let payload = try decoder.decode(page, entitySet: entitySet)
                 let target = FetchTarget.listPage(
-                    listKey, entitySet: "Person", offset: index * pageSize, requestedTop: pageSize)
+                    listKey, entitySet: entitySet, offset: index * pageSize, requestedTop: pageSize)
                 let date = Date()
                 _ = try await cache.write { session in
                     try Normaliser().write(payload, for: target, partial: false, at: date, into: session)

@@ -276,7 +276,15 @@ def render(results):
                      fmt(ingest["cardealer_v4"]["ingest_entities_per_s"], 0), fmt(ingest["cardealer_v4"]["ingest_seconds"], 3)],
                     ["CarDealer, OData v4: decode only", fmt(ingest["cardealer_v4"]["decode_entities_per_s"], 0),
                      fmt(ingest["cardealer_v4"]["decode_seconds"], 3)],
-                ] if "cardealer_v4" in ingest else [])), "", "Ratio (CarDealer ingest ÷ pyodata parse): %s× on one thread, %s× pipelined; pyodata counted %s entities in the same bytes." % (
+                ] if "cardealer_v4" in ingest else []) + ([
+                    ["CarDealer, TripPin-shaped v4 pages (%s people, %s bytes: derived types, enums, complex and open "
+                     "properties): decode + normalise + commit, one thread" % (
+                         fmt(ingest["cardealer_trippin"]["entities"]), fmt(ingest["cardealer_trippin"]["bytes"])),
+                     fmt(ingest["cardealer_trippin"]["ingest_entities_per_s"], 0),
+                     fmt(ingest["cardealer_trippin"]["ingest_seconds"], 3)],
+                    ["CarDealer, TripPin-shaped: decode only", fmt(ingest["cardealer_trippin"]["decode_entities_per_s"], 0),
+                     fmt(ingest["cardealer_trippin"]["decode_seconds"], 3)],
+                ] if "cardealer_trippin" in ingest else [])), "", "Ratio (CarDealer ingest ÷ pyodata parse): %s× on one thread, %s× pipelined; pyodata counted %s entities in the same bytes." % (
                     fmt(ingest["serial_ratio"]), fmt(ingest["ratio"]), fmt(p["entities"])), ""]
     term = results.get("terminal")
     if term:
