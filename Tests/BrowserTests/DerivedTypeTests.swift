@@ -190,8 +190,11 @@ import Testing
         // Then the type is asked first: the set's own, then the one derived from it
         let asked = terminal.lastFrame
         #expect(asked.contains { $0.contains("Which type is the new one?") }, "\(asked)")
-        let employee = try #require(asked.firstIndex { $0.contains("Employee") && $0.contains("W.Employee") })
-        let mechanic = try #require(asked.firstIndex { $0.contains("Mechanic") && $0.contains("W.Mechanic") })
+        // (each by its name, then its qualified name)
+        let employee = try #require(
+            asked.firstIndex { $0.range(of: #"▌Employee +W\.Employee"#, options: .regularExpression) != nil })
+        let mechanic = try #require(
+            asked.firstIndex { $0.range(of: #" Mechanic +W\.Mechanic"#, options: .regularExpression) != nil })
         #expect(employee < mechanic)
         // Esc goes back to the list; a again, then the mechanic: its form, with what a mechanic adds
         _ = app.handle([.key(.escape)])
@@ -209,5 +212,34 @@ import Testing
         _ = app.handle([.key(.char("a")), .key(.enter)])
         let plain = try #require(app.stack.top as? EditFormController, "\(terminal.lastFrame)")
         #expect(!plain.fields.contains { $0.input.name == "speciality" })
+    }
+
+    /// An abstract set type with one type derived from it: `a` makes that one, its form at once, its type stated.
+    @Test func a_on_a_set_of_an_abstract_type_with_one_derived_type_opens_that_types_form() throws {
+        let document = """
+            <edmx:Edmx Version="4.0" xmlns:edmx="http://docs.oasis-open.org/odata/ns/edmx">
+            <edmx:DataServices><Schema Namespace="V" xmlns="http://docs.oasis-open.org/odata/ns/edm">
+              <EntityType Name="Vehicle" Abstract="true"><Key><PropertyRef Name="id"/></Key>
+                <Property Name="id" Type="Edm.Int32" Nullable="false"/></EntityType>
+              <EntityType Name="Truck" BaseType="V.Vehicle"><Property Name="payload" Type="Edm.Int32"/></EntityType>
+              <EntityContainer Name="C"><EntitySet Name="Fleet" EntityType="V.Vehicle"/></EntityContainer>
+            </Schema></edmx:DataServices></edmx:Edmx>
+            """
+        let model = try EDMXParser.parse(Array(document.utf8))
+        let writes = RecordingWrites()
+        let environment = BrowserEnvironment(
+            cache: try temporaryCache(), intents: RecordingIntents(), writes: writes, model: model,
+            profile: DisplayProfile(root: nil, sets: [:]))
+        let terminal = HeadlessTerminal(size: TerminalSize(columns: 100, rows: 12))
+        let app = BrowserApp(
+            terminal: terminal, environment: environment,
+            root: EntityListController(environment: environment, entitySet: "Fleet"))
+        app.presentIfNeeded()
+        _ = app.handle([.key(.char("a"))])
+        let form = try #require(app.stack.top as? EditFormController, "\(terminal.lastFrame)")
+        #expect(form.fields.contains { $0.input.name == "payload" })
+        _ = app.handle("4".map { .key(.char($0)) } + [.key(.tab)] + "9".map { .key(.char($0)) } + [.key(.enter)])
+        let made = try #require(writes.created.first, "\(terminal.lastFrame)")
+        #expect(made.properties.first == ODataProperty(name: "@odata.type", value: .string("#V.Truck")), "\(made)")
     }
 }

@@ -15,14 +15,16 @@ import Testing
                 .init(name: "DraftIsCreatedByMe", value: .bool(true)),
                 .init(name: "CreationDateTime", value: since),
             ]))
-        #expect(read.user == "ALICE" && !read.isMine && read.since == since)
+        #expect(read.user == "ALICE" && read.isOpen && !read.isMine && read.since == since)
         // (nobody has it open: its maker, and whether that is me)
         let left = try #require(
             DraftAdministration([
                 .init(name: "CreatedByUser", value: .string("BOB")), .init(name: "InProcessByUser", value: .string("")),
                 .init(name: "DraftIsCreatedByMe", value: .bool(true)),
+                .init(name: "DraftIsProcessedByMe", value: .bool(false)),
             ]))
-        #expect(left.user == "BOB" && left.isMine && left.since == nil)
+        // (whether it is mine goes with who is named: its maker's flag, not the one for who has it open)
+        #expect(left.user == "BOB" && !left.isOpen && left.isMine && left.since == nil)
     }
 
     @Test func values_that_say_nothing_of_who_or_when_are_no_administration() {

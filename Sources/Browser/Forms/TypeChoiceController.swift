@@ -27,13 +27,8 @@ final class TypeChoiceController: ScreenController {
 
     var statusSummary: String { "Enter chooses the type · Esc goes back" }
 
-    /// The choices for a new entity of `setType`'s set; nil when there is nothing to choose (no derived type that is
-    /// not abstract, or only one type to make).
-    init?(
-        environment: BrowserEnvironment, setType: EntityType, breadcrumb: String,
-        form: @escaping (EntityType?) -> (any ScreenController)?
-    ) {
-        let model = environment.model
+    /// The types a new entity of `setType`'s set may be: its own unless abstract, then each derived one that is not.
+    static func choices(of setType: EntityType, in model: ServiceModel) -> [Choice] {
         var choices: [Choice] = []
         func label(_ type: EntityType) -> String { TextSanitizer.sanitize(type.ui.typeName ?? type.name) }
         if !setType.isAbstract {
@@ -42,7 +37,14 @@ final class TypeChoiceController: ScreenController {
         for type in model.derivedTypes(of: setType) where !type.isAbstract {
             choices.append(Choice(derived: type, label: label(type), name: type.qualifiedName))
         }
-        guard choices.count > 1 else { return nil }
+        return choices
+    }
+
+    /// The question among `choices` (more than one: ``choices(of:in:)``).
+    init(
+        environment: BrowserEnvironment, choices: [Choice], breadcrumb: String,
+        form: @escaping (EntityType?) -> (any ScreenController)?
+    ) {
         self.environment = environment
         self.screenID = environment.nextScreenID()
         self.breadcrumb = breadcrumb

@@ -287,9 +287,14 @@ public final class EntityDetailController: ScreenController {
         else { return nil }
         let since = administration.since.map { ", since " + ValueFormatter.format($0) } ?? ""
         let who = administration.user.map { String(TextSanitizer.sanitize($0).prefix(60)) }
-        let value =
-            administration.isMine
-            ? "yours" + since : who.map { "\($0) is editing it" + since } ?? "someone else's" + since
+        let value: String
+        switch (administration.isMine, administration.isOpen, who) {
+        case (true, true, _): value = "yours" + since
+        case (true, false, _): value = "yours" + since + " (not open now)"
+        case (false, true, let who?): value = "\(who) is editing it" + since
+        case (false, false, let who?): value = "made by \(who)" + since + " (nobody has it open)"
+        default: value = "someone else's" + since
+        }
         return Line(label: "Draft", value: value, navigation: nil, name: "")
     }
 

@@ -95,7 +95,9 @@ extension EntityListController {
     /// What a row's cells are filled from: its properties, and its type for the type column.
     func cellValues(of shown: CachedEntity) -> (String) -> ODataValue? {
         let (set, model, cast) = (shownSet, environment.model, castType)
-        let holder = draftHolders[shown.key]
+        // (only while the row says it has a draft: one activated since is no one's)
+        let holder =
+            shown["HasDraftEntity"] == .bool(true) ? draftHolders[shown.key].flatMap { $0.isEmpty ? nil : $0 } : nil
         return { name in
             if name == Self.typeField {
                 return Self.typeColumnValue(of: shown, set: set, model: model, shownType: cast)

@@ -16,6 +16,8 @@ extension EntityListController {
     /// Reads what the screen shows now, synchronously, and observes it from here on.
     func reload() {
         observation?.cancel()
+        // (whose drafts the rows have is read again with them)
+        draftHolders = [:]
         switch source {
         case .list where rowModel.all != nil:
             // A filter or sort here holds every row: read them again (they changed while another screen was on top).
@@ -81,13 +83,18 @@ extension EntityListController {
         guard let set = shownSet, let navigation = environment.model.draftAdministration(ofSet: set) else { return }
         for position in cursor.visible {
             guard let shown = row(at: position)?.shown, shown["HasDraftEntity"] == .bool(true),
-                draftHolders[shown.key] == nil,
-                case .known(let related, _)? = try? environment.cache.related(shown.key, navigation: navigation),
-                let administration = related.first.flatMap({ DraftAdministration($0.properties) })
+                draftHolders[shown.key] == nil
             else { continue }
+            // (read once per row until the rows change: "" where the cache says nothing of it)
+            guard case .known(let related, _)? = try? environment.cache.related(shown.key, navigation: navigation),
+                let administration = related.first.flatMap({ DraftAdministration($0.properties) })
+            else {
+                draftHolders[shown.key] = ""
+                continue
+            }
             draftHolders[shown.key] =
                 administration.isMine
-                ? "yours" : administration.user.map { String(TextSanitizer.sanitize($0).prefix(40)) } ?? "yes"
+                ? "yours" : administration.user.map { String(TextSanitizer.sanitize($0).prefix(40)) } ?? ""
         }
     }
 
@@ -102,6 +109,7 @@ extension EntityListController {
             guard let self else { return }
             let selected = self.selectedKey
             self.rowModel.all = rows.map(self.relatedOrder.sorted)
+            self.draftHolders = [:]
             self.relatedFetchedAt = fetchedAt
             self.applyFilterLocally()
             self.keepSelection(on: selected)

@@ -139,6 +139,7 @@ extension EntityListController {
             let selected = self.selectedKey
             self.rowModel.window = window
             self.rowModel.all = rows(window)
+            self.draftHolders = [:]
             self.applyFilterLocally()
             self.keepSelection(on: selected)
             self.environment.setNeedsDisplay()

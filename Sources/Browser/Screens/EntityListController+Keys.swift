@@ -353,14 +353,22 @@ extension EntityListController {
             form.onCreate = { [weak self] in self?.awaitingNewRow = before }
             return form
         }
-        // A set whose entities may be of derived types asks which one first (a list narrowed to one does not).
-        if castType == nil, let setType = environment.model.entityType(ofSet: set),
-            let choice = TypeChoiceController(
-                environment: environment, setType: setType, breadcrumb: "in \(title)", form: form)
-        {
-            return choice
+        // A set whose entities may be of derived types asks which one first (a list narrowed to one does not); where
+        // only one type can be made (an abstract type's one derived type), that one's form opens.
+        var type = castType
+        if castType == nil, let setType = environment.model.entityType(ofSet: set) {
+            let choices = TypeChoiceController.choices(of: setType, in: environment.model)
+            if choices.count > 1 {
+                return TypeChoiceController(
+                    environment: environment, choices: choices, breadcrumb: "in \(title)", form: form)
+            }
+            guard let only = choices.first else {
+                notice = "\(title) are of an abstract type the service derives none from: none can be made."
+                return nil
+            }
+            type = only.derived
         }
-        guard let made = form(castType) else {
+        guard let made = form(type) else {
             notice = "The service does not let new \(set) be made."
             return nil
         }

@@ -152,8 +152,9 @@ extension EntityListController {
             return
         }
         let start = SelectionGutter.width
+        let holder = draftHolders[shown.key]
         if let before = drawnRows[position], before.row == row, before.widths == widths, before.columns == columns,
-            before.lineWidth == buffer.size.columns
+            before.lineWidth == buffer.size.columns, before.draftHolder == holder
         {
             buffer.place(before.cells, row: line, column: start)
             drawn[position] = before
@@ -170,7 +171,7 @@ extension EntityListController {
                     alignment: spec.align == "right" ? .trailing : .leading, style: style) + 1
         }
         drawn[position] = DrawnRow(
-            row: row, columns: columns, widths: widths, lineWidth: buffer.size.columns,
+            row: row, draftHolder: holder, columns: columns, widths: widths, lineWidth: buffer.size.columns,
             cells: buffer.cells(row: line, columns: start..<max(start, column - 1)))
     }
 

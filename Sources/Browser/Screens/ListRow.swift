@@ -18,6 +18,8 @@ struct ListRow: Hashable {
 /// A row as a frame drew it: what it showed, in which columns and widths, and the cells after the gutter.
 struct DrawnRow {
     var row: ListRow
+    /// Whose draft the row's "has a draft" cell said (read apart from the row).
+    var draftHolder: String?
     var columns: [DisplayProfile.Column]
     var widths: [Int]
     var lineWidth: Int

@@ -144,12 +144,7 @@ extension CacheWriteSession {
         let keys = try String.fetchAll(
             db, sql: "SELECT listKey FROM list WHERE listKey = ? OR substr(listKey, 1, ?) IN (?, ?)",
             arguments: [entitySet, prefix.unicodeScalars.count, prefix, cast]
-        ).filter { key in
-            // (after `Set/`, one segment that is a qualified type's name: not `Set/$count`, not a relation)
-            guard key.hasPrefix(cast) else { return true }
-            let segment = key.dropFirst(cast.count).prefix { $0 != "?" }
-            return segment.contains(".") && !segment.contains("/") && !segment.contains("(") && segment.first != "$"
-        }
+        ).filter { ListKey.namesOwnList($0, of: entitySet) }
         for key in keys {
             try db.execute(
                 sql:

@@ -29,7 +29,10 @@ public struct DraftActions: Sendable, Hashable {
 public struct DraftAdministration: Sendable, Hashable {
     /// Who has it open (`InProcessByUser`), else who made it (`CreatedByUser`); nil when neither is said.
     public var user: String?
-    /// Whether that is the one signed in (`DraftIsProcessedByMe`, else `DraftIsCreatedByMe`).
+    /// Whether someone has it open (`InProcessByUser` given): else its lock has run out, and ``user`` made it.
+    public var isOpen: Bool
+    /// Whether ``user`` is the one signed in: `DraftIsProcessedByMe` for who has it open, `DraftIsCreatedByMe` for
+    /// who made it.
     public var isMine: Bool
     /// Since when (`CreationDateTime`), and its last change (`LastChangeDateTime`).
     public var since: ODataValue?
@@ -44,8 +47,10 @@ public struct DraftAdministration: Sendable, Hashable {
             guard case .string(let text)? = value(name), !text.isEmpty else { return nil }
             return text
         }
-        user = text("InProcessByUser") ?? text("CreatedByUser")
-        let mine = value("DraftIsProcessedByMe") ?? value("DraftIsCreatedByMe")
+        let editor = text("InProcessByUser")
+        isOpen = editor != nil
+        user = editor ?? text("CreatedByUser")
+        let mine = isOpen ? value("DraftIsProcessedByMe") : value("DraftIsCreatedByMe")
         isMine = mine == .bool(true)
         since = value("CreationDateTime")
         lastChange = value("LastChangeDateTime")

@@ -53,7 +53,7 @@ extension SyncEngine {
     func listsChanged(ofSet set: String, _ marked: [ListKey]) {
         let address = builder.url(ResourcePath(entitySet: set), QueryOptions())
         // (its own lists, and those narrowed to a derived type: `Set/NS.Type`)
-        let lists = { (url: String) in url == address || url.hasPrefix(address + "?") || url.hasPrefix(address + "/") }
+        let lists = { (url: String) in ListKey.namesOwnList(url, of: address) }
         for (url, hold) in holds where hold.reason == .answered && lists(url) {
             holds[url] = nil
         }

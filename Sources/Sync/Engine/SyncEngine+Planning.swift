@@ -38,7 +38,11 @@ extension SyncEngine {
             // A copy cut to what a list shows (a prefetch's `$select`) is not enough here.
             let cached = (try? cache.entity(key)) ?? nil
             if !force, let cached, cached.isComplete, isFresh(cached.fetchedAt) { return [] }
-            let expand = configuration.prefetch ? policy?.nextScreenExpansions(forSet: key.entitySet) ?? [] : []
+            var expand = configuration.prefetch ? policy?.nextScreenExpansions(forSet: key.entitySet) ?? [] : []
+            // (who edits its draft, which its screen says first, prefetching or not)
+            if let administration = model?.draftAdministration(ofSet: key.entitySet), !expand.contains(administration) {
+                expand.append(administration)
+            }
             var plan = entityPlan(key, expand: expand, priority: .visible)
             plan.overridesAnswered = cached?.isComplete == false
             return [plan]

@@ -56,7 +56,7 @@ public struct PrefetchPolicy: Sendable {
         }
         // (a draft's who and since when, where the set is edited through drafts: shown on the entity's screen)
         if let administration = model.draftAdministration(ofSet: set) {
-            return Array(result.prefix(maxExpansions - 1)) + [administration]
+            return Array(result.prefix(max(0, maxExpansions - 1))) + [administration]
         }
         return Array(result.prefix(maxExpansions))
     }
