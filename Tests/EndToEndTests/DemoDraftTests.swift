@@ -95,13 +95,24 @@ struct DemoDraftTests {
             $0.contains("did not activate it") && $0.contains("[NoSuchCar]")
         }
         #expect(try await held(server.version4URL, 5).map(\.active) == [false])
-        // When its car is mended in the outbox
-        try app.tmux.sendKeys("e")
-        try await app.expect("its form") { $0.contains("999999") && $0.contains("Enter saves") }
-        try app.tmux.sendKeys("Tab")
-        try app.tmux.sendKeys("C-u")
-        try app.tmux.run("send-keys", "-t", app.tmux.target, "-l", "2")
-        try app.tmux.sendKeys("Enter")
+        /// Edits the car of the refused create in the outbox to `car`.
+        func mend(from old: String, to car: String) async throws {
+            try app.tmux.sendKeys("e")
+            try await app.expect("its form") { $0.contains(old) && $0.contains("Enter saves") }
+            try app.tmux.sendKeys("Tab")
+            try app.tmux.sendKeys("C-u")
+            try app.tmux.run("send-keys", "-t", app.tmux.target, "-l", car)
+            try app.tmux.sendKeys("Enter")
+        }
+        // When its car is mended in the outbox, first to another that does not exist: refused again, for that car
+        try await mend(from: "999999", to: "888888")
+        #expect(
+            try await eventually {
+                try await held(server.version4URL, 5).first.map { !$0.active && $0.car == 888888 } == true
+            })
+        try await app.expect("refused again") { $0.contains("[NoSuchCar]") && $0.contains("→ 888888") }
+        // Then to one that does (the draft takes the new values: each mending is a request of its own)
+        try await mend(from: "888888", to: "2")
         // Then that draft is activated: one active work order 5 with car 2, no draft, nothing made twice
         #expect(
             try await eventually {

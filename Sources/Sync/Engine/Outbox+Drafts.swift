@@ -37,7 +37,7 @@ extension Outbox {
         let firstSent = entry.firstSent ?? clock.now()
         let attempts = entry.attempts + 1
         func attempt(_ step: String, etag: String?) -> WriteRequestBuilder.Attempt {
-            WriteRequestBuilder.Attempt(requestID: entry.requestID + "-" + step, firstSent: firstSent, etag: etag)
+            WriteRequestBuilder.Attempt(requestID: Self.stepID(entry, step), firstSent: firstSent, etag: etag)
         }
         /// The draft action `name` on `key`, or nil (and the update failed) when it cannot be sent.
         func call(
@@ -131,6 +131,21 @@ extension Outbox {
         }
     }
 
+    /// The request id of one step of `entry` on a draft (`edit`, `patch`, `prepare`, `activate`): derived from the
+    /// write's own and from the values it sends, so that a step sent again for the same values is the same request
+    /// (a service that keeps request ids does it once), and one sent after the values were edited in the outbox is a
+    /// new one (else such a service would answer it with the first, and the draft would never take the new values).
+    static func stepID(_ entry: OutboxEntry, _ step: String) -> String {
+        var hash: UInt64 = 0xCBF2_9CE4_8422_2325
+        for property in entry.changes {
+            for byte in (property.name + "\u{1F}" + String(describing: property.value) + "\u{1E}").utf8 {
+                hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3
+            }
+        }
+        let hex = String(hash, radix: 16)
+        return entry.requestID + "-" + step + "-" + String(repeating: "0", count: 16 - hex.count) + hex
+    }
+
     /// Whether `copy` holds every value of `changes`.
     static func holds(_ copy: [ODataProperty], _ changes: [ODataProperty]) -> Bool {
         changes.allSatisfy { change in copy.first { $0.name == change.name }?.value == change.value }
@@ -182,7 +197,7 @@ extension Outbox {
             let patch = writes.update(
                 draft, changes: values, types: propertyTypes(of: entry.entitySet, changes: entry.changes),
                 attempt: WriteRequestBuilder.Attempt(
-                    requestID: entry.requestID + "-patch", firstSent: entry.firstSent ?? now, etag: "*"))
+                    requestID: Self.stepID(entry, "patch"), firstSent: entry.firstSent ?? now, etag: "*"))
             guard await draftStep(entry, patch, draft: draft, attempts: attempts, values: values) else { return }
         }
         if let made = await activate(entry, draft: draft, actions: actions, attempts: attempts) {
@@ -198,7 +213,7 @@ extension Outbox {
         _ entry: OutboxEntry, draft: EntityKey, actions: DraftActions, attempts: Int
     ) async -> TransportResponse? {
         let attempt = WriteRequestBuilder.Attempt(
-            requestID: entry.requestID + "-activate", firstSent: entry.firstSent ?? clock.now())
+            requestID: Self.stepID(entry, "activate"), firstSent: entry.firstSent ?? clock.now())
         switch draftAction(actions.activation, on: draft, of: entry, [], attempt: attempt) {
         case .success(let request):
             let started = clock.now()
