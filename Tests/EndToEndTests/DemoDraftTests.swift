@@ -14,8 +14,8 @@ import Testing
 struct DemoDraftTests {
     typealias Launch = BrowserInTmuxTests.Launch
 
-    /// The copies of work order `id` the service holds, as `(IsActiveEntity, title, carID)`.
-    func held(_ root: String, _ id: Int) async throws -> [(active: Bool, title: String, car: Int64?)] {
+    /// The copies of work order `id` the service at `root` holds, as `(IsActiveEntity, title, carID)` (odatapy's too).
+    static func held(_ root: String, _ id: Int) async throws -> [(active: Bool, title: String, car: Int64?)] {
         let response = try await HTTPClientTransport(timeout: 10).send(
             TransportRequest(url: root + "WorkOrder?$filter=ID%20eq%20\(id)", dialect: .v4))
         guard
@@ -69,7 +69,7 @@ struct DemoDraftTests {
         try app.tmux.sendKeys("Enter")
         #expect(
             try await eventually {
-                let held = try await held(server.version4URL, 2)
+                let held = try await Self.held(server.version4URL, 2)
                 return held.count == 1 && held[0].active && held[0].title == "Rotate and balance the tyres"
             })
         try await app.expect("the list with it, settled") {
@@ -94,7 +94,7 @@ struct DemoDraftTests {
         try await app.expect("the service's sentence") {
             $0.contains("did not activate it") && $0.contains("[NoSuchCar]")
         }
-        #expect(try await held(server.version4URL, 5).map(\.active) == [false])
+        #expect(try await Self.held(server.version4URL, 5).map(\.active) == [false])
         /// Edits the car of the refused create in the outbox to `car`.
         func mend(from old: String, to car: String) async throws {
             try app.tmux.sendKeys("e")
@@ -108,7 +108,7 @@ struct DemoDraftTests {
         try await mend(from: "999999", to: "888888")
         #expect(
             try await eventually {
-                try await held(server.version4URL, 5).first.map { !$0.active && $0.car == 888888 } == true
+                try await Self.held(server.version4URL, 5).first.map { !$0.active && $0.car == 888888 } == true
             })
         try await app.expect("refused again") { $0.contains("[NoSuchCar]") && $0.contains("→ 888888") }
         // Then to one that does (the draft takes the new values: each mending is a request of its own)
@@ -116,7 +116,7 @@ struct DemoDraftTests {
         // Then that draft is activated: one active work order 5 with car 2, no draft, nothing made twice
         #expect(
             try await eventually {
-                let held = try await held(server.version4URL, 5)
+                let held = try await Self.held(server.version4URL, 5)
                 return held.count == 1 && held[0].active && held[0].car == 2 && held[0].title == "Fit winter tyres"
             })
         // (nothing else made: every work order numbered after the seeded four is this one)
@@ -149,7 +149,7 @@ struct DemoDraftTests {
         try await app.expect("the change to resolve") { $0.contains("1 to resolve") }
         try app.tmux.sendKeys("o")
         try await app.expect("the service's sentence") { $0.contains("423") && $0.contains("ALICE is editing") }
-        let held = try await held(server.version4URL, 3)
+        let held = try await Self.held(server.version4URL, 3)
         #expect(held.map(\.title) == ["Check the lights", "Check the lights and the horn"])
         try await finish(app)
     }

@@ -19,6 +19,33 @@ import Testing
 struct IndependentDerivedTypeTests {
     typealias Launch = BrowserInTmuxTests.Launch
 
+    /// Types each text into the form's field whose line names its label (Tab until the focus mark is on it).
+    func fill(_ app: Launch, _ fields: [(label: String, text: String)]) async throws {
+        for (label, text) in fields {
+            for _ in 0..<10 {
+                let screen = try await app.tmux.captured()
+                if screen.split(separator: "\n").contains(where: { $0.hasPrefix("▌") && $0.contains(label) }) { break }
+                try app.tmux.sendKeys("Tab")
+                try await Task.sleep(for: .milliseconds(50))
+            }
+            try app.tmux.run("send-keys", "-t", app.tmux.target, "-l", text)
+        }
+    }
+
+    /// Staff member `number` as the service holds it, read over HTTP: waiting up to 10 s for it to be there, or
+    /// (`waits` false) as it is now.
+    func staff(_ root: String, _ number: Int, waits: Bool = true) async throws -> [String: Any]? {
+        for _ in 0..<(waits ? 100 : 1) {
+            let answer = try await HTTPClientTransport(timeout: 10).send(
+                TransportRequest(url: root + "Staff(\(number))", dialect: .v4))
+            if answer.status == 200 {
+                return try JSONSerialization.jsonObject(with: Data(answer.body)) as? [String: Any]
+            }
+            if waits { try await Task.sleep(for: .milliseconds(100)) }
+        }
+        return nil
+    }
+
     @Test func rows_of_a_derived_type_say_so_and_their_details_show_what_the_type_adds_and_what_is_dynamic()
         async throws
     {
@@ -83,28 +110,11 @@ struct IndependentDerivedTypeTests {
         let number = Int.random(in: 500...9_000)
         try app.tmux.sendKeys("a")
         try await app.expect("the new mechanic's form") { $0.contains("New") && $0.contains("speciality") }
-        for (label, text) in [("staffID", "\(number)"), ("name", "Gus \(number)"), ("speciality", "Gearboxes")] {
-            // (Tab until the focus mark is on the field's line)
-            for _ in 0..<10 {
-                let screen = try await app.tmux.captured()
-                if screen.split(separator: "\n").contains(where: { $0.hasPrefix("▌") && $0.contains(label) }) { break }
-                try app.tmux.sendKeys("Tab")
-                try await Task.sleep(for: .milliseconds(50))
-            }
-            try app.tmux.run("send-keys", "-t", app.tmux.target, "-l", text)
-        }
+        #expect(try await staff(root, number, waits: false) == nil)
+        try await fill(app, [("staffID", "\(number)"), ("name", "Gus \(number)"), ("speciality", "Gearboxes")])
         try app.tmux.sendKeys("Enter")
         try await app.expect("the new mechanic listed") { $0.contains("Gus \(number)") && $0.contains("Gearboxes") }
-        var made: [String: Any]?
-        for _ in 0..<100 where made == nil {
-            let answer = try await HTTPClientTransport(timeout: 10).send(
-                TransportRequest(url: root + "Staff(\(number))", dialect: .v4))
-            if answer.status == 200 {
-                made = try JSONSerialization.jsonObject(with: Data(answer.body)) as? [String: Any]
-            } else {
-                try await Task.sleep(for: .milliseconds(100))
-            }
-        }
+        let made = try await staff(root, number)
         #expect((made?["@odata.type"] as? String)?.hasSuffix(".Mechanic") == true, "\(String(describing: made))")
         #expect(made?["speciality"] as? String == "Gearboxes" && made?["name"] as? String == "Gus \(number)")
         try app.tmux.sendKeys("q")
@@ -116,6 +126,7 @@ struct IndependentDerivedTypeTests {
     @Test func a_on_the_whole_staff_asks_which_type_and_makes_a_mechanic() async throws {
         let root = try #require(odatapyRoot)
         let number = Int.random(in: 9_001...99_000)
+        #expect(try await staff(root, number, waits: false) == nil)
         let app = try Launch("browse \(root)Staff", columns: 100, rows: 16)
         defer { app.close() }
         try await app.expect("the staff") { $0.contains("● online") && $0.contains("Works in") }
@@ -126,26 +137,9 @@ struct IndependentDerivedTypeTests {
         try await app.select("Mechanic")
         try app.tmux.sendKeys("Enter")
         try await app.expect("the mechanic's form") { $0.contains("New") && $0.contains("speciality") }
-        for (label, text) in [("staffID", "\(number)"), ("name", "Ida \(number)"), ("speciality", "Brakes")] {
-            for _ in 0..<10 {
-                let screen = try await app.tmux.captured()
-                if screen.split(separator: "\n").contains(where: { $0.hasPrefix("▌") && $0.contains(label) }) { break }
-                try app.tmux.sendKeys("Tab")
-                try await Task.sleep(for: .milliseconds(50))
-            }
-            try app.tmux.run("send-keys", "-t", app.tmux.target, "-l", text)
-        }
+        try await fill(app, [("staffID", "\(number)"), ("name", "Ida \(number)"), ("speciality", "Brakes")])
         try app.tmux.sendKeys("Enter")
-        var made: [String: Any]?
-        for _ in 0..<100 where made == nil {
-            let answer = try await HTTPClientTransport(timeout: 10).send(
-                TransportRequest(url: root + "Staff(\(number))", dialect: .v4))
-            if answer.status == 200 {
-                made = try JSONSerialization.jsonObject(with: Data(answer.body)) as? [String: Any]
-            } else {
-                try await Task.sleep(for: .milliseconds(100))
-            }
-        }
+        let made = try await staff(root, number)
         #expect((made?["@odata.type"] as? String)?.hasSuffix(".Mechanic") == true, "\(String(describing: made))")
         #expect(made?["speciality"] as? String == "Brakes" && made?["name"] as? String == "Ida \(number)")
         try app.tmux.sendKeys("q")

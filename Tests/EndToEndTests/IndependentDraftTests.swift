@@ -19,17 +19,7 @@ struct IndependentDraftTests {
 
     /// The work orders with `id` the service holds (active and draft), as `(IsActiveEntity, title)`.
     func workOrders(_ root: String, id: Int) async throws -> [(active: Bool, title: String)] {
-        let response = try await HTTPClientTransport(timeout: 10).send(
-            TransportRequest(url: root + "WorkOrder?$filter=ID%20eq%20\(id)", dialect: .v4))
-        guard
-            case .collection(let listed) = try VerboseJSONDecoder(serviceRoot: root, dialect: .v4).decode(response.body)
-        else { return [] }
-        return listed.entities.compactMap { entity in
-            guard case .bool(let active)? = entity["IsActiveEntity"], case .string(let title)? = entity["title"] else {
-                return nil
-            }
-            return (active, title)
-        }
+        try await DemoDraftTests.held(root, id).map { ($0.active, $0.title) }
     }
 
     /// Opens the work orders, the one titled `title` in its form, and saves it with `newTitle`.
