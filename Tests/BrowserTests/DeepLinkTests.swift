@@ -73,3 +73,51 @@ extension Result {
         return nil
     }
 }
+
+/// `--open` on a service that takes keys as segments (issue 37): `People/russell` names the entity as `People('russell')`
+/// does, and the path goes on from it; a navigation's name is never read as a key.
+@Suite struct KeySegmentDeepLinkTests {
+    static let model: ServiceModel = {
+        let document = """
+            <edmx:Edmx Version="4.0" xmlns:edmx="http://docs.oasis-open.org/odata/ns/edmx">
+            <edmx:DataServices><Schema Namespace="W" xmlns="http://docs.oasis-open.org/odata/ns/edm">
+            <EntityType Name="Person"><Key><PropertyRef Name="userName"/></Key>
+              <Property Name="userName" Type="Edm.String" Nullable="false"/>
+              <NavigationProperty Name="Friends" Type="Collection(W.Person)"/></EntityType>
+            <EntityType Name="Car"><Key><PropertyRef Name="carID"/></Key>
+              <Property Name="carID" Type="Edm.Int32" Nullable="false"/></EntityType>
+            <EntityContainer Name="C"><EntitySet Name="People" EntityType="W.Person">
+              <NavigationPropertyBinding Path="Friends" Target="People"/></EntitySet>
+              <EntitySet Name="Cars" EntityType="W.Car"/>
+              <Annotation Term="Org.OData.Capabilities.V1.KeyAsSegmentSupported"/></EntityContainer>
+            </Schema></edmx:DataServices></edmx:Edmx>
+            """
+        do { return try EDMXParser.parse(Array(document.utf8)) } catch { fatalError("\(error)") }
+    }()
+
+    func resolve(_ text: String) -> Result<DeepLink, DeepLinkError> {
+        DeepLink.resolve(text, model: Self.model, profile: DisplayProfile(root: nil, sets: [:]))
+    }
+
+    @Test func a_key_as_a_segment_names_the_entity_and_the_path_goes_on_from_it() throws {
+        let russell = EntityKey(entitySet: "People", value: .string("russell"))
+        #expect(try resolve("People/russell").get().steps == [.list(set: "People"), .detail(russell)])
+        #expect(try resolve("People('russell')").get().steps == [.list(set: "People"), .detail(russell)])
+        #expect(
+            try resolve("People/russell/Friends").get().steps == [
+                .list(set: "People"), .related(parent: russell, path: ["Friends"], title: "Friends"),
+            ])
+        // (a number where the key is one, percent-encoding undone)
+        #expect(
+            try resolve("Cars/3").get().steps == [
+                .list(set: "Cars"), .detail(EntityKey(entitySet: "Cars", value: .int(3))),
+            ])
+        #expect(
+            try resolve("People/ann%20lee").get().steps == [
+                .list(set: "People"), .detail(EntityKey(entitySet: "People", value: .string("ann lee"))),
+            ])
+        // A navigation after a set without a key is still the mistake it was; a key that is no number, a sentence
+        #expect("\(try #require(resolve("People/Friends").failure))".contains("without a key"))
+        #expect(throws: DeepLinkError.self) { try resolve("Cars/three").get() }
+    }
+}

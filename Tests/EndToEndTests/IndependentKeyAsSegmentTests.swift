@@ -46,4 +46,26 @@ struct IndependentKeyAsSegmentTests {
         try app.tmux.sendKeys("q")
         try await app.expect("a clean exit") { $0.contains("EXIT=0") }
     }
+
+    /// `--open 'Car/1/PersonCar'`: the path names car 1 by its key as a segment, as the service writes it; its
+    /// ownerships open (as many as the service holds) with the car behind them, and Esc walks back to the car.
+    @Test func a_path_naming_a_car_by_its_key_as_a_segment_opens_its_screens() async throws {
+        let root = try #require(odatapyRoot)
+        let segments = root.replacingOccurrences(of: "/odata/", with: "/ks/")
+        let response = try await HTTPClientTransport(timeout: 10).send(
+            TransportRequest(url: root + "Car(1)?$expand=PersonCar", dialect: .v4))
+        let held = try #require(try JSONSerialization.jsonObject(with: Data(response.body)) as? [String: Any])
+        let (make, model) = (try #require(held["make"] as? String), try #require(held["model"] as? String))
+        let owned = try #require(held["PersonCar"] as? [[String: Any]]).count
+        #expect(owned > 0)
+        let app = try Launch("browse \(segments) --open 'Car/1/PersonCar'", columns: 120, rows: 24)
+        defer { app.close() }
+        try await app.expect("car 1's ownerships, under it") {
+            $0.contains("● online") && $0.contains("› \(make)") && $0.contains("1 of \(owned)")
+        }
+        try app.tmux.sendKeys("Escape")
+        try await app.expect("car 1") { $0.contains("carID") && $0.contains(model) }
+        try app.tmux.sendKeys("q")
+        try await app.expect("a clean exit") { $0.contains("EXIT=0") }
+    }
 }

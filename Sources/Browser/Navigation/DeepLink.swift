@@ -3,7 +3,8 @@ import ODataCore
 import ScreenSeam
 
 /// `--open 'Person(7)/PersonCar'`: the screens a resource path names, opened with the stack behind them, so that
-/// Esc walks back as if the user had drilled there.
+/// Esc walks back as if the user had drilled there. A service that takes keys as segments may be given them so
+/// (`Car/3/Owners`).
 ///
 /// A key opens that entity (its details when the path ends there); a navigation from it opens its related list,
 /// through the link entities the display profile hops (`Person(7)/PersonCar` is Bob's cars, as Enter on him
@@ -36,6 +37,16 @@ public struct DeepLink: Sendable, Equatable {
         var index = 1
         while index < segments.count {
             let name = segments[index].name
+            // A service that takes keys as segments names an entity so too (`Car/3`, `People/russell`): a segment
+            // after a set, with no key, that is not one of its navigations.
+            if key == nil, segments[index].key == nil, model.keyAsSegment,
+                model.resolveNavigation(name, fromSet: set) == nil,
+                let segmentKey = model.keyAsSegmentKey(set + "/" + PercentEncoding.encodePathSegment(name))
+            {
+                key = segmentKey
+                index += 1
+                continue
+            }
             guard let parent = key else {
                 return .failure(
                     DeepLinkError("'\(name)' follows \(set) without a key: write \(set)(KEY)/\(name)."))
