@@ -189,3 +189,14 @@ extension BrowserEnvironment {
         return "Copied \(what) (a terminal may refuse the clipboard)."
     }
 }
+
+extension BrowserEnvironment {
+    /// Who edits the draft of `key` and since when, as its `DraftAdministrativeData` cached with it says; nil where
+    /// its set keeps no such data or the cache holds none.
+    func draftAdministration(of key: EntityKey) -> DraftAdministration? {
+        guard let navigation = model.draftAdministration(ofSet: key.entitySet),
+            case .known(let related, _)? = try? cache.related(key, navigation: navigation)
+        else { return nil }
+        return related.first.flatMap { DraftAdministration($0.properties) }
+    }
+}

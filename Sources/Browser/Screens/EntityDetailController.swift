@@ -279,11 +279,8 @@ public final class EntityDetailController: ScreenController {
     /// Where the entity's set is edited through drafts and it has one (or is one): who edits that draft and since
     /// when, first, as its `DraftAdministrativeData` (cached with it) says.
     func draftLine() -> Line? {
-        let model = environment.model
-        guard let entity, let navigation = model.draftAdministration(ofSet: key.entitySet),
-            entity["HasDraftEntity"] == .bool(true) || entity[DraftActions.activeKey] == .bool(false),
-            case .known(let related, _)? = try? environment.cache.related(key, navigation: navigation),
-            let administration = related.first.flatMap({ DraftAdministration($0.properties) })
+        guard let entity, entity["HasDraftEntity"] == .bool(true) || entity[DraftActions.activeKey] == .bool(false),
+            let administration = environment.draftAdministration(of: key)
         else { return nil }
         let since = administration.since.map { ", since " + ValueFormatter.format($0) } ?? ""
         let who = administration.user.map { String(TextSanitizer.sanitize($0).prefix(60)) }

@@ -197,8 +197,9 @@ extension EntityListController {
             hasher.combine(shown.key)
             hasher.combine(shown.properties)
             guard columnState.notedRows.insert(hasher.finalize()).inserted else { continue }
+            let values = cellValues(of: shown)
             for (index, column) in derived.enumerated() {
-                let text = Self.cell(column, cellValues(of: shown)).text
+                let text = Self.cell(column, values).text
                 let widest = index == 0 ? Self.widestLabel : Self.widestColumn
                 let width = min(widest, max(Self.headerWidth(column.title), DisplayWidth.width(of: text)))
                 if width > columnState.seenWidths[column.title] ?? 0 { columnState.seenWidths[column.title] = width }

@@ -80,15 +80,13 @@ extension EntityListController {
     /// Who edits the drafts of the rows on screen that have one, where the set is edited through drafts and its
     /// entities' administrative data is cached with them (``draftHolders``).
     func readDraftHolders() {
-        guard let set = shownSet, let navigation = environment.model.draftAdministration(ofSet: set) else { return }
+        guard let set = shownSet, environment.model.draftAdministration(ofSet: set) != nil else { return }
         for position in cursor.visible {
             guard let shown = row(at: position)?.shown, shown["HasDraftEntity"] == .bool(true),
                 draftHolders[shown.key] == nil
             else { continue }
             // (read once per row until the rows change: "" where the cache says nothing of it)
-            guard case .known(let related, _)? = try? environment.cache.related(shown.key, navigation: navigation),
-                let administration = related.first.flatMap({ DraftAdministration($0.properties) })
-            else {
+            guard let administration = environment.draftAdministration(of: shown.key) else {
                 draftHolders[shown.key] = ""
                 continue
             }

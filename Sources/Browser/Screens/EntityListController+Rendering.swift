@@ -162,8 +162,9 @@ extension EntityListController {
             return
         }
         var column = start
+        let values = cellValues(of: shown)
         for (spec, width) in zip(columns, widths) where width > 0 {
-            let (text, criticality) = Self.cell(spec, cellValues(of: shown))
+            let (text, criticality) = Self.cell(spec, values)
             let style = pending ? CellStyle(role: .warning) : criticality?.style ?? .plain
             column =
                 buffer.put(

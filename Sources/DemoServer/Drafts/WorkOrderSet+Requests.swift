@@ -95,8 +95,8 @@ extension WorkOrderSet {
 
     /// The drafts, by work order number.
     static func drafts(_ db: Database) throws -> [Int64: Order] {
-        let rows = try Row.fetchAll(db, sql: "SELECT * FROM \(table) WHERE IsActiveEntity = 0")
-        return Dictionary(rows.map { (Order(row: $0).id, Order(row: $0)) }, uniquingKeysWith: { first, _ in first })
+        let drafts = try Row.fetchAll(db, sql: "SELECT * FROM \(table) WHERE IsActiveEntity = 0").map(Order.init(row:))
+        return Dictionary(drafts.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
     }
 
     private func listed(_ orders: [Order], _ options: QueryRequest) throws -> [Order] {
@@ -395,13 +395,11 @@ extension WorkOrderSet {
 
     /// `412` when `ifMatch` names another version than `order`'s (`*` and none match any).
     private static func check(_ ifMatch: String?, _ order: Order) throws {
-        guard let ifMatch, ifMatch != "*" else { return }
-        let tags = ifMatch.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
-        guard tags.contains(order.etag) || tags.contains(String(order.etag.dropFirst(2))) else {
-            throw ServiceError(
-                status: 412, code: "PreconditionFailed",
-                message: "Work order \(order.id) was changed since it was read (its version is \(order.etag)).")
-        }
+        // (the tag matching a conditional GET's, weak or strong alike)
+        guard let ifMatch, !ODataResponder.matches(ifMatch, order.etag) else { return }
+        throw ServiceError(
+            status: 412, code: "PreconditionFailed",
+            message: "Work order \(order.id) was changed since it was read (its version is \(order.etag)).")
     }
 
     private func answer(_ order: Order, status: Int, _ write: WriteRequest, location: Bool = false) -> ServiceAnswer {
