@@ -93,8 +93,9 @@ import Testing
         #expect(owner.targetSet == "People" && owner.multiplicity == .one)
         // A binding to another container's set names it by path
         #expect(model.resolveNavigation("Car", fromSet: "Ownerships")?.targetSet == "Cars")
-        // A contained navigation has no entity set of its own
-        #expect(model.resolveNavigation("Notes", fromSet: "Ownerships") == nil)
+        // A contained navigation has no entity set of its own: its targets' set is named by the path (issue 37)
+        let notes = try #require(model.resolveNavigation("Notes", fromSet: "Ownerships"))
+        #expect(notes.isContained && notes.targetSet == "Ownerships/Notes")
         let declared = try #require(model.entityType(ofSet: "Ownerships")?.navigationProperties.first)
         #expect(declared.partner == "PersonCar" && declared.type == "CarDealer.Model.Person" && !declared.isNullable)
     }

@@ -109,7 +109,7 @@ public struct DisplayProfile: Sendable, Decodable {
     /// A profile derived from `$metadata` alone.
     public static func defaults(for model: ServiceModel) -> DisplayProfile {
         var sets: [String: SetProfile] = [:]
-        for set in model.entitySets {
+        for set in model.entitySets + model.containedEntitySets {
             guard let type = model.entityTypes[set.entityType] else { continue }
             let properties = model.properties(of: type)
             let keys = model.keyProperties(of: type)
@@ -124,7 +124,8 @@ public struct DisplayProfile: Sendable, Decodable {
             let order = type.ui.sortOrder?.filter { names.contains($0.property) }.prefix(8)
                 .map { $0.property + ($0.descending ? " desc" : "") }
             sets[set.name] = SetProfile(
-                title: plural.flatMap { $0.allSatisfy(\.isWhitespace) ? nil : $0 } ?? set.name, row: label.row,
+                title: plural.flatMap { $0.allSatisfy(\.isWhitespace) ? nil : $0 }
+                    ?? set.containment?.navigation ?? set.name, row: label.row,
                 orderBy: order.flatMap { $0.isEmpty ? nil : $0 }, search: label.search, columns: nil, drill: nil
             )
         }

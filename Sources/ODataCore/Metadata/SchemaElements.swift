@@ -293,6 +293,9 @@ public struct EntitySet: Sendable, Hashable {
     public var isSearchable: Bool?
     /// `Common.DraftRoot`: the service edits the set's entities through drafts, with these actions.
     public var draftActions: DraftActions?
+    /// Where the set's entities live when they are contained in others (v4 `ContainsTarget`); nil for a set of the
+    /// container.
+    public var containment: Containment?
 
     public init(
         name: String, entityType: String, isCreatable: Bool = true, isUpdatable: Bool = true, isDeletable: Bool = true,
@@ -305,6 +308,33 @@ public struct EntitySet: Sendable, Hashable {
         self.isUpdatable = isUpdatable
         self.isDeletable = isDeletable
         self.navigationBindings = navigationBindings
+    }
+}
+
+/// Where contained entities live (v4 `ContainsTarget`, issue 37): inside an entity of `parent`, reached by its
+/// `navigation`. They have no entity set of their own: the set named `Person/Trips` stands for them in the model, and
+/// the trips of one person are named by the path to them, `Person(1)/Trips` (their keys `Person(1)/Trips(2)`, the
+/// canonical URL of each, as the cache keeps it).
+public struct Containment: Sendable, Hashable {
+    /// The set (itself maybe contained) whose entities hold these: `Person`.
+    public var parent: String
+    /// The navigation that holds them: `Trips`.
+    public var navigation: String
+    /// Whether an entity holds many (`Collection(…)`) or one.
+    public var isCollection: Bool
+
+    /// How deep contained sets are made (a type containing itself would go on for ever).
+    public static let deepest = 4
+    /// How many contained sets a model makes at most (a hostile document's many are cut there).
+    public static let mostSets = 2_000
+
+    /// `Person/Trips` for `Person(1)/Trips` or `Person('a/b')/Trips`: the path with its keys left out.
+    public static func template(of name: String) -> String {
+        guard name.unicodeScalars.contains("(") else { return name }
+        return ResourcePath.splitSegments(Substring(name)).map { segment in
+            segment.unicodeScalars.firstIndex(of: "(").map { String(Substring(segment.unicodeScalars[..<$0])) }
+                ?? String(segment)
+        }.joined(separator: "/")
     }
 }
 

@@ -20,6 +20,9 @@ public struct ServiceModel: Sendable {
     /// Where each entity set is (container, position), for ``entitySet(named:)`` on a service of thousands of sets;
     /// made by ``indexEntitySets()``.
     var setIndex: [String: (Int, Int)] = [:]
+    /// The sets of contained entities (v4 `ContainsTarget`, issue 37), by their name `Person/Trips`: made by
+    /// ``indexEntitySets()``; see ``entitySet(named:)``.
+    var containedSets: [String: EntitySet] = [:]
 
     /// Whether the service speaks OData v4 (its `$metadata` is EDMX 4.x).
     public var isVersion4: Bool { edmxVersion?.hasPrefix("4") == true }
@@ -33,6 +36,11 @@ public struct ServiceModel: Sendable {
 
     /// Entity sets of the default container, in document order.
     public var entitySets: [EntitySet] { defaultContainer?.entitySets ?? [] }
+
+    /// The sets of contained entities (v4 `ContainsTarget`), by name (`Person/Trips`); see ``Containment``.
+    public var containedEntitySets: [EntitySet] {
+        containedSets.values.sorted { $0.name < $1.name }
+    }
 
     /// Singletons of the default container, in document order.
     public var singletons: [Singleton] { defaultContainer?.singletons ?? [] }
@@ -97,6 +105,10 @@ public struct ServiceModel: Sendable {
         for container in containers {
             if let set = container.entitySets.first(where: { $0.name == name }) { return set }
         }
+        // Contained entities: `Person(1)/Trips` (those of one person) and `Person/Trips` name the same set.
+        if !containedSets.isEmpty, name.unicodeScalars.contains("/") {
+            return containedSets[Containment.template(of: name)]
+        }
         return nil
     }
 
@@ -106,6 +118,33 @@ public struct ServiceModel: Sendable {
         for (container, entry) in containers.enumerated().reversed() {
             for (set, entitySet) in entry.entitySets.enumerated().reversed() {
                 setIndex[entitySet.name] = (container, set)
+            }
+        }
+        indexContainedSets()
+    }
+
+    /// Makes a set for each containment navigation (v4 `ContainsTarget`) of each set and singleton, and of the
+    /// contained sets in turn, to ``Containment/deepest`` levels: `Person/Trips`, `Person/Trips/PlanItems`.
+    mutating func indexContainedSets() {
+        containedSets = [:]
+        guard isVersion4 else { return }
+        var pending: [(name: String, type: String, depth: Int)] =
+            containers.flatMap { container in
+                container.entitySets.map { ($0.name, $0.entityType, 1) }
+                    + container.singletons.map { ($0.name, $0.entityType, 1) }
+            }
+        while let (name, typeName, depth) = pending.popLast() {
+            guard depth <= Containment.deepest, let type = entityTypes[typeName] else { continue }
+            for navigation in navigationProperties(of: type) where navigation.containsTarget {
+                guard let target = navigation.type, containedSets.count < Containment.mostSets else { continue }
+                let isCollection = target.hasPrefix("Collection(") && target.hasSuffix(")")
+                let targetType = isCollection ? String(target.dropFirst(11).dropLast()) : target
+                let setName = name + "/" + navigation.name
+                guard entityTypes[targetType] != nil, containedSets[setName] == nil else { continue }
+                var set = EntitySet(name: setName, entityType: targetType)
+                set.containment = Containment(parent: name, navigation: navigation.name, isCollection: isCollection)
+                containedSets[setName] = set
+                pending.append((setName, targetType, depth + 1))
             }
         }
     }
@@ -248,7 +287,9 @@ public struct ServiceModel: Sendable {
         guard let set = entitySet(named: sourceSet), let type = entityTypes[set.entityType],
             let navigation = navigationProperties(of: type).first(where: { $0.name == name })
         else { return nil }
-        if let target = navigation.type { return resolveVersion4(navigation, target: target, from: set) }
+        if let target = navigation.type {
+            return resolveVersion4(navigation, target: target, from: set, named: sourceSet)
+        }
         guard let association = associations[navigation.relationship],
             let toEnd = association.ends.first(where: { $0.role == navigation.toRole })
         else { return nil }
@@ -342,16 +383,35 @@ extension ServiceModel {
     }
 
     /// A v4 navigation: its binding in the source set says the target set; else the only set of its type.
-    func resolveVersion4(_ navigation: NavigationProperty, target: String, from set: EntitySet) -> ResolvedNavigation? {
+    func resolveVersion4(
+        _ navigation: NavigationProperty, target: String, from set: EntitySet, named sourceSet: String
+    ) -> ResolvedNavigation? {
         let isCollection = target.hasPrefix("Collection(") && target.hasSuffix(")")
         let targetType = isCollection ? String(target.dropFirst(11).dropLast()) : target
+        if navigation.containsTarget {
+            // Its targets live inside the entity: their set is named by the path (`Person/Trips`).
+            let contained = sourceSet + "/" + navigation.name
+            guard containedSets[Containment.template(of: contained)] != nil else { return nil }
+            return ResolvedNavigation(
+                name: navigation.name, sourceSet: sourceSet, targetSet: contained, targetType: targetType,
+                multiplicity: isCollection ? .many : navigation.isNullable ? .zeroOrOne : .one, isContained: true)
+        }
         var targetSet = set.navigationBindings[navigation.name]
         if targetSet == nil {
             // A binding may name the path through a type cast: `NS.Derived/Nav`.
             targetSet = set.navigationBindings.first { $0.key.hasSuffix("/" + navigation.name) }?.value
         }
+        if targetSet == nil, set.containment != nil {
+            // A contained entity's navigations are bound on the set at the top of its path: `Options/Car` on `Car`.
+            let path = Containment.template(of: set.name).split(separator: "/").map(String.init)
+            if let root = path.first.flatMap({ entitySet(named: $0) }) {
+                targetSet = root.navigationBindings[(path.dropFirst() + [navigation.name]).joined(separator: "/")]
+            }
+        }
         if targetSet == nil {
-            let container = containers.first { $0.entitySets.contains { $0.name == set.name } }
+            let container =
+                containers.first { $0.entitySets.contains { $0.name == set.name } }
+                ?? (set.containment != nil ? defaultContainer : nil)
             let candidates = (container?.entitySets ?? []).filter { $0.entityType == targetType }
             if candidates.count == 1 { targetSet = candidates[0].name }
         }
@@ -371,6 +431,9 @@ public struct ResolvedNavigation: Sendable, Hashable {
     /// Qualified name of the target entity type.
     public var targetType: String
     public var multiplicity: Multiplicity
+    /// v4 `ContainsTarget`: the targets live inside the source entity, and ``targetSet`` names them by its path
+    /// (`Person/Trips`; the targets of one person are `Person(1)/Trips`, see ``Containment``).
+    public var isContained = false
 
     /// Whether the navigation yields a list (`*`).
     public var isCollection: Bool { multiplicity == .many }

@@ -271,6 +271,7 @@ extension VerboseJSONDecoder {
             let plan = self.plan(metadataType: entity.metadata.type, set: entity.entitySet)
             let memberCount = Int(tape[object].count)
             entity.properties.reserveCapacity(memberCount)
+            var contained: [(value: Int, name: String)] = []
             var key = tape.firstChild(object)
             for _ in 0..<memberCount {
                 let value = key + 1
@@ -288,14 +289,12 @@ extension VerboseJSONDecoder {
                 let name = tape.string(key)
                 switch plan?.members[name] {
                 case .navigation(let target)?:
-                    var content = try navigation(value, name: name, set: target, depth: depth + 1)
-                    if version4, case .collection(var collection) = content {
-                        // A partial expansion says so beside it: `Items@odata.nextLink`, `Items@odata.count`.
-                        collection.nextLink = try nextLink(tape.member(object, named: name + "@odata.nextLink"))
-                        collection.count = try count(tape.member(object, named: name + "@odata.count"))
-                        content = .collection(collection)
-                    }
-                    entity.navigations.append(NavigationLink(name: name, content: content))
+                    entity.navigations.append(
+                        try expanded(value, name: name, in: object, set: target, depth: depth + 1))
+                    continue
+                case .contained?:
+                    // (read once the key is known: it names the set its targets are in)
+                    contained.append((value, name))
                     continue
                 case .property(let type)?:
                     entity.properties.append(
@@ -314,7 +313,26 @@ extension VerboseJSONDecoder {
             if entity.key == nil, let plan, let set = entity.entitySet {
                 entity.key = keyFromProperties(entity, keyNames: plan.keyNames, set: set)
             }
+            for (value, name) in contained {
+                // (without a key of their container the targets have none either: they are read, not kept)
+                let set = entity.key.map { $0.canonical + "/" + name }
+                entity.navigations.append(try expanded(value, name: name, in: object, set: set, depth: depth + 1))
+            }
             return entity
+        }
+
+        /// The navigation `name` of entity `object` as its value `value` holds it; a v4 partial expansion says so
+        /// beside it: `Items@odata.nextLink`, `Items@odata.count`.
+        func expanded(
+            _ value: Int, name: String, in object: Int, set: String?, depth: Int
+        ) throws(ODataError) -> NavigationLink {
+            var content = try navigation(value, name: name, set: set, depth: depth)
+            if version4, case .collection(var collection) = content {
+                collection.nextLink = try nextLink(tape.member(object, named: name + "@odata.nextLink"))
+                collection.count = try count(tape.member(object, named: name + "@odata.count"))
+                content = .collection(collection)
+            }
+            return NavigationLink(name: name, content: content)
         }
 
         /// v2's `media_src`, `content_type` and `media_etag` of a media entity's `__metadata`, under v4's names.
@@ -340,14 +358,19 @@ extension VerboseJSONDecoder {
                 case property(EdmTypeReference)
                 /// A navigation and the set it leads to (nil when the model cannot tell).
                 case navigation(String?)
+                /// A containment navigation (v4 `ContainsTarget`): its targets' set is named by the entity's key
+                /// (`Person(1)/Trips`), known once the entity is read.
+                case contained
             }
 
             var members: [String: Member]
             var keyNames: [String]
         }
 
-        func plan(metadataType: String?, set: String?) -> TypePlan? {
+        func plan(metadataType: String?, set instance: String?) -> TypePlan? {
             guard let model else { return nil }
+            // (one plan serves the contained entities of every container: `Person(1)/Trips` as `Person/Trips`)
+            let set = instance.map(Containment.template(of:))
             // Keyed by the type the payload names and the set (the set decides whether that type is trusted).
             let cacheKey = PlanKey(type: metadataType, set: set)
             if let cached = plans[cacheKey] { return cached }
@@ -356,8 +379,9 @@ extension VerboseJSONDecoder {
                 var members: [String: TypePlan.Member] = [:]
                 for property in model.properties(of: type) { members[property.name] = .property(property.type) }
                 for navigation in model.navigationProperties(of: type) {
-                    members[navigation.name] = .navigation(
-                        set.flatMap { model.resolveNavigation(navigation.name, fromSet: $0)?.targetSet })
+                    let resolved = set.flatMap { model.resolveNavigation(navigation.name, fromSet: $0) }
+                    members[navigation.name] =
+                        resolved?.isContained == true ? .contained : .navigation(resolved?.targetSet)
                 }
                 plan = TypePlan(members: members, keyNames: model.keyProperties(of: type))
             }

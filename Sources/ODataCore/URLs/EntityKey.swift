@@ -36,6 +36,15 @@ public struct EntityKey: Sendable, Hashable, CustomStringConvertible {
     /// The key whose ``canonical`` text is `text` (`Person(1)`, `OrderLine(LineNumber=10,OrderID=1)`), as the cache
     /// stores it: no percent-encoding, quotes doubled inside strings. Nil when `text` is not of that form.
     public init?(canonical text: some StringProtocol) {
+        // A contained entity's: `Person(1)/Trips(2)`, the path to it (see ``Containment``).
+        if let slash = Self.lastSegmentStart(Substring(text)) {
+            let container = Substring(text)[..<slash]
+            guard let last = EntityKey(canonical: Substring(text)[Substring(text).index(after: slash)...]),
+                !container.isEmpty, EntityKey(canonical: container) != nil || Self.isSetPath(container)
+            else { return nil }
+            self.init(entitySet: container + "/" + last.entitySet, values: last.values)
+            return
+        }
         let scalars = Substring(text).unicodeScalars
         guard scalars.last == ")", let open = scalars.firstIndex(of: "("), open > scalars.startIndex else { return nil }
         let name = String(Substring(scalars[..<open]))
@@ -58,6 +67,35 @@ public struct EntityKey: Sendable, Hashable, CustomStringConvertible {
     }
 
     public var description: String { canonical }
+
+    /// Where the last segment of `text` starts (its `/`), outside quotes and parentheses; nil for one segment.
+    static func lastSegmentStart(_ text: Substring) -> Substring.Index? {
+        guard text.utf8.contains(UInt8(ascii: "/")) else { return nil }
+        var depth = 0
+        var inQuote = false
+        var found: Substring.Index?
+        var index = text.unicodeScalars.startIndex
+        while index < text.unicodeScalars.endIndex {
+            switch text.unicodeScalars[index] {
+            case "'": inQuote.toggle()
+            case "(" where !inQuote: depth += 1
+            case ")" where !inQuote: depth -= 1
+            case "/" where !inQuote && depth == 0: found = index
+            default: break
+            }
+            index = text.unicodeScalars.index(after: index)
+        }
+        return found
+    }
+
+    /// Whether `text` is a path of entities each named by its key but the last (`Person(1)/Trips`): the set a
+    /// contained entity is in.
+    static func isSetPath(_ text: Substring) -> Bool {
+        guard let slash = lastSegmentStart(text) else { return false }
+        let name = text[text.index(after: slash)...]
+        return !name.isEmpty && name.allSatisfy { $0.isLetter || $0.isNumber || $0 == "_" }
+            && EntityKey(canonical: text[..<slash]) != nil
+    }
 
     /// A key for an entity made here and not yet created on the service (`Car('~new-1f3a…')`): it names the
     /// entity in the cache, its lists and the queued writes until the service's key replaces it everywhere. It

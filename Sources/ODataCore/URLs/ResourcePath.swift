@@ -26,9 +26,26 @@ public struct ResourcePath: Sendable, Hashable, CustomStringConvertible {
         self.segments = [Segment(name: entitySet, key: key)]
     }
 
-    /// The path to one entity.
+    /// The path to one entity; a contained one's goes through its container (`Person(1)/Trips(2)`).
     public init(_ key: EntityKey) {
+        if key.entitySet.unicodeScalars.contains("/"), let container = ResourcePath.parse(relative: key.entitySet),
+            container.segments.count > 1
+        {
+            var segments = container.segments
+            segments[segments.count - 1].key = key.values
+            self.init(segments: segments)
+            return
+        }
         self.init(entitySet: key.entitySet, key: key.values)
+    }
+
+    /// The path of a list of `set`: the set's own, or a contained set's through its container (`Person(1)/Trips`).
+    public init(set: String) {
+        if set.unicodeScalars.contains("/"), let path = ResourcePath.parse(relative: set) {
+            self.init(segments: path.segments)
+            return
+        }
+        self.init(entitySet: set)
     }
 
     /// This path followed by a navigation property.

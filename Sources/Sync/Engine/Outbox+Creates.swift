@@ -23,12 +23,10 @@ extension Outbox {
     ) -> TransportRequest {
         var path: ResourcePath
         if let parent = shownIn?.parent, let navigation = shownIn?.navigation, shownIn?.list == nil {
-            path = ResourcePath(segments: [
-                ResourcePath.Segment(name: parent.entitySet, key: parent.values),
-                ResourcePath.Segment(name: navigation),
-            ])
+            // (through the parent's own path: a contained parent's goes through its container)
+            path = ResourcePath(parent).appending(navigation)
         } else {
-            path = ResourcePath(entitySet: entry.entitySet)
+            path = ResourcePath(set: entry.entitySet)
         }
         var bindings: [(navigation: String, uri: String)] = []
         if let reference, model?.dialect != .v4, let joined = version2Join(entry) {
@@ -77,10 +75,14 @@ extension Outbox {
             etag = etag ?? entity.metadata.etag
         }
         if serverKey == nil, let location = response.headers["location"] {
-            if let path = ResourcePath.parse(uri: location, serviceRoot: builder.serviceRoot), path.segments.count == 1,
-                let values = path.segments[0].key
+            if let path = ResourcePath.parse(uri: location, serviceRoot: builder.serviceRoot),
+                let values = path.segments.last?.key
             {
-                serverKey = EntityKey(entitySet: path.segments[0].name, values: values)
+                // (a contained entity's names its container first: `Person(1)/Trips(3)`)
+                let container = ResourcePath(segments: path.segments.dropLast()).canonical
+                serverKey = EntityKey(
+                    entitySet: (container.isEmpty ? "" : container + "/") + path.segments[path.segments.count - 1].name,
+                    values: values)
             } else if let key = model?.keyAsSegmentKey(location) {
                 // (`…/Staff/3`, from a service that takes keys as segments)
                 serverKey = key

@@ -67,7 +67,19 @@ extension SyncEngine: WriteIntents {
     /// through link entities, the new link entity that binds it; then starts sending them.
     func record(_ creation: EntityCreation) async {
         let date = clock.now()
-        let key = EntityKey.temporary(in: creation.entitySet)
+        var entitySet = creation.entitySet
+        if case .related(let parent, let path)? = creation.addedTo, path.count == 1,
+            model?.resolveNavigation(path[0], fromSet: parent.entitySet)?.isContained == true
+        {
+            // A contained entity is made inside its container, and named by it (`Person(1)/Trips`).
+            guard !parent.isTemporary else {
+                note(failure: "\(parent.entitySet) is not on the service yet: its \(path[0]) can be added once it is.")
+                return
+            }
+            entitySet = parent.canonical + "/" + path[0]
+        }
+        let key = EntityKey.temporary(in: entitySet)
+        let madeIn = entitySet
         let properties = creation.properties
         var linkSet: String?
         if case .related(let parent, let path)? = creation.addedTo, path.count == 2 {
@@ -82,7 +94,7 @@ extension SyncEngine: WriteIntents {
                     shownIn: DeletedFrom(list: request.key), requestID: Self.requestID(), at: date)
             case .related(let parent, let path)? where path.count == 1:
                 _ = try session.enqueueCreate(
-                    key, entitySet: creation.entitySet, properties: properties,
+                    key, entitySet: madeIn, properties: properties,
                     shownIn: DeletedFrom(parent: parent, navigation: path[0]), requestID: Self.requestID(),
                     at: date)
             case .related(let parent, let path)? where path.count == 2:

@@ -186,10 +186,18 @@ public struct PrefetchPolicy: Sendable {
     /// lists its set).
     public func entitySet(of path: ResourcePath) -> String? {
         guard let first = path.segments.first?.name, var set = model.listedSet(ofSegment: first) else { return nil }
-        for segment in path.segments.dropFirst() {
+        for (index, segment) in path.segments.enumerated().dropFirst() {
             if segment.key == nil, model.castType(segment.name, onSet: set) != nil { continue }
-            guard let next = model.resolveNavigation(segment.name, fromSet: set)?.targetSet else { return nil }
-            set = next
+            guard let next = model.resolveNavigation(segment.name, fromSet: set) else { return nil }
+            guard next.isContained else {
+                set = next.targetSet
+                continue
+            }
+            // Contained entities are in the set their container's path names (`Person(1)/Trips`): the path before
+            // must end in one entity.
+            let container = ResourcePath(segments: Array(path.segments[..<index]))
+            guard container.segments.last?.key != nil else { return nil }
+            set = container.canonical + "/" + segment.name
         }
         return set
     }
