@@ -186,7 +186,7 @@ struct LiveServerTests {
         let model = try EDMXParser.parse(Array(response.body))
         #expect(
             model.entitySets.map(\.name) == [
-                "Person", "Car", "PersonCar", "Maintenance", "Make", "PersonCarMaintenance",
+                "Person", "Car", "PersonCar", "Maintenance", "Make", "PersonCarMaintenance", "CarOption",
             ])
         let expected: [(String, String, String, Bool)] = [
             ("Person", "PersonCar", "PersonCar", true), ("PersonCar", "Person", "Person", false),
@@ -195,6 +195,7 @@ struct LiveServerTests {
             ("PersonCarMaintenance", "PersonCar", "PersonCar", false),
             ("PersonCarMaintenance", "Maintenance", "Maintenance", false),
             ("Maintenance", "PersonCarMaintenance", "PersonCarMaintenance", true),
+            ("Car", "Options", "CarOption", true), ("CarOption", "Car", "Car", false),
         ]
         for (source, name, target, many) in expected {
             let navigation = try #require(model.resolveNavigation(name, fromSet: source), "\(source).\(name)")

@@ -78,7 +78,8 @@ public struct DataStore: Sendable {
     }
 
     /// A file written before an index was added gets it, and fresh statistics (once: seconds on a million people);
-    /// a file without the work orders gets them (``WorkOrderSet/prepare(_:)``).
+    /// a file without the work orders or the cars' options gets them (``WorkOrderSet/prepare(_:)``,
+    /// ``CarOptions/prepare(_:)``).
     static func addMissingIndexes(at path: String) throws {
         var configuration = Configuration()
         configuration.busyMode = .timeout(10)
@@ -88,6 +89,7 @@ public struct DataStore: Sendable {
             let count = "SELECT COUNT(*) FROM sqlite_master WHERE type IN ('index', 'table')"
             // The work orders (their table is made once; the statistics need not know it).
             try WorkOrderSet.prepare(db)
+            try CarOptions.prepare(db)
             let before = try Int.fetchOne(db, sql: count)
             for statement in ServiceSchema.carDealer.indexStatements { try db.execute(sql: statement) }
             for set in ServiceSchema.carDealer.entitySets where !set.searchable.isEmpty {
@@ -169,6 +171,7 @@ public struct DataStore: Sendable {
             try queue.inTransaction { db in
                 for statement in schema.createStatements { try db.execute(sql: statement) }
                 _ = try DataGenerator(people: people, hostile: hostile).generate(into: db)
+                try CarOptions.fill(db)
                 for statement in schema.indexStatements { try db.execute(sql: statement) }
                 for set in schema.entitySets {
                     for statement in set.searchStatements { try db.execute(sql: statement) }

@@ -110,12 +110,27 @@ extension ODataResponder {
         guard ["MERGE", "PATCH", "PUT", "DELETE"].contains(method) else {
             throw ServiceError.methodNotAllowed(method)
         }
-        guard let path = ResourcePath.parse(relative: write.relative), path.segments.count == 1,
-            let segment = path.segments.first, let set = engine.schema.entitySet(segment.name), let key = segment.key
+        let path = ResourcePath.parse(relative: write.relative)
+        if write.dialect == .v4, let path, let (container, set, key) = try contained(path) {
+            // A contained entity, through its principal (`Car(3)/Options(7)`): it must be inside that one.
+            let change: EntityWriter.Change = method == "DELETE" ? .delete : method == "PUT" ? .replace : .merge
+            let step = try writer.writing(
+                change, set: set, key: key, body: write.body, ifMatch: write.headers[.ifMatch],
+                requestID: write.headers[.repeatabilityRequestID])
+            return { db in
+                try container.check(key, db)
+                let outcome = try step(db)
+                return ServiceAnswer(
+                    status: outcome.status, headers: Self.writeHeaders(write, etag: outcome.etag), body: [])
+            }
+        }
+        guard let path, path.segments.count == 1, let segment = path.segments.first,
+            let set = engine.schema.entitySet(segment.name), let key = segment.key
         else {
             throw ServiceError.badRequest(
                 "\(method) applies to one entity, addressed as Set(key): not '\(write.relative)'.")
         }
+        try refuseContained(set, dialect: write.dialect)
         let keyValue = try engine.keyValue(key, set)
         let change: EntityWriter.Change = method == "DELETE" ? .delete : method == "PUT" ? .replace : .merge
         let step = try writer.writing(
@@ -159,8 +174,13 @@ extension ODataResponder {
             guard first.key == nil else {
                 throw ServiceError.methodNotAllowed("POST to one entity (\(relative)); MERGE or PUT change it")
             }
+            try refuseContained(firstSet, dialect: write.dialect)
             set = firstSet
         }
+        // (v4 names a contained entity by the path to it: `Car(3)/Options(7)`)
+        let containerPath =
+            write.dialect == .v4 && parent?.relation.isContainment == true
+            ? "\(firstSet.name)(\(parent!.principalKey))/\(path.segments[1].name)" : nil
         let step = try writer.creating(
             set: set, body: write.body, parent: parent, requestID: write.headers[.repeatabilityRequestID])
         let isVersion2 = write.dialect == .v4 || Self.clientAcceptsVersion2(write.headers)
@@ -177,10 +197,11 @@ extension ODataResponder {
             if write.dialect == .v2 { headers[.dataServiceVersion] = "1.0;" }
             headers[.contentType] = "application/json;charset=utf-8"
             headers[.cacheControl] = "no-cache"
-            headers[.location] = payload.serviceRoot + "\(set.name)(\(made.key))"
+            let address = "\(containerPath ?? set.name)(\(made.key))"
+            headers[.location] = payload.serviceRoot + address
             return ServiceAnswer(
                 status: 201, headers: headers, body: payload.entityDocument(node, select: PathTree(paths: [])),
-                created: "\(set.name)(\(made.key))")
+                created: address)
         }
     }
 
@@ -243,5 +264,49 @@ extension ODataResponder {
             body = isVersion2 ? #"{"d":{"results":"# + list + "}}" : #"{"d":"# + list + "}"
         }
         return respond(request, body: Array(body.utf8), version: isVersion2 ? "2.0" : "1.0", etag: nil)
+    }
+
+    /// A v4 path to a contained entity, `Principal(k)/Navigation(key)`: the principal it must be inside, the set and
+    /// the key; nil for any other path.
+    func contained(_ path: ResourcePath) throws -> (ContainerCheck, EntitySetSchema, Int64)? {
+        guard path.segments.count == 2, let principal = engine.schema.entitySet(path.segments[0].name),
+            let principalKey = path.segments[0].key, let key = path.segments[1].key,
+            let relation = engine.schema.relations.first(where: {
+                $0.isContainment && $0.principal == principal.name && $0.principalNavigation == path.segments[1].name
+            }),
+            let set = engine.schema.entitySet(relation.dependent)
+        else { return nil }
+        let check = ContainerCheck(
+            set: set, relation: relation, principal: try engine.keyValue(principalKey, principal),
+            name: ResourcePath(segments: [path.segments[0]]).canonical)
+        return (check, set, try engine.keyValue(key, set))
+    }
+
+    /// v4 has no set of contained entities: they are reached through their principal.
+    func refuseContained(_ set: EntitySetSchema, dialect: ODataDialect) throws {
+        guard dialect == .v4, let relation = engine.schema.containment(of: set.name) else { return }
+        throw ServiceError.notFound(
+            "There is no entity set '\(set.name)': each lives in its \(relation.principal), as "
+                + "\(relation.principal)(key)/\(relation.principalNavigation).")
+    }
+}
+
+/// That a contained entity is inside the principal its path names.
+struct ContainerCheck: Sendable {
+    var set: EntitySetSchema
+    var relation: RelationSchema
+    var principal: Int64
+    /// `Car(3)`, for the sentence.
+    var name: String
+
+    func check(_ key: Int64, _ db: Database) throws {
+        let inside = try Int.fetchOne(
+            db,
+            sql:
+                "SELECT 1 FROM \(quoted(set.name)) WHERE \(quoted(set.key)) = ? AND \(quoted(relation.foreignKey)) = ?",
+            arguments: [key, principal])
+        guard inside != nil else {
+            throw ServiceError.notFound("\(name) has no \(relation.principalNavigation)(\(key)).")
+        }
     }
 }

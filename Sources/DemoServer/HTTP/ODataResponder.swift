@@ -206,6 +206,9 @@ public struct ODataResponder: HTTPResponder {
                 throw ServiceError.badRequest("The resource path '\(PercentEncoding.decode(relative))' is malformed.")
             }
             resourcePath = parsed
+            if v4, let set = engine.schema.entitySet(parsed.segments[0].name) {
+                try refuseContained(set, dialect: dialect)
+            }
         }
         // Change tracking on an entity set: the moment taken before the read, so that what changes while it reads is
         // in the next delta.

@@ -36,8 +36,9 @@ struct PayloadWriter {
     func entityDocument(_ node: EntityNode, select: PathTree) -> [UInt8] {
         var json = JSONWriter()
         if dialect == .v4 {
-            writeVersion4(
-                node, select: select, context: serviceRoot + "$metadata#" + node.set + "/$entity", into: &json)
+            // (a contained entity's context names the path to it: `Car(3)/Options/$entity`)
+            let context = schema.containerPath(of: node) ?? node.set
+            writeVersion4(node, select: select, context: serviceRoot + "$metadata#" + context + "/$entity", into: &json)
             return json.bytes
         }
         json.beginObject()
@@ -70,7 +71,8 @@ struct PayloadWriter {
         if dialect == .v4 {
             json.beginObject()
             json.key("@odata.context")
-            json.string(serviceRoot + "$metadata" + (nodes.first.map { "#" + $0.set } ?? ""))
+            json.string(
+                serviceRoot + "$metadata" + (nodes.first.map { "#" + (schema.containerPath(of: $0) ?? $0.set) } ?? ""))
             if let count {
                 json.key("@odata.count")
                 json.number(Int64(count))
@@ -171,7 +173,7 @@ struct PayloadWriter {
             json.string(serviceRoot + "$metadata")
             json.key("value")
             json.beginArray()
-            for name in schema.entitySets.map(\.name)
+            for name in schema.entitySets.filter({ schema.containment(of: $0.name) == nil }).map(\.name)
                 + (schema.workOrders.map { _ in [WorkOrderSet.name, WorkOrderSet.administration] } ?? [])
             {
                 json.beginObject()

@@ -108,6 +108,22 @@ extension ServiceSchema {
                     lineItem: [("personCarMaintenanceID", "Record number"), ("createStamp", "Since")],
                     labels: ["personCarMaintenanceID": "Record number", "createStamp": "Since"])
             ),
+            // What is fitted to a car beyond its model (issue 37): in v4 each lives inside its car (containment).
+            EntitySetSchema(
+                name: "CarOption", key: "optionID",
+                properties: [
+                    PropertySchema("optionID", .int32), PropertySchema("name", .string, maxLength: 60),
+                    PropertySchema("price", .decimalCents), PropertySchema("createStamp", .dateTime),
+                ],
+                concurrencyProperty: "createStamp", indexed: [],
+                screen: ScreenSchema(
+                    typeName: "Option", typeNamePlural: "Options", title: "name",
+                    lineItem: [("name", "Option"), ("price", "Price")],
+                    labels: [
+                        "optionID": "Option number", "name": "Option", "price": "Price", "createStamp": "Changed",
+                    ],
+                    currencies: ["price": "USD"], sortOrder: [("name", false), ("optionID", false)])
+            ),
         ],
         relations: [
             RelationSchema(
@@ -126,6 +142,10 @@ extension ServiceSchema {
                 name: "FK_PersonCarMaintenance_Maintenance", principal: "Maintenance",
                 dependent: "PersonCarMaintenance", foreignKey: "maintenanceID",
                 principalNavigation: "PersonCarMaintenance", dependentNavigation: "Maintenance"
+            ),
+            RelationSchema(
+                name: "FK_CarOption_Car", principal: "Car", dependent: "CarOption", foreignKey: "carID",
+                principalNavigation: "Options", dependentNavigation: "Car", isContainment: true
             ),
         ]
     )

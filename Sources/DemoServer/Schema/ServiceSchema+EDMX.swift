@@ -108,6 +108,7 @@ extension ServiceSchema {
                     navigation.isCollection
                     ? "Collection(\(namespace).\(navigation.target))" : "\(namespace).\(navigation.target)"
                 xml += "<NavigationProperty Name=\"\(navigation.name)\" Type=\"\(type)\" Partner=\"\(partner)\""
+                if navigation.isCollection, navigation.relation.isContainment { xml += " ContainsTarget=\"true\"" }
                 xml += navigation.isCollection ? "/>\n" : " Nullable=\"false\"/>\n"
             }
             xml += "</EntityType>\n"
@@ -129,10 +130,19 @@ extension ServiceSchema {
             xml += "<FunctionImport Name=\"\(function.name)\" Function=\"\(namespace).\(function.name)\" "
             xml += "EntitySet=\"\(function.entitySet)\"/>\n"
         }
-        for set in entitySets {
+        // (contained entities have no set: they are reached through their principal's)
+        for set in entitySets where containment(of: set.name) == nil {
             xml += "<EntitySet Name=\"\(set.name)\" EntityType=\"\(namespace).\(set.name)\">"
             for navigation in navigations(from: set.name) {
-                xml += "<NavigationPropertyBinding Path=\"\(navigation.name)\" Target=\"\(navigation.target)\"/>"
+                guard navigation.isCollection, navigation.relation.isContainment else {
+                    xml += "<NavigationPropertyBinding Path=\"\(navigation.name)\" Target=\"\(navigation.target)\"/>"
+                    continue
+                }
+                // A contained entity's own navigations are bound through the path to it: `Options/Car`.
+                for inner in navigations(from: navigation.target) where containment(of: inner.target) == nil {
+                    xml += "<NavigationPropertyBinding Path=\"\(navigation.name)/\(inner.name)\" "
+                    xml += "Target=\"\(inner.target)\"/>"
+                }
             }
             xml += "<Annotation Term=\"Org.OData.Capabilities.V1.ChangeTracking\"><Record>"
             xml += "<PropertyValue Property=\"Supported\" Bool=\"true\"/></Record></Annotation>"

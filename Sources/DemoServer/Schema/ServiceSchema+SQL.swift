@@ -1,21 +1,24 @@
 extension ServiceSchema {
     /// `CREATE TABLE` statements, one per entity set (no indexes: see ``indexStatements``).
     public var createStatements: [String] {
-        entitySets.map { set in
-            var columns = set.properties.map { property in
-                property.name == set.key
-                    ? "\(quoted(property.name)) INTEGER PRIMARY KEY"
-                    : "\(quoted(property.name)) \(property.type.sqlType) NOT NULL"
-            }
-            for relation in relations where relation.dependent == set.name {
-                let principalKey = entitySet(relation.principal)?.key ?? relation.foreignKey
-                columns.append(
-                    "\(quoted(relation.foreignKey)) INTEGER NOT NULL REFERENCES \(quoted(relation.principal))"
-                        + "(\(quoted(principalKey)))"
-                )
-            }
-            return "CREATE TABLE \(quoted(set.name)) (" + columns.joined(separator: ", ") + ")"
+        entitySets.map(createStatement(of:))
+    }
+
+    /// The `CREATE TABLE` of one set.
+    func createStatement(of set: EntitySetSchema) -> String {
+        var columns = set.properties.map { property in
+            property.name == set.key
+                ? "\(quoted(property.name)) INTEGER PRIMARY KEY"
+                : "\(quoted(property.name)) \(property.type.sqlType) NOT NULL"
         }
+        for relation in relations where relation.dependent == set.name {
+            let principalKey = entitySet(relation.principal)?.key ?? relation.foreignKey
+            columns.append(
+                "\(quoted(relation.foreignKey)) INTEGER NOT NULL REFERENCES \(quoted(relation.principal))"
+                    + "(\(quoted(principalKey)))"
+            )
+        }
+        return "CREATE TABLE \(quoted(set.name)) (" + columns.joined(separator: ", ") + ")"
     }
 
     /// Indexes for foreign keys and sortable columns, created after a bulk load.

@@ -1,3 +1,4 @@
+import GRDB
 import ODataCore
 
 /// The one definition of the demo service's data model.
@@ -60,6 +61,22 @@ public struct ServiceSchema: Sendable {
             }
         }
         return result.sorted { $0.name < $1.name }
+    }
+
+    /// The relation whose principal contains `set`'s entities (v4), if any.
+    public func containment(of set: String) -> RelationSchema? {
+        relations.first { $0.isContainment && $0.dependent == set }
+    }
+
+    /// The v4 path of a contained entity's set, through its principal: `Car(3)/Options` for an option of car 3
+    /// (`node` its row, whose foreign key names the car); nil for an entity of a set of its own.
+    func containerPath(of node: EntityNode) -> String? {
+        guard let relation = containment(of: node.set), let set = entitySet(node.set),
+            let index = foreignKeys(of: set.name).firstIndex(of: relation.foreignKey),
+            set.properties.count + index < node.values.count,
+            let principal = Int64.fromDatabaseValue(node.values[set.properties.count + index])
+        else { return nil }
+        return "\(relation.principal)(\(principal))/\(relation.principalNavigation)"
     }
 
     /// Foreign-key columns stored on `set` (dependent side of its relations).
@@ -162,11 +179,16 @@ public struct RelationSchema: Sendable {
     public var principalNavigation: String
     /// The to-one navigation on the dependent (`PersonCar.Person`).
     public var dependentNavigation: String
+    /// The dependents live inside their principal (issue 37): v4 declares the navigation `ContainsTarget` and no
+    /// entity set of them, so each is addressed through its principal (`Car(3)/Options(7)`). v2 has no containment:
+    /// there they are a set of their own, as a v2 service publishes such rows.
+    public var isContainment = false
 
     public init(
         name: String, principal: String, dependent: String, foreignKey: String,
-        principalNavigation: String, dependentNavigation: String
+        principalNavigation: String, dependentNavigation: String, isContainment: Bool = false
     ) {
+        self.isContainment = isContainment
         self.name = name
         self.principal = principal
         self.dependent = dependent
