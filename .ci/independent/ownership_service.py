@@ -104,7 +104,11 @@ class Schema(CsdlAbstractEdmProvider):
             "Person", "personID", [("firstName", "Edm.String"), ("lastName", "Edm.String")],
             [nav(name="PersonCar", type=NS + ".PersonCar", collection=True, partner="Person"),
              # Many to many with no link entity between: a person's friends.
-             nav(name="Friends", type=NS + ".Person", collection=True, partner="Friends")])
+             nav(name="Friends", type=NS + ".Person", collection=True, partner="Friends"),
+             # Containment (issue 37): a person's trips live inside the person, keyed under it (Person(1)/Trips(2)),
+             # in no entity set of their own, as TripPin's are.
+             nav(name="Trips", type=NS + ".Trip", collection=True, contains_target=True)])
+        trip = key_type("Trip", "tripID", [("name", "Edm.String"), ("budget", "Edm.Int32")], [])
         car = key_type(
             "Car", "carID", [("make", "Edm.String"), ("model", "Edm.String")],
             [nav(name="PersonCar", type=NS + ".PersonCar", collection=True, partner="Car")])
@@ -282,7 +286,7 @@ class Schema(CsdlAbstractEdmProvider):
         checks = CsdlEnumType(name="Checks", is_flags=True, members=[
             CsdlEnumMember(name=name, value=value) for name, value in [("Brakes", 1), ("Lights", 2), ("Tyres", 4)]])
         return [CsdlSchema(namespace=NS, entity_types=[person, car, link, inspection, makes, parts, dealership,
-                                                     work_order, employee, mechanic, photo],
+                                                     work_order, employee, mechanic, photo, trip],
                            entity_container=container,
                            enum_types=[kinds, checks], complex_types=[address],
                            functions=[cars_by_make, of_kind, count_of_make, described],
@@ -434,6 +438,10 @@ def seed(store):
             ValueType.GEOSPATIAL, "Edm.GeographyLineString")
         inspections.append(made)
     store.set_entities("Inspection", inspections)
+    # Trips (issue 37): Alice has two, Bob one; Bob's trip has the key 1 as Alice's first does, a different trip.
+    for person, trips in [(1, [(1, "Lisbon", 1200), (2, "Oslo", 2400)]), (2, [(1, "Kyoto", 3100)])]:
+        store.set_relation("Person", repr(person), "Trips",
+                           [entity(tripID=key, name=name, budget=budget) for key, name, budget in trips])
     # Alice is friends with Bob and with Carol.
     for one, other in [(1, 2), (1, 3)]:
         store.add_relation("Person", repr(one), "Friends", people[other])
