@@ -55,8 +55,9 @@ public struct DeepLink: Sendable, Equatable {
                 return .failure(DeepLinkError("\(set) has no navigation '\(name)'."))
             }
             var hops = [name]
-            var target = navigation.targetSet
-            var title = profile.sets[target]?.title ?? name
+            // (contained entities are in the set their container's path names: `Car(2)/Options`)
+            var target = navigation.isContained ? parent.canonical + "/" + name : navigation.targetSet
+            var title = (profile.sets[target] ?? profile.sets[Containment.template(of: target)])?.title ?? name
             if let drill = profile.sets[set]?.drill, drill.path.first == name {
                 // The profile's drill: hop through the link entities, consuming them where the path spells them.
                 hops = drill.path
