@@ -94,6 +94,9 @@ public final class BrowsingSession: Sendable {
     public let metadataFromCache: Bool
     /// Sentences for the log from opening: annotation documents that could not be had or read.
     public let notes: [String]
+    /// What the URL it was started with named below its service root, from the entity set on (`Car(3)`, `Car/3`,
+    /// `Person(1)/Trips`): the screens to open (as `--open` names them); nil when it named the root or a set alone.
+    public let openedPath: String?
     /// Said on the status line all session long (TLS not verified).
     public var standingWarning: String? { insecure ? "TLS not verified (--insecure)" : nil }
     let insecure: Bool
@@ -105,8 +108,10 @@ public final class BrowsingSession: Sendable {
     init(
         root: String, cache: CacheDatabase, engine: SyncEngine, model: ServiceModel, profile: DisplayProfile,
         proxy: ProxyServer?, transport: any ODataTransport, metadataFromCache: Bool, notes: [String] = [],
-        allowsWrites: Bool, insecure: Bool = false, settings: SessionSettings, tokens: TokenSource? = nil
+        allowsWrites: Bool, insecure: Bool = false, settings: SessionSettings, tokens: TokenSource? = nil,
+        openedPath: String? = nil
     ) {
+        self.openedPath = openedPath
         self.settings = settings
         self.tokens = tokens
         self.insecure = insecure
@@ -222,7 +227,7 @@ public final class BrowsingSession: Sendable {
             root: opened.root, cache: opened.cache, engine: engine, model: opened.model, profile: profile,
             proxy: http.proxy, transport: transport, metadataFromCache: opened.fromCache, notes: opened.notes,
             allowsWrites: settings.allowsWrites, insecure: settings.tls?.insecure == true, settings: settings,
-            tokens: tokens
+            tokens: tokens, openedPath: opened.path.flatMap { $0 == opened.entitySet ? nil : $0 }
         )
     }
 

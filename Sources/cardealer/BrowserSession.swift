@@ -77,7 +77,8 @@ enum BrowserSession {
             throw error
         }
         var link: DeepLink?
-        if let open {
+        // (a URL below the service root naming an entity or a path on from it opens those screens, as --open would)
+        if let open = open ?? session.openedPath {
             switch DeepLink.resolve(open, model: session.model, profile: session.profile) {
             case .success(let resolved): link = resolved
             case .failure(let error):

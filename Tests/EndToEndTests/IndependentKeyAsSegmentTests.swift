@@ -68,4 +68,20 @@ struct IndependentKeyAsSegmentTests {
         try app.tmux.sendKeys("q")
         try await app.expect("a clean exit") { $0.contains("EXIT=0") }
     }
+
+    /// `browse …/ks/Car/3`: a URL naming car 3 by its key as a segment, two levels below the service root, finds the
+    /// root and opens the car over the list of cars.
+    @Test func a_URL_naming_a_car_by_its_key_as_a_segment_opens_that_car() async throws {
+        let root = try #require(odatapyRoot)
+        let segments = root.replacingOccurrences(of: "/odata/", with: "/ks/")
+        let held = try await car(root)
+        let model = try #require(held["model"] as? String)
+        let app = try Launch("browse \(segments)Car/3", columns: 120, rows: 24)
+        defer { app.close() }
+        try await app.expect("car 3") { $0.contains("● online") && $0.contains("carID") && $0.contains(model) }
+        try app.tmux.sendKeys("Escape")
+        try await app.expect("the cars") { $0.contains("Corolla") && $0.contains("Focus") }
+        try app.tmux.sendKeys("q")
+        try await app.expect("a clean exit") { $0.contains("EXIT=0") }
+    }
 }

@@ -77,6 +77,26 @@ struct ServiceRootTests {
         await server.stop()
     }
 
+    @Test func a_URL_naming_an_entity_opens_it_over_its_set() async throws {
+        // Given the built-in service, and a URL that names its car 2 (the seed's Ford Explorer)
+        let directory = try BuiltProducts.temporaryDirectory("cardealer-root")
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let server = try await DemoServer.start(
+            DemoServerConfiguration(people: 30, dataPath: directory + "/demo.sqlite"))
+        let app = try Launch("browse '\(server.version4URL)Car(2)'")
+        defer { app.close() }
+        // Then the browser opens that car, and Esc shows the cars
+        try await app.expect("car 2") {
+            $0.contains("Car number") && $0.contains("Explorer") && $0.contains("● online")
+        }
+        try app.tmux.sendKeys("Escape")
+        try await app.expect("the cars") { $0.contains("Cars") && $0.contains("1 of ") }
+        try app.tmux.sendKeys("q")
+        try await app.expect("a clean exit") { $0.contains("EXIT=0") }
+        app.close()
+        await server.stop()
+    }
+
     @Test func a_URL_that_is_not_a_service_root_says_what_a_service_root_is() async throws {
         // Given the built-in service, and a URL under it with no $metadata
         let directory = try BuiltProducts.temporaryDirectory("cardealer-root")

@@ -120,6 +120,33 @@ import Testing
         #expect(try opened.cache.entity(EntityKey(entitySet: "Person", value: .int(1))) == nil)
     }
 
+    @Test func a_URL_naming_an_entity_by_its_key_as_a_segment_is_opened_under_the_root_two_levels_up() async throws {
+        // Given a service at /svc/ and a URL naming person 1 as a service that takes keys as segments writes it
+        let edmx = Array(CarDealerModel.edmx.utf8)
+        let (result, server) = try await Self.load(
+            { exchange in
+                exchange.target == "/svc/$metadata"
+                    ? .bytes(ScriptedHTTPServer.response(headers: ["Content-Type: application/xml"], body: edmx))
+                    : .bytes(ScriptedHTTPServer.response(status: "404 Not Found", body: []))
+            }, root: "/svc/Person/1/PersonCar")
+        guard case .success(let loaded) = result else {
+            Issue.record("\(Self.sentence(result))")
+            return
+        }
+        // Then the root is found three levels up, one question each, and the path below it is kept to be opened
+        #expect(loaded.root == server.url("/svc/"))
+        #expect(loaded.entitySet == "Person" && loaded.path == "Person/1/PersonCar")
+        #expect(
+            server.exchanges.map(\.target).prefix(4) == [
+                "/svc/Person/1/PersonCar/$metadata", "/svc/Person/1/$metadata", "/svc/Person/$metadata",
+                "/svc/$metadata",
+            ])
+        // (no deeper than three segments: a longer path is not looked above)
+        #expect(MetadataLoader.parentRoots(of: "http://h/a/b/c/d/e").map(\.root).last == "http://h/a/b/")
+        #expect(MetadataLoader.parentRoots(of: "http://h/svc/Car(3)?$top=1").map(\.path) == ["Car(3)"])
+        #expect(MetadataLoader.parentRoots(of: "http://h/svc/a%20b/Car").map(\.path) == ["Car"])
+    }
+
     @Test func a_parent_without_that_set_is_not_taken_for_the_root() async throws {
         let edmx = Array(CarDealerModel.edmx.utf8)
         let (result, _) = try await Self.load(

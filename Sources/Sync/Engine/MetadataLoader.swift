@@ -17,6 +17,8 @@ public enum MetadataLoader {
         public var document: [UInt8]
         /// The entity set the given URL named, when it named one under `root`.
         public var entitySet: String?
+        /// What the given URL named under `root`, from that set on (`Car(3)`, `Car/3`, `Person(1)/Trips`), as written.
+        public var path: String?
         /// The annotation documents the service advertises, as sent (merged into `model`), for the cache.
         public var annotations: [AnnotationDocument] = []
         /// Sentences for the log: annotation documents that could not be had or read.
@@ -51,13 +53,23 @@ public enum MetadataLoader {
             return try await fetch(
                 root: root, transport: transport, serviceDocument: serviceDocument, alongside: alongside)
         } catch let failure as Failure {
-            if failure.mayBeWrongRoot, let (parent, set) = parentRoot(of: root),
-                let loaded = try? await fetch(root: parent, transport: transport, serviceDocument: serviceDocument),
-                loaded.model.entitySet(named: set) != nil
-            {
-                var loaded = loaded
-                loaded.entitySet = set
-                return loaded
+            guard failure.mayBeWrongRoot else { throw failure }
+            // A URL below a service root (a set, an entity, a path on from it): the nearest root above that has it.
+            for (parent, path) in parentRoots(of: root) {
+                let loaded: Loaded
+                do {
+                    loaded = try await fetch(root: parent, transport: transport, serviceDocument: serviceDocument)
+                } catch let higher as Failure where higher.mayBeWrongRoot {
+                    continue
+                } catch {
+                    break
+                }
+                let first = path.split(separator: "/").first.map { String($0.prefix { $0 != "(" }) } ?? ""
+                guard let set = first.removingPercentEncoding, loaded.model.entitySet(named: set) != nil else { break }
+                var found = loaded
+                found.entitySet = set
+                found.path = path
+                return found
             }
             throw failure
         }
@@ -144,21 +156,31 @@ public enum MetadataLoader {
         ". Is \(root) the service root? It is the URL whose $metadata describes the service, often ending in .svc/"
     }
 
-    /// `…/CarDealer.svc/` and `Person` for `…/CarDealer.svc/Person/` (or `…/Person(1)`, `…/Person?$top=5`).
-    static func parentRoot(of root: String) -> (root: String, entitySet: String)? {
-        guard var components = URLComponents(string: root) else { return nil }
+    /// The URLs above `root` that may be its service root, nearest first, at most ``deepestPath`` levels up, each
+    /// with what `root` names below it: `…/svc/Car(3)` → `…/svc/` and `Car(3)`; `…/ks/Car/3` → `…/ks/Car/` and `3`,
+    /// then `…/ks/` and `Car/3`. The query and fragment are left out; a segment that is no name (nor a name and
+    /// a key) ends the search.
+    static func parentRoots(of root: String) -> [(root: String, path: String)] {
+        guard var components = URLComponents(string: root) else { return [] }
         components.query = nil
         components.fragment = nil
-        let segments = components.path.split(separator: "/", omittingEmptySubsequences: true)
-        guard segments.count >= 2, let last = segments.last else { return nil }
-        let name = String(last.prefix { $0 != "(" }).removingPercentEncoding ?? ""
-        guard !name.isEmpty, name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" || $0 == "." }) else {
-            return nil
+        let segments = components.percentEncodedPath.split(separator: "/", omittingEmptySubsequences: true)
+        var found: [(root: String, path: String)] = []
+        for depth in 1...deepestPath where segments.count > depth {
+            let first = segments[segments.count - depth]
+            let name = String(first.prefix { $0 != "(" }).removingPercentEncoding ?? ""
+            guard !name.isEmpty, name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" || $0 == "." }) else {
+                break
+            }
+            components.percentEncodedPath = "/" + segments.dropLast(depth).joined(separator: "/") + "/"
+            guard let parent = components.string else { break }
+            found.append((parent, segments.suffix(depth).joined(separator: "/")))
         }
-        components.percentEncodedPath = "/" + segments.dropLast().joined(separator: "/") + "/"
-        guard let parent = components.string else { return nil }
-        return (parent, name)
+        return found
     }
+
+    /// How many segments below a service root a URL given to `browse` may name (`Car/3/PersonCar`).
+    static let deepestPath = 3
 }
 
 extension MetadataLoader {
@@ -170,6 +192,8 @@ extension MetadataLoader {
         public var model: ServiceModel
         /// The entity set the given URL named, to open first.
         public var entitySet: String?
+        /// What the given URL named under ``root``, from that set on (`Car(3)`, `Car/3`, `Person(1)/Trips`).
+        public var path: String?
         /// Whether the model is the cached copy (a warm or offline start) rather than one just fetched.
         public var fromCache: Bool
         /// Sentences for the log: annotation documents that could not be had or read.
@@ -235,7 +259,8 @@ extension MetadataLoader {
             let model = await merged(
                 merged(cached, with: stored, notes: &notes), withGiven: annotationSources, transport: transport,
                 notes: &notes)
-            return Opened(root: root, cache: warm, model: model, entitySet: nil, fromCache: true, notes: notes)
+            return Opened(
+                root: root, cache: warm, model: model, entitySet: nil, path: nil, fromCache: true, notes: notes)
         }
         // (the documents the user names are asked alongside `$metadata`, not after it)
         async let given = givenAnnotations(annotationSources, transport: transport)
@@ -260,7 +285,7 @@ extension MetadataLoader {
         var notes = loaded.notes
         let model = merged(loaded.model, withGiven: await given, notes: &notes)
         return Opened(
-            root: loaded.root, cache: cache, model: model, entitySet: loaded.entitySet, fromCache: false,
-            notes: notes)
+            root: loaded.root, cache: cache, model: model, entitySet: loaded.entitySet, path: loaded.path,
+            fromCache: false, notes: notes)
     }
 }
