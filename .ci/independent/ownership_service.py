@@ -188,10 +188,16 @@ class Schema(CsdlAbstractEdmProvider):
         ]))]
         mechanic = CsdlEntityType(
             name="Mechanic", base_type=NS + ".Employee",
-            properties=[CsdlProperty(name="speciality", type="Edm.String")])
+            properties=[CsdlProperty(name="speciality", type="Edm.String")],
+            # A navigation of the derived type alone (issue 37): a mechanic's certificates, reached through a cast
+            # (Staff(2)/Ownership.Mechanic/Certificates).
+            navigation_properties=[nav(name="Certificates", type=NS + ".Certificate", collection=True)])
+        certificate = key_type("Certificate", "certificateID", [("title", "Edm.String")], [])
         bind = CsdlNavigationPropertyBinding
         container = CsdlEntityContainer(name="Container", entity_sets=[
-            CsdlEntitySet(name="Staff", type=NS + ".Employee"),
+            CsdlEntitySet(name="Staff", type=NS + ".Employee", navigation_property_bindings=[
+                bind(path=NS + ".Mechanic/Certificates", target="Certificate")]),
+            CsdlEntitySet(name="Certificate", type=NS + ".Certificate"),
             CsdlEntitySet(name="Person", type=NS + ".Person",
                           navigation_property_bindings=[bind(path="PersonCar", target="PersonCar"),
                                                         bind(path="Friends", target="Person")]),
@@ -286,7 +292,7 @@ class Schema(CsdlAbstractEdmProvider):
         checks = CsdlEnumType(name="Checks", is_flags=True, members=[
             CsdlEnumMember(name=name, value=value) for name, value in [("Brakes", 1), ("Lights", 2), ("Tyres", 4)]])
         return [CsdlSchema(namespace=NS, entity_types=[person, car, link, inspection, makes, parts, dealership,
-                                                     work_order, employee, mechanic, photo, trip],
+                                                     work_order, employee, mechanic, photo, trip, certificate],
                            entity_container=container,
                            enum_types=[kinds, checks], complex_types=[address],
                            functions=[cars_by_make, of_kind, count_of_make, described],
@@ -409,6 +415,10 @@ def seed(store):
     fay.set_property("skills", ["Wiring", "Batteries", "Diagnostics"], ValueType.COLLECTION_PRIMITIVE,
                      "Collection(Edm.String)")
     store.set_entities("Staff", staff)
+    # Eli's certificates (issue 37): a navigation only mechanics have.
+    certificates = [entity(certificateID=1, title="Brake systems"), entity(certificateID=2, title="Hybrid safety")]
+    store.set_entities("Certificate", certificates)
+    store.set_relation("Staff", "2", "Certificates", certificates)
     store.set_entities("Photo", photos())
     # The dealership itself: a singleton (issue 37).
     store.set_entities("Dealership", [entity(dealershipID=1, name="Ownership Motors", city="Seattle")])

@@ -145,4 +145,35 @@ struct IndependentDerivedTypeTests {
         try app.tmux.sendKeys("q")
         try await app.expect("a clean exit") { $0.contains("EXIT=0") }
     }
+
+    /// A navigation only mechanics have (`Certificates`, declared on `Mechanic`): offered on a mechanic's screen and
+    /// not on a clerk's, and read through the cast to the type (`Staff(2)/Ownership.Mechanic/Certificates`), which
+    /// odatapy requires.
+    @Test func a_mechanics_own_navigation_is_offered_on_a_mechanic_and_read_through_the_cast() async throws {
+        let root = try #require(odatapyRoot)
+        let response = try await HTTPClientTransport(timeout: 10).send(
+            TransportRequest(url: root + "Staff(2)/Ownership.Mechanic/Certificates", dialect: .v4))
+        let held = try #require(try JSONSerialization.jsonObject(with: Data(response.body)) as? [String: Any])
+        let titles = try #require(held["value"] as? [[String: Any]]).compactMap { $0["title"] as? String }
+        #expect(titles.count == 2)
+        let app = try Launch("browse \(root) --open 'Staff(1)'", columns: 120, rows: 20)
+        defer { app.close() }
+        try await app.expect("the clerk, without certificates") {
+            $0.contains("● online") && $0.contains("Dana") && !$0.contains("Certificates")
+        }
+        try app.tmux.sendKeys("Escape")
+        try await app.expect("the staff") { $0.contains("Eli") && $0.contains("Fay") }
+        try await app.select("Eli")
+        try app.tmux.sendKeys("Enter")
+        try await app.expect("Eli, a mechanic") { $0.contains("Brakes") && $0.contains("Certificates") }
+        try await app.select("Certificates")
+        try app.tmux.sendKeys("Enter")
+        try await app.expect("his certificates") {
+            titles.allSatisfy($0.contains) && $0.contains("1 of \(titles.count)")
+        }
+        try app.tmux.sendKeys("i")
+        try await app.expect("the read through the cast") { $0.contains("/Staff(2)/Ownership.Mechanic/Certificates") }
+        try app.tmux.sendKeys("q")
+        try await app.expect("a clean exit") { $0.contains("EXIT=0") }
+    }
 }

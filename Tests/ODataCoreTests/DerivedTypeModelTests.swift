@@ -43,6 +43,44 @@ import Testing
         #expect(model.isOpen(lead) && !model.isOpen(invoice))
     }
 
+    @Test func a_navigation_of_a_derived_type_is_reached_through_a_cast_to_it() throws {
+        let model = try Self.model(
+            """
+            <EntityType Name="Employee"><Key><PropertyRef Name="id"/></Key>
+              <Property Name="id" Type="Edm.Int32" Nullable="false"/></EntityType>
+            <EntityType Name="Mechanic" BaseType="W.Employee">
+              <NavigationProperty Name="Certificates" Type="Collection(W.Certificate)"/>
+              <NavigationProperty Name="Mentor" Type="W.Employee"/></EntityType>
+            <EntityType Name="Certificate"><Key><PropertyRef Name="n"/></Key>
+              <Property Name="n" Type="Edm.Int32" Nullable="false"/>
+              <NavigationProperty Name="Holder" Type="W.Employee"/></EntityType>
+            """)
+        // (the document's one set is Staff; the certificates' set is added here as a second container would)
+        var withSets = model
+        withSets.containers[0].entitySets.append(EntitySet(name: "Certificates", entityType: "W.Certificate"))
+        withSets.indexEntitySets()
+        let certificates = try #require(withSets.resolveNavigation("Certificates", fromSet: "Staff"))
+        #expect(certificates.declaringType == "W.Mechanic" && certificates.targetSet == "Certificates")
+        #expect(withSets.resolveNavigation("Nothing", fromSet: "Staff") == nil)
+        let path = ResourcePath(EntityKey(entitySet: "Staff", value: .int(2))).appending("Certificates")
+        #expect(withSets.castingDerivedNavigations(path).canonical == "Staff(2)/W.Mechanic/Certificates")
+        // A path that casts already is not cast twice; the set's own navigations are not cast
+        let cast = ResourcePath(EntityKey(entitySet: "Staff", value: .int(2))).appending("W.Mechanic").appending(
+            "Certificates")
+        #expect(withSets.castingDerivedNavigations(cast).canonical == "Staff(2)/W.Mechanic/Certificates")
+        #expect(
+            withSets.castingDerivedExpansions(["Certificates", "Certificates/Holder", "Mentor"], fromSet: "Staff")
+                == ["W.Mechanic/Certificates", "W.Mechanic/Certificates/Holder", "W.Mechanic/Mentor"])
+        // and so it is sent, v4 nesting the expansions behind the cast
+        let urls = ODataURLBuilder(serviceRoot: "http://w.test/", model: withSets)
+        #expect(urls.url(path) == "http://w.test/Staff(2)/W.Mechanic/Certificates")
+        #expect(
+            urls.url(
+                ResourcePath(EntityKey(entitySet: "Staff", value: .int(2))),
+                QueryOptions(expand: ["Certificates", "Certificates/Holder"]))
+                == "http://w.test/Staff(2)?$expand=W.Mechanic/Certificates($expand=Holder)")
+    }
+
     @Test func a_cycle_of_base_types_or_a_chain_past_the_limit_is_cut() throws {
         let cycle = try Self.model(
             """

@@ -118,16 +118,19 @@ public final class EntityDetailController: ScreenController {
     /// The longest a dynamic property's name is shown.
     static let widestDynamicName = 60
 
-    /// Navigation properties of the entity's type, from `$metadata`.
-    let navigations: [String]
+    /// Navigation properties of the entity's type, from `$metadata`: a derived type's own too, once the entity says
+    /// it is of that type.
+    var navigations: [String] {
+        let model = environment.model
+        guard let type = model.entityType(named: entity?.type, inSet: key.entitySet) else { return [] }
+        return model.navigationProperties(of: type).map(\.name)
+    }
 
     public init(environment: BrowserEnvironment, key: EntityKey, breadcrumb: String) {
         self.environment = environment
         self.key = key
         self.breadcrumb = breadcrumb
         self.screenID = environment.nextScreenID()
-        let type = environment.model.entityType(ofSet: key.entitySet)
-        navigations = type.map { environment.model.navigationProperties(of: $0).map(\.name) } ?? []
     }
 
     /// One line of the detail: a property, a navigation to drill into, or a section's heading.

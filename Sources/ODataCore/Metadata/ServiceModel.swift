@@ -284,9 +284,16 @@ public struct ServiceModel: Sendable {
 
     /// Where navigation `name` of an entity in `sourceSet` leads.
     public func resolveNavigation(_ name: String, fromSet sourceSet: String) -> ResolvedNavigation? {
-        guard let set = entitySet(named: sourceSet), let type = entityTypes[set.entityType],
-            let navigation = navigationProperties(of: type).first(where: { $0.name == name })
-        else { return nil }
+        guard let set = entitySet(named: sourceSet), let type = entityTypes[set.entityType] else { return nil }
+        guard let navigation = navigationProperties(of: type).first(where: { $0.name == name }) else {
+            // A navigation of a type derived from the set's (v4): reached through a cast to that type.
+            guard isVersion4, let (derived, navigation) = derivedNavigation(name, below: type),
+                let target = navigation.type
+            else { return nil }
+            var resolved = resolveVersion4(navigation, target: target, from: set, named: sourceSet)
+            resolved?.declaringType = derived
+            return resolved
+        }
         if let target = navigation.type {
             return resolveVersion4(navigation, target: target, from: set, named: sourceSet)
         }
@@ -314,6 +321,80 @@ public struct ServiceModel: Sendable {
             name: name, sourceSet: sourceSet, targetSet: targetSet, targetType: toEnd.type,
             multiplicity: toEnd.multiplicity
         )
+    }
+}
+
+extension ServiceModel {
+    /// The navigation `name` a type derived from `base` declares, and that type's qualified name: the first such
+    /// type by name, so the same one is found every time.
+    func derivedNavigation(_ name: String, below base: EntityType) -> (String, NavigationProperty)? {
+        for typeName in entityTypes.keys.sorted() where typeName != base.qualifiedName {
+            guard let type = entityTypes[typeName],
+                let navigation = type.navigationProperties.first(where: { $0.name == name }),
+                isType(typeName, derivedFrom: base)
+            else { continue }
+            return (typeName, navigation)
+        }
+        return nil
+    }
+
+    /// The entity set a path lists or names the entity of (`Person(1)/PersonCar` → `PersonCar`; a type cast,
+    /// `Staff/NS.Mechanic`, keeps its set; contained entities, `Person(1)/Trips`, are in the set their container's path
+    /// names); nil when the model cannot tell.
+    public func entitySet(of path: ResourcePath) -> String? {
+        guard let first = path.segments.first?.name, var set = listedSet(ofSegment: first) else { return nil }
+        for (index, segment) in path.segments.enumerated().dropFirst() {
+            if segment.key == nil, castType(segment.name, onSet: set) != nil { continue }
+            guard let next = resolveNavigation(segment.name, fromSet: set) else { return nil }
+            guard next.isContained else {
+                set = next.targetSet
+                continue
+            }
+            // (the path before must end in one entity)
+            let container = ResourcePath(segments: Array(path.segments[..<index]))
+            guard container.segments.last?.key != nil else { return nil }
+            set = container.canonical + "/" + segment.name
+        }
+        return set
+    }
+
+    /// `$expand` paths from the entity set `set` with a type cast before each navigation only a type derived from
+    /// its source's declares (`NS.Mechanic/Certificates`), as v4 expands it; each as given when it has none.
+    public func castingDerivedExpansions(_ paths: [String], fromSet set: String) -> [String] {
+        guard isVersion4 else { return paths }
+        return paths.map { path in
+            var current = set
+            var names: [String] = []
+            for name in path.split(separator: "/").map(String.init) {
+                guard let resolved = resolveNavigation(name, fromSet: current) else { return path }
+                if let derived = resolved.declaringType { names.append(derived) }
+                names.append(name)
+                current = resolved.targetSet
+            }
+            return names.joined(separator: "/")
+        }
+    }
+
+    /// `path` with a type cast before each navigation only a type derived from its entity's declares
+    /// (`Staff(3)/NS.Mechanic/Tools`), as v4 addresses it; `path` itself when it has none.
+    public func castingDerivedNavigations(_ path: ResourcePath) -> ResourcePath {
+        guard isVersion4, path.segments.count > 1, let first = path.segments.first?.name,
+            var set = listedSet(ofSegment: first)
+        else { return path }
+        var segments = [path.segments[0]]
+        for segment in path.segments.dropFirst() {
+            if segment.key == nil, castType(segment.name, onSet: set) != nil {
+                segments.append(segment)
+                continue
+            }
+            guard let resolved = resolveNavigation(segment.name, fromSet: set) else { return path }
+            if let derived = resolved.declaringType, segments.last?.name != derived {
+                segments.append(ResourcePath.Segment(name: derived))
+            }
+            segments.append(segment)
+            set = resolved.targetSet
+        }
+        return segments.count == path.segments.count ? path : ResourcePath(segments: segments)
     }
 }
 
@@ -434,6 +515,9 @@ public struct ResolvedNavigation: Sendable, Hashable {
     /// v4 `ContainsTarget`: the targets live inside the source entity, and ``targetSet`` names them by its path
     /// (`Person/Trips`; the targets of one person are `Person(1)/Trips`, see ``Containment``).
     public var isContained = false
+    /// The type derived from the source set's that declares it (qualified), when the set's own type does not: it is
+    /// addressed through a cast to that type (`Staff(3)/NS.Mechanic/Tools`).
+    public var declaringType: String?
 
     /// Whether the navigation yields a list (`*`).
     public var isCollection: Bool { multiplicity == .many }

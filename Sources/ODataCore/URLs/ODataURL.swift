@@ -12,11 +12,21 @@ public struct ODataURLBuilder: Sendable {
     /// Whether a single key is its own segment (`Staff/3`), as a service that declares `KeyAsSegmentSupported`
     /// addresses its entities.
     public let keyAsSegment: Bool
+    /// The path as it is sent: with the type casts a navigation of a derived type needs (see
+    /// ``ServiceModel/castingDerivedNavigations(_:)``).
+    let addressed: @Sendable (ResourcePath) -> ResourcePath
+    /// The `$expand` paths under a path as they are sent: with the type casts a navigation of a derived type needs
+    /// (see ``ServiceModel/castingDerivedExpansions(_:fromSet:)``).
+    let expanded: @Sendable (ResourcePath, [String]) -> [String]
 
     public init(
         serviceRoot: String, dialect: ODataDialect = .v2, nestsExpand: Bool = true, keyAsSegment: Bool = false,
-        keyTypes: @escaping @Sendable (String) -> [String: EdmPrimitiveType] = { _ in [:] }
+        keyTypes: @escaping @Sendable (String) -> [String: EdmPrimitiveType] = { _ in [:] },
+        addressed: @escaping @Sendable (ResourcePath) -> ResourcePath = { $0 },
+        expanded: @escaping @Sendable (ResourcePath, [String]) -> [String] = { $1 }
     ) {
+        self.addressed = addressed
+        self.expanded = expanded
         self.serviceRoot = serviceRoot.hasSuffix("/") ? serviceRoot : serviceRoot + "/"
         self.dialect = dialect
         self.nestsExpand = nestsExpand
@@ -27,19 +37,22 @@ public struct ODataURLBuilder: Sendable {
     /// A builder whose key literals are typed by a service model, in the model's dialect and key form.
     public init(serviceRoot: String, model: ServiceModel, nestsExpand: Bool = true) {
         self.init(
-            serviceRoot: serviceRoot, dialect: model.dialect, nestsExpand: nestsExpand, keyAsSegment: model.keyAsSegment
-        ) { set in
-            model.keyTypes(ofEntitySet: set)
-        }
+            serviceRoot: serviceRoot, dialect: model.dialect, nestsExpand: nestsExpand,
+            keyAsSegment: model.keyAsSegment, keyTypes: { set in model.keyTypes(ofEntitySet: set) },
+            addressed: { path in model.castingDerivedNavigations(path) },
+            expanded: { path, expand in
+                model.entitySet(of: path).map { model.castingDerivedExpansions(expand, fromSet: $0) } ?? expand
+            })
     }
 
     /// `root + path + ?options` as text.
     public func url(_ path: ResourcePath, _ options: QueryOptions = QueryOptions()) -> String {
         var options = options
+        if !options.expand.isEmpty { options.expand = expanded(path, options.expand) }
         if dialect == .v4, !nestsExpand {
             var firstLevel: [String] = []
             for path in options.expand {
-                let name = String(path.prefix { $0 != "/" })
+                let name = QueryOptions.expandSegments(path).first ?? path
                 if !firstLevel.contains(name) { firstLevel.append(name) }
             }
             options.expand = firstLevel
@@ -47,7 +60,7 @@ public struct ODataURLBuilder: Sendable {
             options.select = options.select.filter { !$0.contains("/") }
         }
         let query = options.queryText(for: dialect)
-        let text = path.urlText(keyTypes: keyTypes, dialect: dialect, keyAsSegment: keyAsSegment)
+        let text = addressed(path).urlText(keyTypes: keyTypes, dialect: dialect, keyAsSegment: keyAsSegment)
         return serviceRoot + text + (query.isEmpty ? "" : "?" + query)
     }
 

@@ -97,6 +97,23 @@ public struct QueryOptions: Sendable, Hashable {
             + "\""
     }
 
+    /// The navigations of an `$expand` path, each with the type cast before it (`NS.Mechanic/Certificates` is one:
+    /// a qualified name has a dot, a navigation's never does).
+    static func expandSegments(_ path: String) -> [String] {
+        var segments: [String] = []
+        var cast: String?
+        for name in path.split(separator: "/").map(String.init) {
+            if name.contains(".") {
+                cast = (cast.map { $0 + "/" } ?? "") + name
+                continue
+            }
+            segments.append(cast.map { $0 + "/" + name } ?? name)
+            cast = nil
+        }
+        if let cast { segments.append(cast) }
+        return segments
+    }
+
     /// v2's expand paths (`PersonCar`, `PersonCar/Car`) as v4's nested form (`PersonCar($expand=Car)`), first
     /// appearance order kept. v2 `$select` paths below an expansion (`PersonCar/Car/make`) go inside it
     /// (`Car($select=make)`); `A/*` selects nothing narrower than the whole.
@@ -109,7 +126,7 @@ public struct QueryOptions: Sendable, Hashable {
         let root = Node()
         for path in paths {
             var node = root
-            for name in path.split(separator: "/").map(String.init) {
+            for name in expandSegments(path) {
                 if let child = node.children[name] {
                     node = child
                 } else {

@@ -29,6 +29,16 @@ extension SyncEngine {
             if !force, let known, isFresh(known.fetchedAt), path.count > 1 || !hasPartialChildren(parent, first) {
                 return []
             }
+            if let navigation = model?.resolveNavigation(first, fromSet: parent.entitySet),
+                navigation.declaringType != nil
+            {
+                // A navigation of the entity's derived type: read at its own path, through the cast
+                // (`Staff(2)/NS.Mechanic/Certificates`), since services expand a cast path unevenly.
+                let hops = path.count > 1 ? [path.dropFirst().joined(separator: "/")] : []
+                let url = builder.url(ResourcePath(parent).appending(first), QueryOptions(expand: hops))
+                let target = FetchTarget.relation(parent: parent, navigation: first, entitySet: navigation.targetSet)
+                return [FetchPlan(url: url, target: target, priority: .visible)]
+            }
             let shownOnly = [path.joined(separator: "/")]
             let expand =
                 configuration.prefetch

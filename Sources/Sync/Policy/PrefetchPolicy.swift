@@ -185,20 +185,6 @@ public struct PrefetchPolicy: Sendable {
     /// The entity set a collection path lists (`Person(1)/PersonCar` → `PersonCar`; a type cast, `Staff/NS.Mechanic`,
     /// lists its set).
     public func entitySet(of path: ResourcePath) -> String? {
-        guard let first = path.segments.first?.name, var set = model.listedSet(ofSegment: first) else { return nil }
-        for (index, segment) in path.segments.enumerated().dropFirst() {
-            if segment.key == nil, model.castType(segment.name, onSet: set) != nil { continue }
-            guard let next = model.resolveNavigation(segment.name, fromSet: set) else { return nil }
-            guard next.isContained else {
-                set = next.targetSet
-                continue
-            }
-            // Contained entities are in the set their container's path names (`Person(1)/Trips`): the path before
-            // must end in one entity.
-            let container = ResourcePath(segments: Array(path.segments[..<index]))
-            guard container.segments.last?.key != nil else { return nil }
-            set = container.canonical + "/" + segment.name
-        }
-        return set
+        model.entitySet(of: path)
     }
 }
