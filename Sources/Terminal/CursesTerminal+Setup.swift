@@ -96,7 +96,7 @@ extension CursesTerminal {
 
     /// Input modes: cbreak (Ctrl-C stays a signal) where the terminal can send signals, else raw (Ctrl-C comes as
     /// a key, and quits as one); noecho, keypad, non-blocking, short ESC delay, wheel.
-    static func configureInput(options: Options, keysSignal: Bool) {
+    static func configureInput(options: Options, keysSignal: Bool, descriptor: Int32) {
         if keysSignal { cbreak() } else { raw() }
         noecho()
         nonl()
@@ -110,6 +110,14 @@ extension CursesTerminal {
         if options.mouseWheel {
             mouseinterval(0)
             mousemask(cd_wheel_mask() | cd_button1_pressed(), nil)
+        }
+        // Ctrl-S and Ctrl-Q are keys here (a form saves with Ctrl-S), not the terminal's flow control, which would
+        // stop all output until Ctrl-Q (raw mode turns it off too). Last: `intrflush` sets the modes ncurses holds,
+        // which still have it. `endwin` gives the shell its own modes back.
+        var modes = termios()
+        if tcgetattr(descriptor, &modes) == 0, modes.c_iflag & tcflag_t(IXON) != 0 {
+            modes.c_iflag &= ~tcflag_t(IXON)
+            tcsetattr(descriptor, TCSANOW, &modes)
         }
     }
 

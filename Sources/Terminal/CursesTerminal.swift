@@ -91,7 +91,8 @@ public final class CursesTerminal: TerminalDriver {
         self.marksFrames = Self.environment(FrameMark.environmentName) != nil
         self.terminalType = type
         self.canShowBraille = Self.brailleShows(term: type)
-        Self.configureInput(options: options, keysSignal: Self.isControllingTerminal(fileno(files.input)))
+        let input = fileno(files.input)
+        Self.configureInput(options: options, keysSignal: Self.isControllingTerminal(input), descriptor: input)
         self.colorCapability = Self.configureColors(enabled: options.colors)
         self.palette = ColorPalette(capability: colorCapability, theme: options.theme)
         palette.install()

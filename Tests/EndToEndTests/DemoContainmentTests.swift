@@ -63,7 +63,8 @@ struct DemoContainmentTests {
         try app.tmux.sendKeys("Tab")
         try app.tmux.sendKeys("C-u")
         try app.tmux.run("send-keys", "-t", app.tmux.target, "-l", "400")
-        try app.tmux.sendKeys("Enter")
+        // (saved with Ctrl-S, as the form offers: a key here, not the terminal's flow control)
+        try app.tmux.sendKeys("C-s")
         #expect(try await eventually { try await Self.options(server.version4URL, car: 2)["Heated seats"] == 400 })
         // And deleted from the car's list
         try app.tmux.sendKeys("Escape")
