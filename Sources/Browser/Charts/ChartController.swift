@@ -105,7 +105,7 @@ final class ChartController: ScreenController {
         guard let type = model.entityType(ofSet: set) else { return [] }
         let properties = Dictionary(
             model.properties(of: type).map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
-        let named = (environment.profile.sets[set]?.charts ?? []).compactMap { chart -> Spec? in
+        let named = (environment.profile.set(named: set)?.charts ?? []).compactMap { chart -> Spec? in
             guard let x = properties[chart.x], isDateLike(x), let y = properties[chart.y], isNumeric(y) else {
                 return nil
             }

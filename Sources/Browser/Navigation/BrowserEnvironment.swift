@@ -93,7 +93,7 @@ public final class BrowserEnvironment {
 
     /// The profile of an entity set (always present after ``DisplayProfile/completed(for:)``).
     func setProfile(_ set: String) -> DisplayProfile.SetProfile {
-        profile.sets[set] ?? profile.sets[Containment.template(of: set)]
+        profile.set(named: set)
             ?? DisplayProfile.SetProfile(title: set, row: nil, orderBy: nil, search: nil, columns: nil, drill: nil)
     }
 

@@ -57,8 +57,8 @@ public struct DeepLink: Sendable, Equatable {
             var hops = [name]
             // (contained entities are in the set their container's path names: `Car(2)/Options`)
             var target = navigation.isContained ? parent.canonical + "/" + name : navigation.targetSet
-            var title = (profile.sets[target] ?? profile.sets[Containment.template(of: target)])?.title ?? name
-            if let drill = profile.sets[set]?.drill, drill.path.first == name {
+            var title = profile.set(named: target)?.title ?? name
+            if let drill = profile.set(named: set)?.drill, drill.path.first == name {
                 // The profile's drill: hop through the link entities, consuming them where the path spells them.
                 hops = drill.path
                 for hop in drill.path.dropFirst() {

@@ -106,6 +106,11 @@ public struct DisplayProfile: Sendable, Decodable {
         try JSONDecoder().decode(DisplayProfile.self, from: data)
     }
 
+    /// The profile of `set`; a contained set's (`Person(1)/Trips`) is the one of all such sets (`Person/Trips`).
+    public func set(named set: String) -> SetProfile? {
+        sets[set] ?? sets[Containment.template(of: set)]
+    }
+
     /// A profile derived from `$metadata` alone.
     public static func defaults(for model: ServiceModel) -> DisplayProfile {
         var sets: [String: SetProfile] = [:]

@@ -167,6 +167,8 @@ public final class EntityDetailController: ScreenController {
         let setType = model.entityType(ofSet: key.entitySet)
         // (its own type where it is of one derived from its set's, as the service said and the model allows)
         let type = model.entityType(named: entity?.type, inSet: key.entitySet)
+        // (once per build: ``navigations`` works them out from the type each time it is read)
+        let navigations = type.map { model.navigationProperties(of: $0).map(\.name) } ?? []
         let declared = type.map { model.properties(of: $0) } ?? []
         let present = Set((entity?.properties ?? []).map(\.name))
         let loading = entity.map { !$0.isComplete } ?? false

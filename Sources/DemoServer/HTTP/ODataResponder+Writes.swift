@@ -111,9 +111,9 @@ extension ODataResponder {
             throw ServiceError.methodNotAllowed(method)
         }
         let path = ResourcePath.parse(relative: write.relative)
+        let change: EntityWriter.Change = method == "DELETE" ? .delete : method == "PUT" ? .replace : .merge
         if write.dialect == .v4, let path, let (container, set, key) = try contained(path) {
             // A contained entity, through its principal (`Car(3)/Options(7)`): it must be inside that one.
-            let change: EntityWriter.Change = method == "DELETE" ? .delete : method == "PUT" ? .replace : .merge
             let step = try writer.writing(
                 change, set: set, key: key, body: write.body, ifMatch: write.headers[.ifMatch],
                 requestID: write.headers[.repeatabilityRequestID])
@@ -132,7 +132,6 @@ extension ODataResponder {
         }
         try refuseContained(set, dialect: write.dialect)
         let keyValue = try engine.keyValue(key, set)
-        let change: EntityWriter.Change = method == "DELETE" ? .delete : method == "PUT" ? .replace : .merge
         let step = try writer.writing(
             change, set: set, key: keyValue, body: write.body, ifMatch: write.headers[.ifMatch],
             requestID: write.headers[.repeatabilityRequestID])
@@ -271,11 +270,11 @@ extension ODataResponder {
     func contained(_ path: ResourcePath) throws -> (ContainerCheck, EntitySetSchema, Int64)? {
         guard path.segments.count == 2, let principal = engine.schema.entitySet(path.segments[0].name),
             let principalKey = path.segments[0].key, let key = path.segments[1].key,
-            let relation = engine.schema.relations.first(where: {
-                $0.isContainment && $0.principal == principal.name && $0.principalNavigation == path.segments[1].name
-            }),
-            let set = engine.schema.entitySet(relation.dependent)
+            let navigation = engine.schema.navigation(path.segments[1].name, from: principal.name),
+            navigation.isCollection, navigation.relation.isContainment,
+            let set = engine.schema.entitySet(navigation.target)
         else { return nil }
+        let relation = navigation.relation
         let check = ContainerCheck(
             set: set, relation: relation, principal: try engine.keyValue(principalKey, principal),
             name: ResourcePath(segments: [path.segments[0]]).canonical)

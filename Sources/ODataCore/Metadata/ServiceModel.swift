@@ -23,6 +23,9 @@ public struct ServiceModel: Sendable {
     /// The sets of contained entities (v4 `ContainsTarget`, issue 37), by their name `Person/Trips`: made by
     /// ``indexEntitySets()``; see ``entitySet(named:)``.
     var containedSets: [String: EntitySet] = [:]
+    /// Each navigation name a derived type declares, with those types (qualified, sorted): made by
+    /// ``indexEntitySets()``, so a navigation a set's type lacks is looked up here, not among every type.
+    var derivedNavigationTypes: [String: [String]] = [:]
 
     /// Whether the service speaks OData v4 (its `$metadata` is EDMX 4.x).
     public var isVersion4: Bool { edmxVersion?.hasPrefix("4") == true }
@@ -121,6 +124,13 @@ public struct ServiceModel: Sendable {
             }
         }
         indexContainedSets()
+        derivedNavigationTypes = [:]
+        for (name, type) in entityTypes where type.baseType != nil {
+            for navigation in type.navigationProperties {
+                derivedNavigationTypes[navigation.name, default: []].append(name)
+            }
+        }
+        for name in derivedNavigationTypes.keys { derivedNavigationTypes[name]?.sort() }
     }
 
     /// Makes a set for each containment navigation (v4 `ContainsTarget`) of each set and singleton, and of the
@@ -328,7 +338,7 @@ extension ServiceModel {
     /// The navigation `name` a type derived from `base` declares, and that type's qualified name: the first such
     /// type by name, so the same one is found every time.
     func derivedNavigation(_ name: String, below base: EntityType) -> (String, NavigationProperty)? {
-        for typeName in entityTypes.keys.sorted() where typeName != base.qualifiedName {
+        for typeName in derivedNavigationTypes[name] ?? [] where typeName != base.qualifiedName {
             guard let type = entityTypes[typeName],
                 let navigation = type.navigationProperties.first(where: { $0.name == name }),
                 isType(typeName, derivedFrom: base)
@@ -337,6 +347,9 @@ extension ServiceModel {
         }
         return nil
     }
+
+    /// Whether any type derived from another declares navigations of its own (v4): only then do paths need casts.
+    public var hasDerivedNavigations: Bool { isVersion4 && !derivedNavigationTypes.isEmpty }
 
     /// The entity set a path lists or names the entity of (`Person(1)/PersonCar` → `PersonCar`; a type cast,
     /// `Staff/NS.Mechanic`, keeps its set; contained entities, `Person(1)/Trips`, are in the set their container's path
@@ -361,7 +374,7 @@ extension ServiceModel {
     /// `$expand` paths from the entity set `set` with a type cast before each navigation only a type derived from
     /// its source's declares (`NS.Mechanic/Certificates`), as v4 expands it; each as given when it has none.
     public func castingDerivedExpansions(_ paths: [String], fromSet set: String) -> [String] {
-        guard isVersion4 else { return paths }
+        guard hasDerivedNavigations else { return paths }
         return paths.map { path in
             var current = set
             var names: [String] = []
@@ -378,7 +391,7 @@ extension ServiceModel {
     /// `path` with a type cast before each navigation only a type derived from its entity's declares
     /// (`Staff(3)/NS.Mechanic/Tools`), as v4 addresses it; `path` itself when it has none.
     public func castingDerivedNavigations(_ path: ResourcePath) -> ResourcePath {
-        guard isVersion4, path.segments.count > 1, let first = path.segments.first?.name,
+        guard hasDerivedNavigations, path.segments.count > 1, let first = path.segments.first?.name,
             var set = listedSet(ofSegment: first)
         else { return path }
         var segments = [path.segments[0]]

@@ -40,7 +40,7 @@ public struct EntityKey: Sendable, Hashable, CustomStringConvertible {
         if let slash = Self.lastSegmentStart(Substring(text)) {
             let container = Substring(text)[..<slash]
             guard let last = EntityKey(canonical: Substring(text)[Substring(text).index(after: slash)...]),
-                !container.isEmpty, EntityKey(canonical: container) != nil || Self.isSetPath(container)
+                !container.isEmpty, EntityKey(canonical: container) != nil
             else { return nil }
             self.init(entitySet: container + "/" + last.entitySet, values: last.values)
             return
@@ -86,15 +86,6 @@ public struct EntityKey: Sendable, Hashable, CustomStringConvertible {
             index = text.unicodeScalars.index(after: index)
         }
         return found
-    }
-
-    /// Whether `text` is a path of entities each named by its key but the last (`Person(1)/Trips`): the set a
-    /// contained entity is in.
-    static func isSetPath(_ text: Substring) -> Bool {
-        guard let slash = lastSegmentStart(text) else { return false }
-        let name = text[text.index(after: slash)...]
-        return !name.isEmpty && name.allSatisfy { $0.isLetter || $0.isNumber || $0 == "_" }
-            && EntityKey(canonical: text[..<slash]) != nil
     }
 
     /// A key for an entity made here and not yet created on the service (`Car('~new-1f3a…')`): it names the

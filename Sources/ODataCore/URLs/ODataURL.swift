@@ -41,7 +41,8 @@ public struct ODataURLBuilder: Sendable {
             keyAsSegment: model.keyAsSegment, keyTypes: { set in model.keyTypes(ofEntitySet: set) },
             addressed: { path in model.castingDerivedNavigations(path) },
             expanded: { path, expand in
-                model.entitySet(of: path).map { model.castingDerivedExpansions(expand, fromSet: $0) } ?? expand
+                guard model.hasDerivedNavigations, let set = model.entitySet(of: path) else { return expand }
+                return model.castingDerivedExpansions(expand, fromSet: set)
             })
     }
 
