@@ -189,6 +189,21 @@ public protocol WriteIntents: Sendable {
     func link(_ link: EntityLink)
     func delete(_ deletion: EntityDeletion)
     func resolve(outboxEntry id: Int64, _ resolution: OutboxResolution)
+    /// A form opened on `key`, an active entity of a set edited through drafts, showing version `etag`: its draft
+    /// is made (or the user's own resumed) now, as the service's Fiori app does (issue 36). Once there, its copy is
+    /// cached under the draft's own key.
+    func editDraft(of key: EntityKey, etag: String?)
+    /// Values of fields the user left changed in the form on `change.key`: kept in its draft at once.
+    func changeDraft(_ change: EntityChange)
+    /// The form on `key` was left without saving: its draft is discarded.
+    func discardDraft(of key: EntityKey)
+}
+
+extension WriteIntents {
+    /// (A writer that knows no drafts: a change saved goes through the draft the outbox makes then.)
+    public func editDraft(of key: EntityKey, etag: String?) {}
+    public func changeDraft(_ change: EntityChange) {}
+    public func discardDraft(of key: EntityKey) {}
 }
 
 /// A stream saved to a file (`:save FILE`): a media entity's content, or a stream property's.

@@ -153,4 +153,76 @@ struct DemoDraftTests {
         #expect(held.map(\.title) == ["Check the lights", "Check the lights and the horn"])
         try await finish(app)
     }
+
+    /// `METHOD v4root + relative` with a JSON body, as a plain client.
+    static func send(_ root: String, _ method: RequestMethod, _ relative: String, _ body: String) async throws -> Int {
+        var request = TransportRequest(url: root + relative, dialect: .v4)
+        request.method = method
+        request.body = Array(body.utf8)
+        request.headers["Content-Type"] = "application/json"
+        return try await HTTPClientTransport(timeout: 10).send(request).status
+    }
+
+    @Test func the_form_makes_the_draft_as_it_opens_keeps_a_field_left_and_esc_discards_it() async throws {
+        let started = try await start()
+        defer { close(started) }
+        let (server, app) = (started.server, started.app)
+        try await app.select("Rotate the tyres")
+        try app.tmux.sendKeys("e")
+        // The draft is on the service while the form is open, before anything is saved
+        try await app.expect("the form on its draft") {
+            $0.contains("Editing a draft on the service") && $0.contains("Esc discards the draft")
+        }
+        #expect(try await Self.held(server.version4URL, 2).map { "\($0.active)" }.sorted() == ["false", "true"])
+        try app.tmux.sendKeys("C-u")
+        try app.tmux.run("send-keys", "-t", app.tmux.target, "-l", "Rotated, not saved")
+        try app.tmux.sendKeys("Tab")
+        // A field left is kept in the draft; the active work order is as it was
+        #expect(
+            try await eventually {
+                try await Self.held(server.version4URL, 2).map { "\($0.active) \($0.title)" }.sorted()
+                    == ["false Rotated, not saved", "true Rotate the tyres"]
+            })
+        try app.tmux.sendKeys("Escape")
+        try await app.expect("the question") { $0.contains("Discard what you typed and the draft on the service?") }
+        try app.tmux.sendKeys("y")
+        try await app.expect("the list again") {
+            $0.contains("Rotate the tyres") && !$0.contains("Esc discards the draft")
+        }
+        #expect(
+            try await eventually {
+                try await Self.held(server.version4URL, 2).map { "\($0.active) \($0.title)" }
+                    == ["true Rotate the tyres"]
+            })
+        try await finish(app)
+    }
+
+    @Test func a_draft_of_your_own_left_on_the_service_is_resumed_in_the_form_and_saved() async throws {
+        let started = try await start()
+        defer { close(started) }
+        let (server, app) = (started.server, started.app)
+        let root = server.version4URL
+        // Left by an earlier session: made, changed, never activated
+        let active = "WorkOrder(ID=2,IsActiveEntity=true)"
+        #expect(
+            try await Self.send(root, .post, active + "/edmexampleModel.draftEdit", #"{"PreserveChanges":false}"#)
+                == 201)
+        let draft = "WorkOrder(ID=2,IsActiveEntity=false)"
+        #expect((200..<300).contains(try await Self.send(root, .patch, draft, #"{"title":"Left in the draft"}"#)))
+        try await app.select("Rotate the tyres")
+        try app.tmux.sendKeys("e")
+        try await app.expect("the draft resumed") {
+            $0.contains("Your draft on the service is resumed: 1 field holds what you left there")
+                && $0.contains("Left in the draft")
+        }
+        try app.tmux.sendKeys("Enter")
+        #expect(
+            try await eventually {
+                try await Self.held(root, 2).map { "\($0.active) \($0.title)" } == ["true Left in the draft"]
+            })
+        try await app.expect("the list with it, settled") {
+            $0.contains("Left in the draft") && !$0.contains("to resolve") && !$0.contains("pending")
+        }
+        try await finish(app)
+    }
 }

@@ -91,4 +91,36 @@ struct IndependentDraftTests {
         try app.tmux.sendKeys("q")
         try await app.expect("a clean exit") { $0.contains("EXIT=0") }
     }
+
+    @Test func the_forms_draft_is_on_the_service_while_it_is_open_keeps_a_field_and_esc_discards_it() async throws {
+        let root = try #require(odatapyRoot)
+        let title = try await workOrders(root, id: 3).first { $0.active }?.title ?? "Rotate the tyres"
+        let app = try Launch("browse \(root)WorkOrder", columns: 120, rows: 30)
+        defer { app.close() }
+        try await app.expect("the work orders") { $0.contains("● online") && $0.contains(title) }
+        try await app.select(title)
+        try app.tmux.sendKeys("e")
+        // The draft is made on the service as the form opens
+        try await app.expect("the form on its draft") { $0.contains("Editing a draft on the service") }
+        #expect(try await workOrders(root, id: 3).map { "\($0.active)" }.sorted() == ["false", "true"])
+        try app.tmux.sendKeys("C-u")
+        try app.tmux.run("send-keys", "-t", app.tmux.target, "-l", "Kept in the draft")
+        try app.tmux.sendKeys("Tab")
+        // A field left is kept in it, by odatapy's own PATCH; the active one is as it was
+        #expect(
+            try await eventually {
+                try await workOrders(root, id: 3).map { "\($0.active) \($0.title)" }.sorted()
+                    == ["false Kept in the draft", "true \(title)"]
+            })
+        try app.tmux.sendKeys("Escape")
+        try await app.expect("the question") { $0.contains("and the draft on the service?") }
+        try app.tmux.sendKeys("y")
+        // Esc discards it: only the active one is left
+        #expect(
+            try await eventually {
+                try await workOrders(root, id: 3).map { "\($0.active) \($0.title)" } == ["true \(title)"]
+            })
+        try app.tmux.sendKeys("q")
+        try await app.expect("a clean exit") { $0.contains("EXIT=0") }
+    }
 }

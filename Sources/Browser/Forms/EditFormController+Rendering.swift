@@ -61,11 +61,14 @@ extension EditFormController {
         }
         let footRow = area.upperBound - 1
         if confirmingCancel {
+            let what = draft.isOpen ? "what you typed and the draft on the service" : "what you typed"
             buffer.put(
-                "Discard what you typed? y discards, any other key goes back to the form.", row: footRow, column: 1,
+                "Discard \(what)? y discards, any other key goes back to the form.", row: footRow, column: 1,
                 width: width - 2, style: CellStyle([.bold], role: .warning))
         } else if let message {
             buffer.put(message, row: footRow, column: 1, width: width - 2, style: CellStyle([.bold], role: .error))
+        } else if let notice {
+            buffer.put(notice, row: footRow, column: 1, width: width - 2, style: CellStyle(role: .muted))
         }
     }
 

@@ -52,6 +52,10 @@ public final class EditFormController: ScreenController {
     /// A sentence at the foot of the form (why saving did not happen).
     var message: String?
     var confirmingCancel = false
+    /// A sentence about the form itself, shown at its foot while no ``message`` is (a draft resumed, say).
+    var notice: String?
+    /// The draft this form edits, on a set the service edits through drafts.
+    var draft = FormDraft()
     /// Where the changed fields go; nil hands them to the fetcher as a new change (the outbox's edit of a failed
     /// or conflicting change sends them in its place).
     var onSave: (@MainActor ([ODataProperty]) -> Void)?
@@ -176,6 +180,7 @@ public final class EditFormController: ScreenController {
     var notLoadedFields: [String] { fields.filter { $0.readOnly == Self.notLoaded }.map(\.label) }
 
     public func willAppear() {
+        openDraft()
         guard let key, !notLoadedFields.isEmpty else { return }
         observation = environment.cache.observeEntity(key) { [weak self] entity in
             guard let self, let entity, entity.isComplete else { return }
@@ -297,7 +302,9 @@ public final class EditFormController: ScreenController {
 
     public var statusSummary: String {
         let waiting = notLoadedFields
-        let keys = (focusedHasValueHelp ? "F4 lists values · " : "") + "Enter saves · Esc cancels · Tab moves"
+        let keys =
+            (focusedHasValueHelp ? "F4 lists values · " : "")
+            + (draft.isOpen ? "Enter saves · Esc discards the draft" : "Enter saves · Esc cancels") + " · Tab moves"
         guard !waiting.isEmpty else { return keys }
         return "not loaded yet, asked of the service: " + waiting.joined(separator: ", ") + " · " + keys
     }
@@ -324,7 +331,9 @@ public final class EditFormController: ScreenController {
         defer { environment.setNeedsDisplay() }
         if confirmingCancel {
             switch key {
-            case .char("y"), .char("Y"): return .pop
+            case .char("y"), .char("Y"):
+                leaveDraft()
+                return .pop
             default:
                 confirmingCancel = false
                 return .handled
@@ -333,7 +342,10 @@ public final class EditFormController: ScreenController {
         message = nil
         switch key {
         case .escape:
-            guard isModified else { return .pop }
+            guard isModified else {
+                leaveDraft()
+                return .pop
+            }
             confirmingCancel = true
         case .enter, .ctrl("s"):
             return save()
@@ -350,6 +362,7 @@ public final class EditFormController: ScreenController {
     }
 
     func move(by step: Int) {
+        keepInDraft(focus)
         var index = focus
         for _ in fields.indices {
             index = (index + step + fields.count) % fields.count
@@ -471,7 +484,10 @@ public final class EditFormController: ScreenController {
             onCreate?()
             return .pop
         }
-        guard !changes.isEmpty, let key else { return .pop }
+        guard !changes.isEmpty, let key else {
+            leaveDraft()
+            return .pop
+        }
         if let onSave {
             onSave(changes)
             return .pop

@@ -6,7 +6,8 @@ import ODataCore
 /// Such a service refuses a change to the active entity; the change is made as its Fiori app makes it, when the
 /// queued update is sent:
 ///
-/// 1. the edit action on the active entity makes its draft, with `If-Match` the version the change was made on, so a
+/// 1. the edit action on the active entity makes its draft (unless a form open on it made one already, which is
+///    taken as it is: ``openDraft(of:etag:)``), with `If-Match` the version the change was made on, so a
 ///    change of the entity on the service since is a conflict as for any update; `PreserveChanges` false: a draft
 ///    of the user's own already there (one an earlier attempt left after a refusal, or one left in the Fiori app)
 ///    is discarded and made anew, so nothing the user dropped comes back; one another user holds is refused;
@@ -56,7 +57,13 @@ extension Outbox {
         /// refused with 405 or 501 is refused (not a verb to tunnel, as an update's would be).
         func step(_ request: TransportRequest, isAction: Bool) async -> Bool {
             let started = clock.now()
-            let outcome = await runner.exchange(request)
+            return await answered(request, isAction: isAction, await runner.exchange(request), started: started)
+        }
+        /// What `outcome`, the answer to one step, means: true when the next may follow.
+        func answered(
+            _ request: TransportRequest, isAction: Bool, _ outcome: Result<TransportResponse, any Error>,
+            started: Date
+        ) async -> Bool {
             if case .success(let response) = outcome, (200..<300).contains(response.status) {
                 _ = await noteAnswer(
                     response, to: request, attempts: attempts, started: started, inBatch: false, at: clock.now())
@@ -83,16 +90,32 @@ extension Outbox {
             await settle(entry, request: request, outcome: outcome, started: started)
             return false
         }
-        if let edit = actions.edit {
+        let patch = writes.update(
+            draft, changes: entry.changes, types: propertyTypes(of: entry.entitySet),
+            attempt: attempt("patch", etag: "*"))
+        // The draft a form made when it opened (checked against this version then, and held for this user since)
+        // takes the change as it is; one gone from the service meanwhile is made again.
+        var patched = false
+        if openDrafts.removeValue(forKey: entry.entityKey.canonical) == draft {
+            let started = clock.now()
+            let outcome = await runner.exchange(patch)
+            if case .success(let response) = outcome, response.status == 404 {
+                _ = await noteAnswer(
+                    response, to: patch, attempts: attempts, started: started, inBatch: false, at: clock.now())
+            } else {
+                patched = await answered(patch, isAction: false, outcome, started: started)
+                guard patched else { return }
+            }
+        }
+        if !patched, let edit = actions.edit {
             let discardOwn = [ODataProperty(name: "PreserveChanges", value: .bool(false))]
             guard let request = await call(edit, on: entry.entityKey, discardOwn, step: "edit", etag: entry.baseEtag),
                 await step(request, isAction: true)
             else { return }
         }
-        let patch = writes.update(
-            draft, changes: entry.changes, types: propertyTypes(of: entry.entitySet),
-            attempt: attempt("patch", etag: "*"))
-        guard await step(patch, isAction: false) else { return }
+        if !patched {
+            guard await step(patch, isAction: false) else { return }
+        }
         if let preparation = actions.preparation {
             let qualifier = [ODataProperty(name: "SideEffectsQualifier", value: .string(""))]
             guard let request = await call(preparation, on: draft, qualifier, step: "prepare", etag: nil),
@@ -115,11 +138,18 @@ extension Outbox {
         _ name: String, on key: EntityKey, of entry: OutboxEntry, _ arguments: [ODataProperty],
         attempt: WriteRequestBuilder.Attempt
     ) -> Result<TransportRequest, DraftActionRefusal> {
-        let type = model?.entityType(ofSet: entry.entitySet)
+        draftAction(name, on: key, inSet: entry.entitySet, arguments, attempt: attempt)
+    }
+
+    /// The request of the draft action `name`, bound to the type of `set`, on `key`.
+    func draftAction(
+        _ name: String, on key: EntityKey, inSet set: String, _ arguments: [ODataProperty],
+        attempt: WriteRequestBuilder.Attempt
+    ) -> Result<TransportRequest, DraftActionRefusal> {
+        let type = model?.entityType(ofSet: set)
         guard let model, let operation = model.operation(named: name, boundTo: type?.qualifiedName) else {
             return .failure(
-                DraftActionRefusal(
-                    sentence: "The service edits \(entry.entitySet) through drafts, but does not offer \(name)."))
+                DraftActionRefusal(sentence: "The service edits \(set) through drafts, but does not offer \(name)."))
         }
         do {
             return .success(

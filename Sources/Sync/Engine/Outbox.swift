@@ -29,6 +29,9 @@ actor Outbox {
     /// Request log lines of writes whose answers were read, written with the next change the outbox makes (what the
     /// answer settled, refused or put off), in its transaction (``record(_:)``).
     var unwrittenLog: [RequestLogEntry] = []
+    /// The drafts made (or resumed) while a form is open on their active entities, by the active entity's canonical
+    /// key (``openDraft(of:etag:)``): a change saved from that form is sent to the draft without making it again.
+    var openDrafts: [String: EntityKey] = [:]
 
     init(
         engine: SyncEngine, configuration: SyncEngine.Configuration, cache: CacheDatabase,

@@ -15,6 +15,10 @@ enum Intent: Sendable {
     case link(EntityLink)
     case delete(EntityDeletion)
     case invoke(ActionInvocation)
+    /// The draft of the entity a form is open on: made, a field kept in it, discarded.
+    case editDraft(EntityKey, etag: String?)
+    case changeDraft(EntityChange)
+    case discardDraft(EntityKey)
     case resolve(Int64, OutboxResolution)
     /// A stream to save to a file, and Esc while it is saved (``DownloadIntents``).
     case download(StreamDownload)
@@ -110,6 +114,12 @@ extension SyncEngine: SyncIntents {
             await record(deletion)
         case .invoke(let invocation):
             await record(invocation)
+        case .editDraft(let key, let etag):
+            draftWork { await $0.openDraft(of: key, etag: etag) }
+        case .changeDraft(let change):
+            draftWork { await $0.changeDraft(of: change.key, changes: change.changes) }
+        case .discardDraft(let key):
+            draftWork { await $0.discardDraft(of: key) }
         case .resolve(let id, let resolution):
             await apply(resolution, to: id)
         case .flushOutbox:

@@ -36,6 +36,44 @@ extension SyncEngine: WriteIntents {
         }
     }
 
+    public nonisolated func editDraft(of key: EntityKey, etag: String?) {
+        intents.yield(.editDraft(key, etag: etag))
+    }
+
+    public nonisolated func changeDraft(_ change: EntityChange) {
+        intents.yield(.changeDraft(change))
+    }
+
+    public nonisolated func discardDraft(of key: EntityKey) {
+        intents.yield(.discardDraft(key))
+    }
+
+    /// Runs `work` on the outbox after the draft work asked for before it (a field is kept in the draft the form's
+    /// opening made, and a discard follows both), off the intents' loop: fetches go on meanwhile. Offline, nothing
+    /// is asked of the service: a change saved goes the queued way.
+    func draftWork(_ work: @escaping @Sendable (Outbox) async -> Void) {
+        guard isOnline else { return }
+        chainDraftWork(work)
+    }
+
+    func chainDraftWork(_ work: @escaping @Sendable (Outbox) async -> Void) {
+        let before = draftChain?.task
+        let outbox = outbox
+        let number = (draftChain?.number ?? 0) + 1
+        draftChain = (
+            number,
+            Task {
+                await before?.value
+                await work(outbox)
+                await self.draftWorkEnded(number)
+            }
+        )
+    }
+
+    func draftWorkEnded(_ number: Int) {
+        if draftChain?.number == number { draftChain = nil }
+    }
+
     public nonisolated func resolve(outboxEntry id: Int64, _ resolution: OutboxResolution) {
         intents.yield(.resolve(id, resolution))
     }
@@ -60,7 +98,12 @@ extension SyncEngine: WriteIntents {
             note(failure: String(describing: error))
             return
         }
-        await flushOutbox()
+        // (after the draft work under way: a change saved from a form goes to the draft its opening made)
+        if draftChain != nil {
+            chainDraftWork { await $0.flush() }
+        } else {
+            await flushOutbox()
+        }
     }
 
     /// Records a create under a temporary key (it shows at once where it was added), and, for a row reached

@@ -118,6 +118,8 @@ public actor SyncEngine {
     /// `:save`: the last stream saved or being saved, and its task while it runs.
     var downloads = Downloads()
     var downloadTask: Task<Void, Never>?
+    /// The draft work asked for last (``draftWork(_:)``), which the next waits for.
+    var draftChain: (number: Int, task: Task<Void, Never>)?
     nonisolated let intents: AsyncStream<Intent>.Continuation
 
     public init(
