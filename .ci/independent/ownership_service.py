@@ -122,7 +122,13 @@ class Schema(CsdlAbstractEdmProvider):
         photo = key_type("Photo", "photoID", [("caption", "Edm.String")], [])
         photo.has_stream = True
         parts = key_type("Part", "partID", [("name", "Edm.String"), ("fits", "Edm.String")], [])
-        dealership = key_type("Dealership", "dealershipID", [("name", "Edm.String"), ("city", "Edm.String")], [])
+        # The dealership's navigations (issue 37): its showroom's cars (bound to the Car set) and its service bays,
+        # contained in it as TripPin's Me holds its trips (Dealership/Bays(1)).
+        dealership = key_type(
+            "Dealership", "dealershipID", [("name", "Edm.String"), ("city", "Edm.String")],
+            [nav(name="Showroom", type=NS + ".Car", collection=True),
+             nav(name="Bays", type=NS + ".Bay", collection=True, contains_target=True)])
+        bay = key_type("Bay", "bayID", [("name", "Edm.String"), ("lift", "Edm.Boolean")], [])
         car.properties[1].annotations = [
             CsdlAnnotation(term=common + "ValueList", value=Record(type=common + "ValueListType", property_values=[
                 PropertyValue("CollectionPath", to_expression("Make")),
@@ -222,7 +228,8 @@ class Schema(CsdlAbstractEdmProvider):
                     PropertyValue("ActivationAction", to_expression(NS + ".draftActivate")),
                     PropertyValue("EditAction", to_expression(NS + ".draftEdit")),
                     PropertyValue("PreparationAction", to_expression(NS + ".draftPrepare"))]))]),
-        ], singletons=[CsdlSingleton(name="Dealership", type=NS + ".Dealership")],
+        ], singletons=[CsdlSingleton(name="Dealership", type=NS + ".Dealership", navigation_property_bindings=[
+            bind(path="Showroom", target="Car")])],
             function_imports=[CsdlFunctionImport(name="CarsByMake", function=NS + ".CarsByMake", entity_set="Car"),
                              CsdlFunctionImport(name="CountOfMake", function=NS + ".CountOfMake"),
                              CsdlFunctionImport(name="InspectionsOfKind", function=NS + ".InspectionsOfKind",
@@ -291,7 +298,7 @@ class Schema(CsdlAbstractEdmProvider):
             CsdlEnumMember(name=name, value=value) for name, value in [("Annual", 0), ("Safety", 1), ("Emissions", 2)]])
         checks = CsdlEnumType(name="Checks", is_flags=True, members=[
             CsdlEnumMember(name=name, value=value) for name, value in [("Brakes", 1), ("Lights", 2), ("Tyres", 4)]])
-        return [CsdlSchema(namespace=NS, entity_types=[person, car, link, inspection, makes, parts, dealership,
+        return [CsdlSchema(namespace=NS, entity_types=[person, car, link, inspection, makes, parts, dealership, bay,
                                                      work_order, employee, mechanic, photo, trip, certificate],
                            entity_container=container,
                            enum_types=[kinds, checks], complex_types=[address],
@@ -422,6 +429,10 @@ def seed(store):
     store.set_entities("Photo", photos())
     # The dealership itself: a singleton (issue 37).
     store.set_entities("Dealership", [entity(dealershipID=1, name="Ownership Motors", city="Seattle")])
+    store.set_relation("Dealership", "1", "Bays", [entity(bayID=1, name="Bay one", lift=True),
+                                                   entity(bayID=2, name="Bay two", lift=False)])
+    store.set_relation("Dealership", "1", "Showroom", [car for car in store.entities("Car")
+                                                       if car.get_value("carID") in (1, 3)])
     # Sixty parts, each for one make: a brake pad, a filter, a wiper… for every make.
     kinds = ["Brake pad", "Oil filter", "Wiper blade", "Spark plug", "Air filter", "Timing belt",
              "Headlamp", "Brake disc", "Fuel pump", "Clutch kit", "Radiator", "Wheel bearing"]

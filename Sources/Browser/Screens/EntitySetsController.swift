@@ -1,4 +1,5 @@
 import EntityCache
+import ODataCore
 import ScreenSeam
 import Terminal
 
@@ -43,14 +44,12 @@ public final class EntitySetsController: ScreenController, FilterableScreen {
         case .enter, .right, .char("l"):
             guard cursor.selected < shown.count else { return .handled }
             let name = sets[shown[cursor.selected]]
-            if environment.model.entitySet(named: name) == nil,
-                environment.model.singletons.contains(where: { $0.name == name })
-            {
-                // A singleton: its one entity, read at its name and kept like a function's answer.
+            if environment.model.entitySet(named: name)?.isSingleton == true {
+                // A singleton: its one entity's screen, read at its name, with its navigations.
                 return .push(
-                    CallResultController(
-                        environment: environment, call: ListRequest(entitySet: name), breadcrumb: name,
-                        kindTitle: "Singleton"))
+                    EntityDetailController(
+                        environment: environment, key: EntityKey(singleton: name),
+                        breadcrumb: environment.setProfile(name).title ?? name))
             }
             return .push(EntityListController(environment: environment, entitySet: name))
         case .char("!"):
@@ -82,7 +81,7 @@ public final class EntitySetsController: ScreenController, FilterableScreen {
             let name = sets[shown[position]]
             SelectionGutter.draw(selected: position == cursor.selected, line: line, into: &buffer)
             let title = environment.setProfile(name).title ?? name
-            let one = environment.model.entitySet(named: name) == nil ? "  · one" : ""
+            let one = environment.model.entitySet(named: name)?.isSingleton == true ? "  · one" : ""
             buffer.put(
                 (title == name ? title : "\(title)  (\(name))") + one, row: line, column: SelectionGutter.width + 1)
         }

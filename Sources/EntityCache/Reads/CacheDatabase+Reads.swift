@@ -115,7 +115,7 @@ extension CacheDatabase {
                 "SELECT entityKey FROM listRow WHERE listId = ? AND position >= ? AND position < ? ORDER BY position"
             return try String.fetchAll(
                 db.cachedStatement(sql: sql), arguments: [id, range.lowerBound, range.upperBound]
-            ).compactMap { EntityKey(canonical: $0) }
+            ).compactMap { EntityKey(stored: $0) }
         }
     }
 
@@ -170,7 +170,7 @@ extension CacheDatabase {
     public func relationKeys(_ parent: EntityKey, navigation: String) throws -> (keys: [EntityKey], fetchedAt: Date)? {
         try read { db in
             try CacheQueries.relationKeys(db, parent: parent.canonical, navigation: navigation).map { known in
-                (known.keys.compactMap { EntityKey(canonical: $0) }, known.fetchedAt)
+                (known.keys.compactMap { EntityKey(stored: $0) }, known.fetchedAt)
             }
         }
     }

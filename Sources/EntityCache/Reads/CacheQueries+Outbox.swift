@@ -29,7 +29,7 @@ extension CacheQueries {
     }
 
     static func outboxEntry(from row: Row) -> OutboxEntry? {
-        guard let key = EntityKey(canonical: row["entityKey"] as String),
+        guard let key = EntityKey(stored: row["entityKey"] as String),
             let kind = OutboxEntry.Kind(rawValue: row["kind"]), let state = OutboxEntry.State(rawValue: row["state"]),
             let changes = PropertyCodec.decode(row["changes"] as Data),
             let base = PropertyCodec.decode(row["base"] as Data)
@@ -43,13 +43,13 @@ extension CacheQueries {
         let bindKey: String? = row["bindKey"]
         let bindNavigation: String? = row["bindNavigation"]
         let navigation: String? = row["navigation"]
-        let parent = parentKey.flatMap { EntityKey(canonical: $0) }
+        let parent = parentKey.flatMap { EntityKey(stored: $0) }
         let shownIn =
             listKey == nil && parentKey == nil
             ? nil
             : DeletedFrom(
                 list: listKey.map(ListKey.init(canonical:)), parent: parent, navigation: navigation,
-                member: member.flatMap { EntityKey(canonical: $0) })
+                member: member.flatMap { EntityKey(stored: $0) })
         let write: OutboxEntry.Write
         switch kind {
         case .update:
@@ -57,13 +57,13 @@ extension CacheQueries {
         case .delete:
             write = .delete(shownIn: shownIn)
         case .create:
-            let target = bindKey.flatMap { EntityKey(canonical: $0) }
+            let target = bindKey.flatMap { EntityKey(stored: $0) }
             write = .create(
                 shownIn: shownIn,
                 binding: bindNavigation.flatMap { navigation in
                     target.map { .init(navigation: navigation, target: $0, madeTogether: row["bindsNew"]) }
                 },
-                draft: (row["draft"] as String?).flatMap { EntityKey(canonical: $0) })
+                draft: (row["draft"] as String?).flatMap { EntityKey(stored: $0) })
         case .unlink:
             // (written with both by ``CacheWriteSession/enqueueUnlink(_:parent:navigation:requestID:at:)``)
             if let parent, let navigation {

@@ -28,7 +28,7 @@ enum CacheQueries {
     /// canonical (a damaged row), which reads as not cached.
     static func entity(from row: Row, offset: Int, bound: PropertyCodec.DisplayBound? = .screen) throws -> CachedEntity?
     {
-        guard let key = EntityKey(canonical: row[offset] as String) else { return nil }
+        guard let key = EntityKey(stored: row[offset] as String) else { return nil }
         // The blob is read in place: a copy of a huge value costs as much as decoding it.
         let (properties, cut) = try row.withUnsafeData(atIndex: offset + 3) { data -> ([ODataProperty], [String]) in
             guard let data else { return ([], []) }

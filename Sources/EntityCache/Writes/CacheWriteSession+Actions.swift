@@ -99,7 +99,7 @@ extension CacheWriteSession {
                                 """,
                             arguments: [date.timeIntervalSince1970, parent, hop.navigation])
                         guard db.changesCount > 0, markedKeys.insert(parent).inserted,
-                            let parentKey = EntityKey(canonical: parent)
+                            let parentKey = EntityKey(stored: parent)
                         else { continue }
                         marked.append(parentKey)
                     }

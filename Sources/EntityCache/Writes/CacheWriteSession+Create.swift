@@ -92,7 +92,7 @@ extension CacheWriteSession {
         guard key.isTemporary,
             let made = try String.fetchOne(
                 db, sql: "SELECT made FROM madeKey WHERE temporary = ?", arguments: [key.canonical]),
-            let parsed = EntityKey(canonical: made)
+            let parsed = EntityKey(stored: made)
         else { return key }
         return parsed
     }

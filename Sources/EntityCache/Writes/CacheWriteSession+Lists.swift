@@ -90,7 +90,7 @@ extension CacheWriteSession {
         for row in madeHere.reversed() {
             let listed = try Int.fetchOne(
                 db, sql: "SELECT 1 FROM listRow WHERE listId = ? AND entityKey = ?", arguments: [id, row])
-            if listed == nil, let entityKey = EntityKey(canonical: row) {
+            if listed == nil, let entityKey = EntityKey(stored: row) {
                 try insertFirstRow(entityKey, in: key, at: date)
             }
         }

@@ -818,16 +818,22 @@ public enum EDMXParser {
                 namespace: namespace, name: try required(node, "Name"), ends: ends, referentialConstraint: constraint)
         }
 
+        /// The `NavigationPropertyBinding`s of a set or singleton: navigation path → target set.
+        func bindings(of node: XMLNode) -> [String: String] {
+            var bindings: [String: String] = [:]
+            for binding in node.children(named: "NavigationPropertyBinding") {
+                // `Target` is a set of this container, or `Container/Set` / `NS.Container/Set` of another.
+                guard let path = binding.attribute("Path"), let target = binding.attribute("Target") else {
+                    continue
+                }
+                bindings[path] = target.split(separator: "/").last.map(String.init) ?? target
+            }
+            return bindings
+        }
+
         func container(_ node: XMLNode, namespace: String) throws(MetadataError) -> EntityContainer {
             let sets = try node.children(named: "EntitySet").map { (set) throws(MetadataError) in
-                var bindings: [String: String] = [:]
-                for binding in set.children(named: "NavigationPropertyBinding") {
-                    // `Target` is a set of this container, or `Container/Set` / `NS.Container/Set` of another.
-                    guard let path = binding.attribute("Path"), let target = binding.attribute("Target") else {
-                        continue
-                    }
-                    bindings[path] = target.split(separator: "/").last.map(String.init) ?? target
-                }
+                let bindings = bindings(of: set)
                 var parsed = EntitySet(
                     name: try required(set, "Name"), entityType: qualify(try required(set, "EntityType")),
                     isCreatable: vendor(set, "creatable") != "false", isUpdatable: vendor(set, "updatable") != "false",
@@ -850,7 +856,7 @@ public enum EDMXParser {
             let singletons = node.children(named: "Singleton").compactMap { singleton -> Singleton? in
                 guard let name = singleton.attribute("Name"), !name.isEmpty, let type = singleton.attribute("Type")
                 else { return nil }
-                return Singleton(name: name, entityType: qualify(type))
+                return Singleton(name: name, entityType: qualify(type), navigationBindings: bindings(of: singleton))
             }
             var container = EntityContainer(
                 name: try required(node, "Name"), isDefault: node.attribute("IsDefaultEntityContainer") == "true",

@@ -254,10 +254,25 @@ public struct Singleton: Sendable, Hashable {
     public var name: String
     /// Qualified entity type name.
     public var entityType: String
+    /// Its `NavigationPropertyBinding`s: navigation path → the entity set its targets are in.
+    public var navigationBindings: [String: String]
 
-    public init(name: String, entityType: String) {
+    public init(name: String, entityType: String, navigationBindings: [String: String] = [:]) {
         self.name = name
         self.entityType = entityType
+        self.navigationBindings = navigationBindings
+    }
+
+    /// The singleton as a set of one entity, for what reads and navigates entity sets (its key names it alone:
+    /// ``EntityKey/init(singleton:)``). The service creates and deletes no entity in it.
+    public var asEntitySet: EntitySet {
+        var set = EntitySet(
+            name: name, entityType: entityType, isCreatable: false, isUpdatable: true, isDeletable: false,
+            navigationBindings: navigationBindings, tracksChanges: false)
+        set.isSingleton = true
+        set.isFilterable = false
+        set.isSortable = false
+        return set
     }
 }
 
@@ -296,6 +311,8 @@ public struct EntitySet: Sendable, Hashable {
     /// Where the set's entities live when they are contained in others (v4 `ContainsTarget`); nil for a set of the
     /// container.
     public var containment: Containment?
+    /// A singleton's one entity (``Singleton/asEntitySet``), not a set of the container.
+    public var isSingleton = false
 
     public init(
         name: String, entityType: String, isCreatable: Bool = true, isUpdatable: Bool = true, isDeletable: Bool = true,

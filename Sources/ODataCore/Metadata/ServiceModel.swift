@@ -23,6 +23,8 @@ public struct ServiceModel: Sendable {
     /// The sets of contained entities (v4 `ContainsTarget`, issue 37), by their name `Person/Trips`: made by
     /// ``indexEntitySets()``; see ``entitySet(named:)``.
     var containedSets: [String: EntitySet] = [:]
+    /// Each singleton as a set of its one entity, by name (``Singleton/asEntitySet``).
+    var singletonSets: [String: EntitySet] = [:]
     /// Each navigation name a derived type declares, with those types (qualified, sorted): made by
     /// ``indexEntitySets()``, so a navigation a set's type lacks is looked up here, not among every type.
     var derivedNavigationTypes: [String: [String]] = [:]
@@ -112,7 +114,7 @@ public struct ServiceModel: Sendable {
         if !containedSets.isEmpty, name.unicodeScalars.contains("/") {
             return containedSets[Containment.template(of: name)]
         }
-        return nil
+        return singletonSets[name]
     }
 
     /// Indexes the entity sets by name (the first container that has a name wins, as the search finds it).
@@ -122,6 +124,10 @@ public struct ServiceModel: Sendable {
             for (set, entitySet) in entry.entitySets.enumerated().reversed() {
                 setIndex[entitySet.name] = (container, set)
             }
+        }
+        singletonSets = [:]
+        for container in containers.reversed() {
+            for singleton in container.singletons { singletonSets[singleton.name] = singleton.asEntitySet }
         }
         indexContainedSets()
         derivedNavigationTypes = [:]

@@ -311,7 +311,10 @@ extension VerboseJSONDecoder {
                 }
             }
             if entity.key == nil, let plan, let set = entity.entitySet {
-                entity.key = keyFromProperties(entity, keyNames: plan.keyNames, set: set)
+                // (a singleton's entity is named by the singleton, whatever its key properties hold)
+                entity.key =
+                    plan.isSingleton
+                    ? EntityKey(singleton: set) : keyFromProperties(entity, keyNames: plan.keyNames, set: set)
             }
             for (value, name) in contained {
                 // (without a key of their container the targets have none either: they are read, not kept)
@@ -365,6 +368,8 @@ extension VerboseJSONDecoder {
 
             var members: [String: Member]
             var keyNames: [String]
+            /// The set is a singleton: its entity is keyed by the singleton's name.
+            var isSingleton = false
         }
 
         func plan(metadataType: String?, set instance: String?) -> TypePlan? {
@@ -383,7 +388,9 @@ extension VerboseJSONDecoder {
                     members[navigation.name] =
                         resolved?.isContained == true ? .contained : .navigation(resolved?.targetSet)
                 }
-                plan = TypePlan(members: members, keyNames: model.keyProperties(of: type))
+                plan = TypePlan(
+                    members: members, keyNames: model.keyProperties(of: type),
+                    isSingleton: set.flatMap { model.entitySet(named: $0)?.isSingleton } ?? false)
             }
             plans[cacheKey] = plan
             return plan

@@ -25,8 +25,18 @@ public struct EntityKey: Sendable, Hashable, CustomStringConvertible {
     public init(entitySet: String, values: [KeyValue]) {
         self.entitySet = entitySet
         self.values = values
-        canonical = entitySet + "(" + KeyPredicate.canonical(values) + ")"
+        // (no values: a singleton's entity, named by the singleton alone)
+        canonical = values.isEmpty ? entitySet : entitySet + "(" + KeyPredicate.canonical(values) + ")"
     }
+
+    /// The key of a singleton's one entity (v4, issue 37): its name, `Me`; the entities it contains are under it,
+    /// `Me/Trips(1)`.
+    public init(singleton name: String) {
+        self.init(entitySet: name, values: [])
+    }
+
+    /// Whether this names a singleton's entity (``init(singleton:)``).
+    public var isSingleton: Bool { values.isEmpty }
 
     /// A single-valued key.
     public init(entitySet: String, value: ODataValue) {
@@ -39,8 +49,10 @@ public struct EntityKey: Sendable, Hashable, CustomStringConvertible {
         // A contained entity's: `Person(1)/Trips(2)`, the path to it (see ``Containment``).
         if let slash = Self.lastSegmentStart(Substring(text)) {
             let container = Substring(text)[..<slash]
+            // (the container may be a singleton's entity, named alone: `Me/Trips(2)`)
             guard let last = EntityKey(canonical: Substring(text)[Substring(text).index(after: slash)...]),
-                !container.isEmpty, EntityKey(canonical: container) != nil
+                !container.isEmpty,
+                EntityKey(canonical: container) != nil || KeyPredicate.isIdentifier(String(container))
             else { return nil }
             self.init(entitySet: container + "/" + last.entitySet, values: last.values)
             return
@@ -64,6 +76,16 @@ public struct EntityKey: Sendable, Hashable, CustomStringConvertible {
         }
         guard let values = KeyPredicate.parse(inner) else { return nil }
         self.init(entitySet: name, values: values)
+    }
+
+    /// The key a cache row holds: a ``canonical`` text, or a singleton's name alone (``init(singleton:)``), which
+    /// text from elsewhere never stands for.
+    public init?(stored text: some StringProtocol) {
+        if KeyPredicate.isIdentifier(String(text)) {
+            self.init(singleton: String(text))
+            return
+        }
+        self.init(canonical: text)
     }
 
     public var description: String { canonical }

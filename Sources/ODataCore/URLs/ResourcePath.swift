@@ -36,7 +36,8 @@ public struct ResourcePath: Sendable, Hashable, CustomStringConvertible {
             self.init(segments: segments)
             return
         }
-        self.init(entitySet: key.entitySet, key: key.values)
+        // (a singleton's entity is addressed by its name alone)
+        self.init(entitySet: key.entitySet, key: key.isSingleton ? nil : key.values)
     }
 
     /// The path of a list of `set`: the set's own, or a contained set's through its container (`Person(1)/Trips`).

@@ -43,8 +43,9 @@ extension Outbox {
         }
         let failure = await noteAnswer(
             response, to: request, attempts: 1, started: started, inBatch: false, at: clock.now())
-        if (200..<300).contains(response.status), let copy = runner.decodedCopy(response.body, entitySet: key.entitySet)
-        {
+        if (200..<300).contains(response.status) {
+            // (made, whatever the answer holds: Esc discards it; without a copy the form shows the entity's values)
+            let copy = runner.decodedCopy(response.body, entitySet: key.entitySet)
             await keepOpen(draft, of: key, copy: copy, etag: response.etag ?? runner.etagInBody(response.body))
             return
         }
@@ -67,9 +68,10 @@ extension Outbox {
 
     /// `draft`, made or resumed for the active entity `key`, is open: its copy is kept in the cache under its own
     /// key, where the form finds it.
-    func keepOpen(_ draft: EntityKey, of key: EntityKey, copy: [ODataProperty], etag: String?) async {
+    func keepOpen(_ draft: EntityKey, of key: EntityKey, copy: [ODataProperty]?, etag: String?) async {
         openDrafts[key.canonical] = draft
         let now = clock.now()
+        guard let copy else { return await record { _ in } }
         await record {
             try $0.upsertEntity(
                 key: draft, entitySet: key.entitySet, type: nil, properties: copy, etag: etag, at: now, partial: false)

@@ -119,7 +119,8 @@ extension SyncEngine: SyncIntents {
         case .changeDraft(let change):
             draftWork { await $0.changeDraft(of: change.key, changes: change.changes) }
         case .discardDraft(let key):
-            draftWork { await $0.discardDraft(of: key) }
+            // (queued, as any write: offline too)
+            chainDraftWork { await $0.discardDraft(of: key) }
         case .resolve(let id, let resolution):
             await apply(resolution, to: id)
         case .flushOutbox:
