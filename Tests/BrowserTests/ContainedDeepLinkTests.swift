@@ -18,7 +18,8 @@ import Testing
               <NavigationProperty Name="PlanItems" Type="Collection(T.PlanItem)" ContainsTarget="true"/></EntityType>
             <EntityType Name="PlanItem"><Key><PropertyRef Name="itemId"/></Key>
               <Property Name="itemId" Type="Edm.Int32" Nullable="false"/></EntityType>
-            <EntityContainer Name="C"><EntitySet Name="People" EntityType="T.Person"/></EntityContainer>
+            <EntityContainer Name="C"><EntitySet Name="People" EntityType="T.Person"/>
+              <Singleton Name="Me" Type="T.Person"/></EntityContainer>
             </Schema></edmx:DataServices></edmx:Edmx>
             """
         return try! EDMXParser.parse(Array(document.utf8))
@@ -43,5 +44,17 @@ import Testing
         #expect(
             try resolve("People('russell')/Trips(0)/PlanItems(5)").steps.last
                 == .detail(EntityKey(entitySet: "People('russell')/Trips(0)/PlanItems", value: .int(5))))
+    }
+
+    @Test func a_singleton_is_named_alone_and_what_it_contains_under_it() throws {
+        let me = EntityKey(singleton: "Me")
+        #expect(try resolve("Me").steps == [.detail(me)])
+        #expect(
+            try resolve("Me/Trips(2)").steps == [
+                .related(parent: me, path: ["Trips"], title: "Trips"),
+                .detail(EntityKey(entitySet: "Me/Trips", value: .int(2))),
+            ])
+        let keyed = DeepLink.resolve("Me(1)", model: Self.model, profile: DisplayProfile.defaults(for: Self.model))
+        #expect(throws: DeepLinkError.self) { try keyed.get() }
     }
 }

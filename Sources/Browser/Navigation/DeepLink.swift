@@ -32,8 +32,15 @@ public struct DeepLink: Sendable, Equatable {
             let names = model.entitySets.map(\.name).prefix(12).joined(separator: ", ")
             return .failure(DeepLinkError("The service has no entity set '\(segments[0].name)'; it has \(names)."))
         }
-        var steps: [Step] = set == profile.root ? [] : [.list(set: set)]
-        var key = segments[0].key.map { EntityKey(entitySet: set, values: $0) }
+        // A singleton names its one entity alone (`Me`, `Me/Trips(2)`): no list before it, no key after it.
+        let isSingleton = model.entitySet(named: set)?.isSingleton == true
+        if isSingleton, segments[0].key != nil {
+            return .failure(
+                DeepLinkError("\(set) is a singleton, named without a key: write \(set) or \(set)/NAVIGATION."))
+        }
+        var steps: [Step] = set == profile.root || isSingleton ? [] : [.list(set: set)]
+        var key =
+            isSingleton ? EntityKey(singleton: set) : segments[0].key.map { EntityKey(entitySet: set, values: $0) }
         var index = 1
         while index < segments.count {
             let name = segments[index].name
