@@ -140,4 +140,12 @@ final class RecordingWrites: WriteIntents, @unchecked Sendable {
     private var _invoked: [ActionInvocation] = []
     var invoked: [ActionInvocation] { lock.withLock { _invoked } }
     func invoke(_ invocation: ActionInvocation) { lock.withLock { _invoked.append(invocation) } }
+    /// What a form asked of its entity's draft: `edit KEY`, `change NAME=VALUE`, `discard KEY`.
+    private var _drafts: [String] = []
+    var drafts: [String] { lock.withLock { _drafts } }
+    func editDraft(of key: EntityKey, etag: String?) { lock.withLock { _drafts.append("edit \(key)") } }
+    func changeDraft(_ change: EntityChange) {
+        lock.withLock { _drafts += change.changes.map { "change \($0.name)=\($0.value)" } }
+    }
+    func discardDraft(of key: EntityKey) { lock.withLock { _drafts.append("discard \(key)") } }
 }

@@ -183,6 +183,10 @@ struct DemoDraftTests {
                 try await Self.held(server.version4URL, 2).map { "\($0.active) \($0.title)" }.sorted()
                     == ["false Rotated, not saved", "true Rotate the tyres"]
             })
+        // and the form shows what the service changed with it (the draft's last change, set by the service)
+        try await app.expect("the draft's last change") { screen in
+            screen.split(separator: "\n").contains { $0.contains("Changed") && !$0.contains("2025-11-24 16:00") }
+        }
         try app.tmux.sendKeys("Escape")
         try await app.expect("the question") { $0.contains("Discard what you typed and the draft on the service?") }
         try app.tmux.sendKeys("y")

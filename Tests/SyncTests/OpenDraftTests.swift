@@ -96,6 +96,10 @@ import Testing
             #expect(try await eventually { try setting.cache.entity(Self.order(2, active: false)) != nil })
             engine.changeDraft(EntityChange(key: key, changes: [ODataProperty(name: "title", value: .string("Kept"))]))
             #expect(try await eventually { try await title(root, Self.order(2, active: false)) == "Kept" })
+            // (the cache holds the draft as the service answered: its last change is the service's)
+            let draftCopy = { try setting.cache.entity(Self.order(2, active: false)) }
+            #expect(try await eventually { try draftCopy()?["title"] == .string("Kept") })
+            #expect(try draftCopy()?["modifiedAt"] != shown["modifiedAt"])
             #expect(
                 try await title(root, key) == shown["title"].flatMap { if case .string(let s) = $0 { s } else { nil } })
             engine.save(

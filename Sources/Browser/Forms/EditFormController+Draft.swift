@@ -33,9 +33,39 @@ extension EditFormController {
         }
     }
 
-    /// The service's draft is here: fields left as they came take its values (those of a draft resumed).
+    /// The service's draft is here: fields left as they came take its values (those of a draft resumed). Later
+    /// copies (the service's answer to a field kept, what its side effects changed) show in the fields the user has
+    /// not changed since, and in those the service sets.
     func draftArrived(_ copy: CachedEntity) {
-        guard !draft.isOpen else { return }
+        guard draft.isOpen else { return draftOpened(copy) }
+        var changed = false
+        // (not the key, nor what says which copy it is: the form is on the active entity)
+        let keys = environment.model.entityType(ofSet: copy.entitySet).map(environment.model.keyProperties(of:)) ?? []
+        let copies: Set<String> = [DraftActions.activeKey, "HasActiveEntity", "HasDraftEntity"]
+        for index in fields.indices where fields[index].readOnly != Self.notLoaded {
+            let name = fields[index].input.name
+            guard !keys.contains(name), !copies.contains(name), let value = copy[name] else { continue }
+            let text = FieldInput.text(of: value)
+            guard fields[index].isEditable else {
+                // (a field the service sets shows its value, and is never sent)
+                guard text != FieldInput.text(of: fields[index].original) else { continue }
+                fields[index].original = value
+                changed = true
+                continue
+            }
+            // (what the user typed and has not left is theirs, and so is a value not yet kept)
+            guard text != fields[index].text, index != focus,
+                fields[index].text == (draft.kept[name] ?? FieldInput.text(of: fields[index].original))
+            else { continue }
+            draft.kept[name] = text
+            fields[index].text = text
+            fields[index].caret = text.count
+            changed = true
+        }
+        if changed { environment.setNeedsDisplay() }
+    }
+
+    func draftOpened(_ copy: CachedEntity) {
         draft.isOpen = true
         var resumed = 0
         for index in fields.indices where fields[index].isEditable {
@@ -53,8 +83,6 @@ extension EditFormController {
             resumed == 0
             ? "Editing a draft on the service: each field is kept there as you leave it."
             : "Your draft on the service is resumed: \(resumed) field\(resumed == 1 ? "" : "s") hold\(resumed == 1 ? "s" : "") what you left there."
-        draft.observation?.cancel()
-        draft.observation = nil
         environment.setNeedsDisplay()
     }
 

@@ -80,7 +80,13 @@ extension WorkOrderSet {
             xml += "<Record Type=\"UI.DataField\"><PropertyValue Property=\"Value\" Path=\"\(path)\"/>"
             xml += "<PropertyValue Property=\"Label\" String=\"\(label)\"/></Record>"
         }
-        xml += "</Collection></Annotation>\n</Annotations>\n"
+        xml += "</Collection></Annotation>\n"
+        // What the service changes in a draft when a field changes (SAP's side effects): the draft's last change.
+        xml += "<Annotation Term=\"Common.SideEffects\" Qualifier=\"Changed\"><Record Type=\"Common.SideEffectsType\">"
+        xml += "<PropertyValue Property=\"SourceProperties\"><Collection><PropertyPath>title</PropertyPath>"
+        xml += "<PropertyPath>carID</PropertyPath></Collection></PropertyValue>"
+        xml += "<PropertyValue Property=\"TargetProperties\"><Collection><String>modifiedAt</String></Collection>"
+        xml += "</PropertyValue></Record></Annotation>\n</Annotations>\n"
         let administration = "\(namespace).\(Self.administration)"
         xml += "<Annotations Target=\"\(administration)\">\n<Annotation Term=\"UI.HeaderInfo\">"
         xml += "<Record Type=\"UI.HeaderInfoType\"><PropertyValue Property=\"TypeName\" String=\"Draft\"/>"

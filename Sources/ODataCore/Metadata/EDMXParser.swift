@@ -247,6 +247,8 @@ public enum EDMXParser {
             var operationAvailable: ServiceOperation.Availability?
             /// `Common.SideEffects` of an action (every qualifier's targets together), paths as written.
             var sideEffects: SideEffects?
+            /// `Common.SideEffects` of an entity type, each qualifier's apart: what changes when its sources change.
+            var fieldSideEffects: [SideEffects] = []
             /// `Capabilities.FilterRestrictions` / `SortRestrictions`: whether the set filters (sorts) at all, and the
             /// properties it does not filter (sort) by.
             var filterable: Bool?
@@ -298,9 +300,12 @@ public enum EDMXParser {
                 }
                 return found
             }
-            return SideEffects(
+            var effects = SideEffects(
                 targetEntities: paths("TargetEntities", ["NavigationPropertyPath"]),
                 targetProperties: paths("TargetProperties", ["PropertyPath", "String"]))
+            effects.sourceProperties = paths("SourceProperties", ["PropertyPath"])
+            effects.sourceEntities = paths("SourceEntities", ["NavigationPropertyPath"])
+            return effects
         }
 
         /// Reads `<Annotation Term="…">` elements (terms through their vocabulary's alias or namespace).
@@ -337,6 +342,9 @@ public enum EDMXParser {
                     guard let record = annotation.child(named: "Record") else { continue }
                     let effects = sideEffects(record)
                     notes.sideEffects = notes.sideEffects.map { $0.merged(with: effects) } ?? effects
+                    if effects.hasSources, notes.fieldSideEffects.count < SideEffects.maximumPaths {
+                        notes.fieldSideEffects.append(effects)
+                    }
                 case "com.sap.vocabularies.Common.v1.Text":
                     guard let path = annotation.attribute("Path") ?? annotation.child(named: "Path")?.text,
                         !path.isEmpty, !path.contains("/")
@@ -605,6 +613,7 @@ public enum EDMXParser {
                 type.titleProperties = notes.title.filter { name in type.properties.contains { $0.name == name } }
             }
             type.ui = type.ui.overridden(by: notes.ui)
+            if !notes.fieldSideEffects.isEmpty { type.sideEffects = notes.fieldSideEffects }
             return type
         }
 

@@ -26,6 +26,8 @@ public struct EntityType: Sendable, Hashable {
     public var titleProperties: [String] = []
     /// What the `UI` vocabulary says about showing it (its list's columns and title).
     public var ui = UIAnnotations()
+    /// `Common.SideEffects` annotated on it (issue 36): what the service changes in a draft when a field changes.
+    public var sideEffects: [SideEffects] = []
 
     public var qualifiedName: String { namespace + "." + name }
 

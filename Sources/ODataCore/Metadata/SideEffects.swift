@@ -10,6 +10,10 @@ public struct SideEffects: Sendable, Hashable {
     public var targetEntities: [String] = []
     /// Property paths of the bound entity the action may change.
     public var targetProperties: [String] = []
+    /// Of an entity type's side effects (issue 36): the properties, and navigation paths, whose change in a draft
+    /// makes the service change the targets.
+    public var sourceProperties: [String] = []
+    public var sourceEntities: [String] = []
 
     /// At most this many paths of each kind are kept, of at most ``maximumSegments`` segments each.
     public static let maximumPaths = 32
@@ -25,10 +29,16 @@ public struct SideEffects: Sendable, Hashable {
         func union(_ first: [String], _ second: [String]) -> [String] {
             Array((first + second.filter { !first.contains($0) }).prefix(Self.maximumPaths))
         }
-        return SideEffects(
+        var merged = SideEffects(
             targetEntities: union(targetEntities, other.targetEntities),
             targetProperties: union(targetProperties, other.targetProperties))
+        merged.sourceProperties = union(sourceProperties, other.sourceProperties)
+        merged.sourceEntities = union(sourceEntities, other.sourceEntities)
+        return merged
     }
+
+    /// Whether these are a field's side effects: they name what, changed, sets them off.
+    public var hasSources: Bool { !sourceProperties.isEmpty || !sourceEntities.isEmpty }
 
     /// The paths with `binding` (the binding parameter's name, or v2's `_it`) taken off their front; a path that
     /// does not start with it is kept as it is.
@@ -66,5 +76,25 @@ public struct SideEffects: Sendable, Hashable {
             }
         }
         return targets
+    }
+}
+
+extension ServiceModel {
+    /// What the service changes when `changed`, properties of an entity of `set`, change in its draft: the targets
+    /// of each of its type's side effects whose sources name one of them (a source path's first segment), merged;
+    /// nil when none does.
+    public func sideEffects(ofSet set: String, changing changed: [String]) -> SideEffects? {
+        guard let type = entityType(ofSet: set), !type.sideEffects.isEmpty else { return nil }
+        let names = Set(changed)
+        var found: SideEffects?
+        for effects in type.sideEffects {
+            let sources = effects.sourceProperties.map { $0.split(separator: "/").first.map(String.init) ?? $0 }
+            guard sources.contains(where: names.contains) else { continue }
+            var targets = SideEffects(
+                targetEntities: effects.targetEntities, targetProperties: effects.targetProperties)
+            targets = found.map { $0.merged(with: targets) } ?? targets
+            found = targets
+        }
+        return found
     }
 }

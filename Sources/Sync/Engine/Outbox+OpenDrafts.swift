@@ -94,10 +94,21 @@ extension Outbox {
         let failure = await noteAnswer(
             response, to: request, attempts: 1, started: started, inBatch: false, at: clock.now())
         if (200..<300).contains(response.status) {
-            let now = clock.now()
+            // The draft as the service now holds it: its answer, else what its side effects name read again (a
+            // value the service works out from the one changed), else the values sent.
+            var copy = changes
+            var etag: String?
+            if let answered = runner.decodedCopy(response.body, entitySet: key.entitySet) {
+                (copy, etag) = (answered, response.etag ?? runner.etagInBody(response.body))
+            } else if let effects = model?.sideEffects(ofSet: key.entitySet, changing: changes.map(\.name)),
+                let read = await readTargets(of: draft, effects, set: key.entitySet)
+            {
+                copy = changes.filter { sent in !read.contains { $0.name == sent.name } } + read
+            }
+            let (now, held, version) = (clock.now(), copy, etag)
             await record {
                 try $0.upsertEntity(
-                    key: draft, entitySet: key.entitySet, type: nil, properties: changes, etag: nil, at: now,
+                    key: draft, entitySet: key.entitySet, type: nil, properties: held, etag: version, at: now,
                     partial: true)
             }
             return
@@ -116,5 +127,23 @@ extension Outbox {
             _ = try $0.enqueueDraftDiscard(draft, entitySet: key.entitySet, requestID: requestID, at: now)
         }
         flush()
+    }
+
+    /// The properties `effects` names of `draft`, read from the service (`$select`ed; the whole entity when they
+    /// name it, `""`, or a path through another); nil when they name nothing or the read fails.
+    func readTargets(of draft: EntityKey, _ effects: SideEffects, set: String) async -> [ODataProperty]? {
+        let names = effects.targetProperties.filter { name in
+            !name.isEmpty && name.allSatisfy { $0.isLetter || $0.isNumber || $0 == "_" }
+        }
+        let whole = effects.targetEntities.contains("") || names.count < effects.targetProperties.count
+        guard whole || !names.isEmpty else { return nil }
+        var options = QueryOptions()
+        if !whole { options.select = names }
+        let request = TransportRequest(url: builder.url(ResourcePath(draft), options), dialect: model?.dialect)
+        let started = clock.now()
+        guard case .success(let response) = await runner.exchange(request) else { return nil }
+        _ = await noteAnswer(response, to: request, attempts: 1, started: started, inBatch: false, at: clock.now())
+        guard response.status == 200 else { return nil }
+        return runner.decodedCopy(response.body, entitySet: set)
     }
 }
