@@ -175,7 +175,17 @@ class Schema(CsdlAbstractEdmProvider):
                         CsdlProperty(name="IsActiveEntity", type="Edm.Boolean", nullable=False),
                         CsdlProperty(name="title", type="Edm.String"),
                         CsdlProperty(name="HasActiveEntity", type="Edm.Boolean", nullable=False),
-                        CsdlProperty(name="HasDraftEntity", type="Edm.Boolean", nullable=False)])
+                        CsdlProperty(name="HasDraftEntity", type="Edm.Boolean", nullable=False),
+                        # How many words the title has: the service works it out (below, after a draft's PATCH)
+                        CsdlProperty(name="words", type="Edm.Int32", annotations=[
+                            CsdlAnnotation(term="Org.OData.Core.V1.Computed", value=to_expression(True))])])
+        # SAP's side effects of a field: a changed title changes the words (read again by a client, as odatapy
+        # answers a PATCH with no entity).
+        work_order.annotations = [CsdlAnnotation(
+            term=common + "SideEffects", qualifier="Words", value=Record(
+                type=common + "SideEffectsType", property_values=[
+                    PropertyValue("SourceProperties", Collection(items=[Path("title", PathKind.PropertyPath)])),
+                    PropertyValue("TargetProperties", Collection(items=[to_expression("words")]))]))]
         # The workshop's staff (issue 37): an open type (a row may hold properties the schema does not declare) and a
         # type derived from it, mechanics with a speciality of their own, in one set.
         employee = key_type("Employee", "staffID", [("name", "Edm.String")], [])
@@ -402,7 +412,7 @@ def seed(store):
                                    (4, "Tesla", "United States"), (5, "Toyota", "Japan")]])
     # Work orders (issue 36): 1 and 3 active only; 2 with a draft ALICE is editing (its lock).
     def work_order(key, title, active, has_active=False, has_draft=False):
-        made = entity(ID=key, title=title)
+        made = entity(ID=key, title=title, words=len(title.split()))
         for name, value in [("IsActiveEntity", active), ("HasActiveEntity", has_active), ("HasDraftEntity", has_draft)]:
             made.set_property(name, value, ValueType.PRIMITIVE, "Edm.Boolean")
         return made
@@ -520,9 +530,9 @@ class CarActions(ActionProcessor):
                     # (PreserveChanges false: the user's own draft is discarded, and made anew below)
                     orders = [o for o in orders if o is not draft]
                 draft = Entity()
-                for prop in ("ID", "title"):
+                for prop in ("ID", "title", "words"):
                     draft.set_property(prop, original.get_value(prop), ValueType.PRIMITIVE,
-                                       "Edm.Int32" if prop == "ID" else "Edm.String")
+                                       "Edm.String" if prop == "title" else "Edm.Int32")
                 for prop, value in [("IsActiveEntity", False), ("HasActiveEntity", True), ("HasDraftEntity", False)]:
                     draft.set_property(prop, value, ValueType.PRIMITIVE, "Edm.Boolean")
                 draft.etag = 'W/"1"'
@@ -538,6 +548,8 @@ class CarActions(ActionProcessor):
                 made = Entity()
                 made.set_property("ID", key, ValueType.PRIMITIVE, "Edm.Int32")
                 made.set_property("title", draft.get_value("title"), ValueType.PRIMITIVE, "Edm.String")
+                made.set_property("words", len((draft.get_value("title") or "").split()), ValueType.PRIMITIVE,
+                                  "Edm.Int32")
                 for prop, value in [("IsActiveEntity", True), ("HasActiveEntity", False), ("HasDraftEntity", False)]:
                     made.set_property(prop, value, ValueType.PRIMITIVE, "Edm.Boolean")
                 made.etag = 'W/"1"'
@@ -546,13 +558,15 @@ class CarActions(ActionProcessor):
             else:
                 # draftActivate: the draft's values are the active entity's, whose version moves on; the draft goes
                 original.set_property("title", draft.get_value("title"), ValueType.PRIMITIVE, "Edm.String")
+                original.set_property("words", len((draft.get_value("title") or "").split()), ValueType.PRIMITIVE,
+                                      "Edm.Int32")
                 original.set_property("HasDraftEntity", False, ValueType.PRIMITIVE, "Edm.Boolean")
                 number = int(original.etag.strip('W/"') or "0") if original.etag else 0
                 original.etag = 'W/"%d"' % (number + 1)
                 self.store.set_entities("WorkOrder", [o for o in orders if o is not draft])
                 answer = original
             body = {"@odata.context": "$metadata#WorkOrder/$entity", "@odata.etag": answer.etag}
-            for prop in ("ID", "IsActiveEntity", "title", "HasActiveEntity", "HasDraftEntity"):
+            for prop in ("ID", "IsActiveEntity", "title", "words", "HasActiveEntity", "HasDraftEntity"):
                 body[prop] = answer.get_value(prop)
         response.set_status(200)
         response.set_header("ETag", answer.etag)
@@ -725,6 +739,17 @@ def wsgi_app():
             environ["wsgi.input"] = io.BytesIO(body)
         if path == "/ks" or path.startswith("/ks/"):
             return segments(environ, start_response)
+        unquoted = path.replace("%3D", "=").replace("%2C", ",")
+        if environ.get("REQUEST_METHOD") in ("PATCH", "MERGE") and unquoted.startswith("/odata/WorkOrder(") and \
+                "IsActiveEntity=false" in unquoted:
+            # (the service works out a draft's words from its title once odatapy has changed it)
+            answer = list(main(environ, start_response))
+            with store.lock:
+                for order in store.entities("WorkOrder"):
+                    if order.get_value("IsActiveEntity") is False:
+                        order.set_property("words", len((order.get_value("title") or "").split()),
+                                           ValueType.PRIMITIVE, "Edm.Int32")
+            return answer
         return (helper if path == "/vh" or path.startswith("/vh/") else main)(environ, start_response)
     return app
 

@@ -9,7 +9,8 @@ import Testing
 /// title changed with `e` reaches the active work order through its draft (edit, PATCH, prepare, activate), and no
 /// draft is left behind; one added with `a` is made a draft (as CAP makes one posted to the set) and activated; a
 /// work order whose draft another user holds is the service's sentence in the outbox, and
-/// nothing changes on the service. Checked over HTTP on the service's side.
+/// nothing changes on the service. A form keeps each field in the draft it opened, and shows what the service's side
+/// effects changed there. Checked over HTTP on the service's side.
 @Suite(
     .serialized, .enabled(if: odatapyRoot != nil, "CARDEALER_ODATAPY_ROOT is not set (see .ci/checks)"),
     .enabled(if: TmuxSession.executable != nil, "tmux is not installed")
@@ -112,6 +113,9 @@ struct IndependentDraftTests {
                 try await workOrders(root, id: 3).map { "\($0.active) \($0.title)" }.sorted()
                     == ["false Kept in the draft", "true \(title)"]
             })
+        // and the words the service works out from it (its side effect, read again: odatapy answers the PATCH with
+        // no entity) show in the form
+        try await app.expect("the draft's words") { $0.contains("words  4  (set by the service)") }
         try app.tmux.sendKeys("Escape")
         try await app.expect("the question") { $0.contains("and the draft on the service?") }
         try app.tmux.sendKeys("y")
