@@ -348,7 +348,8 @@ public final class HTTPClientTransport: ODataTransport {
             guard key != "set-cookie" else { continue }
             headers[key] = headers[key].map { $0 + ", " + value } ?? value
         }
-        if let length = headers["content-length"].flatMap(Int.init), length > maxBodyBytes {
+        // (a HEAD's length is what a GET would send: nothing comes with it)
+        if request.method != .head, let length = headers["content-length"].flatMap(Int.init), length > maxBodyBytes {
             throw Failure.bodyTooLarge
         }
         let status = Int(answer.status.code)

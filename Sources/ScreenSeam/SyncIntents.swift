@@ -232,4 +232,11 @@ public protocol DownloadIntents: Sendable {
     func download(_ download: StreamDownload)
     /// Stops the download under way; nothing is left of its file.
     func cancelDownload()
+    /// Asks the service how large a stream of `key` is (a `HEAD` of it): kept with the entity, where its screen
+    /// shows it (``MediaStream/length``).
+    func measure(_ stream: MediaStream, of key: EntityKey)
+}
+
+extension DownloadIntents {
+    public func measure(_ stream: MediaStream, of key: EntityKey) {}
 }

@@ -47,8 +47,10 @@ struct IndependentMediaTests {
         // From a detail: its media line says what the content is.
         try await app.select("Service manual")
         try app.tmux.sendKeys("Enter")
+        // and how large it is, as the service's answer to a HEAD of it says
+        let size = String(format: "%.1f MB", Double(content.body.count) / 1_048_576)
         try await app.expect("the manual's media line") { screen in
-            screen.split(separator: "\n").contains { $0.contains("Media") && $0.contains(kind) }
+            screen.split(separator: "\n").contains { $0.contains("Media") && $0.contains(kind) && $0.contains(size) }
         }
         let file = app.directory + "/manual.pdf"
         try app.tmux.run("send-keys", "-t", app.tmux.target, "-l", ":save \(file)")

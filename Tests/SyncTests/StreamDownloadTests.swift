@@ -239,4 +239,51 @@ import Testing
             ended?.state == .failed("the service holds no content for it (HTTP 204)"), "\(String(describing: ended))")
         #expect(setup.leftovers.isEmpty)
     }
+
+    @Test func a_streams_size_is_asked_with_a_head_and_kept_with_its_entity_not_read() async throws {
+        let asked = Mutex<[String]>([])
+        let setup = try Setup { request in
+            asked.withLock { $0.append(request.head.components(separatedBy: "\r\n").first ?? "") }
+            // (a HEAD answer: the headers a GET would get, no content)
+            return .bytes(Self.head, close: true)
+        }
+        defer { setup.remove() }
+        let car = EntityKey(entitySet: "Car", value: .int(1))
+        try await setup.engine.cache.write { session in
+            try session.upsertEntity(
+                key: car, entitySet: "Car", type: nil, properties: [.init(name: "carID", value: .int(1))],
+                etag: "W/\"1\"", at: Date(), partial: false)
+        }
+        let manual = MediaStream(property: "manual")
+        setup.engine.measure(manual, of: car)
+        #expect(
+            try await eventually(seconds: 10) {
+                MediaStream.described(in: try setup.engine.cache.entity(car)?.properties ?? [], property: "manual")?
+                    .length == 400_000
+            })
+        #expect(asked.withLock { $0 } == ["HEAD /svc/Car(1)/manual HTTP/1.1"])
+        // Kept beside the values, the copy as complete and of the version it was
+        let kept = try #require(try setup.engine.cache.entity(car))
+        #expect(kept.isComplete && kept.etag == "W/\"1\"" && kept["carID"] == .int(1))
+        // and the request log says it
+        #expect(try setup.engine.cache.requestLog().first?.url.hasSuffix("/svc/Car(1)/manual") == true)
+    }
+
+    @Test func a_size_the_service_does_not_say_is_not_made_up() async throws {
+        let setup = try Setup { _ in
+            .bytes(
+                Array("HTTP/1.1 405 Method Not Allowed\r\nContent-Length: 0\r\nConnection: close\r\n\r\n".utf8),
+                close: true)
+        }
+        defer { setup.remove() }
+        let car = EntityKey(entitySet: "Car", value: .int(1))
+        try await setup.engine.cache.write { session in
+            try session.upsertEntity(
+                key: car, entitySet: "Car", type: nil, properties: [.init(name: "carID", value: .int(1))], etag: nil,
+                at: Date(), partial: false)
+        }
+        setup.engine.measure(MediaStream(), of: car)
+        #expect(try await eventually(seconds: 10) { try setup.engine.cache.requestLog().first?.status == 405 })
+        #expect(MediaStream.described(in: try setup.engine.cache.entity(car)?.properties ?? []) == nil)
+    }
 }

@@ -22,8 +22,13 @@ public final class EntityDetailController: ScreenController {
     let environment: BrowserEnvironment
     let key: EntityKey
     var entity: CachedEntity? {
-        didSet { builtLines = nil }
+        didSet {
+            builtLines = nil
+            askStreamLengths()
+        }
     }
+    /// The streams whose size this screen asked the service for (once each).
+    var askedLengths: Set<String> = []
     /// ``lines`` as last built: a keypress and the frame after it read them several times, and they change only
     /// with the entity (sections, texts and currencies are worked out once per copy of it).
     private var builtLines: [Line]?
@@ -320,9 +325,20 @@ public final class EntityDetailController: ScreenController {
         return lines
     }
 
-    /// `image/png · :save FILE saves it`.
+    /// `image/png · 4.0 KB · :save FILE saves it`.
     static func streamText(_ stream: MediaStream) -> String {
-        (stream.contentType.map { String($0.prefix(80)) } ?? "content") + " · :save FILE saves it"
+        let size = stream.length.map { " · " + ByteCountText.format(Int(clamping: $0)) } ?? ""
+        return (stream.contentType.map { String($0.prefix(80)) } ?? "content") + size + " · :save FILE saves it"
+    }
+
+    /// Asks the service how large each stream shown here is, once per stream while the copy says nothing of it.
+    func askStreamLengths() {
+        guard let downloads = environment.downloads, !key.isTemporary else { return }
+        for line in lines {
+            guard let stream = line.stream, stream.length == nil, askedLengths.insert(stream.lengthKey).inserted
+            else { continue }
+            downloads.measure(stream, of: key)
+        }
     }
 
     /// What `:save` saves here: the stream under the cursor, else the entity's media; nil when it has none.

@@ -54,6 +54,15 @@ extension CacheWriteSession {
     /// An action ran on `key`, which the service then gave as `copy` under `etag`: the writes queued after it go
     /// against that version (`movesQueued`; not after a refusal, where the version is someone else's), and the
     /// cached entity shows the service's values where no write of mine waits on them (those keep my values).
+    /// Keeps what the service said of the size of a stream of `key` (`name`: ``MediaStream/lengthKey``) beside its
+    /// values, leaving how complete the copy is and its version as they are; nothing when `key` is not cached. A
+    /// copy of the entity read again drops it (its stream may have changed too).
+    public func keepStreamLength(_ key: EntityKey, name: String, length: Int64) throws {
+        guard let current = try CacheQueries.entity(db, key: key.canonical, bound: nil) else { return }
+        let kept = ODataProperty(name: name, value: .int(length))
+        try setProperties(key, Self.merge(current.properties, with: [kept]), pendingDelta: 0)
+    }
+
     public func actionRan(
         on key: EntityKey, copy: [ODataProperty], etag: String?, movesQueued: Bool = true, at date: Date
     ) throws {

@@ -17,13 +17,26 @@ public struct MediaStream: Sendable, Hashable {
     public var readLink: String?
     /// The content's own version, when the service gave one.
     public var etag: String?
+    /// Its size in bytes, as the service's answer to a `HEAD` of it said (``lengthName``); nil until then.
+    public var length: Int64?
 
-    public init(property: String? = nil, contentType: String? = nil, readLink: String? = nil, etag: String? = nil) {
+    public init(
+        property: String? = nil, contentType: String? = nil, readLink: String? = nil, etag: String? = nil,
+        length: Int64? = nil
+    ) {
         self.property = property
         self.contentType = contentType
         self.readLink = readLink
         self.etag = etag
+        self.length = length
     }
+
+    /// Where this client keeps a stream's size once the service said it: a name no payload's annotation is kept
+    /// under (``keptName(_:)`` keeps only the three above), so no payload can claim it.
+    public static let lengthName = "@cardealer.contentLength"
+
+    /// The name this stream's size is kept under, among its entity's properties.
+    public var lengthKey: String { (property ?? "") + Self.lengthName }
 
     /// `@odata.mediaContentType`: the content type of the stream named before the `@` (the entity's, with nothing).
     public static let contentTypeName = "@odata.mediaContentType"
@@ -55,9 +68,13 @@ public struct MediaStream: Sendable, Hashable {
             }
             return value
         }
+        var length: Int64?
+        if case .int(let value)? = properties.first(where: { $0.name == prefix + lengthName })?.value { length = value }
         let stream = MediaStream(
-            property: property, contentType: text(contentTypeName), readLink: text(readLinkName), etag: text(etagName))
-        return stream.contentType == nil && stream.readLink == nil && stream.etag == nil ? nil : stream
+            property: property, contentType: text(contentTypeName), readLink: text(readLinkName), etag: text(etagName),
+            length: length)
+        return stream.contentType == nil && stream.readLink == nil && stream.etag == nil && length == nil
+            ? nil : stream
     }
 
     /// The URL the stream is read from: the read link resolved against `serviceRoot`, or by convention from

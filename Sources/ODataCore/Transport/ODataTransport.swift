@@ -7,9 +7,11 @@ public enum RequestMethod: String, Sendable, Hashable, CaseIterable {
     case patch = "PATCH"
     case merge = "MERGE"
     case delete = "DELETE"
+    /// Only the headers of what a GET answers (a stream's length).
+    case head = "HEAD"
 
     /// Safe to send again when the connection was lost before any answer: it changes nothing on the server.
-    public var isSafe: Bool { self == .get }
+    public var isSafe: Bool { self == .get || self == .head }
 }
 
 /// One request the client sends: any method, extra headers and a body.

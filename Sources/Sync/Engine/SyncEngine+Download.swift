@@ -22,6 +22,51 @@ extension SyncEngine: DownloadIntents {
         intents.yield(.cancelDownload)
     }
 
+    public nonisolated func measure(_ stream: MediaStream, of key: EntityKey) {
+        intents.yield(.measure(stream, key))
+    }
+
+    /// Asks the service for the size of `stream` of `key`: a `HEAD` of the URL `:save` reads (the same origin only,
+    /// as any request), its `Content-Length` kept with the entity. Once per stream while its copy holds none;
+    /// offline, not at all (the screen asks again when it is shown again).
+    func startMeasuring(_ stream: MediaStream, of key: EntityKey) {
+        let subject = key.canonical + "\u{1F}" + stream.lengthKey
+        guard isOnline, !measuring.contains(subject) else { return }
+        measuring.insert(subject)
+        let url = stream.url(
+            entityURL: builder.url(ResourcePath(key), QueryOptions()), serviceRoot: builder.serviceRoot)
+        var request = TransportRequest(url: url, headers: ["Accept": "*/*"], dialect: model?.dialect)
+        request.method = .head
+        let (transport, clock, cache) = (self.transport, self.clock, self.cache)
+        Task { [weak self] in
+            let started = clock.now()
+            var entry = RequestLogEntry(
+                url: url, status: nil, bytes: 0, duration: 0, outcome: .failed, startedAt: started, attempts: 1)
+            var length: Int64?
+            do {
+                let response = try await transport.send(request)
+                entry.status = response.status
+                if (200..<300).contains(response.status) {
+                    entry.outcome = .fetched
+                    length = response.headers["content-length"].flatMap { Int64($0) }.flatMap { $0 >= 0 ? $0 : nil }
+                }
+            } catch {
+                entry.error = (error as? ODataError)?.description ?? String(describing: error)
+            }
+            entry.duration = clock.now().timeIntervalSince(started)
+            let (logged, found) = (entry, length)
+            try? await cache.write { session in
+                try session.appendRequestLog(logged)
+                if let found { try session.keepStreamLength(key, name: stream.lengthKey, length: found) }
+            }
+            await self?.measured(subject)
+        }
+    }
+
+    func measured(_ subject: String) {
+        measuring.remove(subject)
+    }
+
     /// Starts saving `download`'s stream (cancelling one under way).
     func startDownload(_ download: StreamDownload) {
         // (the one under way ends, its part file gone, before this one begins)

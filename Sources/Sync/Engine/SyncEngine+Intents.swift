@@ -23,6 +23,8 @@ enum Intent: Sendable {
     /// A stream to save to a file, and Esc while it is saved (``DownloadIntents``).
     case download(StreamDownload)
     case cancelDownload
+    /// A stream whose size a screen shows.
+    case measure(MediaStream, EntityKey)
     /// Sends the writes that are due (at start: those recorded before a restart, the waits of ended processes over).
     case flushOutbox
     /// Resumes once every earlier intent is handled (tests, ``SyncEngine/waitUntilIdle()``).
@@ -89,6 +91,8 @@ extension SyncEngine: SyncIntents {
             startDownload(download)
         case .cancelDownload:
             stopDownload()
+        case .measure(let stream, let key):
+            startMeasuring(stream, of: key)
         case .close(let screen):
             guard let state = screens.removeValue(forKey: screen) else { return }
             release(state.shown.union(state.predicted), from: screen)
