@@ -1,3 +1,4 @@
+import CarDealerTestSupport
 import EntityCache
 import Foundation
 import ODataCore
@@ -11,43 +12,9 @@ import Testing
 /// opens, resumes the values a draft of the user's own holds, keeps each field left changed in it, shows what the
 /// service changed in the draft since (a side effect) where the user has not typed, and discards it on Esc.
 @MainActor @Suite struct FormDraftTests {
-    static let model: ServiceModel = {
-        let document = """
-            <edmx:Edmx Version="4.0" xmlns:edmx="http://docs.oasis-open.org/odata/ns/edmx">
-            <edmx:Reference Uri="https://sap.github.io/odata-vocabularies/vocabularies/Common.xml">
-              <edmx:Include Alias="Common" Namespace="com.sap.vocabularies.Common.v1"/>
-            </edmx:Reference>
-            <edmx:DataServices><Schema Namespace="S" xmlns="http://docs.oasis-open.org/odata/ns/edm">
-              <EntityType Name="Orders"><Key><PropertyRef Name="ID"/><PropertyRef Name="IsActiveEntity"/></Key>
-                <Property Name="ID" Type="Edm.Int32" Nullable="false"/>
-                <Property Name="title" Type="Edm.String"/>
-                <Property Name="note" Type="Edm.String"/>
-                <Property Name="total" Type="Edm.Int32"/>
-                <Property Name="IsActiveEntity" Type="Edm.Boolean" Nullable="false" DefaultValue="true"/>
-              </EntityType>
-              <Action Name="draftEdit" IsBound="true" EntitySetPath="in">
-                <Parameter Name="in" Type="S.Orders"/><ReturnType Type="S.Orders"/></Action>
-              <Action Name="draftActivate" IsBound="true" EntitySetPath="in">
-                <Parameter Name="in" Type="S.Orders"/><ReturnType Type="S.Orders"/></Action>
-              <EntityContainer Name="EntityContainer"><EntitySet Name="Orders" EntityType="S.Orders"/></EntityContainer>
-              <Annotations Target="S.EntityContainer/Orders">
-                <Annotation Term="Common.DraftRoot"><Record Type="Common.DraftRootType">
-                  <PropertyValue Property="ActivationAction" String="S.draftActivate"/>
-                  <PropertyValue Property="EditAction" String="S.draftEdit"/>
-                </Record></Annotation>
-              </Annotations>
-              <Annotations Target="S.Orders/total">
-                <Annotation Term="Org.OData.Core.V1.Computed" Bool="true"/></Annotations>
-            </Schema></edmx:DataServices></edmx:Edmx>
-            """
-        do { return try EDMXParser.parse(Array(document.utf8)) } catch { fatalError("\(error)") }
-    }()
+    static let model = DraftOrders.model
 
-    static func key(active: Bool) -> EntityKey {
-        EntityKey(
-            entitySet: "Orders",
-            values: [.init(name: "ID", value: .int(1)), .init(name: "IsActiveEntity", value: .bool(active))])
-    }
+    static func key(active: Bool) -> EntityKey { DraftOrders.key(active: active) }
 
     static func values(title: String, note: String, total: Int64, active: Bool) -> [ODataProperty] {
         [

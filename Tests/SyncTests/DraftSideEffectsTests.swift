@@ -11,51 +11,10 @@ import Testing
 /// `SourceProperties`, what it names as targets is read again from the draft (the service answered the `PATCH`
 /// without the entity), so the form shows what the service worked out; a field that sets nothing off reads nothing.
 @Suite struct DraftSideEffectsTests {
-    static let root = "http://cap.test/odata/v4/orders/"
-    static let model: ServiceModel = {
-        let document = """
-            <edmx:Edmx Version="4.0" xmlns:edmx="http://docs.oasis-open.org/odata/ns/edmx">
-            <edmx:Reference Uri="https://sap.github.io/odata-vocabularies/vocabularies/Common.xml">
-              <edmx:Include Alias="Common" Namespace="com.sap.vocabularies.Common.v1"/>
-            </edmx:Reference>
-            <edmx:DataServices><Schema Namespace="S" xmlns="http://docs.oasis-open.org/odata/ns/edm">
-              <EntityType Name="Orders"><Key><PropertyRef Name="ID"/><PropertyRef Name="IsActiveEntity"/></Key>
-                <Property Name="ID" Type="Edm.Int32" Nullable="false"/>
-                <Property Name="title" Type="Edm.String"/>
-                <Property Name="note" Type="Edm.String"/>
-                <Property Name="total" Type="Edm.Int32"/>
-                <Property Name="IsActiveEntity" Type="Edm.Boolean" Nullable="false" DefaultValue="true"/>
-              </EntityType>
-              <Action Name="draftEdit" IsBound="true" EntitySetPath="in">
-                <Parameter Name="in" Type="S.Orders"/><Parameter Name="PreserveChanges" Type="Edm.Boolean"/>
-                <ReturnType Type="S.Orders"/></Action>
-              <Action Name="draftActivate" IsBound="true" EntitySetPath="in">
-                <Parameter Name="in" Type="S.Orders"/><ReturnType Type="S.Orders"/></Action>
-              <EntityContainer Name="EntityContainer"><EntitySet Name="Orders" EntityType="S.Orders"/></EntityContainer>
-              <Annotations Target="S.EntityContainer/Orders">
-                <Annotation Term="Common.DraftRoot"><Record Type="Common.DraftRootType">
-                  <PropertyValue Property="ActivationAction" String="S.draftActivate"/>
-                  <PropertyValue Property="EditAction" String="S.draftEdit"/>
-                </Record></Annotation>
-              </Annotations>
-              <Annotations Target="S.Orders">
-                <Annotation Term="Common.SideEffects" Qualifier="Total"><Record>
-                  <PropertyValue Property="SourceProperties"><Collection><PropertyPath>title</PropertyPath>
-                  </Collection></PropertyValue>
-                  <PropertyValue Property="TargetProperties"><Collection><String>total</String></Collection>
-                  </PropertyValue></Record></Annotation>
-              </Annotations>
-            </Schema></edmx:DataServices></edmx:Edmx>
-            """
-        do { return try EDMXParser.parse(Array(document.utf8)) } catch { fatalError("\(error)") }
-    }()
-
-    static let active = EntityKey(
-        entitySet: "Orders",
-        values: [.init(name: "ID", value: .int(1)), .init(name: "IsActiveEntity", value: .bool(true))])
-    static let draft = EntityKey(
-        entitySet: "Orders",
-        values: [.init(name: "ID", value: .int(1)), .init(name: "IsActiveEntity", value: .bool(false))])
+    static let root = DraftOrders.root
+    static let model = DraftOrders.model
+    static let active = DraftOrders.key(active: true)
+    static let draft = DraftOrders.key(active: false)
     static let draftURL = root + "Orders(ID=1,IsActiveEntity=false)"
 
     /// A service whose `PATCH` of the draft answers 204, and whose draft's total is 42 once its title changed.

@@ -33,16 +33,8 @@ extension Outbox {
         let keep = [ODataProperty(name: "PreserveChanges", value: .bool(true))]
         guard case .success(let request) = draftAction(edit, on: key, inSet: key.entitySet, keep, attempt: attempt)
         else { return }
-        let started = clock.now()
-        let outcome = await runner.exchange(request)
-        guard case .success(let response) = outcome else {
-            // (no answer: the save goes the queued way)
-            logWrite(request, status: nil, bytes: 0, started: started, attempts: 1, error: "\(outcome)")
-            await record { _ in }
-            return
-        }
-        let failure = await noteAnswer(
-            response, to: request, attempts: 1, started: started, inBatch: false, at: clock.now())
+        // (no answer: the save goes the queued way)
+        guard let (response, failure) = await sendNow(request) else { return }
         if (200..<300).contains(response.status) {
             // (made, whatever the answer holds: Esc discards it; without a copy the form shows the entity's values)
             let copy = runner.decodedCopy(response.body, entitySet: key.entitySet)
@@ -52,9 +44,7 @@ extension Outbox {
         if response.status == 409 {
             // A draft of the user's own is there: it is resumed as it is.
             let read = TransportRequest(url: builder.url(ResourcePath(draft), QueryOptions()), dialect: model.dialect)
-            let readAt = clock.now()
-            if case .success(let found) = await runner.exchange(read) {
-                _ = await noteAnswer(found, to: read, attempts: 1, started: readAt, inBatch: false, at: clock.now())
+            if let (found, _) = await sendNow(read) {
                 if found.status == 200, let copy = runner.decodedCopy(found.body, entitySet: key.entitySet) {
                     await keepOpen(draft, of: key, copy: copy, etag: found.etag ?? runner.etagInBody(found.body))
                     return
@@ -84,15 +74,7 @@ extension Outbox {
         let attempt = WriteRequestBuilder.Attempt(requestID: SyncEngine.requestID(), firstSent: clock.now(), etag: "*")
         let request = writes.update(
             draft, changes: changes, types: propertyTypes(of: key.entitySet), attempt: attempt)
-        let started = clock.now()
-        let outcome = await runner.exchange(request)
-        guard case .success(let response) = outcome else {
-            logWrite(request, status: nil, bytes: 0, started: started, attempts: 1, error: "\(outcome)")
-            await record { _ in }
-            return
-        }
-        let failure = await noteAnswer(
-            response, to: request, attempts: 1, started: started, inBatch: false, at: clock.now())
+        guard let (response, failure) = await sendNow(request) else { return }
         if (200..<300).contains(response.status) {
             // The draft as the service now holds it: its answer, else what its side effects name read again (a
             // value the service works out from the one changed), else the values sent.
@@ -140,10 +122,22 @@ extension Outbox {
         var options = QueryOptions()
         if !whole { options.select = names }
         let request = TransportRequest(url: builder.url(ResourcePath(draft), options), dialect: model?.dialect)
-        let started = clock.now()
-        guard case .success(let response) = await runner.exchange(request) else { return nil }
-        _ = await noteAnswer(response, to: request, attempts: 1, started: started, inBatch: false, at: clock.now())
-        guard response.status == 200 else { return nil }
+        guard let (response, _) = await sendNow(request), response.status == 200 else { return nil }
         return runner.decodedCopy(response.body, entitySet: set)
+    }
+
+    /// Sends `request` once, now, and logs it: its answer and the service's sentence for a refusal; nil when no
+    /// answer came (its failure logged).
+    func sendNow(_ request: TransportRequest) async -> (response: TransportResponse, failure: String?)? {
+        let started = clock.now()
+        let outcome = await runner.exchange(request)
+        guard case .success(let response) = outcome else {
+            logWrite(request, status: nil, bytes: 0, started: started, attempts: 1, error: "\(outcome)")
+            await record { _ in }
+            return nil
+        }
+        let failure = await noteAnswer(
+            response, to: request, attempts: 1, started: started, inBatch: false, at: clock.now())
+        return (response, failure)
     }
 }
