@@ -94,4 +94,15 @@ import Testing
         _ = setup.app.handle([.key(.char("y"))])
         #expect(setup.writes.drafts.last == "discard Orders(ID=1,IsActiveEntity=true)")
     }
+
+    @Test func a_field_kept_in_the_draft_then_typed_back_is_saved_as_typed() async throws {
+        let setup = try open()
+        try serviceDraft(setup, title: "Old", note: "", total: 7)
+        _ = try await frame(setup, holding: "Editing a draft on the service")
+        // The title changed and left (kept in the draft), then typed back as it came, and saved
+        _ = setup.app.handle([.key(.ctrl("u"))] + "New".map { .key(.char($0)) } + [.key(.tab), .key(.backTab)])
+        _ = setup.app.handle([.key(.ctrl("u"))] + "Old".map { .key(.char($0)) } + [.key(.enter)])
+        // The save says so: the draft holds New, which the activation would otherwise keep
+        #expect(setup.writes.saved.last?.changes == [ODataProperty(name: "title", value: .string("Old"))])
+    }
 }

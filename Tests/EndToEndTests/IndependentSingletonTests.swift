@@ -78,4 +78,13 @@ struct IndependentSingletonTests {
         try app.tmux.sendKeys("q")
         try await app.expect("a clean exit") { $0.contains("EXIT=0") }
     }
+
+    @Test func a_url_naming_the_singleton_opens_its_entity_not_a_list() async throws {
+        let root = try #require(odatapyRoot)
+        let app = try Launch("browse \(root)Dealership", columns: 100, rows: 12)
+        defer { app.close() }
+        try await app.expect("its screen") { $0.contains("Dealership detail") && $0.contains("Showroom") }
+        try app.tmux.sendKeys("q")
+        try await app.expect("a clean exit") { $0.contains("EXIT=0") }
+    }
 }

@@ -97,4 +97,14 @@ import Testing
         }
         #expect(keys == ["Trips": ["Me/Trips(2)"], "Friends": ["People('scott')"]])
     }
+
+    @Test func a_path_through_a_singleton_names_its_contained_set_and_a_hostile_name_is_no_singleton() throws {
+        let model = try EDMXParser.parse(Self.tripPin)
+        #expect(model.entitySet(of: try #require(ResourcePath.parse(relative: "Me/Trips"))) == "Me/Trips")
+        #expect(model.entitySet(of: try #require(ResourcePath.parse(relative: "Me/Friends"))) == "People")
+        // A name that would be another entity's key in the cache is passed over.
+        let hostile = Self.tripPin.replacingOccurrences(
+            of: #"<Singleton Name="Me""#, with: #"<Singleton Name="People('scott')""#)
+        #expect(try EDMXParser.parse(hostile).singletons.isEmpty)
+    }
 }

@@ -484,6 +484,16 @@ public final class EditFormController: ScreenController {
             onCreate?()
             return .pop
         }
+        if draft.asked {
+            // A field kept in the draft, then typed back as it came: the draft holds the other value, which the
+            // activation would keep, so it is sent as typed.
+            for field in fields where field.isEditable && !changes.contains(where: { $0.name == field.input.name }) {
+                guard let kept = draft.kept[field.input.name], kept != field.text,
+                    case .success(let value) = field.input.parse(field.text)
+                else { continue }
+                changes.append(ODataProperty(name: field.input.name, value: value))
+            }
+        }
         guard !changes.isEmpty, let key else {
             leaveDraft()
             return .pop

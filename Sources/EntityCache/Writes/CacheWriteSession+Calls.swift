@@ -27,7 +27,7 @@ extension CacheQueries {
         else { return nil }
         let entity: String? = row[0]
         return CallResult(
-            entityKey: entity.flatMap(EntityKey.init(canonical:)), value: row[1],
+            entityKey: entity.flatMap { EntityKey(stored: $0) }, value: row[1],
             fetchedAt: Date(timeIntervalSince1970: row[2]))
     }
 }

@@ -863,7 +863,9 @@ public enum EDMXParser {
             }
             // (a singleton without a name or a type is passed over: it never makes `$metadata` unusable)
             let singletons = node.children(named: "Singleton").compactMap { singleton -> Singleton? in
-                guard let name = singleton.attribute("Name"), !name.isEmpty, let type = singleton.attribute("Type")
+                // (its name is its entity's key in the cache: only a plain name, never one like `Car(1)`)
+                guard let name = singleton.attribute("Name"), KeyPredicate.isIdentifier(name),
+                    let type = singleton.attribute("Type")
                 else { return nil }
                 return Singleton(name: name, entityType: qualify(type), navigationBindings: bindings(of: singleton))
             }

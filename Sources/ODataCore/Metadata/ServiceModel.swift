@@ -371,7 +371,11 @@ extension ServiceModel {
             }
             // (the path before must end in one entity)
             let container = ResourcePath(segments: Array(path.segments[..<index]))
-            guard container.segments.last?.key != nil else { return nil }
+            guard
+                container.segments.last?.key != nil
+                    || (container.segments.count == 1
+                        && entitySet(named: container.segments[0].name)?.isSingleton == true)
+            else { return nil }
             set = container.canonical + "/" + segment.name
         }
         return set

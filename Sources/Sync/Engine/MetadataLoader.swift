@@ -67,7 +67,8 @@ public enum MetadataLoader {
                 let first = path.split(separator: "/").first.map { String($0.prefix { $0 != "(" }) } ?? ""
                 guard let set = first.removingPercentEncoding, loaded.model.entitySet(named: set) != nil else { break }
                 var found = loaded
-                found.entitySet = set
+                // (a singleton is one entity: its path opens it, no list)
+                found.entitySet = loaded.model.entitySet(named: set)?.isSingleton == true ? nil : set
                 found.path = path
                 return found
             }

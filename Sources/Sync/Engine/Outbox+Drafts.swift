@@ -97,6 +97,11 @@ extension Outbox {
         // takes the change as it is; one gone from the service meanwhile is made again.
         var patched = false
         if openDrafts.removeValue(forKey: entry.entityKey.canonical) == draft {
+            // (a request id of its own: the draft made again below is another, whose PATCH must not be answered
+            // from this one's)
+            let patch = writes.update(
+                draft, changes: entry.changes, types: propertyTypes(of: entry.entitySet),
+                attempt: attempt("patch-open", etag: "*"))
             let started = clock.now()
             let outcome = await runner.exchange(patch)
             if case .success(let response) = outcome, response.status == 404 {

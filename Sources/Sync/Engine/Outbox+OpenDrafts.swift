@@ -24,8 +24,9 @@ extension Outbox {
     /// Makes (or resumes) the draft of the active entity `key`, whose form shows version `etag`.
     func openDraft(of key: EntityKey, etag: String?) async {
         guard let model, let actions = model.draftActions(ofSet: key.entitySet), let edit = actions.edit,
-            let draft = model.draftKey(of: key), openDrafts[key.canonical] == nil
+            let draft = model.draftKey(of: key)
         else { return }
+        // (one left open by a form closed otherwise than by Esc is the user's own: the 409 below resumes it)
         // (a discard of that draft still queued would go after it: the save then makes its own)
         let queued = (try? cache.outboxEntries()) ?? []
         guard !queued.contains(where: { $0.entityKey == draft || $0.entityKey == key }) else { return }
