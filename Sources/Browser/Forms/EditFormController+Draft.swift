@@ -41,7 +41,7 @@ extension EditFormController {
         var changed = false
         // (not the key, nor what says which copy it is: the form is on the active entity)
         let keys = environment.model.entityType(ofSet: copy.entitySet).map(environment.model.keyProperties(of:)) ?? []
-        let copies: Set<String> = [DraftActions.activeKey, "HasActiveEntity", "HasDraftEntity"]
+        let copies = ServiceModel.draftPropertyNames
         for index in fields.indices where fields[index].readOnly != Self.notLoaded {
             let name = fields[index].input.name
             guard !keys.contains(name), !copies.contains(name), let value = copy[name] else { continue }

@@ -104,6 +104,9 @@ extension ServiceModel {
         ("HasDraftEntity", false, "Has a draft"),
     ]
 
+    /// The names of ``draftProperties``: what says which copy an entity is.
+    public static let draftPropertyNames = Set(draftProperties.map(\.name))
+
     /// Marks the draft properties of the types of sets edited through drafts (``draftProperties``) read-only, hides
     /// those that say nothing on a list, and names them where the service does not.
     mutating func settleDraftProperties() {
