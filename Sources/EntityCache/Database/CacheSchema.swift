@@ -284,6 +284,12 @@ enum CacheSchema {
             // (issue 36): sent again, that draft is activated, not a second one made.
             try db.execute(sql: "ALTER TABLE outbox ADD COLUMN draft TEXT")
         }
+        migrator.registerMigration("v21: the writes a write waits its turn among") { db in
+            // A discard of a form's draft (issue 36) is a write of the draft's key, yet it must go before a change of
+            // the active entity saved after it, which makes a draft of its own: it is sent in the active one's
+            // turn. Null: the entity's own key (`entityKey`).
+            try db.execute(sql: "ALTER TABLE outbox ADD COLUMN orderKey TEXT")
+        }
         return migrator
     }
 }

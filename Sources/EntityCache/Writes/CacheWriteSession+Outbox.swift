@@ -47,19 +47,23 @@ extension CacheWriteSession {
         return db.lastInsertedRowID
     }
 
-    /// A delete of the draft a dropped create left on the service (issue 36): the draft was never cached, and it is
-    /// deleted whatever its version (`If-Match: *`); a service that no longer holds it answers 404, which settles it.
+    /// A delete of a draft on the service (issue 36): one a dropped create left, or the one a form left without
+    /// saving. The draft is deleted whatever its version (`If-Match: *`); a service that no longer holds it answers
+    /// 404, which settles it. With `active`, the draft's active entity, it is sent in that entity's turn: a change of
+    /// the active entity saved after it (which makes a draft of its own) waits for it, and one saved before goes
+    /// first.
     public func enqueueDraftDiscard(
-        _ draft: EntityKey, entitySet: String, requestID: String, at date: Date
+        _ draft: EntityKey, of active: EntityKey? = nil, entitySet: String, requestID: String, at date: Date
     ) throws -> Int64 {
         try db.execute(
             sql: """
-                INSERT INTO outbox (entityKey, entitySet, kind, changes, base, baseEtag, requestID, state, createdAt)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                INSERT INTO outbox (
+                    entityKey, entitySet, kind, changes, base, baseEtag, requestID, state, createdAt, orderKey)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """,
             arguments: [
                 draft.canonical, entitySet, OutboxEntry.Kind.delete.rawValue, Self.encode([]), Self.encode([]), "*",
-                requestID, OutboxEntry.State.pending.rawValue, date.timeIntervalSince1970,
+                requestID, OutboxEntry.State.pending.rawValue, date.timeIntervalSince1970, active?.canonical,
             ]
         )
         return db.lastInsertedRowID
@@ -160,7 +164,7 @@ extension CacheWriteSession {
 
     /// The writes to send now, claimed by `claimant` in this transaction: for each entity the oldest unsettled
     /// write, when it is queued and due (a failed or conflicting write holds its entity's later ones back, so one
-    /// entity's writes go in the order made). A create that links or hangs from an entity not yet created waits
+    /// entity's writes go in the order made; a form's draft discarded goes in its active entity's turn, `orderKey`). A create that links or hangs from an entity not yet created waits
     /// for that entity's key.
     ///
     /// Another browser on the same cache file reads the same outbox: a write claimed by it is left alone until its
@@ -182,7 +186,7 @@ extension CacheWriteSession {
         let due = try CacheQueries.outbox(
             db,
             where: """
-                id IN (SELECT MIN(id) FROM outbox GROUP BY entityKey) AND state IN \(queuedStates)
+                id IN (SELECT MIN(id) FROM outbox GROUP BY coalesce(orderKey, entityKey)) AND state IN \(queuedStates)
                 AND (nextAttemptAt IS NULL OR nextAttemptAt <= ?)
                 AND (claimedBy IS NULL OR claimedBy = ? OR claimedUntil <= ?)
                 AND NOT (kind = 'create' AND (instr(coalesce(bindKey, ''), ?) > 0 OR instr(coalesce(parentKey, ''), ?) > 0))

@@ -33,6 +33,8 @@ extension Outbox {
 
     /// Sends `entry` through the draft of its entity (see above).
     func sendThroughDraft(_ entry: OutboxEntry, draft: EntityKey, actions: DraftActions) async {
+        // (a form's draft still being made, or a field still being kept in it, comes first: the change takes it)
+        await waitForDraftWork(on: entry.entityKey)
         // (marks it on its way; the change itself is aimed at the draft below)
         guard await prepared(entry) != nil else { return }
         let firstSent = entry.firstSent ?? clock.now()

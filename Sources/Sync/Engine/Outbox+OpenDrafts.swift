@@ -21,6 +21,35 @@ import ODataCore
 /// every value the fields sent, so a field whose `PATCH` got no answer loses nothing. Offline, no draft is made
 /// here at all: the save is queued, and sent through a draft of its own when the service is back.
 extension Outbox {
+    /// Runs `work` on the draft of the active entity `key` after the draft work asked for on it before (a field is
+    /// kept in the draft the form's opening made, and a discard follows both), off the caller: fetches and other
+    /// writes go on meanwhile. A change of `key` sent through its draft waits for it
+    /// (``waitForDraftWork(on:)``), so a save made while the form's draft is still being made takes that draft,
+    /// whichever flush sends it.
+    func queueDraftWork(on key: EntityKey, _ work: @escaping @Sendable (Outbox) async -> Void) {
+        let name = key.canonical
+        let before = draftWork[name]?.task
+        draftWorkNumber += 1
+        let number = draftWorkNumber
+        draftWork[name] = (
+            number,
+            Task {
+                await before?.value
+                await work(self)
+                if self.draftWork[name]?.number == number { self.draftWork[name] = nil }
+            }
+        )
+    }
+
+    /// Returns once the draft work asked for on `key` so far has ended.
+    func waitForDraftWork(on key: EntityKey) async {
+        while let (number, task) = draftWork[key.canonical] {
+            await task.value
+            // (work asked for while this waited is waited for too; the entry is gone once its last task ended)
+            if draftWork[key.canonical]?.number == number { return }
+        }
+    }
+
     /// Makes (or resumes) the draft of the active entity `key`, whose form shows version `etag`.
     func openDraft(of key: EntityKey, etag: String?) async {
         guard let model, let actions = model.draftActions(ofSet: key.entitySet), let edit = actions.edit,
@@ -107,7 +136,8 @@ extension Outbox {
         guard let draft = openDrafts.removeValue(forKey: key.canonical) else { return }
         let (now, requestID) = (clock.now(), SyncEngine.requestID())
         await record {
-            _ = try $0.enqueueDraftDiscard(draft, entitySet: key.entitySet, requestID: requestID, at: now)
+            _ = try $0.enqueueDraftDiscard(
+                draft, of: key, entitySet: key.entitySet, requestID: requestID, at: now)
         }
         flush()
     }

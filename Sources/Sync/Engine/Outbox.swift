@@ -32,6 +32,11 @@ actor Outbox {
     /// The drafts made (or resumed) while a form is open on their active entities, by the active entity's canonical
     /// key (``openDraft(of:etag:)``): a change saved from that form is sent to the draft without making it again.
     var openDrafts: [String: EntityKey] = [:]
+    /// The draft work last asked for on each active entity, by its canonical key (``queueDraftWork(on:_:)``): the
+    /// next waits for it, and so does a change of that entity sent through its draft.
+    var draftWork: [String: (number: Int, task: Task<Void, Never>)] = [:]
+    /// Numbers ``draftWork``'s entries, so that one ending removes only itself.
+    var draftWorkNumber = 0
 
     init(
         engine: SyncEngine, configuration: SyncEngine.Configuration, cache: CacheDatabase,

@@ -119,12 +119,12 @@ extension SyncEngine: SyncIntents {
         case .invoke(let invocation):
             await record(invocation)
         case .editDraft(let key, let etag):
-            draftWork { await $0.openDraft(of: key, etag: etag) }
+            await draftWork(on: key) { await $0.openDraft(of: key, etag: etag) }
         case .changeDraft(let change):
-            draftWork { await $0.changeDraft(of: change.key, changes: change.changes) }
+            await draftWork(on: change.key) { await $0.changeDraft(of: change.key, changes: change.changes) }
         case .discardDraft(let key):
             // (queued, as any write: offline too)
-            chainDraftWork { await $0.discardDraft(of: key) }
+            await outbox.queueDraftWork(on: key) { await $0.discardDraft(of: key) }
         case .resolve(let id, let resolution):
             await apply(resolution, to: id)
         case .flushOutbox:

@@ -48,30 +48,12 @@ extension SyncEngine: WriteIntents {
         intents.yield(.discardDraft(key))
     }
 
-    /// Runs `work` on the outbox after the draft work asked for before it (a field is kept in the draft the form's
-    /// opening made, and a discard follows both), off the intents' loop: fetches go on meanwhile. Offline, nothing
-    /// is asked of the service: a change saved goes the queued way.
-    func draftWork(_ work: @escaping @Sendable (Outbox) async -> Void) {
+    /// Runs `work` on the outbox after the draft work asked for on `key` before it (``Outbox/queueDraftWork(on:_:)``),
+    /// off the intents' loop: fetches go on meanwhile. Offline, nothing is asked of the service: a change saved goes
+    /// the queued way.
+    func draftWork(on key: EntityKey, _ work: @escaping @Sendable (Outbox) async -> Void) async {
         guard isOnline else { return }
-        chainDraftWork(work)
-    }
-
-    func chainDraftWork(_ work: @escaping @Sendable (Outbox) async -> Void) {
-        let before = draftChain?.task
-        let outbox = outbox
-        let number = (draftChain?.number ?? 0) + 1
-        draftChain = (
-            number,
-            Task {
-                await before?.value
-                await work(outbox)
-                await self.draftWorkEnded(number)
-            }
-        )
-    }
-
-    func draftWorkEnded(_ number: Int) {
-        if draftChain?.number == number { draftChain = nil }
+        await outbox.queueDraftWork(on: key, work)
     }
 
     public nonisolated func resolve(outboxEntry id: Int64, _ resolution: OutboxResolution) {
@@ -98,12 +80,8 @@ extension SyncEngine: WriteIntents {
             note(failure: String(describing: error))
             return
         }
-        // (after the draft work under way: a change saved from a form goes to the draft its opening made)
-        if draftChain != nil {
-            chainDraftWork { await $0.flush() }
-        } else {
-            await flushOutbox()
-        }
+        // (a change saved from a form goes to the draft its opening made: its send waits for that draft work)
+        await flushOutbox()
     }
 
     /// Records a create under a temporary key (it shows at once where it was added), and, for a row reached

@@ -118,8 +118,6 @@ public actor SyncEngine {
     /// `:save`: the last stream saved or being saved, and its task while it runs.
     var downloads = Downloads()
     var downloadTask: Task<Void, Never>?
-    /// The draft work asked for last (``draftWork(_:)``), which the next waits for.
-    var draftChain: (number: Int, task: Task<Void, Never>)?
     /// The streams whose size is being asked (``startMeasuring(_:of:)``), by entity and stream.
     var measuring: Set<String> = []
     nonisolated let intents: AsyncStream<Intent>.Continuation
