@@ -84,9 +84,9 @@ import Testing
                     .init(name: "IsActiveEntity", value: .bool(true)),
                 ], etag: "W/\"1\"", at: Date(), partial: false)
         }
-        // (on the wall clock: the retry is due a second later)
+        // (on the wall clock: the retry is due seconds later, long after the save below)
         var configuration = SyncEngine.Configuration(serviceRoot: DraftOutboxTests.root)
-        configuration.writeRetry = RetryPolicy(maxAttempts: .max, baseDelay: 1, maxDelay: 1, budget: .infinity)
+        configuration.writeRetry = RetryPolicy(maxAttempts: .max, baseDelay: 4, maxDelay: 4, budget: .infinity)
         let engine = SyncEngine(
             configuration: configuration, cache: cache, transport: transport, model: DraftOutboxTests.model,
             random: { 0.5 })
@@ -95,8 +95,7 @@ import Testing
         engine.editDraft(of: DraftOutboxTests.active, etag: "W/\"1\"")
         #expect(try await eventually { try cache.entity(draft) != nil })
         engine.discardDraft(of: DraftOutboxTests.active)
-        #expect(try await eventually { deletes.withLock { $0 } == 1 })
-        #expect(try await eventually { try cache.outboxEntries().first?.nextAttemptAt != nil })
+        #expect(try await eventually { deletes.withLock { $0 } >= 1 })
         // When the entity is changed again and saved (the form opened again made no draft: the discard is queued)
         engine.save(Self.change)
         await engine.flushIntents()
