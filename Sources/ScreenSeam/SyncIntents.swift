@@ -225,12 +225,37 @@ public struct StreamDownload: Sendable, Hashable {
     }
 }
 
-/// What screens ask the fetcher to save: one stream at a time, its progress on the status
+/// `:upload FILE` (issue 37): a file's content to put in place of a stream's, once the user said yes.
+public struct StreamUpload: Sendable, Hashable {
+    /// The entity that holds the stream.
+    public var key: EntityKey
+    /// Which stream (the entity's media, or a stream property), and what its payload said of it (its version).
+    public var stream: MediaStream
+    /// The file read, as an absolute path.
+    public var path: String
+    /// The file as the user named it, for sentences.
+    public var shownPath: String
+    /// What the content is (`image/png`), sent as its `Content-Type`.
+    public var contentType: String
+
+    public init(key: EntityKey, stream: MediaStream, path: String, shownPath: String, contentType: String) {
+        self.key = key
+        self.stream = stream
+        self.path = path
+        self.shownPath = shownPath
+        self.contentType = contentType
+    }
+}
+
+/// What screens ask the fetcher to save or upload: one stream at a time, its progress on the status
 /// (the status's `download`). Fire-and-forget, as ``SyncIntents``.
 public protocol DownloadIntents: Sendable {
     /// Starts saving a stream (one already under way is cancelled first).
     func download(_ download: StreamDownload)
-    /// Stops the download under way; nothing is left of its file.
+    /// Starts putting a file's content in place of a stream's on the service (one transfer under way is cancelled
+    /// first); the entity is read again once it is done.
+    func upload(_ upload: StreamUpload)
+    /// Stops the transfer under way; nothing is left of a download's file.
     func cancelDownload()
     /// Asks the service how large a stream of `key` is (a `HEAD` of it): kept with the entity, where its screen
     /// shows it (``MediaStream/length``).

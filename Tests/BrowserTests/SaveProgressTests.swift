@@ -20,6 +20,8 @@ import Testing
         let stops = Mutex(0)
         func download(_ download: StreamDownload) { asked.withLock { $0.append(download) } }
         func cancelDownload() { stops.withLock { $0 += 1 } }
+        func upload(_ upload: StreamUpload) { uploads.withLock { $0.append(upload) } }
+        let uploads = Mutex<[StreamUpload]>([])
     }
 
     func status(_ terminal: HeadlessTerminal) -> String { terminal.lastFrame.last ?? "" }
@@ -62,5 +64,34 @@ import Testing
         // With no save running, Esc is the list's own again
         _ = app.handle([.key(.escape)])
         #expect(downloads.stops.withLock { $0 } == 1)
+    }
+
+    @Test func an_upload_is_said_on_the_status_line_as_it_runs_and_ends() async throws {
+        let (app, terminal, cache) = try ScreenSnapshotTests().seededApp(size: TerminalSize(columns: 120, rows: 12))
+        let downloads = RecordingDownloads()
+        app.environment.downloads = downloads
+        // A person is no media entity: nothing to upload to, in a sentence, and nothing asked
+        _ = app.handle([.key(.char(":"))] + "upload /tmp/notes.txt".map { .key(.char($0)) } + [.key(.enter)])
+        #expect(status(terminal).contains("Nothing here to upload to"), "\(status(terminal))")
+        _ = app.handle([.key(.char("y"))])
+        #expect(downloads.uploads.withLock { $0.isEmpty })
+        // While it runs: what goes where, and how to stop it
+        var running = DownloadProgress(
+            id: 1, subject: "Photo(1)", path: "notes.txt", expected: 1320, contentType: "text/plain",
+            isUpload: true)
+        cache.publishSyncStatus(SyncStatus(download: running))
+        #expect(
+            try await eventually {
+                _ = app.handle([])
+                return status(terminal).contains("Uploading notes.txt (1.3 KB) to Photo(1) · Esc stops it")
+            }, "\(status(terminal))")
+        // Its end, in the service's words when refused
+        running.state = .failed("its content was changed on the service since it was read (HTTP 412)")
+        cache.publishSyncStatus(SyncStatus(download: running))
+        #expect(
+            try await eventually {
+                _ = app.handle([])
+                return status(terminal).contains("notes.txt was not uploaded to Photo(1): its content was changed")
+            }, "\(status(terminal))")
     }
 }

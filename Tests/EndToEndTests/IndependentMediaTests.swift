@@ -80,4 +80,40 @@ struct IndependentMediaTests {
         }
         #expect(left.isEmpty, "\(left)")
     }
+
+    @Test func upload_asks_then_puts_a_files_content_in_place_of_a_media_entitys() async throws {
+        let root = try #require(odatapyRoot)
+        let before = try await held("Photo(1)/$value")
+        let app = try Launch("browse \(root)Photo", columns: 130, rows: 14)
+        defer { app.close() }
+        let file = app.directory + "/notes.txt"
+        let text = Array(String(repeating: "Brake pads changed at 41,200 km.\n", count: 40).utf8)
+        try Data(text).write(to: URL(fileURLWithPath: file))
+        try await app.expect("the photos") { $0.contains("● online") && $0.contains("Front view") }
+        try await app.select("Front view")
+        try app.tmux.sendKeys("Enter")
+        try await app.expect("the picture's details") { $0.contains("Media") && $0.contains("image/png") }
+        // Asked first, naming what is replaced and with what; any key but y keeps the content
+        try app.tmux.run("send-keys", "-t", app.tmux.target, "-l", ":upload \(file)")
+        try app.tmux.sendKeys("Enter")
+        try await app.expect("the question") {
+            $0.contains("y uploads notes.txt (1.3 KB, text/plain) in place of Photo(1) (now image/png)")
+        }
+        try app.tmux.sendKeys("n")
+        try await app.expect("kept") { $0.contains("Nothing was uploaded.") }
+        #expect(try await held("Photo(1)/$value").body == before.body)
+        // y sends it: the service then holds the file's content, of the file's type
+        try app.tmux.run("send-keys", "-t", app.tmux.target, "-l", ":upload \(file)")
+        try app.tmux.sendKeys("Enter")
+        try await app.expect("the question again") { $0.contains("y uploads notes.txt") }
+        try app.tmux.sendKeys("y")
+        try await app.expect("uploaded") { $0.contains("Uploaded notes.txt to Photo(1): 1.3 KB, text/plain") }
+        let after = try await held("Photo(1)/$value")
+        #expect(after.body == text)
+        #expect(after.headers["content-type"]?.hasPrefix("text/plain") == true)
+        // and the entity, read again, says so on its media line, with the new content's size
+        try await app.expect("the new media line") { screen in
+            screen.split(separator: "\n").contains { $0.contains("Media") && $0.contains("text/plain · 1.3 KB") }
+        }
+    }
 }

@@ -286,4 +286,78 @@ import Testing
         #expect(try await eventually(seconds: 10) { try setup.engine.cache.requestLog().first?.status == 405 })
         #expect(MediaStream.described(in: try setup.engine.cache.entity(car)?.properties ?? []) == nil)
     }
+
+    @Test func an_upload_puts_the_file_at_the_streams_own_address_guarded_by_its_version() async throws {
+        // Given a service that checks the entity's version, not the stream's (as odatapy does)
+        let asked = Mutex<[String]>([])
+        let setup = try Setup { request in
+            let line = request.head.components(separatedBy: "\r\n").first ?? ""
+            guard line.hasPrefix("PUT ") || line.hasPrefix("GET /svc/Car(1)") else {
+                return .bytes(Array("HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n".utf8))
+            }
+            let guarded =
+                line + " " + (request.header("If-Match") ?? "-") + " " + (request.header("Content-Type") ?? "-")
+            asked.withLock { $0.append(guarded) }
+            if line.hasPrefix("GET") {
+                let body = Array(#"{"d":{"carID":1,"manual@odata.mediaEtag":"W/\"m2\""}}"#.utf8)
+                return .bytes(
+                    ScriptedHTTPServer.response(headers: ["Content-Type: application/json"], body: body), close: true)
+            }
+            let status = request.header("If-Match") == "W/\"1\"" ? "204 No Content" : "412 Precondition Failed"
+            return .bytes(
+                Array("HTTP/1.1 \(status)\r\nContent-Length: 0\r\nConnection: close\r\n\r\n".utf8), close: true)
+        }
+        defer { setup.remove() }
+        let car = EntityKey(entitySet: "Car", value: .int(1))
+        try await setup.engine.cache.write { session in
+            try session.upsertEntity(
+                key: car, entitySet: "Car", type: nil, properties: [.init(name: "carID", value: .int(1))],
+                etag: "W/\"1\"", at: Date(), partial: false)
+        }
+        let content = (0..<5000).map { UInt8($0 % 251) }
+        try Data(content).write(to: URL(fileURLWithPath: setup.file("manual.pdf")))
+        // When the manual is uploaded (its stream's own version known: W/"m1")
+        let manual = MediaStream(property: "manual", readLink: "https://elsewhere.example/m.pdf", etag: "W/\"m1\"")
+        setup.engine.upload(
+            StreamUpload(
+                key: car, stream: manual, path: setup.file("manual.pdf"), shownPath: "manual.pdf",
+                contentType: "application/pdf"))
+        let done = try await setup.ended()
+        // Then it went to the stream's address on the service (not its read link), guarded by the stream's version,
+        // and, refused, once more by the entity's; then the entity was read again
+        #expect(done?.state == .saved && done?.isUpload == true && done?.received == 5000)
+        #expect(
+            try await eventually(seconds: 10) { asked.withLock { $0.count } == 3 }, "\(asked.withLock { $0 })")
+        #expect(
+            asked.withLock { $0 } == [
+                #"PUT /svc/Car(1)/manual HTTP/1.1 W/"m1" application/pdf"#,
+                #"PUT /svc/Car(1)/manual HTTP/1.1 W/"1" application/pdf"#,
+                "GET /svc/Car(1) HTTP/1.1 - -",
+            ])
+        let log = try setup.engine.cache.requestLog().filter { $0.method == "PUT" }
+        #expect(log.map(\.status) == [412, 204] && log.allSatisfy { $0.bytes == 5000 })
+    }
+
+    @Test func a_file_that_cannot_be_sent_is_a_sentence_and_nothing_is_asked() async throws {
+        let asked = Mutex(0)
+        let setup = try Setup { _ in
+            asked.withLock { $0 += 1 }
+            return .bytes(Array("HTTP/1.1 204 No Content\r\nContent-Length: 0\r\n\r\n".utf8), close: true)
+        }
+        defer { setup.remove() }
+        let car = EntityKey(entitySet: "Car", value: .int(1))
+        setup.engine.upload(
+            StreamUpload(
+                key: car, stream: MediaStream(), path: setup.file("missing.png"), shownPath: "missing.png",
+                contentType: "image/png"))
+        #expect(try await setup.ended()?.state == .failed("there is no such file"))
+        setup.engine.upload(
+            StreamUpload(
+                key: car, stream: MediaStream(), path: setup.directory, shownPath: "here", contentType: "image/png"))
+        #expect(
+            try await eventually(seconds: 10) {
+                try setup.engine.cache.syncStatus().download?.state == .failed("it is a directory")
+            })
+        #expect(asked.withLock { $0 } == 0)
+    }
 }

@@ -1,6 +1,7 @@
 import Dispatch
 import EntityCache
 import Foundation
+import ScreenSeam
 import Terminal
 
 /// The browser: a navigation stack on a terminal, one frame per batch of events.
@@ -36,6 +37,8 @@ public final class BrowserApp {
     var commandMessage: String?
     /// The last download whose ending was said.
     var downloadSaid: Int?
+    /// The upload `:upload` asked about; the next key answers (``answerUpload(_:)``).
+    var pendingUpload: StreamUpload?
     /// Keys bound by a config file to stand for other keys (see ``bind(_:)``).
     var keymap = Keymap()
     /// The last click's row and time, for double clicks.
@@ -104,6 +107,11 @@ public final class BrowserApp {
                 continue
             }
             commandMessage = nil
+            if pendingUpload != nil {
+                needsDisplay = true
+                answerUpload(key)
+                continue
+            }
             if case .click(let row, let column) = key, !palette.isOpen {
                 click(row: row, column: column)
                 continue
@@ -355,6 +363,8 @@ public final class BrowserApp {
             commandMessage = list.export(to: path)
         case .save(let path):
             commandMessage = saveStream(to: path)
+        case .upload(let path):
+            commandMessage = askToUpload(from: path)
         case .sort(let column, let descending):
             let list = stack.top as? EntityListController
             commandMessage =

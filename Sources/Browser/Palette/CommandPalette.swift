@@ -29,6 +29,9 @@ final class CommandPalette {
         Command(
             name: "save", arguments: "FILE",
             summary: "save the media (a photo, a document) of this entity or the selected row to FILE"),
+        Command(
+            name: "upload", arguments: "FILE",
+            summary: "replace that media (or the stream under the cursor) with FILE's content, once you say y"),
         Command(name: "theme", arguments: "NAME", summary: "dark, light, high-contrast or monochrome"),
         Command(
             name: "sort", arguments: "[COLUMN [desc]]", summary: "sort by a column (no name: the next one)",
@@ -233,6 +236,8 @@ final class CommandPalette {
         case export(String)
         /// `:save FILE`: a stream to a file.
         case save(String)
+        /// `:upload FILE`: a file's content in place of a stream's.
+        case upload(String)
         case hide(String)
         case show(String)
         case sort(column: String, descending: Bool)
@@ -257,6 +262,7 @@ final class CommandPalette {
         case "theme": return .theme(rest)
         case "export" where !rest.isEmpty: return .export(rest)
         case "save" where !rest.isEmpty: return .save(rest)
+        case "upload" where !rest.isEmpty: return .upload(rest)
         case "hide" where !rest.isEmpty: return .hide(rest)
         case "sort" where !rest.isEmpty:
             var words = rest.split(separator: " ").map(String.init)

@@ -331,11 +331,13 @@ public final class EntityDetailController: ScreenController {
         return (stream.contentType.map { String($0.prefix(80)) } ?? "content") + size + " · :save FILE saves it"
     }
 
-    /// Asks the service how large each stream shown here is, once per stream while the copy says nothing of it.
+    /// Asks the service how large each stream shown here is, once per stream and version while the copy says
+    /// nothing of it (content uploaded since is a new version, whose size is asked again).
     func askStreamLengths() {
         guard let downloads = environment.downloads, !key.isTemporary else { return }
         for line in lines {
-            guard let stream = line.stream, stream.length == nil, askedLengths.insert(stream.lengthKey).inserted
+            guard let stream = line.stream, stream.length == nil,
+                askedLengths.insert(stream.lengthKey + "\u{1F}" + (stream.etag ?? "")).inserted
             else { continue }
             downloads.measure(stream, of: key)
         }

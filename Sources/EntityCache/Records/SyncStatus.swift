@@ -55,10 +55,13 @@ public struct DownloadProgress: Sendable, Hashable {
     public var expected: Int?
     public var contentType: String?
     public var state: State
+    /// Whether the file goes to the service (`:upload`): `received` is then what was sent, and `.saved` means the
+    /// service took it.
+    public var isUpload: Bool
 
     public init(
         id: Int, subject: String, path: String, received: Int = 0, expected: Int? = nil, contentType: String? = nil,
-        state: State = .running
+        state: State = .running, isUpload: Bool = false
     ) {
         self.id = id
         self.subject = subject
@@ -67,5 +70,6 @@ public struct DownloadProgress: Sendable, Hashable {
         self.expected = expected
         self.contentType = contentType
         self.state = state
+        self.isUpload = isUpload
     }
 }

@@ -41,7 +41,8 @@ extension SyncEngine: DownloadIntents {
         Task { [weak self] in
             let started = clock.now()
             var entry = RequestLogEntry(
-                url: url, status: nil, bytes: 0, duration: 0, outcome: .failed, startedAt: started, attempts: 1)
+                url: url, status: nil, bytes: 0, duration: 0, outcome: .failed, startedAt: started, attempts: 1,
+                method: "HEAD")
             var length: Int64?
             do {
                 let response = try await transport.send(request)

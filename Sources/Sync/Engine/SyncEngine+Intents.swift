@@ -22,6 +22,7 @@ enum Intent: Sendable {
     case resolve(Int64, OutboxResolution)
     /// A stream to save to a file, and Esc while it is saved (``DownloadIntents``).
     case download(StreamDownload)
+    case upload(StreamUpload)
     case cancelDownload
     /// A stream whose size a screen shows.
     case measure(MediaStream, EntityKey)
@@ -89,6 +90,8 @@ extension SyncEngine: SyncIntents {
             release(old.subtracting(urls), from: screen)
         case .download(let download):
             startDownload(download)
+        case .upload(let upload):
+            startUpload(upload)
         case .cancelDownload:
             stopDownload()
         case .measure(let stream, let key):
