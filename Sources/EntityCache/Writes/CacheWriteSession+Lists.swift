@@ -96,6 +96,18 @@ extension CacheWriteSession {
         }
     }
 
+    /// The length of a list whose pages came without it (the answer of its `/$count` segment): kept while no page
+    /// has said one since, never shorter than the rows it holds, and not for a list already known whole.
+    public func setListLength(_ key: ListKey, _ length: Int) throws {
+        guard let id = try CacheQueries.listId(db, key: key) else { return }
+        try db.execute(
+            sql: """
+                UPDATE list SET totalCount = max(?, fetchedCount)
+                WHERE id = ? AND totalCount IS NULL AND NOT isComplete
+                """,
+            arguments: [length, id])
+    }
+
     /// Whether every one of `entityKeys` is already in the list within the `window` positions before `offset`
     /// (a next page that leads back brings nothing new). The window bounds the scan on long lists.
     public func listHoldsAll(

@@ -261,6 +261,8 @@ public enum EDMXParser {
             var requiredFilter: [String]?
             /// `Capabilities.SearchRestrictions`' `Searchable`: the set takes `$search`.
             var searchable: Bool?
+            /// `Capabilities.CountRestrictions`' `Countable`: the set's lists are counted.
+            var countable: Bool?
             /// `Common.DraftRoot`'s actions.
             var draftActions: DraftActions?
             /// `Core.OptionalParameter`'s `DefaultValue` (of an operation's parameter).
@@ -411,6 +413,8 @@ public enum EDMXParser {
                         preparation: action("PreparationAction"), new: action("NewAction"))
                 case "Org.OData.Capabilities.V1.SearchRestrictions":
                     notes.searchable = restriction(annotation, "Searchable") ?? true
+                case "Org.OData.Capabilities.V1.CountRestrictions":
+                    notes.countable = restriction(annotation, "Countable") ?? true
                 case "Org.OData.Capabilities.V1.SortRestrictions":
                     notes.sortable = restriction(annotation, "Sortable")
                     notes.nonSortable = paths(annotation, "NonSortableProperties")
@@ -663,6 +667,7 @@ public enum EDMXParser {
             if let requires = notes.requiresFilter { set.requiresFilter = requires }
             if let names = notes.requiredFilter { set.requiredFilterProperties = names }
             if let searchable = notes.searchable { set.isSearchable = searchable }
+            if let countable = notes.countable { set.isCountable = countable }
             if let draft = notes.draftActions { set.draftActions = draft }
             return set
         }
@@ -850,6 +855,7 @@ public enum EDMXParser {
                     tracksChanges: vendor(set, "change-tracking") == "true")
                 parsed.requiresFilter = vendor(set, "requires-filter") == "true"
                 parsed.isSearchable = vendor(set, "searchable").map { $0 == "true" }
+                parsed.isCountable = vendor(set, "countable") != "false"
                 let inline = set.children(named: "Annotation")
                 return inline.isEmpty ? parsed : annotated(parsed, notes(inline))
             }

@@ -308,6 +308,9 @@ public struct EntitySet: Sendable, Hashable {
     /// `Capabilities.SearchRestrictions`' `Searchable` (v2 `sap:searchable`): the set answers a free-text search
     /// (v4 `$search`, SAP's v2 `search`); nil when the service does not say (most that say nothing do not).
     public var isSearchable: Bool?
+    /// `Capabilities.CountRestrictions`' `Countable` (v2 `sap:countable`): false when the service counts none of the
+    /// set's lists (neither `$count=true` / `$inlinecount` nor the `/$count` segment), so neither is asked for.
+    public var isCountable = true
     /// `Common.DraftRoot`: the service edits the set's entities through drafts, with these actions.
     public var draftActions: DraftActions?
     /// Where the set's entities live when they are contained in others (v4 `ContainsTarget`); nil for a set of the

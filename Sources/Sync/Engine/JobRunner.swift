@@ -133,6 +133,7 @@ struct JobRunner: Sendable {
 
     /// Decodes and writes a 2xx body, and remembers its ETag, in one transaction.
     func store(_ response: TransportResponse, for job: FetchJob, report: JobReport) async throws -> JobReport {
+        if case .listCount(let key, _) = job.target { return try await storeCount(response, of: key, report: report) }
         var decoded = try decode(response, for: job)
         var notice: String?
         if case .collection(var collection) = decoded, let next = collection.nextLink, resolve(next) == job.url {
@@ -172,6 +173,23 @@ struct JobRunner: Sendable {
         if let stopped = summary.pagingStopped ?? notice {
             report.notice = ODataError(kind: .refused, message: stopped, url: job.url)
         }
+        return report
+    }
+
+    /// The answer of a list's `/$count` segment: a plain number (`42`), kept as the list's length.
+    func storeCount(_ response: TransportResponse, of key: ListKey, report: JobReport) async throws -> JobReport {
+        let text = String(decoding: response.body.prefix(40), as: UTF8.self).trimmingCharacters(
+            in: .whitespacesAndNewlines)
+        guard response.body.count <= 40, !text.isEmpty, text.allSatisfy(\.isASCII), let length = Int(text), length >= 0
+        else {
+            throw Self.namingContentType(
+                ODataError(kind: .malformedPayload, message: "the list's count is not a number", url: nil),
+                response.headers["content-type"])
+        }
+        try await cache.write { try $0.setListLength(key, length) }
+        var report = report
+        report.outcome = .fetched
+        report.error = nil
         return report
     }
 
@@ -258,6 +276,9 @@ struct JobRunner: Sendable {
                 try session.touchRelation(parent: parent, navigation: navigation, at: date)
             case .call(let key, _):
                 try session.touchCallResult(key.canonical, at: date)
+            case .listCount:
+                // (never asked with a validator: there is nothing to confirm)
+                break
             }
         }
     }

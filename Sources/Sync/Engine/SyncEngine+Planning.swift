@@ -215,20 +215,57 @@ extension SyncEngine {
         options.top = top
         options.skip = skip > 0 ? skip : nil
         options.skipToken = nil
-        options.inlineCount = true
-        // A set edited through drafts holds its entities' drafts too: its list, or a relation's list of it, is of the
-        // active ones.
-        if let last = request.path.segments.last, last.key == nil, !request.path.segments.contains(where: \.isCall),
-            let model, let set = policy?.entitySet(of: request.path), model.draftActions(ofSet: set) != nil
+        // (not of a set the service counts no list of: it may refuse the page for it)
+        options.inlineCount = isCountable(request)
+        options.filter = listFilter(request)
+        // (and who edits each one's draft, since when: the list says it)
+        if let set = draftSet(of: request), let administration = model?.draftAdministration(ofSet: set),
+            !options.expand.contains(administration)
         {
-            options.filter = QueryFilter.compare(DraftActions.activeKey, .eq, .bool(true), type: .boolean).and(
-                options.filter, dialect: model.dialect)
-            // (and who edits each one's draft, since when: the list says it)
-            if let administration = model.draftAdministration(ofSet: set), !options.expand.contains(administration) {
-                options.expand.append(administration)
-            }
+            options.expand.append(administration)
         }
         return builder.url(request.path, options)
+    }
+
+    /// The set of `request`'s entities when the service edits it through drafts (a list of it, or a relation's list
+    /// of it); nil otherwise.
+    func draftSet(of request: ListRequest) -> String? {
+        guard let last = request.path.segments.last, last.key == nil, !request.path.segments.contains(where: \.isCall),
+            let model, let set = policy?.entitySet(of: request.path), model.draftActions(ofSet: set) != nil
+        else { return nil }
+        return set
+    }
+
+    /// `request`'s `$filter` as sent: a set edited through drafts holds its entities' drafts too, and its lists are
+    /// of the active ones.
+    func listFilter(_ request: ListRequest) -> String? {
+        guard draftSet(of: request) != nil, let model else { return request.options.filter }
+        return QueryFilter.compare(DraftActions.activeKey, .eq, .bool(true), type: .boolean).and(
+            request.options.filter, dialect: model.dialect)
+    }
+
+    /// Whether the service counts `request`'s list (`Capabilities.CountRestrictions`, `sap:countable`).
+    func isCountable(_ request: ListRequest) -> Bool {
+        guard let set = policy?.entitySet(of: request.path) else { return true }
+        return model?.entitySet(named: set)?.isCountable != false
+    }
+
+    /// A list whose first page came without its length, though asked for, and which goes on (issue 37): its length
+    /// is asked once of the `/$count` segment, with the list's filter, so that the screen says how long it is and
+    /// End reads its last rows from the end. Not for a search (a count of one is not defined everywhere), a call's
+    /// answer, nor a set the service counts nothing of.
+    func countIfUnknown(_ key: ListKey, set: String) {
+        guard !counted.contains(key), let state = try? cache.listState(key), state.totalCount == nil,
+            !state.isComplete,
+            let request = screens.values.lazy.compactMap({ screen -> ListRequest? in
+                guard case .list(let request) = screen.content, request.key == key else { return nil }
+                return request
+            }).first,
+            request.options.search == nil, isCountable(request), !request.path.segments.contains(where: \.isCall)
+        else { return }
+        counted.insert(key)
+        let url = builder.countURL(request.path, filter: listFilter(request))
+        enqueue(url: url, target: .listCount(key, entitySet: set), priority: .nextPage, owner: nil, force: true)
     }
 
     /// Whether the list's order is a total one: it names every key property of the set, so two rows never tie and

@@ -153,7 +153,8 @@ extension SyncEngine {
         let parkedNow = parked[url] != nil
         _ = try? cache.write { session in
             try session.appendRequestLog(log)
-            if let key = target?.listKey, report.outcome == .failed, !parkedNow {
+            // (a count refused leaves the list as it was: its rows are there, only its length is not known)
+            if let key = target?.listKey, report.outcome == .failed, !parkedNow, !(target?.isListCount ?? false) {
                 try session.setListError(key, message: report.error?.description, at: now)
             }
             if let key = target?.listKey, let notice = report.notice {
@@ -173,6 +174,9 @@ extension SyncEngine {
         let result = FetchResult(outcome: report.outcome, status: report.status, error: report.error?.description)
         for waiter in resultWaiters.removeValue(forKey: url) ?? [] { waiter.resume(returning: result) }
         if report.tailGaveNoRows, let key = target?.listKey { forwardOnly.insert(key) }
+        if report.outcome == .fetched, case .listPage(let key, let set, 0, _)? = target {
+            countIfUnknown(key, set: set)
+        }
         if report.outcome == .fetched, let key = target?.listKey { replanScreens(showing: key) }
         if report.keptStale, let owners = entry?.job.owners {
             for owner in owners { replan(owner, force: false) }

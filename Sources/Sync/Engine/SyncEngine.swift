@@ -120,6 +120,8 @@ public actor SyncEngine {
     var downloadTask: Task<Void, Never>?
     /// The streams whose size is being asked (``startMeasuring(_:of:)``), by entity and stream.
     var measuring: Set<String> = []
+    /// The lists whose length was asked of the `/$count` segment (``countIfUnknown(_:set:)``): once each.
+    var counted: Set<ListKey> = []
     nonisolated let intents: AsyncStream<Intent>.Continuation
 
     public init(

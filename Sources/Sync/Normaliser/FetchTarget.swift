@@ -21,21 +21,29 @@ public enum FetchTarget: Sendable, Hashable {
     /// What a call of a function answers when it is not a list (one entity of `entitySet`, or a value), filed under
     /// the call's key.
     case call(ListKey, entitySet: String?)
+    /// The length of a stored list whose pages came without it, asked of the `/$count` segment (a plain number).
+    case listCount(ListKey, entitySet: String)
 
     /// The entity set to assume for entities without `__metadata`.
     var entitySetHint: String? {
         switch self {
-        case .listPage(_, let set, _, _), .listTail(_, let set, _, _): set
+        case .listPage(_, let set, _, _), .listTail(_, let set, _, _), .listCount(_, let set): set
         case .entity(let key, _): key.entitySet
         case .relation(_, _, let set): set
         case .call(_, let set): set
         }
     }
 
+    /// Whether this asks only for a list's length (``listCount(_:entitySet:)``).
+    var isListCount: Bool {
+        if case .listCount = self { return true }
+        return false
+    }
+
     /// The stored list this fetch fills, if any.
     var listKey: ListKey? {
         switch self {
-        case .listPage(let key, _, _, _), .listTail(let key, _, _, _): key
+        case .listPage(let key, _, _, _), .listTail(let key, _, _, _), .listCount(let key, _): key
         case .entity, .relation, .call: nil
         }
     }
@@ -44,7 +52,7 @@ public enum FetchTarget: Sendable, Hashable {
     /// request expanded, or the relation (`Person(1)`, `Person(1)/PersonCar`). Lists keep their own error.
     var errorSubjects: [String] {
         switch self {
-        case .listPage, .listTail: return []
+        case .listPage, .listTail, .listCount: return []
         case .entity(let key, let expanded):
             let navigations = Set(expanded.compactMap { $0.split(separator: "/").first.map(String.init) })
             return [key.canonical] + navigations.sorted().map { key.canonical + "/" + $0 }
