@@ -149,3 +149,12 @@ final class RecordingWrites: WriteIntents, @unchecked Sendable {
     }
     func discardDraft(of key: EntityKey) { lock.withLock { _drafts.append("discard \(key)") } }
 }
+
+extension BrowserEnvironment {
+    /// The cache a test made, to write into as the fetcher would: screens hold it only to read
+    /// (``EntityCache/CacheReader``), and every environment a test builds is given a ``CacheDatabase``.
+    var testCache: CacheDatabase {
+        guard let database = cache as? CacheDatabase else { fatalError("a test's environment holds a CacheDatabase") }
+        return database
+    }
+}

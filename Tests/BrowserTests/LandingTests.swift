@@ -90,7 +90,7 @@ import Testing
         try await restOnAnnBobAndCy(app, intents)
 
         // When Cy's one car arrives in the cache, and the cursor goes up to Bob and back down to Cy
-        try seedPeople(app.environment.cache, people: [(3, "Cy", "Cole", [(5, 7, "Audi", "A2")])])
+        try seedPeople(app.environment.testCache, people: [(3, "Cy", "Cole", [(5, 7, "Audi", "A2")])])
         _ = app.handle([.key(.up)])
         #expect(try await eventually { intents.rested.count == 4 }, "rested: \(intents.rested)")
         _ = app.handle([.key(.down)])

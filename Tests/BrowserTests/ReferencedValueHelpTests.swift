@@ -282,8 +282,8 @@ import Testing
         // Given a request of each service, each in its own cache's log
         let started = Date()
         for (cache, url, offset) in [
-            (setup.app.environment.cache, Self.root + "Person", 0.0),
-            (picker.environment.cache, Self.helpRoot + "Surname", 1.0),
+            (setup.app.environment.testCache, Self.root + "Person", 0.0),
+            (picker.environment.testCache, Self.helpRoot + "Surname", 1.0),
         ] {
             _ = try await cache.write { session in
                 try session.appendRequestLog(

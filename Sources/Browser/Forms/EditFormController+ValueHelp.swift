@@ -98,7 +98,7 @@ extension EditFormController {
     }
 
     /// Writes what the chosen `entity` of a value list gives into the form's fields (`Out` and `InOut`).
-    func take(_ entity: CachedEntity, from list: ValueList, cachedIn cache: CacheDatabase) {
+    func take(_ entity: CachedEntity, from list: ValueList, cachedIn cache: any CacheReader) {
         // (a row read with only what its list showed: the whole entity, when the cache has it)
         let whole = (try? cache.fullEntity(entity.key)) ?? nil
         var taken: [String] = []

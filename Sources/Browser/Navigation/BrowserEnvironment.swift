@@ -7,7 +7,8 @@ import Terminal
 /// What every controller needs: the cache to read, the fetcher to inform, and how to present data.
 @MainActor
 public final class BrowserEnvironment {
-    public let cache: CacheDatabase
+    /// Read and observed only: a screen's changes go to ``writes``, which the outbox records.
+    public let cache: any CacheReader
     public let intents: any SyncIntents
     /// Where changes made on screens go; nil when this browser does not write (a read-only session).
     public let writes: (any WriteIntents)?
@@ -51,7 +52,7 @@ public final class BrowserEnvironment {
     var openingServices: Set<String> = []
 
     public init(
-        cache: CacheDatabase, intents: any SyncIntents, writes: (any WriteIntents)? = nil, model: ServiceModel,
+        cache: any CacheReader, intents: any SyncIntents, writes: (any WriteIntents)? = nil, model: ServiceModel,
         profile: DisplayProfile, now: @escaping () -> Date = Date.init, timeZone: TimeZone = .current
     ) {
         self.cache = cache
@@ -147,13 +148,13 @@ public final class BrowserEnvironment {
 public struct ReferencedService: Sendable {
     /// Its root, with one trailing slash.
     public var root: String
-    public var cache: CacheDatabase
+    public var cache: any CacheReader
     public var intents: any SyncIntents
     public var model: ServiceModel
     public var profile: DisplayProfile
 
     public init(
-        root: String, cache: CacheDatabase, intents: any SyncIntents, model: ServiceModel, profile: DisplayProfile
+        root: String, cache: any CacheReader, intents: any SyncIntents, model: ServiceModel, profile: DisplayProfile
     ) {
         self.root = root
         self.cache = cache

@@ -134,7 +134,7 @@ extension EntityListController {
     }
 
     static func readRelated(
-        _ cache: CacheDatabase, parent: EntityKey, path: [String]
+        _ cache: any CacheReader, parent: EntityKey, path: [String]
     ) -> (
         rows: [ListRow], fetchedAt: Date
     )? {

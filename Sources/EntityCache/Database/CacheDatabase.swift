@@ -105,12 +105,12 @@ public final class CacheDatabase: Sendable {
     }
 
     /// Makes `status` the fetcher's status: for this process's screens, in memory, not a transaction
-    /// (``StatusBoard``). **Sync only.**
+    /// (``StatusBoard``). Not part of ``CacheReader``, the face screens hold.
     public func publishSyncStatus(_ status: SyncStatus) {
         statusBoard.publish(status)
     }
 
-    /// Runs `body` in one write transaction. **Sync only.**
+    /// Runs `body` in one write transaction. Not part of ``CacheReader``: screens cannot write.
     @discardableResult
     public func write<T>(_ body: (CacheWriteSession) throws -> T) throws -> T {
         try writer.write { db in
@@ -127,7 +127,7 @@ public final class CacheDatabase: Sendable {
     /// Counted after the commit: a reader that takes the number before it reads can only see it change later.
     public var changeCount: UInt64 { commits.value }
 
-    /// Runs `body` atomically without blocking the caller's thread. **Sync only.**
+    /// Runs `body` atomically without blocking the caller's thread. Not part of ``CacheReader``.
     ///
     /// Writes that arrive while another is being written share its successor's transaction,
     /// each in its own savepoint (``GroupCommit``): `body` is all-or-nothing and its error is
