@@ -188,6 +188,7 @@ extension Outbox {
         }
         for (entry, _, copy) in applied where entry.kind == .update {
             await sayWhatTheServiceChanged(entry.changes, answer: copy, of: entry.entityKey)
+            await readSideEffects(of: entry, answer: copy)
         }
     }
 

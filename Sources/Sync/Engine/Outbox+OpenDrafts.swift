@@ -115,7 +115,7 @@ extension Outbox {
             } else if let effects = model?.sideEffects(ofSet: key.entitySet, changing: changes.map(\.name)),
                 let read = await readTargets(of: draft, effects, set: key.entitySet)
             {
-                copy = changes.filter { sent in !read.contains { $0.name == sent.name } } + read
+                copy = changes.filter { sent in !read.properties.contains { $0.name == sent.name } } + read.properties
             }
             let (now, held, version) = (clock.now(), copy, etag)
             await record {
@@ -142,9 +142,12 @@ extension Outbox {
         flush()
     }
 
-    /// The properties `effects` names of `draft`, read from the service (`$select`ed; the whole entity when they
-    /// name it, `""`, or a path through another); nil when they name nothing or the read fails.
-    func readTargets(of draft: EntityKey, _ effects: SideEffects, set: String) async -> [ODataProperty]? {
+    /// The properties `effects` names of `draft` (a draft, or an active entity just changed), read from the service
+    /// (`$select`ed; the whole entity when they name it, `""`, or a path through another), with the version the
+    /// answer gives; nil when they name nothing or the read fails.
+    func readTargets(
+        of draft: EntityKey, _ effects: SideEffects, set: String
+    ) async -> (properties: [ODataProperty], etag: String?)? {
         let names = effects.targetProperties.filter { name in
             !name.isEmpty && name.allSatisfy { $0.isLetter || $0.isNumber || $0 == "_" }
         }
@@ -153,8 +156,10 @@ extension Outbox {
         var options = QueryOptions()
         if !whole { options.select = names }
         let request = TransportRequest(url: builder.url(ResourcePath(draft), options), dialect: model?.dialect)
-        guard let (response, _) = await sendNow(request), response.status == 200 else { return nil }
-        return runner.decodedCopy(response.body, entitySet: set)
+        guard let (response, _) = await sendNow(request), response.status == 200,
+            let read = runner.decodedCopy(response.body, entitySet: set)
+        else { return nil }
+        return (read, response.etag ?? runner.etagInBody(response.body))
     }
 
     /// Sends `request` once, now, and logs it: its answer and the service's sentence for a refusal; nil when no

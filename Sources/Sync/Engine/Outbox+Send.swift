@@ -247,6 +247,7 @@ extension Outbox {
             await record { try $0.settleOutbox(entry.id, etag: etag, serverCopy: copy, at: settled) }
             if entry.kind == .update {
                 await sayWhatTheServiceChanged(entry.changes, answer: copy, of: entry.entityKey)
+                await readSideEffects(of: entry, answer: copy)
             }
         case .alreadyGone:
             await record { try $0.settleOutbox(entry.id, etag: nil) }
@@ -372,5 +373,21 @@ extension Outbox {
         guard let value = response.headers["retry-after"]?.trimmingCharacters(in: .whitespaces) else { return nil }
         if let seconds = Double(value) { return min(max(seconds, 0), 300) }
         return HTTPDate.parse(value).map { min(max($0.timeIntervalSince(now), 0), 300) }
+    }
+
+    /// After a change the service answered without the entity: what it works out from the values changed
+    /// (`Common.SideEffects`' targets, a "changed at") is read again, that much only (`$select`), and kept beside
+    /// the values sent. Nothing is read for a change that sets nothing off, or one answered with the entity.
+    func readSideEffects(of entry: OutboxEntry, answer copy: [ODataProperty]?) async {
+        guard copy == nil,
+            let effects = model?.sideEffects(ofSet: entry.entitySet, changing: entry.changes.map(\.name)),
+            let read = await readTargets(of: entry.entityKey, effects, set: entry.entitySet)
+        else { return }
+        let (now, key, set) = (clock.now(), entry.entityKey, entry.entitySet)
+        await record {
+            try $0.upsertEntity(
+                key: key, entitySet: set, type: nil, properties: read.properties, etag: read.etag, at: now,
+                partial: true)
+        }
     }
 }
