@@ -22,8 +22,9 @@ The dealership itself is a singleton, `Dealership` (issue 37).
 Work orders are edited through drafts, as SAP CAP serves such a set (issue 36): their key holds IsActiveEntity, the
 set's Common.DraftRoot names the actions draftEdit, draftPrepare and draftActivate (odatapy routes them; what they do,
 copying a work order into its draft and back, is ours, written after CAP's documented behaviour), and the draft is
-changed with odatapy's own PATCH. Work order 2 has a draft ALICE is editing: a change of it by anyone else is refused
-with 423, as CAP refuses it.
+changed with odatapy's own PATCH. A new work order's draft is made by WorkOrderNew, the NewAction the DraftRoot names
+(as SAP RAP names one). Work order 2 has a draft ALICE is editing: a change of it by anyone else is refused with 423,
+as CAP refuses it.
 
 A parts catalogue (`Part`, sixty rows) declares Capabilities.SearchRestrictions: `$search` is answered by odatapy's
 own matching (issues 33 and 37).
@@ -237,6 +238,7 @@ class Schema(CsdlAbstractEdmProvider):
                 term=common + "DraftRoot", value=Record(type=common + "DraftRootType", property_values=[
                     PropertyValue("ActivationAction", to_expression(NS + ".draftActivate")),
                     PropertyValue("EditAction", to_expression(NS + ".draftEdit")),
+                    PropertyValue("NewAction", to_expression(NS + ".WorkOrderNew")),
                     PropertyValue("PreparationAction", to_expression(NS + ".draftPrepare"))]))]),
         ], singletons=[CsdlSingleton(name="Dealership", type=NS + ".Dealership", navigation_property_bindings=[
             bind(path="Showroom", target="Car")])],
@@ -304,6 +306,14 @@ class Schema(CsdlAbstractEdmProvider):
                 return_type=CsdlReturnType(type=NS + ".WorkOrder"))
         drafts = [draft_action("draftEdit", ("PreserveChanges", "Edm.Boolean")),
                   draft_action("draftPrepare", ("SideEffectsQualifier", "Edm.String")), draft_action("draftActivate")]
+        # A new work order's draft is made by an action bound to the set, as the DraftRoot's NewAction names it
+        # (SAP RAP); it takes the number and the title, and the client sends the rest to the draft it makes.
+        drafts.append(CsdlAction(
+            name="WorkOrderNew", bound=True, entity_set_path="in",
+            parameters=[CsdlParameter(name="in", type=NS + ".WorkOrder", nullable=False, collection=True),
+                        CsdlParameter(name="ID", type="Edm.Int32", nullable=False),
+                        CsdlParameter(name="title", type="Edm.String")],
+            return_type=CsdlReturnType(type=NS + ".WorkOrder")))
         kinds = CsdlEnumType(name="InspectionKind", members=[
             CsdlEnumMember(name=name, value=value) for name, value in [("Annual", 0), ("Safety", 1), ("Emissions", 2)]])
         checks = CsdlEnumType(name="Checks", is_flags=True, members=[
@@ -494,6 +504,10 @@ class QuietHandler(WSGIRequestHandler):
         sys.stderr.write("%s\n" % (format % args))
 
 
+# The work orders WorkOrderNew made, for the tests to ask at /_test/made-by-new-action (one list for both roots).
+MADE_BY_NEW_ACTION = set()
+
+
 class CarActions(ActionProcessor):
     """The actions on a car (odatapy hands every action to one processor): Repaint and RegisterOwner; and those on
     the service and on the list of cars, and the draft actions of a work order."""
@@ -508,6 +522,8 @@ class CarActions(ActionProcessor):
         """The draft actions of a work order (issue 36), as CAP answers them: the entity, with its ETag."""
         import json
         name = str(getattr(uri_info.resource_parts[-1], "name", ""))
+        if name.endswith("WorkOrderNew"):
+            return self.new_work_order(request, response)
         keys = uri_info.resource_parts[0].typed_keys
         key, active = keys.get("ID"), keys.get("IsActiveEntity") in (True, "true")
         with self.store.lock:
@@ -570,6 +586,34 @@ class CarActions(ActionProcessor):
                 body[prop] = answer.get_value(prop)
         response.set_status(200)
         response.set_header("ETag", answer.etag)
+        response.set_content(json.dumps(body).encode(), "application/json")
+
+    def new_work_order(self, request, response):
+        """POST WorkOrder/WorkOrderNew {"ID": …, "title": …}: a new work order's draft (201), as RAP's NewAction
+        makes it; 409 when the number is taken."""
+        import json
+        given = json.loads(request.body.decode("utf-8") or "{}")
+        key, title = given.get("ID"), given.get("title")
+        if not isinstance(key, int):
+            raise ODataApplicationException("WorkOrderNew needs the work order's number (ID).", 400)
+        with self.store.lock:
+            orders = self.store.entities("WorkOrder")
+            if any(o.get_value("ID") == key for o in orders):
+                raise ODataApplicationException("Work order %d exists already." % key, 409)
+            draft = Entity()
+            draft.set_property("ID", key, ValueType.PRIMITIVE, "Edm.Int32")
+            draft.set_property("title", title, ValueType.PRIMITIVE, "Edm.String")
+            draft.set_property("words", len((title or "").split()), ValueType.PRIMITIVE, "Edm.Int32")
+            for prop, value in [("IsActiveEntity", False), ("HasActiveEntity", False), ("HasDraftEntity", False)]:
+                draft.set_property(prop, value, ValueType.PRIMITIVE, "Edm.Boolean")
+            draft.etag = 'W/"1"'
+            self.store.set_entities("WorkOrder", orders + [draft])
+            MADE_BY_NEW_ACTION.add(key)
+        body = {"@odata.context": "$metadata#WorkOrder/$entity", "@odata.etag": draft.etag}
+        for prop in ("ID", "IsActiveEntity", "title", "words", "HasActiveEntity", "HasDraftEntity"):
+            body[prop] = draft.get_value(prop)
+        response.set_status(201)
+        response.set_header("ETag", draft.etag)
         response.set_content(json.dumps(body).encode(), "application/json")
 
     def process_action_void(self, request, response, uri_info, request_ct):
@@ -718,25 +762,17 @@ def wsgi_app():
     def app(environ, start_response):
         # (the value-help service of issue 33 beside the main one, on the same origin)
         path = environ.get("PATH_INFO", "")
+        if path == "/_test/made-by-new-action":
+            import json
+            body = json.dumps(sorted(MADE_BY_NEW_ACTION)).encode()
+            start_response("200 OK", [("Content-Type", "application/json"), ("Content-Length", str(len(body)))])
+            return [body]
         # (work order 2's draft is ALICE's: CAP refuses a change of it by anyone else, 423; odatapy knows no locks)
         if environ.get("REQUEST_METHOD") in ("PATCH", "PUT", "DELETE", "MERGE") and \
                 "WorkOrder(ID=2,IsActiveEntity=false)" in path.replace("%3D", "=").replace("%2C", ","):
             body = b'{"error":{"code":"DRAFT_LOCKED_BY_ANOTHER_USER","message":"The draft is locked by ALICE."}}'
             start_response("423 Locked", [("Content-Type", "application/json"), ("Content-Length", str(len(body)))])
             return [body]
-        # (a new work order is made a draft, as CAP makes one posted to a draft-enabled set: activated after)
-        if environ.get("REQUEST_METHOD") == "POST" and path.rstrip("/") == "/odata/WorkOrder":
-            import io
-            import json
-            length = int(environ.get("CONTENT_LENGTH") or 0)
-            try:
-                given = json.loads(environ["wsgi.input"].read(length) or b"{}")
-            except ValueError:
-                given = {}
-            given.update({"IsActiveEntity": False, "HasActiveEntity": False, "HasDraftEntity": False})
-            body = json.dumps(given).encode()
-            environ = dict(environ, CONTENT_LENGTH=str(len(body)))
-            environ["wsgi.input"] = io.BytesIO(body)
         if path == "/ks" or path.startswith("/ks/"):
             return segments(environ, start_response)
         unquoted = path.replace("%3D", "=").replace("%2C", ",")

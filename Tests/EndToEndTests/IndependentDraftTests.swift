@@ -7,7 +7,8 @@ import Testing
 /// Editing through drafts on a server we did not write (issue 36), through the built binary in tmux: odatapy's work
 /// orders (`.ci/independent/ownership_service.py`) are a set whose `Common.DraftRoot` names CAP's draft actions. A
 /// title changed with `e` reaches the active work order through its draft (edit, PATCH, prepare, activate), and no
-/// draft is left behind; one added with `a` is made a draft (as CAP makes one posted to the set) and activated; a
+/// draft is left behind; one added with `a` is made a draft by the set's `NewAction` (`WorkOrderNew`, as SAP RAP
+/// names one) and activated; a
 /// work order whose draft another user holds is the service's sentence in the outbox, and
 /// nothing changes on the service. A form keeps each field in the draft it opened, and shows what the service's side
 /// effects changed there. Checked over HTTP on the service's side.
@@ -52,7 +53,7 @@ struct IndependentDraftTests {
         try await app.expect("a clean exit") { $0.contains("EXIT=0") }
     }
 
-    @Test func a_new_work_order_is_made_a_draft_and_activated() async throws {
+    @Test func a_new_work_order_is_made_a_draft_by_the_new_action_and_activated() async throws {
         let root = try #require(odatapyRoot)
         let id = Int.random(in: 1_000...999_999)
         let app = try Launch("browse \(root)WorkOrder", columns: 120, rows: 30)
@@ -71,6 +72,13 @@ struct IndependentDraftTests {
                 let held = try await workOrders(root, id: id)
                 return held.count == 1 && held[0].active && held[0].title == "Oil change \(id)"
             })
+        // and its draft was made by the set's NewAction (WorkOrderNew), as the service says
+        let origin = root.replacingOccurrences(of: "/odata/", with: "")
+        let made = try await HTTPClientTransport(timeout: 10).send(
+            TransportRequest(url: origin + "/_test/made-by-new-action"))
+        #expect(
+            (try JSONSerialization.jsonObject(with: Data(made.body)) as? [Int])?.contains(id) == true,
+            "\(String(decoding: made.body, as: UTF8.self))")
         try await app.expect("it listed, settled") { $0.contains("Oil change \(id)") && !$0.contains("to resolve") }
         try app.tmux.sendKeys("q")
         try await app.expect("a clean exit") { $0.contains("EXIT=0") }

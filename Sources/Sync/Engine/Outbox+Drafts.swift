@@ -210,6 +210,57 @@ extension Outbox {
         return await activate(entry, draft: draft, actions: actions, attempts: entry.attempts + 1)
     }
 
+    /// A new entity of a set whose `Common.DraftRoot` names a `NewAction` (SAP RAP): the draft is made by that
+    /// action, bound to the set (`POST …/Orders/S.OrdersNew`, with the create's values its parameters name, under
+    /// the create's request id); then it takes every value the create sets and is activated, as a draft the service
+    /// made of a `POST` is (``resumeDraft(_:draft:)``). The action's refusal settles the create as a refused create
+    /// (its sentence); no answer, as a create's lost answer.
+    func createThroughNewAction(_ entry: OutboxEntry, action name: String) async {
+        guard await prepared(entry) != nil else { return }
+        let now = clock.now()
+        let attempt = WriteRequestBuilder.Attempt(requestID: entry.requestID, firstSent: entry.firstSent ?? now)
+        let request: TransportRequest
+        do throws(OperationCallError) {
+            guard let model, let type = model.entityType(ofSet: entry.entitySet),
+                let action = model.operations(boundTo: type.qualifiedName, collection: true).first(where: {
+                    $0.qualifiedName == name
+                })
+            else {
+                throw OperationCallError(
+                    description: "The service makes new \(entry.entitySet) through \(name), but does not offer it.")
+            }
+            let names = Set(action.inputs(keyNames: []).map(\.name))
+            request = try OperationRequestBuilder(urls: builder).request(
+                action, arguments: entry.changes.filter { names.contains($0.name) },
+                collection: ResourcePath(set: entry.entitySet), attempt: attempt)
+        } catch {
+            await record { try $0.failOutbox(entry.id, error: error.description) }
+            return
+        }
+        let started = clock.now()
+        let outcome = await runner.exchange(request)
+        guard case .success(let response) = outcome, (200..<300).contains(response.status) else {
+            await settle(entry, request: request, outcome: outcome, started: started)
+            return
+        }
+        _ = await noteAnswer(
+            response, to: request, attempts: entry.attempts + 1, started: started, inBatch: false, at: clock.now())
+        guard !response.body.isEmpty,
+            case .entity(let made)? = try? runner.decoder.decode(response.body, entitySet: entry.entitySet),
+            let draft = made.key, draft.entitySet == entry.entitySet
+        else {
+            await record {
+                try $0.failOutbox(
+                    entry.id,
+                    error: "The service answered \(name) without the draft it made, so the new \(entry.entitySet) "
+                        + "cannot be finished here: look for its draft on the service.")
+            }
+            return
+        }
+        await record { try $0.setCreateDraft(entry.id, draft: draft) }
+        await resumeDraft(entry, draft: draft)
+    }
+
     /// A create whose draft the service made and did not activate, sent again: that draft takes the create's values
     /// (they may have been edited since; `If-Match: *`), then is activated; no second draft is made. A draft no
     /// longer there was activated by an attempt whose answer was lost (the active entity then settles the create), or

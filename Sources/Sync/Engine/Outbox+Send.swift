@@ -24,6 +24,9 @@ extension Outbox {
         if case .create(_, _, let draft?) = entry.write {
             return await resumeDraft(entry, draft: draft)
         }
+        if case .create = entry.write, let new = model?.draftActions(ofSet: entry.entitySet)?.new {
+            return await createThroughNewAction(entry, action: new)
+        }
         guard let request = await prepared(entry) else { return }
         await exchangeAlone(entry, request: request)
     }
