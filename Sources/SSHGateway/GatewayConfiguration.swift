@@ -1,5 +1,6 @@
 import Foundation
 import NIOSSH
+import Synchronization
 
 /// Who may log in.
 public enum GatewayAuthentication: Sendable {
@@ -87,11 +88,13 @@ public struct GatewayConfiguration: Sendable {
 }
 
 /// Counts sessions and recent connections per address, for every connection of one server.
-final class GatewayLimits: @unchecked Sendable {
-    private let lock = NSLock()
-    private var sessions = 0
-    private var recentConnections: [String: [ContinuousClock.Instant]] = [:]
-    private var nextNumber = 0
+final class GatewayLimits: Sendable {
+    private struct Counts {
+        var sessions = 0
+        var recentConnections: [String: [ContinuousClock.Instant]] = [:]
+        var nextNumber = 0
+    }
+    private let counts = Mutex(Counts())
     let maxSessions: Int
     let connectionsPerMinute: Int
 
@@ -102,36 +105,36 @@ final class GatewayLimits: @unchecked Sendable {
 
     /// Records a connection from `address`; false when it is over the address's limit for the last minute.
     func admitConnection(from address: String, now: ContinuousClock.Instant = .now) -> Bool {
-        lock.withLock {
+        counts.withLock { counts in
             let window = now - .seconds(60)
-            var times = recentConnections[address, default: []].filter { $0 > window }
+            var times = counts.recentConnections[address, default: []].filter { $0 > window }
             // Forget addresses that went quiet, so a scan of many addresses does not grow the table forever.
-            if recentConnections.count > 10_000 {
-                recentConnections = recentConnections.filter { $0.value.contains { $0 > window } }
+            if counts.recentConnections.count > 10_000 {
+                counts.recentConnections = counts.recentConnections.filter { $0.value.contains { $0 > window } }
             }
             guard times.count < connectionsPerMinute else {
-                recentConnections[address] = times
+                counts.recentConnections[address] = times
                 return false
             }
             times.append(now)
-            recentConnections[address] = times
+            counts.recentConnections[address] = times
             return true
         }
     }
 
     /// Takes a session slot and numbers the session; nil when every slot is taken.
     func openSession() -> Int? {
-        lock.withLock {
-            guard sessions < maxSessions else { return nil }
-            sessions += 1
-            nextNumber += 1
-            return nextNumber
+        counts.withLock { counts in
+            guard counts.sessions < maxSessions else { return nil }
+            counts.sessions += 1
+            counts.nextNumber += 1
+            return counts.nextNumber
         }
     }
 
-    func closeSession() { lock.withLock { sessions = max(0, sessions - 1) } }
+    func closeSession() { counts.withLock { $0.sessions = max(0, $0.sessions - 1) } }
 
-    var openSessions: Int { lock.withLock { sessions } }
+    var openSessions: Int { counts.withLock { $0.sessions } }
 }
 
 extension String {

@@ -1,5 +1,6 @@
 import CPtySupport
 import Foundation
+import Synchronization
 
 #if canImport(Glibc)
 import Glibc
@@ -14,13 +15,17 @@ import Glibc
 /// Terminal target) has it sent at the mark, without waiting for the quiet time; the marks are removed.
 /// The thread waits for each frame to be written before it reads on, so a slow client slows only its own
 /// browser (whose writes to the pty block), never the server or other sessions.
-final class PtyProcess: @unchecked Sendable {
+final class PtyProcess: Sendable {
     let pid: pid_t
     private let descriptor: Int32
-    private let lock = NSLock()
-    private var reaped = false
-    private var closed = false
-    private var pendingInput: [UInt8] = []
+    /// Whether the process was reaped and its descriptor closed, and the keystrokes it has not read yet: kept
+    /// together, since a write to the descriptor must never follow its close.
+    private struct State {
+        var reaped = false
+        var closed = false
+        var pendingInput: [UInt8] = []
+    }
+    private let state = Mutex(State())
 
     /// Quiet time that ends a frame (0: every read is sent as it is), and the longest one frame may be held back.
     private let frameQuiet: Int32
@@ -77,7 +82,7 @@ final class PtyProcess: @unchecked Sendable {
         var buffer = [UInt8](repeating: 0, count: 16 * 1024)
         var ended = false
         while !ended {
-            let wantsWrite = lock.withLock { !pendingInput.isEmpty }
+            let wantsWrite = state.withLock { !$0.pendingInput.isEmpty }
             var poller = pollfd(fd: descriptor, events: Int16(POLLIN) | (wantsWrite ? Int16(POLLOUT) : 0), revents: 0)
             let ready = poll(&poller, 1, wantsWrite ? 20 : 1000)
             if ready < 0 {
@@ -145,11 +150,11 @@ final class PtyProcess: @unchecked Sendable {
         var info = siginfo_t()
         // WNOWAIT: wait without reaping, so that the pid cannot be reused while `hangUp` may still signal it.
         while waitid(P_PID, id_t(pid), &info, WEXITED | WNOWAIT) < 0 && errno == EINTR {}
-        return lock.withLock {
+        return state.withLock { state in
             var status: Int32 = 0
             let result = waitpid(pid, &status, WNOHANG)
-            reaped = true
-            closed = true
+            state.reaped = true
+            state.closed = true
             close(descriptor)
             guard result == pid else { return 1 }
             // WIFEXITED / WEXITSTATUS / WTERMSIG as the C macros compute them.
@@ -161,22 +166,23 @@ final class PtyProcess: @unchecked Sendable {
     /// Keystrokes for the browser; false when they were dropped because it has not read what came before.
     @discardableResult
     func send(_ bytes: [UInt8]) -> Bool {
-        lock.withLock {
-            guard !closed else { return true }
-            guard pendingInput.count + bytes.count <= Self.pendingInputLimit else { return false }
-            pendingInput += bytes
-            writePendingLocked()
+        state.withLock { state in
+            guard !state.closed else { return true }
+            guard state.pendingInput.count + bytes.count <= Self.pendingInputLimit else { return false }
+            state.pendingInput += bytes
+            writePending(&state)
             return true
         }
     }
 
-    private func flushInput() { lock.withLock { writePendingLocked() } }
+    private func flushInput() { state.withLock { writePending(&$0) } }
 
-    private func writePendingLocked() {
-        while !pendingInput.isEmpty, !closed {
-            let written = pendingInput.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+    /// Writes what the browser will take of the pending keystrokes; called with the state locked.
+    private func writePending(_ state: inout State) {
+        while !state.pendingInput.isEmpty, !state.closed {
+            let written = state.pendingInput.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
             if written > 0 {
-                pendingInput.removeFirst(written)
+                state.pendingInput.removeFirst(written)
             } else if written < 0 && errno == EINTR {
                 continue
             } else {
@@ -188,8 +194,8 @@ final class PtyProcess: @unchecked Sendable {
     /// Tells the terminal its new size, and the browser by SIGWINCH (the pty is not its controlling terminal, so
     /// the kernel does not).
     func resize(columns: Int, rows: Int) {
-        let resized = lock.withLock {
-            guard !closed else { return false }
+        let resized = state.withLock { state in
+            guard !state.closed else { return false }
             return cpty_resize(descriptor, UInt16(clamping: columns), UInt16(clamping: rows)) == 0
         }
         if resized { signal(SIGWINCH) }
@@ -204,8 +210,8 @@ final class PtyProcess: @unchecked Sendable {
     }
 
     private func signal(_ number: Int32) {
-        lock.withLock {
-            guard !reaped else { return }
+        state.withLock { state in
+            guard !state.reaped else { return }
             kill(pid, number)
         }
     }

@@ -3,6 +3,7 @@ import Foundation
 import NIOCore
 import NIOPosix
 import NIOSSH
+import Synchronization
 
 /// `cardealer serve-ssh`: an SSH server whose every session is the browser, in a process of its own on a pty of its
 /// own. No shell, no commands, no subsystems, no port forwarding.
@@ -100,12 +101,11 @@ public final class SSHGateway: Sendable {
 enum GatewayRefusal: Error { case forwarding }
 
 /// Holds the bound port for connections accepted after binding.
-private final class PortBox: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value = 0
+private final class PortBox: Sendable {
+    private let value = Atomic(0)
     var port: Int {
-        get { lock.withLock { value } }
-        set { lock.withLock { value = newValue } }
+        get { value.load(ordering: .acquiring) }
+        set { value.store(newValue, ordering: .releasing) }
     }
 }
 

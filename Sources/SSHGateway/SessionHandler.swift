@@ -2,7 +2,9 @@ import NIOCore
 import NIOSSH
 
 /// What one SSH connection is: its address, the client's version line and, once authenticated, its user.
-/// Used only on the connection's event loop (the auth delegate and every session channel of it run there).
+///
+/// `@unchecked Sendable`: written and read only on its connection's event loop, where every handler that holds it
+/// runs (the version sniffer, the authentication delegate, each session channel's handler).
 final class ConnectionInfo: @unchecked Sendable {
     let address: String
     var clientVersion = "?"

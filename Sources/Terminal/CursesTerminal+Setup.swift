@@ -1,4 +1,5 @@
 import CNcurses
+import Synchronization
 
 #if canImport(Glibc)
 import Glibc
@@ -18,7 +19,11 @@ extension CursesTerminal {
     }
 
     /// Whether the user's own locale was UTF-8 (before any fallback).
-    nonisolated(unsafe) static var localeWasUTF8 = true
+    static var localeWasUTF8: Bool {
+        get { userLocaleIsUTF8.load(ordering: .relaxed) }
+        set { userLocaleIsUTF8.store(newValue, ordering: .relaxed) }
+    }
+    private static let userLocaleIsUTF8 = Atomic(true)
 
     /// Terminals (by `TERM` prefix) whose fonts have no braille.
     static let terminalsWithoutBraille = ["vt52", "vt100", "vt102", "vt220", "vt320", "linux", "cons25", "ansi"]

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Logging
+import Synchronization
 
 #if canImport(Glibc)
 import Glibc
@@ -21,7 +22,12 @@ enum SessionLog {
     }
 
     /// The level chosen for this run (set once, before anything is logged).
-    nonisolated(unsafe) static var level: Level = .info
+    static var level: Level {
+        get { Level.allCases[chosenLevel.load(ordering: .relaxed)] }
+        set { chosenLevel.store(Level.allCases.firstIndex(of: newValue) ?? 2, ordering: .relaxed) }
+    }
+    /// ``level``, by its place in ``Level/allCases`` (info).
+    private static let chosenLevel = Atomic(2)
 
     /// The log file's path.
     static func path(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
@@ -38,7 +44,9 @@ enum SessionLog {
     /// standard error alone) when the file cannot be opened.
     @discardableResult
     static func captureStandardError() -> Bool {
-        if savedStandardError < 0 { savedStandardError = dup(STDERR_FILENO) }
+        if savedStandardError.load(ordering: .acquiring) < 0 {
+            savedStandardError.store(dup(STDERR_FILENO), ordering: .releasing)
+        }
         let file = path()
         let directory = (file as NSString).deletingLastPathComponent
         try? FileManager.default.createDirectory(
@@ -69,15 +77,15 @@ enum SessionLog {
     }
 
     /// The terminal's standard error while the log stands in for it; -1 when not captured.
-    nonisolated(unsafe) private static var savedStandardError: Int32 = -1
+    private static let savedStandardError = Atomic<Int32>(-1)
 
     /// Gives standard error back to the terminal (after the UI closes without exiting, so that the reason for a
     /// failed start reaches the user).
     static func releaseStandardError() {
-        guard savedStandardError >= 0 else { return }
-        dup2(savedStandardError, STDERR_FILENO)
-        close(savedStandardError)
-        savedStandardError = -1
+        let saved = savedStandardError.exchange(-1, ordering: .acquiringAndReleasing)
+        guard saved >= 0 else { return }
+        dup2(saved, STDERR_FILENO)
+        close(saved)
     }
 
     /// Appends one timestamped line (to standard error, which is the log while the UI runs), unless `level` is

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import Synchronization
 
 /// The demo's SQLite database: opened from a cached file, or generated into it first.
 ///
@@ -36,7 +37,7 @@ public struct DataStore: Sendable {
             )
             .path
         var generated = false
-        try generationLock.withLock {
+        try generationLock.withLock { _ in
             try withFileLock(path + ".lock") {
                 if cachedPeople(at: path, wanted: people, variant: variant) == nil {
                     try generate(people: wanted, hostile: hostile, at: path)
@@ -54,7 +55,7 @@ public struct DataStore: Sendable {
             db.add(function: Self.unicodeLower)
             db.add(function: Self.unicodeUpper)
         }
-        let pool = try generationLock.withLock { try DatabasePool(path: path, configuration: configuration) }
+        let pool = try generationLock.withLock { _ in try DatabasePool(path: path, configuration: configuration) }
         let count = try pool.read { db in try Int.fetchOne(db, sql: "SELECT people FROM demo_meta") } ?? wanted
         return DataStore(reader: pool, path: path, people: count, generated: generated)
     }
@@ -113,7 +114,7 @@ public struct DataStore: Sendable {
     }
 
     /// Serialises check-then-generate within this process (servers started by parallel tests).
-    private static let generationLock = NSLock()
+    private static let generationLock = Mutex(())
 
     /// Runs `body` holding an exclusive `flock` on `lockPath`: check-then-generate across processes.
     ///

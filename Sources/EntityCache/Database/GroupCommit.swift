@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import GRDB
+import Synchronization
 
 /// Commits the asynchronous writes that arrive while the writer is busy together, in one transaction.
 ///
@@ -12,33 +13,37 @@ import GRDB
 /// observers re-reading) is paid once per group rather than once per write. Observers see a group
 /// land at once.
 ///
-/// `@unchecked Sendable`: `lock` guards `pending` and `isDraining`; writes run on `queue`.
+/// `@unchecked Sendable`: the writer and `finishTransaction` are used only on `queue`, and the writes waiting are
+/// under `queued`'s lock.
 final class GroupCommit: @unchecked Sendable {
     /// The most writes one transaction takes, so that the first of them is not kept waiting long.
     static let maximumGroup = 16
 
     /// One write waiting for the writer.
-    struct Pending {
+    struct Pending: Sendable {
         /// Runs the write in the group's transaction — in a savepoint unless `alone` in it —
         /// and says how it went.
-        let perform: (_ db: Database, _ alone: Bool) -> Reply
+        let perform: @Sendable (_ db: Database, _ alone: Bool) -> Reply
         /// Tells the caller the group's transaction failed.
-        let abandon: (Error) -> Void
+        let abandon: @Sendable (Error) -> Void
     }
 
     /// How one write went, and what to tell its caller once the transaction is settled.
     struct Reply {
         var error: Error?
-        var send: () -> Void
+        var send: @Sendable () -> Void
     }
 
     private let writer: any DatabaseWriter
     private let finishTransaction: (Database) throws -> Void
     /// Background work, as the pool's (``CacheDatabase/init(path:)``).
     private let queue = DispatchQueue(label: "cardealer.cache.group-commit", qos: .background)
-    private let lock = NSLock()
-    private var pending: [Pending] = []
-    private var isDraining = false
+    /// The writes waiting for the writer, and whether `queue` is writing them.
+    private struct Queued {
+        var pending: [Pending] = []
+        var isDraining = false
+    }
+    private let queued = Mutex(Queued())
 
     /// - Parameter finishTransaction: run at the end of every transaction (the cache's change notices).
     init(writer: any DatabaseWriter, finishTransaction: @escaping (Database) throws -> Void) {
@@ -70,10 +75,10 @@ final class GroupCommit: @unchecked Sendable {
                 },
                 abandon: { continuation.resume(throwing: $0) }
             )
-            let start = lock.withLock {
-                pending.append(item)
-                guard !isDraining else { return false }
-                isDraining = true
+            let start = queued.withLock { queued in
+                queued.pending.append(item)
+                guard !queued.isDraining else { return false }
+                queued.isDraining = true
                 return true
             }
             if start { queue.async { self.drain() } }
@@ -83,13 +88,13 @@ final class GroupCommit: @unchecked Sendable {
     /// Writes groups until nothing is waiting.
     private func drain() {
         while true {
-            let group: [Pending] = lock.withLock {
-                guard !pending.isEmpty else {
-                    isDraining = false
+            let group: [Pending] = queued.withLock { queued in
+                guard !queued.pending.isEmpty else {
+                    queued.isDraining = false
                     return []
                 }
-                let group = Array(pending.prefix(Self.maximumGroup))
-                pending.removeFirst(group.count)
+                let group = Array(queued.pending.prefix(Self.maximumGroup))
+                queued.pending.removeFirst(group.count)
                 return group
             }
             guard !group.isEmpty else { return }

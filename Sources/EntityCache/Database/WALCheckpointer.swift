@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import GRDBSQLite
+import Synchronization
 
 /// Checkpoints the cache's write-ahead log on a background queue instead of inside the writer's commits.
 ///
@@ -13,8 +14,7 @@ import GRDBSQLite
 /// reach ``hardLimit`` (a checkpoint cannot keep up, or keeps failing), the writer checkpoints
 /// inline, as SQLite would have.
 ///
-/// `@unchecked Sendable`: `lock` guards `isScheduled`, `isClosed` and `backfilled`; the connection is used
-/// only on `queue`.
+/// `@unchecked Sendable`: the checkpoint connection is used only on `queue`; the rest is under `state`'s lock.
 final class WALCheckpointer: @unchecked Sendable {
     /// WAL pages after which a background checkpoint is requested (SQLite's own default).
     static let threshold: Int32 = 1_000
@@ -25,11 +25,13 @@ final class WALCheckpointer: @unchecked Sendable {
 
     let path: String
     private let queue = DispatchQueue(label: "cardealer.cache.checkpoint", qos: .utility)
-    private let lock = NSLock()
-    private var isScheduled = false
-    private var isClosed = false
-    /// Log pages the last background checkpoint had copied; 0 once the writer finished the log.
-    private var backfilled: Int32 = 0
+    private struct State {
+        var isScheduled = false
+        var isClosed = false
+        /// Log pages the last background checkpoint had copied; 0 once the writer finished the log.
+        var backfilled: Int32 = 0
+    }
+    private let state = Mutex(State())
     private var connection: OpaquePointer?
 
     init(path: String) {
@@ -60,14 +62,15 @@ final class WALCheckpointer: @unchecked Sendable {
     /// next transaction starts the log over instead of growing it.
     private func walDidGrow(to pages: Int32, writer: OpaquePointer?) {
         guard pages >= Self.threshold else { return }
-        let (schedule, finish) = lock.withLock { () -> (Bool, Bool) in
+        let (schedule, finish) = state.withLock { state -> (Bool, Bool) in
+            let backfilled = state.backfilled
             let caughtUp = backfilled > 0 && backfilled <= pages && pages - backfilled <= Self.tail
-            if caughtUp || pages >= Self.hardLimit || isClosed {
-                backfilled = 0
+            if caughtUp || pages >= Self.hardLimit || state.isClosed {
+                state.backfilled = 0
                 return (false, true)
             }
-            guard !isScheduled else { return (false, false) }
-            isScheduled = true
+            guard !state.isScheduled else { return (false, false) }
+            state.isScheduled = true
             return (true, false)
         }
         if finish, let writer {
@@ -81,12 +84,12 @@ final class WALCheckpointer: @unchecked Sendable {
     private func checkpoint() {
         var copied: Int32 = -1
         defer {
-            lock.withLock {
-                isScheduled = false
-                if copied > 0 { backfilled = copied }
+            state.withLock {
+                $0.isScheduled = false
+                if copied > 0 { $0.backfilled = copied }
             }
         }
-        guard !lock.withLock({ isClosed }) else { return }
+        guard !state.withLock({ $0.isClosed }) else { return }
         if connection == nil {
             var opened: OpaquePointer?
             guard sqlite3_open_v2(path, &opened, SQLITE_OPEN_READWRITE, nil) == SQLITE_OK else {
@@ -108,7 +111,7 @@ final class WALCheckpointer: @unchecked Sendable {
 
     /// Closes the checkpoint connection; later hooks do nothing (the writer's own close checkpoints).
     func close() {
-        lock.withLock { isClosed = true }
+        state.withLock { $0.isClosed = true }
         queue.sync {
             sqlite3_close_v2(connection)
             connection = nil

@@ -147,7 +147,8 @@ struct Binder {
         var length = 0
     }
 
-    /// A byte for empty values to point at.
+    /// A byte for empty values to point at. `nonisolated(unsafe)`: a pointer is not `Sendable`, but this one's byte
+    /// is never written, read or freed: only its address is handed to SQLite, with a length of 0.
     nonisolated(unsafe) static let empty = UnsafeMutablePointer<UInt8>.allocate(capacity: 1)
 
     fileprivate(set) var bytes: [UInt8] = []

@@ -74,7 +74,7 @@ public enum AuthorizationCodeFlow {
 }
 
 /// A listening socket on 127.0.0.1 for one browser redirect.
-final class LoopbackRedirect: @unchecked Sendable {
+final class LoopbackRedirect: Sendable {
     let socket: Int32
     let port: Int
 

@@ -1,8 +1,9 @@
 import Foundation
+import Session
+import Synchronization
 
 #if canImport(Glibc)
 import Glibc
-import Session
 #endif
 
 /// `--trace FILE`: one JSON object per line, for the benchmarks to read.
@@ -13,12 +14,12 @@ import Session
 /// and `request_end` (`id`, `url`, `status`, `bytes`, `ms`, `error`). Lines are written whole with one
 /// `write(2)` each, under a lock, from any thread.
 ///
-/// `@unchecked Sendable`: `lastID` is only touched under `lock`; the descriptor never changes.
-final class TraceLog: @unchecked Sendable {
+final class TraceLog: Sendable {
     /// The file descriptor, never closed (the process exits with the trace open).
     private let descriptor: Int32
-    private let lock = NSLock()
-    private var lastID = 0
+    /// Held while a line is written, so that lines from two threads never interleave.
+    private let writing = Mutex(())
+    private let lastID = Atomic(0)
 
     /// Creates or truncates `path`.
     init(path: String) throws {
@@ -38,10 +39,7 @@ final class TraceLog: @unchecked Sendable {
 
     /// A fresh identifier pairing a request's start and end.
     func makeID() -> Int {
-        lock.withLock {
-            lastID += 1
-            return lastID
-        }
+        lastID.wrappingAdd(1, ordering: .relaxed).newValue
     }
 
     /// Writes one event with `fields` (strings, numbers, booleans), stamped now.
@@ -50,7 +48,7 @@ final class TraceLog: @unchecked Sendable {
         for (name, value) in fields { object[name] = value }
         guard var line = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]) else { return }
         line.append(UInt8(ascii: "\n"))
-        lock.withLock {
+        writing.withLock { _ in
             line.withUnsafeBytes { bytes in _ = write(descriptor, bytes.baseAddress, bytes.count) }
         }
     }
