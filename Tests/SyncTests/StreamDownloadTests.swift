@@ -53,6 +53,17 @@ import Testing
             return try engine.cache.syncStatus().download
         }
 
+        /// Car 1 in the cache, at version `etag`, as its screen would have it.
+        func cacheCar(etag: String?) async throws -> EntityKey {
+            let car = EntityKey(entitySet: "Car", value: .int(1))
+            try await engine.cache.write { session in
+                try session.upsertEntity(
+                    key: car, entitySet: "Car", type: nil, properties: [.init(name: "carID", value: .int(1))],
+                    etag: etag, at: Date(), partial: false)
+            }
+            return car
+        }
+
         func remove() {
             server.stop()
             try? FileManager.default.removeItem(atPath: directory)
@@ -248,12 +259,7 @@ import Testing
             return .bytes(Self.head, close: true)
         }
         defer { setup.remove() }
-        let car = EntityKey(entitySet: "Car", value: .int(1))
-        try await setup.engine.cache.write { session in
-            try session.upsertEntity(
-                key: car, entitySet: "Car", type: nil, properties: [.init(name: "carID", value: .int(1))],
-                etag: "W/\"1\"", at: Date(), partial: false)
-        }
+        let car = try await setup.cacheCar(etag: "W/\"1\"")
         let manual = MediaStream(property: "manual")
         setup.engine.measure(manual, of: car)
         #expect(
@@ -276,12 +282,7 @@ import Testing
                 close: true)
         }
         defer { setup.remove() }
-        let car = EntityKey(entitySet: "Car", value: .int(1))
-        try await setup.engine.cache.write { session in
-            try session.upsertEntity(
-                key: car, entitySet: "Car", type: nil, properties: [.init(name: "carID", value: .int(1))], etag: nil,
-                at: Date(), partial: false)
-        }
+        let car = try await setup.cacheCar(etag: nil)
         setup.engine.measure(MediaStream(), of: car)
         #expect(try await eventually(seconds: 10) { try setup.engine.cache.requestLog().first?.status == 405 })
         #expect(MediaStream.described(in: try setup.engine.cache.entity(car)?.properties ?? []) == nil)
@@ -308,12 +309,7 @@ import Testing
                 Array("HTTP/1.1 \(status)\r\nContent-Length: 0\r\nConnection: close\r\n\r\n".utf8), close: true)
         }
         defer { setup.remove() }
-        let car = EntityKey(entitySet: "Car", value: .int(1))
-        try await setup.engine.cache.write { session in
-            try session.upsertEntity(
-                key: car, entitySet: "Car", type: nil, properties: [.init(name: "carID", value: .int(1))],
-                etag: "W/\"1\"", at: Date(), partial: false)
-        }
+        let car = try await setup.cacheCar(etag: "W/\"1\"")
         let content = (0..<5000).map { UInt8($0 % 251) }
         try Data(content).write(to: URL(fileURLWithPath: setup.file("manual.pdf")))
         // When the manual is uploaded (its stream's own version known: W/"m1")

@@ -68,14 +68,21 @@ extension SyncEngine: DownloadIntents {
         measuring.remove(subject)
     }
 
-    /// Starts saving `download`'s stream (cancelling one under way).
-    func startDownload(_ download: StreamDownload) {
-        // (the one under way ends, its part file gone, before this one begins)
+    /// A new transfer of `stream` of `key` (`:save` or `:upload`): the one under way is cancelled (awaited by the new
+    /// one's task before it begins), and the new one is numbered and named.
+    func beginTransfer(
+        of stream: MediaStream, of key: EntityKey
+    ) -> (previous: Task<Void, Never>?, id: Int, subject: String) {
         let previous = downloadTask
         previous?.cancel()
         downloads.started += 1
-        let id = downloads.started
-        let subject = download.key.canonical + (download.stream.property.map { " " + $0 } ?? "")
+        return (previous, downloads.started, key.canonical + (stream.property.map { " " + $0 } ?? ""))
+    }
+
+    /// Starts saving `download`'s stream (cancelling one under way).
+    func startDownload(_ download: StreamDownload) {
+        // (the one under way ends, its part file gone, before this one begins)
+        let (previous, id, subject) = beginTransfer(of: download.stream, of: download.key)
         let url = download.stream.url(
             entityURL: builder.url(ResourcePath(download.key), QueryOptions()), serviceRoot: builder.serviceRoot)
         downloads.progress = DownloadProgress(

@@ -25,11 +25,7 @@ extension SyncEngine {
 
     /// Starts sending `upload` (cancelling the transfer under way).
     func startUpload(_ upload: StreamUpload) {
-        let previous = downloadTask
-        previous?.cancel()
-        downloads.started += 1
-        let id = downloads.started
-        let subject = upload.key.canonical + (upload.stream.property.map { " " + $0 } ?? "")
+        let (previous, id, subject) = beginTransfer(of: upload.stream, of: upload.key)
         var progress = DownloadProgress(
             id: id, subject: subject, path: upload.shownPath, contentType: upload.contentType, isUpload: true)
         guard isOnline else {
