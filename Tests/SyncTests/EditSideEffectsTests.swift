@@ -2,7 +2,9 @@ import CarDealerTestSupport
 import EntityCache
 import Foundation
 import ODataCore
+import ODataHTTP
 import ScreenSeam
+import Synchronization
 import Testing
 
 @testable import Sync
@@ -68,5 +70,55 @@ import Testing
         await engine.flushIntents()
         #expect(await transport.requests.filter { $0.method == .get }.isEmpty)
         #expect(try cache.entity(Self.order)?["total"] == .int(7))
+    }
+
+    @Test func through_the_real_transport_the_targets_are_read_after_the_204() async throws {
+        // Given a raw HTTP server on 127.0.0.1 answering the change with 204 and the total with 42
+        let asked = Mutex<[String]>([])
+        let server = try ScriptedHTTPServer { exchange in
+            // (a request line: "\r\n" is one Character, so the head is split, not scanned)
+            let line = exchange.head.components(separatedBy: "\r\n").first ?? ""
+            guard line.hasPrefix("PATCH ") || line.hasPrefix("GET /svc/Orders") else {
+                return .bytes(ScriptedHTTPServer.response(status: "200 OK", headers: [], body: []))
+            }
+            asked.withLock { $0.append(line) }
+            if line.hasPrefix("PATCH ") {
+                // (closed after: this raw server does not read a request's body)
+                return .bytes(
+                    ScriptedHTTPServer.response(status: "204 No Content", headers: ["ETag: W/\"2\""], body: []),
+                    close: true)
+            }
+            let body = Array(#"{"ID":1,"total":42,"IsActiveEntity":true}"#.utf8)
+            return .bytes(
+                ScriptedHTTPServer.response(headers: ["Content-Type: application/json", "ETag: W/\"2\""], body: body))
+        }
+        defer { server.stop() }
+        let root = server.url("/svc/")
+        let cache = try CacheDatabase()
+        let order = EntityKey(
+            entitySet: "Orders",
+            values: [.init(name: "ID", value: .int(1)), .init(name: "IsActiveEntity", value: .bool(true))])
+        try await cache.write { session in
+            try session.upsertEntity(
+                key: order, entitySet: "Orders", type: nil,
+                properties: [
+                    .init(name: "ID", value: .int(1)), .init(name: "title", value: .string("Old")),
+                    .init(name: "total", value: .int(7)), .init(name: "IsActiveEntity", value: .bool(true)),
+                ], etag: "W/\"1\"", at: Date(), partial: false)
+        }
+        let engine = SyncEngine(
+            configuration: SyncEngine.Configuration(serviceRoot: root), cache: cache,
+            transport: try HTTPClientTransport(serviceRoot: root, environment: [:], timeout: 5), model: Self.model)
+        // When the title is changed
+        engine.save(EntityChange(key: order, changes: [.init(name: "title", value: .string("New"))]))
+        // Then the total the service worked out is read and shown, after the change
+        #expect(
+            try await eventually(seconds: 10) { try cache.entity(order)?["total"] == .int(42) },
+            "\((try? cache.outboxEntries())?.map { "\($0.state) \($0.lastError ?? "")" } ?? [])")
+        #expect(
+            asked.withLock { $0 } == [
+                "PATCH /svc/Orders(ID=1,IsActiveEntity=true) HTTP/1.1",
+                "GET /svc/Orders(ID=1,IsActiveEntity=true)?$select=total HTTP/1.1",
+            ])
     }
 }
