@@ -520,7 +520,6 @@ class CarActions(ActionProcessor):
 
     def process_action_entity(self, request, response, uri_info, request_ct, response_ct):
         """The draft actions of a work order (issue 36), as CAP answers them: the entity, with its ETag."""
-        import json
         name = str(getattr(uri_info.resource_parts[-1], "name", ""))
         if name.endswith("WorkOrderNew"):
             return self.new_work_order(request, response)
@@ -581,11 +580,17 @@ class CarActions(ActionProcessor):
                 original.etag = 'W/"%d"' % (number + 1)
                 self.store.set_entities("WorkOrder", [o for o in orders if o is not draft])
                 answer = original
-            body = {"@odata.context": "$metadata#WorkOrder/$entity", "@odata.etag": answer.etag}
-            for prop in ("ID", "IsActiveEntity", "title", "words", "HasActiveEntity", "HasDraftEntity"):
-                body[prop] = answer.get_value(prop)
-        response.set_status(200)
-        response.set_header("ETag", answer.etag)
+        self.answer_work_order(response, answer, 200)
+
+    @staticmethod
+    def answer_work_order(response, order, status):
+        """A draft action's answer, as CAP gives it: the work order, with its ETag."""
+        import json
+        body = {"@odata.context": "$metadata#WorkOrder/$entity", "@odata.etag": order.etag}
+        for prop in ("ID", "IsActiveEntity", "title", "words", "HasActiveEntity", "HasDraftEntity"):
+            body[prop] = order.get_value(prop)
+        response.set_status(status)
+        response.set_header("ETag", order.etag)
         response.set_content(json.dumps(body).encode(), "application/json")
 
     def new_work_order(self, request, response):
@@ -609,12 +614,7 @@ class CarActions(ActionProcessor):
             draft.etag = 'W/"1"'
             self.store.set_entities("WorkOrder", orders + [draft])
             MADE_BY_NEW_ACTION.add(key)
-        body = {"@odata.context": "$metadata#WorkOrder/$entity", "@odata.etag": draft.etag}
-        for prop in ("ID", "IsActiveEntity", "title", "words", "HasActiveEntity", "HasDraftEntity"):
-            body[prop] = draft.get_value(prop)
-        response.set_status(201)
-        response.set_header("ETag", draft.etag)
-        response.set_content(json.dumps(body).encode(), "application/json")
+        self.answer_work_order(response, draft, 201)
 
     def process_action_void(self, request, response, uri_info, request_ct):
         name = str(getattr(uri_info.resource_parts[-1], "name", ""))

@@ -43,11 +43,8 @@ extension Outbox {
 
     /// Returns once the draft work asked for on `key` so far has ended.
     func waitForDraftWork(on key: EntityKey) async {
-        while let (number, task) = draftWork[key.canonical] {
-            await task.value
-            // (work asked for while this waited is waited for too; the entry is gone once its last task ended)
-            if draftWork[key.canonical]?.number == number { return }
-        }
+        // (a task removes its own entry before it ends: what is left then is work asked for meanwhile, waited for too)
+        while let task = draftWork[key.canonical]?.task { await task.value }
     }
 
     /// Makes (or resumes) the draft of the active entity `key`, whose form shows version `etag`.
