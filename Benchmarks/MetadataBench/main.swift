@@ -183,7 +183,7 @@ guard parsedTypes == types, resolved == types else {
 // The annotation document, merged into the parsed model (as a v2 service's is, after its $metadata).
 let model = try EDMXParser.parse(bytes)
 let annotations = Array(annotationDocument(types: types).utf8)
-if arguments.count > 3 { FileManager.default.createFile(atPath: arguments[3], contents: Data(annotations)) }
+if arguments.count > 3 { _ = FileManager.default.createFile(atPath: arguments[3], contents: Data(annotations)) }
 let annotationPeakBefore = status("VmHWM")
 var bestMerge = Double.infinity
 var annotatedTypes = 0

@@ -232,7 +232,7 @@ func refreshByDelta(directory: String) async throws -> [String: Double] {
     precondition(fetched == cars, "\(fetched ?? 0) of the \(cars) cars arrived")
     let link = try session.cache.deltaLink(for: request.key)
     precondition(link != nil, "the list came without a delta link")
-    let service = try HTTPClientTransport(timeout: 30)
+    let service = HTTPClientTransport(timeout: 30)
 
     /// 100 changes and 10 deletions, sent to the service past the client, 16 at a time.
     func changeOnService(round: Int) async throws {

@@ -87,7 +87,7 @@ extension WorkOrderSet {
     /// The work orders `options` select, in its order (by number, the active one first, when it names none).
     /// Whether `options` expand the draft's administrative data (the one navigation a work order has).
     static func expandsAdministration(_ options: QueryRequest) throws -> Bool {
-        for path in options.expand where path.prefix { $0 != "(" } != administration {
+        for path in options.expand where path.prefix(while: { $0 != "(" }) != administration {
             throw ServiceError.badRequest("$expand: a work order has one navigation, \(administration), not \(path).")
         }
         return !options.expand.isEmpty
