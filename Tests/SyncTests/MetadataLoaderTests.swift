@@ -143,8 +143,47 @@ import Testing
             ])
         // (no deeper than three segments: a longer path is not looked above)
         #expect(MetadataLoader.parentRoots(of: "http://h/a/b/c/d/e").map(\.root).last == "http://h/a/b/")
-        #expect(MetadataLoader.parentRoots(of: "http://h/svc/Car(3)?$top=1").map(\.path) == ["Car(3)"])
+        #expect(MetadataLoader.parentRoots(of: "http://h/svc/Car(3)?$top=1").map(\.path) == ["Car(3)", "svc/Car(3)"])
         #expect(MetadataLoader.parentRoots(of: "http://h/svc/a%20b/Car").map(\.path) == ["Car"])
+        // (a service may sit at the host's root)
+        #expect(MetadataLoader.parentRoots(of: "http://h/Cars/").map { $0.root + " " + $0.path } == ["http://h/ Cars"])
+    }
+
+    /// pyslet answers `$metadata` below its root too (`Cars/$metadata`): the URL's last segment naming one of the
+    /// sets described, the root above it is asked, and taken when it describes that set as well.
+    @Test func a_set_below_a_server_that_answers_metadata_anywhere_is_opened_under_the_root_above() async throws {
+        let edmx = Array(CarDealerModel.edmx.utf8)
+        let (result, server) = try await Self.load(
+            { exchange in
+                exchange.target.hasSuffix("/$metadata")
+                    ? .bytes(ScriptedHTTPServer.response(headers: ["Content-Type: application/xml"], body: edmx))
+                    : .bytes(ScriptedHTTPServer.response(status: "404 Not Found", body: []))
+            }, root: "/svc/Person/")
+        guard case .success(let loaded) = result else {
+            Issue.record("\(Self.sentence(result))")
+            return
+        }
+        #expect(loaded.root == server.url("/svc/") && loaded.entitySet == "Person" && loaded.path == "Person")
+        // (the set's URL never read as a service document)
+        #expect(server.exchanges.map(\.target) == ["/svc/Person/$metadata", "/svc/$metadata", "/svc/"])
+    }
+
+    /// The same URL where the root above answers no `$metadata`: it is the service root after all, and its service
+    /// document is asked once that is settled.
+    @Test func a_root_whose_last_segment_names_a_set_stays_the_root_when_the_one_above_is_no_service() async throws {
+        let edmx = Array(CarDealerModel.edmx.utf8)
+        let (result, server) = try await Self.load(
+            { exchange in
+                exchange.target == "/svc/Person/$metadata"
+                    ? .bytes(ScriptedHTTPServer.response(headers: ["Content-Type: application/xml"], body: edmx))
+                    : .bytes(ScriptedHTTPServer.response(status: "404 Not Found", body: []))
+            }, root: "/svc/Person/")
+        guard case .success(let loaded) = result else {
+            Issue.record("\(Self.sentence(result))")
+            return
+        }
+        #expect(loaded.root == server.url("/svc/Person/") && loaded.entitySet == nil)
+        #expect(server.exchanges.map(\.target) == ["/svc/Person/$metadata", "/svc/$metadata", "/svc/Person/"])
     }
 
     @Test func a_parent_without_that_set_is_not_taken_for_the_root() async throws {

@@ -28,6 +28,18 @@ public enum MetadataLoader {
         public var annotationsComplete = true
         /// The SAP catalog answered that it has no annotation document for the service (to remember).
         public var catalogHasNoAnnotations = false
+
+        /// This with what the service advertises merged into its model.
+        func merging(_ advertised: Advertised) -> Loaded {
+            var notes = notes + advertised.notes
+            var merged = self
+            merged.model = MetadataLoader.merged(model, with: advertised.documents, notes: &notes)
+            merged.annotations = annotations + advertised.documents
+            merged.notes = notes
+            merged.annotationsComplete = advertised.complete
+            merged.catalogHasNoAnnotations = advertised.catalogHasNone
+            return merged
+        }
     }
 
     /// Why `$metadata` could not be loaded, in a sentence that says what to check.
@@ -50,8 +62,19 @@ public enum MetadataLoader {
         alongside: Task<Advertised, Never>? = nil
     ) async throws -> Loaded {
         do {
-            return try await fetch(
-                root: root, transport: transport, serviceDocument: serviceDocument, alongside: alongside)
+            if alongside != nil {
+                return try await fetch(
+                    root: root, transport: transport, serviceDocument: serviceDocument, alongside: alongside)
+            }
+            // (the service document is asked once the root is settled: a set's URL read as one reads the set)
+            let bare = try await fetch(root: root, transport: transport, serviceDocument: false)
+            if let parent = await parentNamingLastSegment(
+                of: bare, transport: transport, serviceDocument: serviceDocument)
+            {
+                return parent
+            }
+            guard serviceDocument, bare.model.dialect == .v2 else { return bare }
+            return await advertising(bare, transport: transport)
         } catch let failure as Failure {
             guard failure.mayBeWrongRoot else { throw failure }
             // A URL below a service root (a set, an entity, a path on from it): the nearest root above that has it.
@@ -74,6 +97,30 @@ public enum MetadataLoader {
             }
             throw failure
         }
+    }
+
+    /// `loaded` (a v2 service's, read with no service document) with the annotation documents its service document
+    /// names merged in.
+    static func advertising(_ loaded: Loaded, transport: any ODataTransport) async -> Loaded {
+        loaded.merging(await advertisedAnnotations(root: loaded.root, transport: transport))
+    }
+
+    /// A lax server answers `$metadata` below its root too (pyslet serves it at `Cars/$metadata`): a URL whose last
+    /// segment names one of the sets that document describes is that set, when the root above it answers a
+    /// `$metadata` describing the set as well. Asked only then; nil keeps the URL as the root.
+    static func parentNamingLastSegment(
+        of loaded: Loaded, transport: any ODataTransport, serviceDocument: Bool
+    ) async -> Loaded? {
+        guard let (parent, path) = parentRoots(of: loaded.root).first,
+            let set = String(path.prefix { $0 != "(" }).removingPercentEncoding,
+            loaded.model.entitySet(named: set) != nil,
+            var found = try? await fetch(
+                root: parent, transport: transport, serviceDocument: serviceDocument, named: false),
+            let described = found.model.entitySet(named: set)
+        else { return nil }
+        found.entitySet = described.isSingleton ? nil : set
+        found.path = path
+        return found
     }
 
     /// `$metadata` of the service at `root` exactly; for a v2 service, with the annotation documents its service
@@ -124,11 +171,7 @@ public enum MetadataLoader {
             } else {
                 alongside?.cancel()
             }
-            let annotated = merged(model, with: advertised.documents, notes: &advertised.notes)
-            return Loaded(
-                root: root, model: annotated, document: response.body, entitySet: nil,
-                annotations: advertised.documents, notes: advertised.notes,
-                annotationsComplete: advertised.complete, catalogHasNoAnnotations: advertised.catalogHasNone)
+            return Loaded(root: root, model: model, document: response.body, entitySet: nil).merging(advertised)
         } catch {
             let what = kind(of: response.body, contentType: response.headers["content-type"])
             let reason =
@@ -167,13 +210,15 @@ public enum MetadataLoader {
         components.fragment = nil
         let segments = components.percentEncodedPath.split(separator: "/", omittingEmptySubsequences: true)
         var found: [(root: String, path: String)] = []
-        for depth in 1...deepestPath where segments.count > depth {
+        // (a service may sit at the host's root: pyslet's does)
+        for depth in 1...deepestPath where segments.count >= depth {
             let first = segments[segments.count - depth]
             let name = String(first.prefix { $0 != "(" }).removingPercentEncoding ?? ""
             guard !name.isEmpty, name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" || $0 == "." }) else {
                 break
             }
-            components.percentEncodedPath = "/" + segments.dropLast(depth).joined(separator: "/") + "/"
+            let above = segments.dropLast(depth)
+            components.percentEncodedPath = above.isEmpty ? "/" : "/" + above.joined(separator: "/") + "/"
             guard let parent = components.string else { break }
             found.append((parent, segments.suffix(depth).joined(separator: "/")))
         }
