@@ -29,15 +29,18 @@
 # and a car changed at odatapy's /ks/ root, whose container declares KeyAsSegmentSupported, sent to Car/3 (issue 37);
 # and odatapy's work orders edited through drafts as CAP serves them: a title changed with e reaches the active work
 # order through edit, PATCH, prepare and activate with no draft left, one added with a is made a draft and activated,
-# and one whose draft another user holds is the service's 423 in the outbox, nothing changed (issue 36).
+# and one whose draft another user holds is the service's 423 in the outbox, nothing changed (issue 36);
+# and pyslet's OData v2 server (PyPI, .ci/independent/v2_function_imports.py) with two function imports invoked with !:
+# a GET one whose answer opens as a list, and a POST one whose effect and single run are read back (issue 36).
 # Runs after `swift test` has built everything; bounded by `timeout`.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 VENV=.ci/.venv
-if ! "$VENV/bin/python" -c 'import mocksap, odatapy, authlib, flask' 2>/dev/null; then
-    echo "independent-writes: installing mock-sap, odatapy, Authlib and Flask into $VENV"
+if ! "$VENV/bin/python" -c 'import mocksap, odatapy, authlib, flask, pyslet.odata2.server' 2>/dev/null; then
+    echo "independent-writes: installing mock-sap, odatapy, Authlib, Flask and pyslet into $VENV"
     python3 -m venv "$VENV"
-    "$VENV/bin/pip" install --quiet mock-sap==0.22.0 odatapy==5.3.0 Authlib==1.9.10 Flask==3.1.3
+    "$VENV/bin/pip" install --quiet mock-sap==0.22.0 odatapy==5.3.0 Authlib==1.9.10 Flask==3.1.3 \
+        pyslet==0.7.20170805
 fi
 port=$("$VENV/bin/python" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 "$VENV/bin/python" -m mocksap --host 127.0.0.1 --port "$port" -q >.ci-mocksap.log 2>&1 &
@@ -66,8 +69,11 @@ tlsTokenServer=$!
 links=$("$VENV/bin/python" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 "$VENV/bin/python" .ci/independent/ownership_service.py "$links" >.ci-odatapy.log 2>&1 &
 linkServer=$!
-trap 'kill "$server" "$deltaServer" "$linkServer" "$oauthServer" "$issuerServer" "$tlsServer" "$tlsTokenServer" 2>/dev/null || true; rm -rf "$certificates"' EXIT
-"$VENV/bin/python" - "$port" "$links" "$oauth" "$issuer" "$tls" "$tlsToken" "$delta" <<'PY'
+functions=$("$VENV/bin/python" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+"$VENV/bin/python" .ci/independent/v2_function_imports.py "$functions" >.ci-pyslet.log 2>&1 &
+functionServer=$!
+trap 'kill "$server" "$deltaServer" "$linkServer" "$oauthServer" "$issuerServer" "$tlsServer" "$tlsTokenServer" "$functionServer" 2>/dev/null || true; rm -rf "$certificates"' EXIT
+"$VENV/bin/python" - "$port" "$links" "$oauth" "$issuer" "$tls" "$tlsToken" "$delta" "$functions" <<'PY'
 import socket, sys, time, urllib.request
 for tls_port in sys.argv[5:7]:
     for _ in range(200):
@@ -81,7 +87,7 @@ for tls_port in sys.argv[5:7]:
 for url in ("http://127.0.0.1:%s/_mock/health" % sys.argv[1], "http://127.0.0.1:%s/odata/" % sys.argv[2],
             "http://127.0.0.1:%s/_mock/health" % sys.argv[3],
             "http://127.0.0.1:%s/.well-known/openid-configuration" % sys.argv[4],
-            "http://127.0.0.1:%s/_mock/health" % sys.argv[7]):
+            "http://127.0.0.1:%s/_mock/health" % sys.argv[7], "http://127.0.0.1:%s/$metadata" % sys.argv[8]):
     for _ in range(200):
         try:
             urllib.request.urlopen(url, timeout=1)
@@ -99,18 +105,19 @@ export CARDEALER_TLS_ROOT="https://127.0.0.1:$tls/odata/"
 export CARDEALER_TLS_CERTS="$certificates"
 export CARDEALER_TLS_TOKEN_URL="https://127.0.0.1:$tlsToken/token"
 export CARDEALER_ODATAPY_ROOT="http://127.0.0.1:$links/odata/"
+export CARDEALER_PYSLET_ROOT="http://127.0.0.1:$functions/"
 set +e
 timeout 300 swift test --skip-build --filter "${CI_FILTER:-(EndToEndTests|SSHGatewayTests).Independent}" >.ci-independent.log 2>&1
 status=$?
 set -e
 tail -n 15 .ci-independent.log
-# Skipped tests would pass silently: all forty-eight must have run (five v2 writes, one of them a $batch, one v4
+# Skipped tests would pass silently: all seventy must have run (five v2 writes, one of them a $batch, one v4
 # $metadata, two v4 browsing, two v4 writes, one of them a JSON $batch, one export, one $select, five links on odatapy,
 # one of them a create and its link in one changeset, two of the screens annotations describe and one typed filter, two signed in with
 # OAuth 2.0 client credentials, three with the device grant, two with the code grant and PKCE, one naming an SAP client, three over mutual TLS, two serve-ssh sessions signing in, one function and one bound action on odatapy, the function and the action invoked from the browser, two functions answering a value, one refresh by delta link on odatapy and one test of two cases on mock-sap (v2 !deltatoken, v4 $deltatoken, deletions), verdicts marked by UI.Criticality and the UI.Chart of odatapy's inspections, a make picked with F4 from odatapy's value list (in a form and in :filter), v4 enums and flags on odatapy (and an enum parameter of its InspectionsOfKind), its Dealership singleton, $search asked of odatapy's parts, and a refused $search on mock-sap said and the fields
 # filtered instead, an action's side effects read again, an action on the service and one on a list, three
-# edits through drafts, one browse of derived and open types, one change by key segment, media saved with :save, and two people's trips read inside each (containment)).
-if [ "$status" -eq 0 ] && [ -z "${CI_FILTER:-}" ] && ! grep -q "Test run with 68 tests" .ci-independent.log; then
+# edits through drafts, one browse of derived and open types, one change by key segment, media saved with :save, and two people's trips read inside each (containment), and pyslet's two v2 function imports, GET and POST).
+if [ "$status" -eq 0 ] && [ -z "${CI_FILTER:-}" ] && ! grep -q "Test run with 70 tests" .ci-independent.log; then
     echo "independent-writes: the tests did not run"
     exit 1
 fi
