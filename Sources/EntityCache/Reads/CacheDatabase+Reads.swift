@@ -177,12 +177,15 @@ extension CacheDatabase {
 }
 
 extension CacheDatabase {
-    /// The stored `__next` link of a list's contiguous prefix, if any.
-    public func listNextLink(_ key: ListKey) throws -> String? {
+    /// The stored `__next` link of a list's contiguous chain and the position it continues at, if any: read together,
+    /// since a page written between two reads moves both (a link with another page's position lands its rows there).
+    public func listNextLink(_ key: ListKey) throws -> (link: String, position: Int)? {
         try read { db in
-            try String.fetchOne(
-                db.cachedStatement(sql: "SELECT nextLink FROM list WHERE listKey = ?"), arguments: [key.canonical]
-            )
+            let row = try Row.fetchOne(
+                db.cachedStatement(sql: "SELECT nextLink, nextPosition FROM list WHERE listKey = ?"),
+                arguments: [key.canonical])
+            guard let row, let link = row[0] as String?, let position = row[1] as Int? else { return nil }
+            return (link, position)
         }
     }
 }

@@ -158,7 +158,11 @@ extension SyncEngine {
         _ request: ListRequest, set: String, expand: [String], selection: PrefetchPolicy.Selection, offset: Int,
         end: Int, state: ListState?
     ) -> FetchPlan {
-        if offset > 0, let state, state.nextPosition == offset, let link = try? cache.listNextLink(request.key) {
+        // (the link and its position read together, not the position from `state`: a page of the chain written since
+        // `state` was read moves both, and the next link with an older position would land its rows there)
+        if offset > 0, state != nil, let (link, position) = (try? cache.listNextLink(request.key)) ?? nil,
+            position == offset
+        {
             // A link that carries what is left of our `$top` ends early by design: only a page
             // shorter than that remainder ends the list. It carries our `$select` too (servers copy the query), so
             // its answer is cut the same way; an entity that comes whole anyway is taken as whole.
