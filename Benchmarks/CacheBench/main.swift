@@ -5,7 +5,7 @@ import ScreenSeam
 import Sync
 
 // cache-bench: ingest rate and window-read latency of the cache, printed as measured.
-// Run in release: `swift run -c release cache-bench [rows]` (default 1,000,000).
+// Run in release: `swift run -c release --package-path Benchmarks cache-bench [rows]` (default 1,000,000).
 
 let rows = CommandLine.arguments.dropFirst().first.flatMap(Int.init) ?? 1_000_000
 let directory = NSTemporaryDirectory() + "cache-bench-\(getpid())"
@@ -28,7 +28,7 @@ func residentMegabytes() -> Double {
 }
 
 let model = try EDMXParser.parse(try Payloads.edmx)
-let decoder = VerboseJSONDecoder(serviceRoot: Payloads.root, model: model)
+let decoder = PayloadDecoder(serviceRoot: Payloads.root, model: model)
 let cache = try CacheDatabase(path: path)
 let list = ListRequest(entitySet: "Person").key
 let normaliser = Normaliser()

@@ -5,8 +5,8 @@
 // Int64 and a Decimal sent as strings), then times, on the same bytes:
 //   1. Foundation's JSONSerialization alone (the floor: parsing only, untyped),
 //   2. ODataCore's JSONReader alone,
-//   3. ODataCore's VerboseJSONDecoder with the $metadata model (typed values).
-// Prints entities/s and MB/s for each. Run with `swift run -c release decode-bench`.
+//   3. ODataCore's PayloadDecoder with the $metadata model (typed values).
+// Prints entities/s and MB/s for each. Run with `swift run -c release --package-path Benchmarks decode-bench`.
 import Foundation
 import ODataCore
 
@@ -95,7 +95,7 @@ let (text, entityCount) = generatePayload(people: people)
 let bytes = Array(text.utf8)
 let data = Data(bytes)
 let model = try EDMXParser.parse(metadata)
-let decoder = VerboseJSONDecoder(serviceRoot: root, model: model)
+let decoder = PayloadDecoder(serviceRoot: root, model: model)
 guard case .collection(let check) = try decoder.decode(bytes, entitySet: "Person"), check.entities.count == people
 else {
     fatalError("the generated payload did not decode to \(people) people")
@@ -116,7 +116,7 @@ try measure("ODataCore JSONReader (parse only)", bytes: bytes.count, entities: e
     _ = try JSONReader().read(bytes)
 }
 try measure(
-    "ODataCore VerboseJSONDecoder (typed by $metadata)", bytes: bytes.count, entities: entityCount, repetitions: 5
+    "ODataCore PayloadDecoder (typed by $metadata)", bytes: bytes.count, entities: entityCount, repetitions: 5
 ) {
     _ = try decoder.decode(bytes, entitySet: "Person")
 }

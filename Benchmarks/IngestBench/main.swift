@@ -5,7 +5,7 @@
 //   `Person?$expand=PersonCar/Car&$top=…&$skip=…&$inlinecount=allpages`), e.g. from Benchmarks/run.sh;
 //   SET is the entity set the pages list (`Person` unless named: the TripPin-shaped pages list `People`).
 // For each round, a fresh SQLite cache file in a temporary directory gets every page: decode with
-// ODataCore's VerboseJSONDecoder (typed by $metadata), normalise into flat rows, commit — one
+// ODataCore's PayloadDecoder (typed by $metadata), normalise into flat rows, commit — one
 // transaction per page, as the fetcher writes one response. Timed four ways, best round of each:
 //   ingest    — serial: decode, normalise, commit page after page on one thread;
 //   pipelined — decoding on a second thread while the writer commits (what the fetcher does: its jobs
@@ -34,7 +34,7 @@ let names = try FileManager.default.contentsOfDirectory(atPath: directory.path)
     .filter { $0.hasPrefix("page-") && $0.hasSuffix(".json") }.sorted()
 let pages: [[UInt8]] = try names.map { Array(try Data(contentsOf: directory.appendingPathComponent($0))) }
 let totalBytes = pages.reduce(0) { $0 + $1.count }
-let decoder = VerboseJSONDecoder(serviceRoot: root, model: model)
+let decoder = PayloadDecoder(serviceRoot: root, model: model)
 let listKey = ListRequest(entitySet: entitySet).key
 let pageSize = 100
 

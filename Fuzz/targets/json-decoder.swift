@@ -6,9 +6,9 @@ let fuzzModel: ServiceModel? = try? EDMXParser.parse(fuzzMetadata)
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzJSONDecoder(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let bytes = UnsafeBufferPointer(start: data, count: size)
-    let plain = VerboseJSONDecoder(serviceRoot: "http://h/CarDealer.svc/")
+    let plain = PayloadDecoder(serviceRoot: "http://h/CarDealer.svc/")
     _ = try? plain.decode(bytes, entitySet: "Person")
-    let typed = VerboseJSONDecoder(serviceRoot: "http://h/CarDealer.svc/", model: fuzzModel)
+    let typed = PayloadDecoder(serviceRoot: "http://h/CarDealer.svc/", model: fuzzModel)
     _ = try? typed.decode(bytes, entitySet: "Person")
     _ = ODataError.fromResponse(status: 500, url: nil, contentType: nil, body: Array(bytes))
     return 0

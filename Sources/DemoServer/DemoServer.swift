@@ -1,7 +1,7 @@
 import Hummingbird
 import Logging
 
-/// The built-in CarDealer OData v2 service.
+/// The built-in CarDealer service, as OData v2 and as OData v4 at a second root.
 ///
 /// Owns the schema (one definition → SQL tables and EDMX), the deterministic data generator, the query
 /// engine (`$filter`, `$orderby`, paging, `$expand`, `$select`), the verbose-JSON writer and the HTTP

@@ -82,7 +82,7 @@ public final class SSHGateway: Sendable {
                         case .session:
                             return child.eventLoop.makeCompletedFuture {
                                 try child.pipeline.syncOperations.addHandler(
-                                    SessionHandler(gateway: context, connection: info))
+                                    SessionChannelHandler(gateway: context, connection: info))
                             }
                         case .directTCPIP(let target):
                             context.log.write(

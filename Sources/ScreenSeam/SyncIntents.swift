@@ -85,7 +85,6 @@ public struct EntityChange: Sendable, Hashable {
     }
 }
 
-/// An entity the user deleted, and where it was shown, so that it leaves that list at once.
 /// An action invoked on `key`: the operation by the name the model finds it by (`NS.Repaint` bound to the
 /// entity's type, a v2 import's name), its parameters as typed, and the version of the entity it was invoked on.
 /// One on all of a set, or on the service, is invoked on a call's key (``ODataCore/EntityKey/call(on:)``) and named
@@ -104,6 +103,7 @@ public struct ActionInvocation: Sendable, Hashable {
     }
 }
 
+/// An entity the user deleted, and where it was shown, so that it leaves that list at once.
 public struct EntityDeletion: Sendable, Hashable {
     public var key: EntityKey
     /// The screen it was deleted from: a stored list, or a parent's relation.

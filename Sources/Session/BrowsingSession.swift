@@ -40,7 +40,7 @@ public struct SessionSettings: Sendable {
     public var timeout: Double = HTTPClientTransport.defaultTimeout
     public var requestTimeout: Double = HTTPClientTransport.defaultRequestTimeout
     public var maxResponseBytes = HTTPClientTransport.defaultMaxBodyBytes
-    public var maxEntities = VerboseJSONDecoder.defaultMaxEntities
+    public var maxEntities = PayloadDecoder.defaultMaxEntities
     /// Predict the next screens; off is the fetch-on-navigate baseline.
     public var prefetch = true
     /// Whether the annotation documents the service advertises are read (`--no-annotation-documents` says no: a

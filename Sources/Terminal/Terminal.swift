@@ -1,17 +1,3 @@
-/// # Terminal
-///
-/// Owns everything between the app and the terminal device:
-///
-/// * ``TerminalDriver`` — the seam screens draw through, with two implementations:
-///   ``CursesTerminal`` (ncursesw, the real thing) and ``HeadlessTerminal`` (in memory, for tests).
-/// * ``ScreenBuffer`` — the cell grid a frame is rendered into; drivers send only cells that changed.
-/// * ``Key`` — decoded keyboard and mouse-wheel input.
-/// * ``TextSanitizer`` and ``DisplayWidth`` — every string from a server is made safe and
-///   measured per grapheme cluster before it reaches a cell.
-///
-/// What this module must not do: know about OData, caches or screens, or let an ncurses
-/// type cross its public API. It is the only module that imports `CNcurses` / `CTermSupport`.
-
 /// The size of a terminal or buffer in character cells.
 public struct TerminalSize: Hashable, Sendable, CustomStringConvertible {
     /// Number of columns.

@@ -4,7 +4,7 @@ import Foundation
 import Session
 import Terminal
 
-/// `cardealer browse URL`: any OData v2 service.
+/// `cardealer browse URL`: any OData v2 or v4 service.
 struct BrowseCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "browse",
@@ -19,7 +19,7 @@ struct BrowseCommand: AsyncParsableCommand {
     @OptionGroup var signIn: SignInOptions
 
     mutating func run() async throws {
-        SessionLog.level = browserOptions.logLevel
+        AppLog.level = browserOptions.logLevel
         let config = try await BrowserOptions.loadConfig()
         guard let url = url ?? config.service else {
             throw ValidationError(
@@ -46,11 +46,11 @@ struct BrowseCommand: AsyncParsableCommand {
             }
         }
         // No identity: the cache is the service's, also when the URL names one of its entity sets.
-        var settings = try BrowserSession.settings(
+        var settings = try BrowserRunner.settings(
             serviceRoot: url, identity: nil, options: browserOptions, profile: displayProfile, config: config)
         // Signed in with OAuth: the token store's entry is the service root's, also when the URL names a set.
         try await signIn.apply(to: &settings, serviceRoot: url, config: config)
-        try await BrowserSession.run(settings, options: browserOptions, config: config)
+        try await BrowserRunner.run(settings, options: browserOptions, config: config)
     }
 }
 
@@ -93,7 +93,7 @@ struct BrowserOptions: ParsableArguments {
             "Open straight on this screen, with the stack behind it (Esc walks back): Person(7), Person(7)/PersonCar.",
             valueName: "PATH"))
     var open: String?
-    @Option(help: "How much goes to the log file: error, warning, info or debug.") var logLevel: SessionLog.Level =
+    @Option(help: "How much goes to the log file: error, warning, info or debug.") var logLevel: AppLog.Level =
         .info
     @Option(help: "Colours: dark, light, high-contrast or monochrome (NO_COLOR always means monochrome).")
     var theme: Theme?

@@ -1,6 +1,6 @@
 import ArgumentParser
 
-/// The `cardealer` command: a terminal browser for OData v2 services.
+/// The `cardealer` command: a terminal browser for OData v2 and v4 services.
 ///
 /// With no subcommand it runs ``DemoCommand``: the built-in CarDealer service
 /// in-process and the browser on it.

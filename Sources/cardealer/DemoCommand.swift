@@ -24,7 +24,7 @@ struct DemoCommand: AsyncParsableCommand {
 
     mutating func run() async throws {
         let (latencyMilliseconds, jitter) = try ServeCommand.parseLatency(latency)
-        SessionLog.level = browserOptions.logLevel
+        AppLog.level = browserOptions.logLevel
         let config = try await BrowserOptions.loadConfig()
         guard people > 0 else { throw ValidationError("--people must be at least 1.") }
         guard (0...1).contains(failRate) else { throw ValidationError("--fail-rate must be between 0 and 1.") }
@@ -43,15 +43,15 @@ struct DemoCommand: AsyncParsableCommand {
         configuration.readsInBackground = true
         // The in-process service logs into the session log (at --log-level), never onto the screen.
         let server = try await DemoServer.start(
-            configuration, logger: Logger(label: "demo-server") { SessionLogHandler(label: $0) })
+            configuration, logger: Logger(label: "demo-server") { AppLogHandler(label: $0) })
         // The demo's port changes every run; its cache is keyed by what it is, not where it listens (and each
         // dialect is a cache of its own).
-        let settings = try BrowserSession.settings(
+        let settings = try BrowserRunner.settings(
             serviceRoot: odataVersion == 4 ? server.version4URL : server.baseURL,
             identity: CacheIdentity.demo(people: people, hostile: hostile) + (odataVersion == 4 ? "-v4" : ""),
             options: browserOptions, profile: DisplayProfile.carDealer, config: config
         )
-        try await BrowserSession.run(settings, options: browserOptions, config: config)
+        try await BrowserRunner.run(settings, options: browserOptions, config: config)
     }
 
     /// `$XDG_DATA_HOME/cardealer` or `~/.local/share/cardealer`.

@@ -41,7 +41,7 @@ struct ExportCommand: AsyncParsableCommand {
         guard let parsed = ResourcePath.parse(relative: path), !parsed.segments.isEmpty else {
             throw ValidationError("'\(path)' is not a path like Person or Person(1)/PersonCar.")
         }
-        var settings = try BrowserSession.settings(
+        var settings = try BrowserRunner.settings(
             serviceRoot: url, identity: nil, options: browserOptions, profile: nil)
         try await signIn.apply(to: &settings, serviceRoot: url, config: try await BrowserOptions.loadConfig())
         // (the device grant's code, where a person sees it: the data goes to standard output)
@@ -69,7 +69,7 @@ struct ExportCommand: AsyncParsableCommand {
         var options = QueryOptions()
         options.filter = filter
         options.formatJSON = model.dialect == .v2
-        let decoder = VerboseJSONDecoder(
+        let decoder = PayloadDecoder(
             serviceRoot: session.root, model: model, maxEntities: browserOptions.maxEntities)
 
         let sink = try ExportSink(path: output)

@@ -141,7 +141,7 @@ struct ServeSSHCommand: AsyncParsableCommand {
             throw ValidationError(String(describing: error))
         }
         let logPath =
-            log ?? (SessionLog.path(environment: environment) as NSString).deletingLastPathComponent
+            log ?? (AppLog.path(environment: environment) as NSString).deletingLastPathComponent
             + "/serve-ssh.log"
         let gatewayLog = try GatewayLog(path: logPath, echoToStandardError: !quiet)
         // Sessions of a server that was killed outright left their directories behind.
@@ -282,12 +282,12 @@ struct SSHSessionCommand: AsyncParsableCommand {
     @OptionGroup var signIn: SignInOptions
 
     mutating func run() async throws {
-        var settings = try BrowserSession.settings(
+        var settings = try BrowserRunner.settings(
             serviceRoot: serviceRoot, identity: nil, options: browserOptions,
             profile: builtIn ? DisplayProfile.carDealer : nil, config: ConfigFile())
         // (a visitor's `:save` would write on this server's disk, where the visitor can never fetch it)
         settings.savesFiles = false
         try await signIn.apply(to: &settings, serviceRoot: serviceRoot, config: ConfigFile())
-        try await BrowserSession.run(settings, options: browserOptions, config: ConfigFile())
+        try await BrowserRunner.run(settings, options: browserOptions, config: ConfigFile())
     }
 }

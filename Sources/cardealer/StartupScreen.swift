@@ -49,10 +49,10 @@ final class StartupScreen {
             throw SessionError("Cannot open the terminal: \(error)")
         }
         // From here on the screen is ncurses'; anything else goes to the log.
-        SessionLog.captureStandardError()
+        AppLog.captureStandardError()
         let requested = ProcessInfo.processInfo.environment["TERM"] ?? ""
         if terminal.terminalType != requested {
-            SessionLog.write(
+            AppLog.write(
                 "TERM=\(requested.isEmpty ? "(unset)" : requested) is not known to terminfo; drawing as "
                     + terminal.terminalType)
         }
@@ -64,7 +64,7 @@ final class StartupScreen {
                 "; COLORTERM=\(announced), but this terminfo entry has 256 colours, which the themes are "
                 + "made of (TERM=xterm-direct sends them as 24-bit)"
         }
-        SessionLog.write(colours)
+        AppLog.write(colours)
         let screen = StartupScreen(terminal: terminal, serviceRoot: serviceRoot, counter: counter)
         current = screen
         terminal.start { [weak screen] events in screen?.deliver(events) }
@@ -88,7 +88,7 @@ final class StartupScreen {
         timer?.cancel()
         timer = nil
         terminal.restore()
-        SessionLog.releaseStandardError()
+        AppLog.releaseStandardError()
     }
 
     private func deliver(_ events: [TerminalEvent]) {
@@ -96,11 +96,11 @@ final class StartupScreen {
         for event in events {
             switch event {
             case .signal(let signal):
-                SessionLog.write("quitting on signal \(signal.rawValue) while loading $metadata")
+                AppLog.write("quitting on signal \(signal.rawValue) while loading $metadata")
                 terminal.restore()
                 exit(signal.exitStatus)
             case .key(.char("q")), .key(.escape), .key(.ctrl("c")):
-                SessionLog.write("quit while loading $metadata")
+                AppLog.write("quit while loading $metadata")
                 terminal.restore()
                 exit(0)
             case .key(.resize):

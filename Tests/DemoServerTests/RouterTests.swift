@@ -75,7 +75,7 @@ struct RouterTests {
             let response = try await client.execute(
                 uri: "/CarDealer.svc/Maintenance?$orderby=cost%20desc&$top=3&$select=cost", method: .get
             )
-            let payload = try VerboseJSONDecoder(serviceRoot: "http://127.0.0.1/CarDealer.svc/")
+            let payload = try PayloadDecoder(serviceRoot: "http://127.0.0.1/CarDealer.svc/")
                 .decode(Array(buffer: response.body))
             guard case .collection(let list) = payload else {
                 Issue.record("not a collection")

@@ -43,7 +43,7 @@ struct SelfDescriptionTests {
             #expect(model.entitySet(named: "Make") != nil)
         }
         // And the makes are served, every make the demo's cars are drawn from
-        let makes = try VerboseJSONDecoder(serviceRoot: service.server.baseURL, dialect: .v2).decode(
+        let makes = try PayloadDecoder(serviceRoot: service.server.baseURL, dialect: .v2).decode(
             Array(try await service.get("Make?$orderby=makeID").body))
         guard case .collection(let listed) = makes else {
             Issue.record("the makes are not a collection: \(makes)")

@@ -52,7 +52,7 @@ struct LiveService {
             throw ODataError(
                 kind: .service, message: "HTTP \(response.status): \(String(decoding: response.body, as: UTF8.self))")
         }
-        return try VerboseJSONDecoder(serviceRoot: server.baseURL).decode(Array(response.body))
+        return try PayloadDecoder(serviceRoot: server.baseURL).decode(Array(response.body))
     }
 
     func collection(_ relative: String) async throws -> ODataCollection {

@@ -21,7 +21,7 @@ struct Version4RootTests {
         #expect(response.status == 200, "\(String(decoding: response.body, as: UTF8.self))")
         #expect(response.headers["odata-version"] == "4.0")
         #expect(response.headers["dataserviceversion"] == nil)
-        return try VerboseJSONDecoder(serviceRoot: service.server.version4URL, model: model).decode(
+        return try PayloadDecoder(serviceRoot: service.server.version4URL, model: model).decode(
             Array(response.body), entitySet: set)
     }
 
@@ -136,7 +136,7 @@ struct Version4RootTests {
         #expect(made.status == 201, "\(String(decoding: made.body, as: UTF8.self))")
         let model = try await model(service)
         guard
-            case .entity(let ownership) = try VerboseJSONDecoder(serviceRoot: root, model: model).decode(
+            case .entity(let ownership) = try PayloadDecoder(serviceRoot: root, model: model).decode(
                 Array(made.body), entitySet: "PersonCar")
         else {
             Issue.record("no entity in the 201")

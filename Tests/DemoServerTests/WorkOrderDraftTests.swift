@@ -20,7 +20,7 @@ import Testing
         let root = service.server.version4URL
         let response = try await service.get(root + "WorkOrder?$filter=ID%20eq%20\(id)")
         guard
-            case .collection(let listed) = try VerboseJSONDecoder(serviceRoot: root, dialect: .v4).decode(
+            case .collection(let listed) = try PayloadDecoder(serviceRoot: root, dialect: .v4).decode(
                 Array(response.body))
         else { return [] }
         return listed.entities.map { entity in

@@ -9,7 +9,7 @@ struct WriteTests {
     func car(_ service: LiveService, _ id: Int) async throws -> (entity: ODataEntity?, etag: String?) {
         let response = try await service.get("Car(\(id))")
         guard response.status == 200,
-            case .entity(let entity) = try VerboseJSONDecoder(serviceRoot: service.server.baseURL)
+            case .entity(let entity) = try PayloadDecoder(serviceRoot: service.server.baseURL)
                 .decode(Array(response.body))
         else { return (nil, nil) }
         return (entity, response.headers["etag"])
@@ -139,7 +139,7 @@ extension WriteTests {
         // Then 201 with the entity, where it lives and its ETag
         #expect(made.status == 201)
         let location = try #require(made.headers["location"])
-        guard case .entity(let entity) = try VerboseJSONDecoder(serviceRoot: service.server.baseURL).decode(made.body)
+        guard case .entity(let entity) = try PayloadDecoder(serviceRoot: service.server.baseURL).decode(made.body)
         else {
             Issue.record("no entity in \(String(decoding: made.body, as: UTF8.self))")
             return
@@ -152,7 +152,7 @@ extension WriteTests {
             "Car", headers: ["Repeatability-Request-ID": "make-1"], method: "POST", body: Self.newCar)
         #expect(replay.status == 201 && replay.headers["location"] == location)
         let all = try await service.get("Car?$filter=make%20eq%20'Trabant'")
-        guard case .collection(let cars) = try VerboseJSONDecoder(serviceRoot: service.server.baseURL).decode(all.body)
+        guard case .collection(let cars) = try PayloadDecoder(serviceRoot: service.server.baseURL).decode(all.body)
         else { return }
         #expect(cars.entities.count == 1)
     }

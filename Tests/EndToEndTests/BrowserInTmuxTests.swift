@@ -5,7 +5,9 @@ import Testing
 /// The built `cardealer` binary in a real terminal (tmux), driven by keys, read with `capture-pane`.
 ///
 /// Each test gets private cache and data directories, so it starts cold and leaves nothing behind.
-@Suite(.serialized, .enabled(if: TmuxSession.executable != nil, "tmux is not installed; skipping end-to-end tests"))
+@Suite(
+    .tags(.endToEnd), .serialized,
+    .enabled(if: TmuxSession.executable != nil, "tmux is not installed; skipping end-to-end tests"))
 struct BrowserInTmuxTests {
     struct Launch {
         let tmux: TmuxSession

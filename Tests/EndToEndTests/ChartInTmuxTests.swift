@@ -4,7 +4,9 @@ import Foundation
 import Testing
 
 /// `c` in the built binary, in a real terminal: the service's maintenance records as a braille chart (issue 16).
-@Suite(.serialized, .enabled(if: TmuxSession.executable != nil, "tmux is not installed; skipping end-to-end tests"))
+@Suite(
+    .tags(.endToEnd), .serialized,
+    .enabled(if: TmuxSession.executable != nil, "tmux is not installed; skipping end-to-end tests"))
 struct ChartInTmuxTests {
     typealias Launch = BrowserInTmuxTests.Launch
 

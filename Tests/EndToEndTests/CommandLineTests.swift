@@ -3,7 +3,7 @@ import Foundation
 import Testing
 
 /// Issue 11, item 9: the built `cardealer` keeps its files where the README says, keyed as it says.
-@Suite struct CommandLineTests {
+@Suite(.tags(.endToEnd)) struct CommandLineTests {
     /// Runs `cardealer arguments…` in `directory` with `environment` (plus PATH and HOME) to its end; its output.
     static func run(_ arguments: [String], in directory: String, environment: [String: String] = [:]) throws -> String {
         try runWithStatus(arguments, in: directory, environment: environment).output

@@ -4,7 +4,7 @@ import Testing
 
 /// `config.toml` (issue 15): refused at start with its line and reason, checked by `cardealer config check`, and
 /// obeyed: a theme, a key bound to an action.
-@Suite(.serialized) struct ConfigFileTests {
+@Suite(.tags(.endToEnd), .serialized) struct ConfigFileTests {
     /// `cardealer ARGUMENTS` with `XDG_CONFIG_HOME` in `directory`, to its end: (status, output + error).
     static func run(_ arguments: [String], directory: String) async throws -> (Int32, String) {
         try await offThePool {
@@ -90,7 +90,7 @@ import Testing
 
 /// `--log-level` (issue 15): the browser's and the in-process demo server's logs in the state directory, as much
 /// as asked for, never on the screen.
-@Suite(.serialized, .enabled(if: TmuxSession.executable != nil, "tmux is not installed"))
+@Suite(.tags(.endToEnd), .serialized, .enabled(if: TmuxSession.executable != nil, "tmux is not installed"))
 struct LogLevelTests {
     func session(_ level: String) async throws -> (log: String, screen: String) {
         let binary = try #require(BuiltProducts.executable("cardealer"))

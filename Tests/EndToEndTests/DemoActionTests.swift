@@ -8,7 +8,9 @@ import Testing
 /// car offers "Record a standard service", Enter asks for the mileage, `y` queues it, and once the service has run
 /// it the car's maintenance (already seen, so cached and fresh) shows the new record, because the action's
 /// `Common.SideEffects` named it. The record is checked on the service over HTTP.
-@Suite(.serialized, .enabled(if: TmuxSession.executable != nil, "tmux is not installed; skipping end-to-end tests"))
+@Suite(
+    .tags(.endToEnd), .serialized,
+    .enabled(if: TmuxSession.executable != nil, "tmux is not installed; skipping end-to-end tests"))
 struct DemoActionTests {
     typealias Launch = BrowserInTmuxTests.Launch
 
@@ -30,7 +32,7 @@ struct DemoActionTests {
         let before = try #require(try await recordCount())
         let held = try await HTTPClientTransport(timeout: 10).send(
             TransportRequest(url: root + "Car(\(car))?$format=json"))
-        guard case .entity(let carEntity) = try VerboseJSONDecoder(serviceRoot: root).decode(held.body),
+        guard case .entity(let carEntity) = try PayloadDecoder(serviceRoot: root).decode(held.body),
             case .string(let make)? = carEntity["make"], case .string(let model)? = carEntity["model"]
         else {
             Issue.record("no car \(car): \(String(decoding: held.body, as: UTF8.self))")

@@ -9,7 +9,9 @@ import Testing
 /// options inside it (`Car(2)/Options(9)`, no entity set of their own). An option added under a car is posted to
 /// the car's `Options`, changed and deleted at the path through its car, and each outcome is read back over HTTP on
 /// the service's side, on a data file of the test's own.
-@Suite(.serialized, .enabled(if: TmuxSession.executable != nil, "tmux is not installed; skipping end-to-end tests"))
+@Suite(
+    .tags(.endToEnd), .serialized,
+    .enabled(if: TmuxSession.executable != nil, "tmux is not installed; skipping end-to-end tests"))
 struct DemoContainmentTests {
     typealias Launch = BrowserInTmuxTests.Launch
 

@@ -10,7 +10,9 @@ import Testing
 /// PATCH, prepare, activate) and leaves no draft; a new one whose car does not exist is refused at activation with the
 /// service's sentence, edited in the outbox, and then activated, once; ALICE's draft is the service's sentence naming
 /// her. Checked over HTTP on the service's side, on a data file of each test's own.
-@Suite(.serialized, .enabled(if: TmuxSession.executable != nil, "tmux is not installed; skipping end-to-end tests"))
+@Suite(
+    .tags(.endToEnd), .serialized,
+    .enabled(if: TmuxSession.executable != nil, "tmux is not installed; skipping end-to-end tests"))
 struct DemoDraftTests {
     typealias Launch = BrowserInTmuxTests.Launch
 
@@ -19,7 +21,7 @@ struct DemoDraftTests {
         let response = try await HTTPClientTransport(timeout: 10).send(
             TransportRequest(url: root + "WorkOrder?$filter=ID%20eq%20\(id)", dialect: .v4))
         guard
-            case .collection(let listed) = try VerboseJSONDecoder(serviceRoot: root, dialect: .v4).decode(response.body)
+            case .collection(let listed) = try PayloadDecoder(serviceRoot: root, dialect: .v4).decode(response.body)
         else { return [] }
         return listed.entities.compactMap { entity in
             guard case .bool(let active)? = entity["IsActiveEntity"], case .string(let title)? = entity["title"] else {

@@ -8,7 +8,9 @@ import Testing
 /// The built-in service's function (issue 36), in both dialects, through the built binary in tmux: `!` on the cars
 /// offers "Cars built before", Enter asks for its year, and the answer is the list the service itself answers for
 /// that year (its count read back over HTTP).
-@Suite(.serialized, .enabled(if: TmuxSession.executable != nil, "tmux is not installed; skipping end-to-end tests"))
+@Suite(
+    .tags(.endToEnd), .serialized,
+    .enabled(if: TmuxSession.executable != nil, "tmux is not installed; skipping end-to-end tests"))
 struct DemoOperationTests {
     typealias Launch = BrowserInTmuxTests.Launch
 
@@ -27,7 +29,7 @@ struct DemoOperationTests {
         let response = try await HTTPClientTransport(timeout: 10).send(
             TransportRequest(url: root + query, dialect: dialect))
         guard
-            case .collection(let answer) = try VerboseJSONDecoder(serviceRoot: root, dialect: dialect).decode(
+            case .collection(let answer) = try PayloadDecoder(serviceRoot: root, dialect: dialect).decode(
                 response.body),
             let expected = answer.count
         else {
@@ -91,7 +93,7 @@ struct DemoOperationTests {
         // (its row on screen, not only its count: `!` offers what acts on the row the cursor is on)
         let carOne = try await HTTPClientTransport(timeout: 10).send(
             TransportRequest(url: root + "Car(1)" + (dialect == .v4 ? "" : "?$format=json"), dialect: dialect))
-        guard case .entity(let held) = try VerboseJSONDecoder(serviceRoot: root, dialect: dialect).decode(carOne.body),
+        guard case .entity(let held) = try PayloadDecoder(serviceRoot: root, dialect: dialect).decode(carOne.body),
             case .string(let model)? = held["model"]
         else {
             Issue.record("no car 1: \(String(decoding: carOne.body, as: UTF8.self))")

@@ -8,7 +8,9 @@ import Testing
 /// The built-in service's value help (issue 33), in both dialects, through the built binary in tmux: its
 /// `$metadata` gives a car's make a `Common.ValueList` over its `Make` set; F4 on the make in a car's form lists
 /// the makes, Enter takes one, and saving sends it (read back over HTTP).
-@Suite(.serialized, .enabled(if: TmuxSession.executable != nil, "tmux is not installed; skipping end-to-end tests"))
+@Suite(
+    .tags(.endToEnd), .serialized,
+    .enabled(if: TmuxSession.executable != nil, "tmux is not installed; skipping end-to-end tests"))
 struct DemoValueHelpTests {
     typealias Launch = BrowserInTmuxTests.Launch
 
@@ -45,7 +47,7 @@ struct DemoValueHelpTests {
         for _ in 0..<100 {
             let response = try await HTTPClientTransport(timeout: 10).send(
                 TransportRequest(url: root + "Car(2)", dialect: dialect))
-            if case .entity(let car) = try VerboseJSONDecoder(serviceRoot: root, dialect: dialect).decode(
+            if case .entity(let car) = try PayloadDecoder(serviceRoot: root, dialect: dialect).decode(
                 response.body)
             {
                 held = car["make"]

@@ -6,7 +6,9 @@ import ODataHTTP
 import Testing
 
 /// The built binary in tmux changes and deletes data of the built-in service (on a data file of its own).
-@Suite(.serialized, .enabled(if: TmuxSession.executable != nil, "tmux is not installed; skipping end-to-end tests"))
+@Suite(
+    .tags(.endToEnd), .serialized,
+    .enabled(if: TmuxSession.executable != nil, "tmux is not installed; skipping end-to-end tests"))
 struct DemoWriteTests {
     typealias Launch = BrowserInTmuxTests.Launch
 
@@ -14,7 +16,7 @@ struct DemoWriteTests {
     func make(of car: Int, at root: String) async throws -> (status: Int, make: String?) {
         let response = try await HTTPClientTransport(timeout: 10).send(TransportRequest(url: root + "Car(\(car))"))
         guard response.status == 200,
-            case .entity(let entity) = try VerboseJSONDecoder(serviceRoot: root).decode(response.body)
+            case .entity(let entity) = try PayloadDecoder(serviceRoot: root).decode(response.body)
         else { return (response.status, nil) }
         if case .string(let make)? = entity["make"] { return (200, make) }
         return (200, nil)
@@ -70,7 +72,7 @@ extension DemoWriteTests {
     /// The service's entities at `path` (past the browser), decoded.
     func entities(_ path: String, at root: String) async throws -> [ODataEntity] {
         let response = try await HTTPClientTransport(timeout: 10).send(TransportRequest(url: root + path))
-        switch try VerboseJSONDecoder(serviceRoot: root).decode(response.body) {
+        switch try PayloadDecoder(serviceRoot: root).decode(response.body) {
         case .collection(let collection): return collection.entities
         case .entity(let entity): return [entity]
         default: return []

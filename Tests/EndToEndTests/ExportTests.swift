@@ -8,7 +8,7 @@ import Testing
 /// `cardealer export URL PATH` (issue 15): every page followed, RFC 4180 CSV and plain JSON that read back to the
 /// same values, hostile text kept byte for byte in a file and made harmless on a terminal; against the built-in
 /// service and mock-sap.
-@Suite(.serialized) struct ExportTests {
+@Suite(.tags(.endToEnd), .serialized) struct ExportTests {
     /// Runs the built binary to its end with a private cache, on a thread of its own; (status, output, error).
     static func export(_ arguments: [String], directory: String) async throws -> (Int32, String, String) {
         try await offThePool { try exportBlocking(arguments, directory: directory) }
@@ -152,7 +152,7 @@ import Testing
 
 /// `:export` in the browser of a list mostly not cached (issue 15): the rest fetched with a progress line, then the
 /// same rows as `cardealer export` writes.
-@Suite(.serialized, .enabled(if: TmuxSession.executable != nil, "tmux is not installed"))
+@Suite(.tags(.endToEnd), .serialized, .enabled(if: TmuxSession.executable != nil, "tmux is not installed"))
 struct PaletteExportTests {
     @Test func the_whole_list_is_fetched_and_written_as_the_service_has_it() async throws {
         let directory = try BuiltProducts.temporaryDirectory("cardealer-palette-export")
@@ -189,7 +189,7 @@ struct PaletteExportTests {
 }
 
 /// The same command against mock-sap, a v2 server we did not write.
-@Suite(.enabled(if: mockSAPRoot != nil, "CARDEALER_MOCKSAP_ROOT is not set (see .ci/checks)"))
+@Suite(.tags(.endToEnd), .enabled(if: mockSAPRoot != nil, "CARDEALER_MOCKSAP_ROOT is not set (see .ci/checks)"))
 struct IndependentExportTests {
     @Test func every_business_partner_and_as_many_as_the_server_counts() async throws {
         let root = try #require(mockSAPRoot)

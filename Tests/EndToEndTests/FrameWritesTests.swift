@@ -9,6 +9,7 @@ let straceExecutable = ["/usr/bin/strace", "/bin/strace"].first { FileManager.de
 /// many writes becomes many packets over SSH; ncurses 6.4 wrote one per cursor move until the screen had been
 /// through endwin and back (see `CursesTerminal.leaveInitialState`).
 @Suite(
+    .tags(.endToEnd),
     .serialized,
     .enabled(if: TmuxSession.executable != nil, "tmux is not installed"),
     .enabled(if: straceExecutable != nil, "strace is not installed (.ci/run installs it)")

@@ -9,6 +9,7 @@ import Testing
 /// with an annotation document of its own, which its service document names. The expected headers are the labels
 /// mock-sap 0.22.0 (pinned in `.ci/checks`) declares for the `UI.LineItem` fields, in its order.
 @Suite(
+    .tags(.endToEnd),
     .serialized,
     .enabled(if: TmuxSession.executable != nil, "tmux is not installed"),
     .enabled(if: mockSAPRoot != nil, "CARDEALER_MOCKSAP_ROOT is not set (see .ci/checks)")

@@ -10,6 +10,7 @@ import Testing
 /// it. (odatapy lists and expands contained entities, but answers 400 for one addressed by key and refuses writes
 /// to them: those are tried against the built-in service, `DemoContainmentTests`.)
 @Suite(
+    .tags(.endToEnd),
     .serialized, .enabled(if: odatapyRoot != nil, "CARDEALER_ODATAPY_ROOT is not set (see .ci/checks)"),
     .enabled(if: TmuxSession.executable != nil, "tmux is not installed")
 )

@@ -9,6 +9,7 @@ import Testing
 /// item's data field and on the property, by a path to the level each inspection holds. The built binary, with
 /// colours off (`NO_COLOR`), marks each verdict by its level on the list and on the detail; a neutral one is not.
 @Suite(
+    .tags(.endToEnd),
     .serialized, .enabled(if: odatapyRoot != nil, "CARDEALER_ODATAPY_ROOT is not set (see .ci/checks)"),
     .enabled(if: TmuxSession.executable != nil, "tmux is not installed")
 )
@@ -53,7 +54,7 @@ struct IndependentCriticalityTests {
         let root = try #require(odatapyRoot)
         let first = try await HTTPClientTransport(timeout: 10).send(
             TransportRequest(url: root + "Inspection(1)", dialect: .v4))
-        guard case .entity(let inspection) = try VerboseJSONDecoder(serviceRoot: root, dialect: .v4).decode(first.body),
+        guard case .entity(let inspection) = try PayloadDecoder(serviceRoot: root, dialect: .v4).decode(first.body),
             case .int(let mileage)? = inspection["mileage"]
         else {
             Issue.record("inspection 1 has no mileage: \(String(decoding: first.body, as: UTF8.self))")

@@ -10,6 +10,7 @@ import Testing
 /// change log answers (a change, a deletion) is what the screen shows. Checked on the service with an HTTP client
 /// and in the built binary in tmux.
 @Suite(
+    .tags(.endToEnd),
     .serialized,
     .enabled(if: TmuxSession.executable != nil, "tmux is not installed"),
     .enabled(if: odatapyRoot != nil, "CARDEALER_ODATAPY_ROOT is not set (see .ci/checks)")

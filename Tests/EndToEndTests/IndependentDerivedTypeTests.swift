@@ -13,6 +13,7 @@ import Testing
 /// the set's `UI.LineItem` asks with a path into it. `:type Mechanic` lists the mechanics alone, as the service's
 /// type cast (`Staff/Ownership.Mechanic`) answers; `a` there makes a mechanic, which the service holds as one.
 @Suite(
+    .tags(.endToEnd),
     .serialized, .enabled(if: odatapyRoot != nil, "CARDEALER_ODATAPY_ROOT is not set (see .ci/checks)"),
     .enabled(if: TmuxSession.executable != nil, "tmux is not installed")
 )

@@ -12,6 +12,7 @@ let signInIssuer = ProcessInfo.processInfo.environment["CARDEALER_SIGNIN_ISSUER"
 /// 5-second tokens: the test plays the person who enters the code on another device, through the server's test
 /// hands (`/_test/device`), and reads the outcome on the server's side.
 @Suite(
+    .tags(.endToEnd),
     .serialized,
     .enabled(if: TmuxSession.executable != nil, "tmux is not installed"),
     .enabled(if: signInIssuer != nil, "CARDEALER_SIGNIN_ISSUER is not set (see .ci/checks)")

@@ -13,6 +13,7 @@ import Testing
 /// nothing changes on the service. A form keeps each field in the draft it opened, and shows what the service's side
 /// effects changed there. Checked over HTTP on the service's side.
 @Suite(
+    .tags(.endToEnd),
     .serialized, .enabled(if: odatapyRoot != nil, "CARDEALER_ODATAPY_ROOT is not set (see .ci/checks)"),
     .enabled(if: TmuxSession.executable != nil, "tmux is not installed")
 )

@@ -11,6 +11,7 @@ import Testing
 /// back over HTTP). Their station (`Edm.GeographyPoint`) and route (`Edm.GeographyLineString`) show as a place and
 /// a shape, read from what the service holds.
 @Suite(
+    .tags(.endToEnd),
     .serialized, .enabled(if: odatapyRoot != nil, "CARDEALER_ODATAPY_ROOT is not set (see .ci/checks)"),
     .enabled(if: TmuxSession.executable != nil, "tmux is not installed")
 )
@@ -51,7 +52,7 @@ struct IndependentEnumTests {
                 dialect: .v4))
         #expect(asked.status == 200, "\(String(decoding: asked.body, as: UTF8.self))")
         guard
-            case .collection(let answered) = try VerboseJSONDecoder(serviceRoot: root, dialect: .v4).decode(asked.body)
+            case .collection(let answered) = try PayloadDecoder(serviceRoot: root, dialect: .v4).decode(asked.body)
         else {
             Issue.record("no collection: \(String(decoding: asked.body, as: UTF8.self))")
             return
@@ -75,7 +76,7 @@ struct IndependentEnumTests {
         try app.tmux.sendKeys("d")
         // (as the service holds them now: a run before this one may have changed the checks)
         let third = try await send(TransportRequest(url: root + "Inspection(3)", dialect: .v4))
-        guard case .entity(let held) = try VerboseJSONDecoder(serviceRoot: root, dialect: .v4).decode(third.body),
+        guard case .entity(let held) = try PayloadDecoder(serviceRoot: root, dialect: .v4).decode(third.body),
             case .string(let heldChecks)? = held["checks"], let station = held["station"].flatMap(GeoShape.init),
             case .point = station
         else {
@@ -106,7 +107,7 @@ struct IndependentEnumTests {
         var checks: ODataValue?
         for _ in 0..<100 {
             let response = try await send(TransportRequest(url: root + "Inspection(3)", dialect: .v4))
-            if case .entity(let inspection) = try VerboseJSONDecoder(serviceRoot: root, dialect: .v4).decode(
+            if case .entity(let inspection) = try PayloadDecoder(serviceRoot: root, dialect: .v4).decode(
                 response.body)
             {
                 checks = inspection["checks"]

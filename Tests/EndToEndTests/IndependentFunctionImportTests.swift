@@ -11,6 +11,7 @@ let pysletRoot = ProcessInfo.processInfo.environment["CARDEALER_PYSLET_ROOT"]
 /// car. Each is invoked through the built binary in tmux, and what it did is read back from the service over HTTP.
 /// The cars are the tests' own (a new one each run: the service runs once for the whole check).
 @Suite(
+    .tags(.endToEnd),
     .serialized, .enabled(if: pysletRoot != nil, "CARDEALER_PYSLET_ROOT is not set (see .ci/checks)"),
     .enabled(if: TmuxSession.executable != nil, "tmux is not installed")
 )
@@ -34,7 +35,7 @@ struct IndependentFunctionImportTests {
     func colour(of number: Int) async throws -> ODataValue? {
         let root = try #require(pysletRoot)
         let response = try await send(TransportRequest(url: root + "Cars(\(number))", dialect: .v2))
-        guard case .entity(let car) = try VerboseJSONDecoder(serviceRoot: root, dialect: .v2).decode(response.body)
+        guard case .entity(let car) = try PayloadDecoder(serviceRoot: root, dialect: .v2).decode(response.body)
         else { return nil }
         return car["colour"]
     }

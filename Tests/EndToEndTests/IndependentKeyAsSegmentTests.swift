@@ -9,6 +9,7 @@ import Testing
 /// binary reads a car there and changes its model with `e`: the change reaches the service (read back over HTTP at
 /// the other root, which shares its data), sent to `Car/3` as such a service addresses it.
 @Suite(
+    .tags(.endToEnd),
     .serialized, .enabled(if: odatapyRoot != nil, "CARDEALER_ODATAPY_ROOT is not set (see .ci/checks)"),
     .enabled(if: TmuxSession.executable != nil, "tmux is not installed")
 )

@@ -12,6 +12,7 @@ let odatapyRoot = ProcessInfo.processInfo.environment["CARDEALER_ODATAPY_ROOT"]
 /// ETags that every change must match): the ownership goes and the car stays, for its other owners (issue 32). Each
 /// test works on rows no other test touches: the service runs once for the whole check.
 @Suite(
+    .tags(.endToEnd),
     .serialized,
     .enabled(if: TmuxSession.executable != nil, "tmux is not installed"),
     .enabled(if: odatapyRoot != nil, "CARDEALER_ODATAPY_ROOT is not set (see .ci/checks)")

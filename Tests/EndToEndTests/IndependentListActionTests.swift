@@ -10,6 +10,7 @@ import Testing
 /// with `y` through the outbox, and its effect checked on the service over HTTP; the list of cars on screen shows the
 /// renamed make once the action has run. The makes and cars are the test's own (new each run).
 @Suite(
+    .tags(.endToEnd),
     .serialized, .enabled(if: odatapyRoot != nil, "CARDEALER_ODATAPY_ROOT is not set (see .ci/checks)"),
     .enabled(if: TmuxSession.executable != nil, "tmux is not installed")
 )
@@ -23,7 +24,7 @@ struct IndependentListActionTests {
     /// The values of `property` of the entities at `path`, as the service holds them.
     func values(_ root: String, _ path: String, _ property: String) async throws -> [ODataValue] {
         let response = try await send(TransportRequest(url: root + path, dialect: .v4))
-        switch try VerboseJSONDecoder(serviceRoot: root, dialect: .v4).decode(response.body) {
+        switch try PayloadDecoder(serviceRoot: root, dialect: .v4).decode(response.body) {
         case .collection(let listed): return listed.entities.compactMap { $0[property] }
         case .entity(let entity): return entity[property].map { [$0] } ?? []
         default: return []

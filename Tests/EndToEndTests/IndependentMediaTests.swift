@@ -11,6 +11,7 @@ import Testing
 /// HTTP and compared byte for byte), from the detail and from the list's selected row; the other origin is refused in
 /// a sentence, and nothing is written.
 @Suite(
+    .tags(.endToEnd),
     .serialized, .enabled(if: odatapyRoot != nil, "CARDEALER_ODATAPY_ROOT is not set (see .ci/checks)"),
     .enabled(if: TmuxSession.executable != nil, "tmux is not installed")
 )

@@ -10,6 +10,7 @@ let tlsCertificates = ProcessInfo.processInfo.environment["CARDEALER_TLS_CERTS"]
 /// Mutual TLS (issue 35) through the built binary: refused without a client certificate, without the private CA, or
 /// with a wrong one, each in a sentence that says what to give; browsed with them; `--insecure` said all session.
 @Suite(
+    .tags(.endToEnd),
     .enabled(if: TmuxSession.executable != nil, "tmux is not installed"),
     .enabled(if: tlsRoot != nil && tlsCertificates != nil, "CARDEALER_TLS_ROOT is not set (see .ci/checks)")
 )

@@ -9,6 +9,7 @@ import Testing
 /// `$metadata`, and the requests built for them are what odatapy's router takes, checked by their outcome on the
 /// service. The car is one of the test's own (no other test touches it): the service runs once for the whole check.
 @Suite(
+    .tags(.endToEnd),
     .serialized, .enabled(if: odatapyRoot != nil, "CARDEALER_ODATAPY_ROOT is not set (see .ci/checks)"),
     .enabled(if: TmuxSession.executable != nil, "tmux is not installed")
 )
@@ -20,7 +21,7 @@ struct IndependentOperationTests {
     }
 
     func entities(_ response: TransportResponse, root: String) throws -> [ODataEntity] {
-        switch try VerboseJSONDecoder(serviceRoot: root, dialect: .v4).decode(response.body) {
+        switch try PayloadDecoder(serviceRoot: root, dialect: .v4).decode(response.body) {
         case .collection(let collection): collection.entities
         case .entity(let entity): [entity]
         default: []

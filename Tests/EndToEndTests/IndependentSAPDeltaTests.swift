@@ -15,6 +15,7 @@ let mockSAPDeltaOrigin = ProcessInfo.processInfo.environment["CARDEALER_MOCKSAP_
 /// document (`--annotations`, `Capabilities.ChangeTracking` on the set). Checked on the service with an HTTP client
 /// and in the built binary in tmux.
 @Suite(
+    .tags(.endToEnd),
     .serialized,
     .enabled(if: TmuxSession.executable != nil, "tmux is not installed"),
     .enabled(if: mockSAPDeltaOrigin != nil, "CARDEALER_MOCKSAP_DELTA_ORIGIN is not set (see .ci/checks)")

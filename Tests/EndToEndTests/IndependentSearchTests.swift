@@ -10,6 +10,7 @@ import Testing
 /// own filter would not look in). mock-sap refuses `$search` with a 501; a user's annotation document that says it
 /// searches anyway gets a sentence, and `/` filters the fields instead.
 @Suite(
+    .tags(.endToEnd),
     .serialized, .enabled(if: TmuxSession.executable != nil, "tmux is not installed")
 )
 struct IndependentSearchTests {

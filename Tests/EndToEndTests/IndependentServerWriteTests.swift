@@ -14,6 +14,7 @@ let mockSAPRoot = ProcessInfo.processInfo.environment["CARDEALER_MOCKSAP_ROOT"]
 /// CSRF tokens, weak ETags, MERGE), browsed by the built binary in tmux. `.ci/checks/30-independent-writes.sh`
 /// installs and starts it on loopback and sets `CARDEALER_MOCKSAP_ROOT`; without it these tests do not run.
 @Suite(
+    .tags(.endToEnd),
     .serialized,
     .enabled(if: TmuxSession.executable != nil, "tmux is not installed"),
     .enabled(if: mockSAPRoot != nil, "CARDEALER_MOCKSAP_ROOT is not set (see .ci/checks)")
@@ -27,7 +28,7 @@ struct IndependentServerWriteTests {
         let root = try #require(Self.root)
         let transport = try HTTPClientTransport(serviceRoot: root, environment: [:], timeout: 5)
         let response = try await transport.send(TransportRequest(url: root + "BusinessPartnerSet('\(id)')"))
-        guard case .entity(let entity) = try VerboseJSONDecoder(serviceRoot: root).decode(response.body) else {
+        guard case .entity(let entity) = try PayloadDecoder(serviceRoot: root).decode(response.body) else {
             return nil
         }
         if case .string(let name)? = entity.properties.first(where: { $0.name == "CompanyName" })?.value { return name }
@@ -202,7 +203,7 @@ extension IndependentServerWriteTests {
         let response = try await transport.send(
             TransportRequest(
                 url: root + "ContactSet?$filter=" + PercentEncoding.encodeQueryValue("LastName eq '\(name)'")))
-        guard case .collection(let made) = try VerboseJSONDecoder(serviceRoot: root).decode(response.body) else {
+        guard case .collection(let made) = try PayloadDecoder(serviceRoot: root).decode(response.body) else {
             Issue.record("not a collection: \(String(decoding: response.body, as: UTF8.self))")
             return
         }

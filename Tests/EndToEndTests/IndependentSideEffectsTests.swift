@@ -10,6 +10,7 @@ import Testing
 /// so cached fresh, show the new owner once the action has run; the ownership is checked on the service over HTTP.
 /// The car and the person are the test's own (no other test touches them).
 @Suite(
+    .tags(.endToEnd),
     .serialized, .enabled(if: odatapyRoot != nil, "CARDEALER_ODATAPY_ROOT is not set (see .ci/checks)"),
     .enabled(if: TmuxSession.executable != nil, "tmux is not installed")
 )
@@ -45,7 +46,7 @@ struct IndependentSideEffectsTests {
             let response = try await send(
                 TransportRequest(url: root + "Car(\(number))/PersonCar?$count=true&$top=0", dialect: .v4))
             guard
-                case .collection(let listed) = try VerboseJSONDecoder(serviceRoot: root, dialect: .v4).decode(
+                case .collection(let listed) = try PayloadDecoder(serviceRoot: root, dialect: .v4).decode(
                     response.body)
             else { return -1 }
             return listed.count ?? -1

@@ -15,6 +15,7 @@ let mockSAPOAuthRoot = ProcessInfo.processInfo.environment["CARDEALER_MOCKSAP_OA
 /// Cloud does — a token endpoint, opaque bearer tokens that end after 5 s, refresh tokens, `401`s with
 /// `WWW-Authenticate` — and revokes every token on `DELETE /_mock/tokens`. The outcome is read on its side.
 @Suite(
+    .tags(.endToEnd),
     .serialized,
     .enabled(if: TmuxSession.executable != nil, "tmux is not installed"),
     .enabled(if: mockSAPOAuthRoot != nil, "CARDEALER_MOCKSAP_OAUTH_ROOT is not set (see .ci/checks)")

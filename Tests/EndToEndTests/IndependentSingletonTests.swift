@@ -10,6 +10,7 @@ import Testing
 /// `Car` set) and its bays (contained in it, `Dealership/Bays(1)`), each listed as the service lists it over HTTP;
 /// `e` changes its city, which the service then holds.
 @Suite(
+    .tags(.endToEnd),
     .serialized, .enabled(if: odatapyRoot != nil, "CARDEALER_ODATAPY_ROOT is not set (see .ci/checks)"),
     .enabled(if: TmuxSession.executable != nil, "tmux is not installed")
 )

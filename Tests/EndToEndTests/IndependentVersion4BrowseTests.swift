@@ -11,6 +11,7 @@ import Testing
 /// `value`/`@odata.count` answers, `Common.Label` and `UI.HeaderInfo` annotations, string keys, and a 400 for
 /// options nested inside `$expand`), by the built binary in tmux.
 @Suite(
+    .tags(.endToEnd),
     .serialized,
     .enabled(if: TmuxSession.executable != nil, "tmux is not installed"),
     .enabled(if: mockSAPRoot != nil, "CARDEALER_MOCKSAP_ROOT is not set (see .ci/checks)")
@@ -128,7 +129,7 @@ struct IndependentVersion4BrowseTests {
         // And the service holds it
         let transport = try HTTPClientTransport(serviceRoot: root, environment: [:], timeout: 5)
         let response = try await transport.send(TransportRequest(url: root + "SalesOrder('0000004736')", dialect: .v4))
-        guard case .entity(let order) = try VerboseJSONDecoder(serviceRoot: root, dialect: .v4).decode(response.body)
+        guard case .entity(let order) = try PayloadDecoder(serviceRoot: root, dialect: .v4).decode(response.body)
         else {
             Issue.record("no entity: \(String(decoding: response.body, as: UTF8.self))")
             return
@@ -151,7 +152,7 @@ struct IndependentVersion4BrowseTests {
         for (key, value) in zip(flushed.keys, flushed.values) {
             let response = try await transport.send(TransportRequest(url: root + key.canonical, dialect: .v4))
             guard
-                case .entity(let order) = try VerboseJSONDecoder(serviceRoot: root, dialect: .v4).decode(response.body)
+                case .entity(let order) = try PayloadDecoder(serviceRoot: root, dialect: .v4).decode(response.body)
             else {
                 Issue.record("no entity: \(String(decoding: response.body, as: UTF8.self))")
                 continue

@@ -3,7 +3,9 @@ import Foundation
 import Testing
 
 /// `:` in the built binary, in a real terminal: completion, opening a set by name, a chart by name, `:q`.
-@Suite(.serialized, .enabled(if: TmuxSession.executable != nil, "tmux is not installed; skipping end-to-end tests"))
+@Suite(
+    .tags(.endToEnd), .serialized,
+    .enabled(if: TmuxSession.executable != nil, "tmux is not installed; skipping end-to-end tests"))
 struct PaletteInTmuxTests {
     typealias Launch = BrowserInTmuxTests.Launch
 

@@ -4,7 +4,9 @@ import Foundation
 import Testing
 
 /// Issue 11, item 8: URLs that are not a service root, and what `cardealer browse` says or does with them.
-@Suite(.serialized, .enabled(if: TmuxSession.executable != nil, "tmux is not installed; skipping end-to-end tests"))
+@Suite(
+    .tags(.endToEnd), .serialized,
+    .enabled(if: TmuxSession.executable != nil, "tmux is not installed; skipping end-to-end tests"))
 struct ServiceRootTests {
     typealias Launch = BrowserInTmuxTests.Launch
 

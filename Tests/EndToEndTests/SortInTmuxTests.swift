@@ -4,7 +4,9 @@ import Foundation
 import Testing
 
 /// `s` in the built binary on the built-in service (issue 15): the people by name, down then up.
-@Suite(.serialized, .enabled(if: TmuxSession.executable != nil, "tmux is not installed; skipping end-to-end tests"))
+@Suite(
+    .tags(.endToEnd), .serialized,
+    .enabled(if: TmuxSession.executable != nil, "tmux is not installed; skipping end-to-end tests"))
 struct SortInTmuxTests {
     typealias Launch = BrowserInTmuxTests.Launch
 

@@ -3,7 +3,9 @@ import Foundation
 import Testing
 
 /// What `TERM` a person arrives with (an IDE's `dumb`, an old `vt100`, a name terminfo lacks) in a real terminal.
-@Suite(.serialized, .enabled(if: TmuxSession.executable != nil, "tmux is not installed; skipping end-to-end tests"))
+@Suite(
+    .tags(.endToEnd), .serialized,
+    .enabled(if: TmuxSession.executable != nil, "tmux is not installed; skipping end-to-end tests"))
 struct TermVariantsInTmuxTests {
     /// Runs the demo with `TERM=term` in a fresh pane; returns the pane and the private directory.
     func launch(term: String) throws -> (TmuxSession, String) {

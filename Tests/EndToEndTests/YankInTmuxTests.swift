@@ -4,7 +4,9 @@ import Foundation
 import Testing
 
 /// `y` / `Y` through a real terminal: tmux's own clipboard buffer receives the OSC 52 text (issue 15).
-@Suite(.serialized, .enabled(if: TmuxSession.executable != nil, "tmux is not installed; skipping end-to-end tests"))
+@Suite(
+    .tags(.endToEnd), .serialized,
+    .enabled(if: TmuxSession.executable != nil, "tmux is not installed; skipping end-to-end tests"))
 struct YankInTmuxTests {
     typealias Launch = BrowserInTmuxTests.Launch
 

@@ -144,7 +144,7 @@ extension CacheWriteTests {
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let cache = try onFile ? CacheDatabase(path: directory + "/cache.sqlite") : CacheDatabase()
         var seen = [cache.changeCount]
-        let upsert: @Sendable (CacheWriteSession) throws -> Void = { session in
+        let upsert: @Sendable (CacheWriter) throws -> Void = { session in
             try session.upsertEntity(
                 key: "Person(1)", entitySet: "Person", type: nil, properties: [.init(name: "personID", value: .int(1))],
                 etag: nil, at: Date(timeIntervalSince1970: 1_700_000_000), partial: false)
@@ -153,7 +153,7 @@ extension CacheWriteTests {
         // When it is read, written to in each way, and cleared
         _ = try cache.entity(person)
         #expect(cache.changeCount == seen.last)
-        let upsertHere: (CacheWriteSession) throws -> Void = upsert  // not Sendable: the synchronous write
+        let upsertHere: (CacheWriter) throws -> Void = upsert  // not Sendable: the synchronous write
         try cache.write(upsertHere)
         seen.append(cache.changeCount)
         try await cache.write(upsert)

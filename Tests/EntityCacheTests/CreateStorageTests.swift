@@ -35,7 +35,7 @@ import Testing
         let id = try cache.write {
             try $0.enqueueCreate(
                 temporary, entitySet: "Person", properties: [.init(name: "name", value: .string("Zed"))],
-                shownIn: DeletedFrom(list: list), requestID: "r1", at: date.addingTimeInterval(1))
+                shownIn: ShownIn(list: list), requestID: "r1", at: date.addingTimeInterval(1))
         }
         #expect(try cache.listKeys(list, range: 0..<10) == [temporary, person(1), person(2)])
         // When a page arrives while the create is on its way: the new row stays first
@@ -64,7 +64,7 @@ import Testing
         _ = try cache.write {
             try $0.enqueueCreate(
                 temporary, entitySet: "Person", properties: [.init(name: "name", value: .string("Zed"))],
-                shownIn: DeletedFrom(list: list), requestID: "r1", at: date)
+                shownIn: ShownIn(list: list), requestID: "r1", at: date)
         }
         #expect(try cache.listKeys(list, range: 0..<10) == [temporary])
         #expect(try cache.listState(list)?.fetchedAt == nil)  // not fetched: the fetcher still asks for it
@@ -88,7 +88,7 @@ import Testing
         let id = try cache.write {
             try $0.enqueueCreate(
                 temporary, entitySet: "Car", properties: [.init(name: "make", value: .string("Wartburg"))],
-                shownIn: DeletedFrom(parent: person, navigation: "Cars"), requestID: "r1",
+                shownIn: ShownIn(parent: person, navigation: "Cars"), requestID: "r1",
                 at: date.addingTimeInterval(1))
         }
         try fetched(cars, requestedAt: date.addingTimeInterval(2), at: date.addingTimeInterval(3))
@@ -114,7 +114,7 @@ extension CreateStorageTests {
         let id = try cache.write {
             try $0.enqueueCreate(
                 temporary, entitySet: "Person", properties: [.init(name: "name", value: .string("Zed"))],
-                shownIn: DeletedFrom(list: list), requestID: "r1", at: date)
+                shownIn: ShownIn(list: list), requestID: "r1", at: date)
         }
         _ = try cache.write {
             try $0.enqueueUpdate(

@@ -7,7 +7,7 @@ import Testing
 @testable import EntityCache
 
 /// A queued write is claimed by the one browser that sends it (two browsers can share one cache file).
-@Suite struct OutboxClaimTests {
+@Suite(.tags(.endToEnd)) struct OutboxClaimTests {
     let date = Date(timeIntervalSince1970: 1_800_000_000)
 
     /// A cache file with one queued change to Car(1), and a second connection to the same file.

@@ -97,6 +97,21 @@ import Testing
         #expect(try cache.write { try $0.dueOutboxEntries(at: date, limit: 10) }.map(\.id) == [second])
     }
 
+    /// A change on the wire is not dropped: its answer may still make it on the service, which a rollback here
+    /// would hide. Once refused, it can be.
+    @Test func a_change_being_sent_is_not_dropped_until_it_is_answered() throws {
+        let cache = try cacheWithCar()
+        let sent = try update(cache, "model", "X", id: "r1")
+        try cache.write { try $0.markOutboxSending(sent, at: date) }
+        try cache.write { try $0.discardOutbox(sent) }
+        #expect(try cache.outboxEntries().map(\.state) == [.sending])
+        #expect(try cache.entity(car)?["model"] == .string("X"))
+        try cache.write { try $0.failOutbox(sent, error: "model is too short") }
+        try cache.write { try $0.discardOutbox(sent) }
+        #expect(try cache.outboxEntries().isEmpty)
+        #expect(try cache.entity(car)?["model"] == .string("Focus"))
+    }
+
     @Test func a_conflict_is_resolved_by_keeping_mine_or_taking_theirs() throws {
         let cache = try cacheWithCar()
         let mine = try update(cache, "model", "Mine", id: "r1")
@@ -159,7 +174,7 @@ extension OutboxTests {
         }
         // When Car(1) is deleted from the list
         let id = try cache.write {
-            try $0.enqueueDelete(car, shownIn: DeletedFrom(list: list), requestID: "d1", at: date)
+            try $0.enqueueDelete(car, shownIn: ShownIn(list: list), requestID: "d1", at: date)
         }
         // Then the rows after it move up and the count follows, at once
         let window = try cache.listWindow(list, range: 0..<5)
@@ -172,7 +187,7 @@ extension OutboxTests {
         // And a delete from a relation takes it out of that relation
         let second = try cache.write {
             try $0.enqueueDelete(
-                "Car(3)", shownIn: DeletedFrom(parent: "Person(1)", navigation: "Cars"), requestID: "d2", at: date)
+                "Car(3)", shownIn: ShownIn(parent: "Person(1)", navigation: "Cars"), requestID: "d2", at: date)
         }
         #expect(try cache.relationKeys("Person(1)", navigation: "Cars")?.keys == ["Car(1)"])
         // And a refused one puts it back to be fetched again (the relation is unknown until then)
@@ -254,7 +269,7 @@ extension OutboxTests {
                 list, offset: 0, entityKeys: keys, totalCount: 2_000, nextLink: nil, isLastPage: true, at: date)
         }
         // When the 700th row is deleted
-        try cache.write { try $0.enqueueDelete(keys[699], shownIn: DeletedFrom(list: list), requestID: "d", at: date) }
+        try cache.write { try $0.enqueueDelete(keys[699], shownIn: ShownIn(list: list), requestID: "d", at: date) }
         // Then every row after it sits one place up, in order, and nothing else moved
         let window = try cache.listWindow(list, range: 0..<2_000)
         #expect(window.rows.count == 1_999)
@@ -278,25 +293,25 @@ extension OutboxTests {
             _ = try session.enqueueUnlink(car, parent: person, navigation: "Cars", requestID: "n", at: date)
             _ = try session.enqueueCreate(
                 newCar, entitySet: "Car", properties: [.init(name: "make", value: .string("Kia"))],
-                shownIn: DeletedFrom(list: list), requestID: "c", at: date)
+                shownIn: ShownIn(list: list), requestID: "c", at: date)
             _ = try session.enqueueLink(
                 newLink, entitySet: "PersonCar", parent: person, navigation: "PersonCar", bindNavigation: "Car",
                 target: newCar, requestID: "l", at: date)
-            _ = try session.enqueueDelete(car, shownIn: DeletedFrom(list: list), requestID: "d", at: date)
+            _ = try session.enqueueDelete(car, shownIn: ShownIn(list: list), requestID: "d", at: date)
         }
         // When they are read back, each carries what its kind needs and nothing else
         let writes = try cache.outboxEntries().map(\.write)
         #expect(
             writes == [
                 .update, .action(operation: "Service"), .unlink(parent: person, navigation: "Cars"),
-                .create(shownIn: DeletedFrom(list: list), binding: nil),
+                .create(shownIn: ShownIn(list: list), binding: nil),
                 .create(
-                    shownIn: DeletedFrom(parent: person, navigation: "PersonCar"),
+                    shownIn: ShownIn(parent: person, navigation: "PersonCar"),
                     binding: .init(navigation: "Car", target: newCar, madeTogether: true)),
-                .delete(shownIn: DeletedFrom(list: list)),
+                .delete(shownIn: ShownIn(list: list)),
             ])
         // And an unlink's relation is where it showed
-        #expect(try cache.outboxEntries()[2].shownIn == DeletedFrom(parent: person, navigation: "Cars"))
+        #expect(try cache.outboxEntries()[2].shownIn == ShownIn(parent: person, navigation: "Cars"))
     }
 }
 

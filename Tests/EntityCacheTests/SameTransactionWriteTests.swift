@@ -11,7 +11,7 @@ import Testing
     let date = Date(timeIntervalSince1970: 1_700_000_000)
 
     func upsert(
-        _ session: CacheWriteSession, _ id: Int, _ value: Int, partial: Bool = false, field: String = "n"
+        _ session: CacheWriter, _ id: Int, _ value: Int, partial: Bool = false, field: String = "n"
     ) throws {
         try session.upsertEntity(
             key: "Car(\(id))", entitySet: "Car", type: partial ? nil : "M.Car",

@@ -159,7 +159,7 @@ import Testing
         #expect(types["where"] == .unknown("Edm.GeographyPoint"))
         #expect(types["extra"] == .named("Vendor.Unknown"))
         // and a payload with them decodes, the unknown values untyped
-        let payload = try VerboseJSONDecoder(serviceRoot: "http://h/", model: model).decode(
+        let payload = try PayloadDecoder(serviceRoot: "http://h/", model: model).decode(
             Array(#"{"value":[{"id":1,"where":{"type":"Point","coordinates":[1,2]},"extra":"x"}]}"#.utf8),
             entitySet: "Orders")
         guard case .collection(let orders) = payload else {

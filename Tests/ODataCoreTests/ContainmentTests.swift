@@ -88,7 +88,7 @@ import Testing
              {"Trips":[{"tripId":0,"name":"Lisbon","PlanItems":[{"itemId":5}]}],"userName":"russell"},
              {"userName":"scott","Trips":[{"tripId":0,"name":"Kyoto"}]}]}
             """
-        let decoder = VerboseJSONDecoder(serviceRoot: "http://t.test/", model: try Self.model())
+        let decoder = PayloadDecoder(serviceRoot: "http://t.test/", model: try Self.model())
         guard case .collection(let people) = try decoder.decode(Array(body.utf8), entitySet: "People") else {
             Issue.record("not a collection")
             return
@@ -113,7 +113,7 @@ import Testing
     }
 
     @Test func a_list_of_one_persons_trips_is_keyed_under_that_person_and_a_person_without_a_key_keeps_none() throws {
-        let decoder = VerboseJSONDecoder(serviceRoot: "http://t.test/", model: try Self.model())
+        let decoder = PayloadDecoder(serviceRoot: "http://t.test/", model: try Self.model())
         let list = #"{"value":[{"tripId":1,"name":"Oslo"}]}"#
         guard case .collection(let trips) = try decoder.decode(Array(list.utf8), entitySet: "People('russell')/Trips")
         else {

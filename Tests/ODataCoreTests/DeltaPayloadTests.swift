@@ -7,7 +7,7 @@ import Testing
 /// the entries that say an entity left the collection, by key, in each shape services send.
 @Suite struct DeltaPayloadTests {
     func collection(_ text: String, dialect: ODataDialect) throws -> ODataCollection {
-        let decoder = VerboseJSONDecoder(serviceRoot: "http://h/svc/", dialect: dialect)
+        let decoder = PayloadDecoder(serviceRoot: "http://h/svc/", dialect: dialect)
         guard case .collection(let collection) = try decoder.decode(Array(text.utf8)) else {
             Issue.record("not a collection")
             return ODataCollection()

@@ -108,7 +108,7 @@ import Testing
 
     @Test func a_payload_naming_a_type_its_set_cannot_hold_is_read_by_the_sets_type() throws {
         let model = try Self.model(Self.staff + "")
-        let decoder = VerboseJSONDecoder(serviceRoot: "http://w.test/", model: model)
+        let decoder = PayloadDecoder(serviceRoot: "http://w.test/", model: model)
         let body =
             ##"{"@odata.context":"$metadata#Staff","value":["##
             + ##"{"@odata.type":"#W.Invoice","id":1,"n":"not a number"},"##
@@ -126,7 +126,7 @@ import Testing
 
     @Test func a_type_cast_answer_gives_its_entities_the_type_its_context_names() throws {
         let model = try Self.model(Self.staff)
-        let decoder = VerboseJSONDecoder(serviceRoot: "http://w.test/", model: model)
+        let decoder = PayloadDecoder(serviceRoot: "http://w.test/", model: model)
         let cast =
             ##"{"@odata.context":"http://w.test/$metadata#Staff/W.Mechanic","value":["##
             + ##"{"id":2,"speciality":"Brakes"},{"@odata.type":"#W.Lead","id":3,"team":7}]}"##

@@ -26,7 +26,7 @@ import Testing
         for seconds in stride(from: -2_208_988_800, to: 4_102_444_800, by: 86_400 * 101 + 17) {
             let date = Date(timeIntervalSince1970: Double(seconds))
             let parts = calendar.dateComponents([.year, .month, .day, .weekday], from: date)
-            let civil = HTTPDate.civil(fromDays: Int((Double(seconds) / 86_400).rounded(.down)))
+            let civil = CivilCalendar.date(fromDays: Int((Double(seconds) / 86_400).rounded(.down)))
             #expect(civil.year == parts.year && civil.month == parts.month && civil.day == parts.day, "\(seconds)")
             #expect(HTTPDate.format(date).hasPrefix(HTTPDate.weekdays[parts.weekday! - 1]), "\(seconds)")
         }

@@ -69,7 +69,7 @@ import Testing
         // A delta answer's removed entity named so is read, not refused as malformed
         let delta =
             ##"{"@odata.context":"$metadata#People/$delta","value":[{"@removed":{},"@id":"People/kristakemp"}]}"##
-        let decoder = VerboseJSONDecoder(serviceRoot: "http://w.test/", model: model)
+        let decoder = PayloadDecoder(serviceRoot: "http://w.test/", model: model)
         guard case .collection(let page) = try decoder.decode(Array(delta.utf8), entitySet: "People") else {
             Issue.record("not a list")
             return

@@ -17,7 +17,7 @@ import Testing
     @Test func every_truncation_of_the_seed_payload_is_an_error_not_a_crash() throws {
         // Given the seed's payload cut at every possible byte
         let bytes = try fixture("seed-person-1-expand-personcar-car.json")
-        let decoder = VerboseJSONDecoder(serviceRoot: "http://h/EDMTest/CarDealer.svc/")
+        let decoder = PayloadDecoder(serviceRoot: "http://h/EDMTest/CarDealer.svc/")
         var failures = 0
         for length in 0..<bytes.count - 2 {
             // When each prefix is decoded
@@ -89,7 +89,7 @@ import Testing
         var bytes = Array(#"{"d":{"a":""#.utf8)
         bytes += [0xFF, 0xC3]
         bytes += Array(#"","b":"\uD800x","c":"\uDC00","d":"\uD83D\uDE00"}}"#.utf8)
-        let entity = try #require(try VerboseJSONDecoder(serviceRoot: "http://h/").decode(bytes).entity)
+        let entity = try #require(try PayloadDecoder(serviceRoot: "http://h/").decode(bytes).entity)
         #expect(entity["a"] == .string("\u{FFFD}\u{FFFD}"))
         #expect(entity["b"] == .string("\u{FFFD}x"))
         #expect(entity["c"] == .string("\u{FFFD}"))

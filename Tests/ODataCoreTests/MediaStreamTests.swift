@@ -30,7 +30,7 @@ import Testing
     }()
 
     func entity(_ json: String, model: ServiceModel? = Self.model) throws -> ODataEntity {
-        let decoder = VerboseJSONDecoder(serviceRoot: "http://host/album/", model: model)
+        let decoder = PayloadDecoder(serviceRoot: "http://host/album/", model: model)
         guard case .entity(let entity) = try decoder.decode(Array(json.utf8), entitySet: "Photos") else {
             throw ODataError(kind: .malformedPayload, message: "not an entity")
         }
@@ -66,7 +66,7 @@ import Testing
     }
 
     @Test func a_version2_media_entity_says_it_in_its_metadata_under_the_same_names() throws {
-        let decoder = VerboseJSONDecoder(serviceRoot: "http://host/album/")
+        let decoder = PayloadDecoder(serviceRoot: "http://host/album/")
         let body = #"""
             {"d":{"__metadata":{"uri":"http://host/album/Photos(3)","type":"Album.Photo","etag":"W/\"2\"",
               "media_src":"http://host/album/Photos(3)/$value","content_type":"image/gif",

@@ -120,7 +120,7 @@ import Testing
     }
 
     @Test func a_guid_binary_and_doubles_from_strings_are_typed() {
-        typealias C = VerboseJSONDecoder.Context
+        typealias C = PayloadDecoder.Context
         #expect(
             C.primitive(.string("0F8FAD5B-D9CB-469F-A165-70867728950E"), as: .guid)
                 == .guid("0f8fad5b-d9cb-469f-a165-70867728950e"))

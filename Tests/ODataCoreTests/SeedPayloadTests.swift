@@ -8,7 +8,7 @@ import Testing
         let bytes = try fixture("seed-person-1-expand-personcar-car.json")
 
         // When it is decoded without any $metadata
-        let decoder = VerboseJSONDecoder(serviceRoot: "http://localhost:8080/EDMTest/CarDealer.svc/")
+        let decoder = PayloadDecoder(serviceRoot: "http://localhost:8080/EDMTest/CarDealer.svc/")
         let person = try #require(try decoder.decode(bytes).entity)
 
         // Then it is Person 1, "Samson, Bob", keyed canonically despite the server's other host name

@@ -82,7 +82,7 @@ import Testing
             {"@odata.context":"$metadata#Me","UserName":"russell",
              "Trips":[{"TripId":2,"Name":"Lisbon"}],"Friends":[{"UserName":"scott"}]}
             """#
-        let decoded = try VerboseJSONDecoder(serviceRoot: "http://x/", model: model).decode(
+        let decoded = try PayloadDecoder(serviceRoot: "http://x/", model: model).decode(
             Array(body.utf8), entitySet: "Me")
         guard case .entity(let entity) = decoded else {
             Issue.record("not an entity: \(decoded)")

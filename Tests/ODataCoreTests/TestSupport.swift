@@ -14,7 +14,7 @@ struct FixtureMissing: Error { var name: String }
 
 /// Decodes a JSON text with no service model, against the seed's service root.
 func decode(_ text: String, model: ServiceModel? = nil, set: String? = nil) throws -> ODataPayload {
-    try VerboseJSONDecoder(serviceRoot: "http://example.org/CarDealer.svc/", model: model).decode(
+    try PayloadDecoder(serviceRoot: "http://example.org/CarDealer.svc/", model: model).decode(
         Array(text.utf8), entitySet: set)
 }
 

@@ -55,12 +55,12 @@ import Testing
     }()
 
     func decode(_ text: String, set: String? = "Orders", model: ServiceModel? = Self.model) throws -> ODataPayload {
-        try VerboseJSONDecoder(serviceRoot: "http://host/shop/", model: model).decode(Array(text.utf8), entitySet: set)
+        try PayloadDecoder(serviceRoot: "http://host/shop/", model: model).decode(Array(text.utf8), entitySet: set)
     }
 
     @Test func the_model_says_v4_and_the_decoder_takes_its_dialect() {
         #expect(Self.model.dialect == .v4)
-        #expect(VerboseJSONDecoder(serviceRoot: "http://host/", model: Self.model).dialect == .v4)
+        #expect(PayloadDecoder(serviceRoot: "http://host/", model: Self.model).dialect == .v4)
     }
 
     @Test func a_collection_brings_its_count_its_next_link_and_typed_keyed_rows() throws {
@@ -276,7 +276,7 @@ import Testing
                 + #""Customer@odata.bind":"http://host/shop/Customers('C1')"}"#)
         // What v4 writes, the v4 decoder reads back to the same values
         let model = Version4PayloadTests.model
-        let decoded = try? VerboseJSONDecoder(serviceRoot: "http://host/shop/", model: model).decode(
+        let decoded = try? PayloadDecoder(serviceRoot: "http://host/shop/", model: model).decode(
             RequestBodyEncoder.object(
                 [
                     ODataProperty(name: "id", value: .int(9_007_199_254_740_993)),

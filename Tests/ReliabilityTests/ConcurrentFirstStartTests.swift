@@ -3,7 +3,7 @@ import Foundation
 import Testing
 
 /// Two `cardealer serve` processes started at once on the same, not yet generated, data file.
-@Suite struct ConcurrentFirstStartTests {
+@Suite(.tags(.endToEnd)) struct ConcurrentFirstStartTests {
     @Test(.timeLimit(.minutes(3)))
     func two_first_starts_at_once_generate_the_demo_data_once_and_both_serve_it() async throws {
         // Given the built binary and a data file that does not exist yet

@@ -1,3 +1,4 @@
+import CarDealerTestSupport
 import Foundation
 import GRDB
 import Testing
@@ -9,7 +10,7 @@ import Glibc
 /// SIGKILL mid-ingest, again and again, on one cache (issue 7, "crash safety").
 ///
 /// `RELIABILITY_KILLS` sets the number of kills (default 20).
-@Suite(.serialized, .enabled(if: CardealerProcess.isAvailable, "needs tmux and a built cardealer"))
+@Suite(.tags(.endToEnd), .serialized, .enabled(if: CardealerProcess.isAvailable, "needs tmux and a built cardealer"))
 struct CrashSafetyTests {
     static let kills = ProcessInfo.processInfo.environment["RELIABILITY_KILLS"].flatMap(Int.init) ?? 20
 

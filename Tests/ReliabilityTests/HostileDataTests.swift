@@ -1,3 +1,4 @@
+import CarDealerTestSupport
 import Foundation
 import Terminal
 import Testing
@@ -6,7 +7,7 @@ import Testing
 ///
 /// The data variant (``HostileStrings`` in DemoServer) puts escape sequences, controls, bidi overrides,
 /// zero-width characters, emoji with joiners and a 100 KB string into names, models and descriptions.
-@Suite(.serialized, .enabled(if: CardealerProcess.isAvailable, "needs tmux and a built cardealer"))
+@Suite(.tags(.endToEnd), .serialized, .enabled(if: CardealerProcess.isAvailable, "needs tmux and a built cardealer"))
 struct HostileDataTests {
     /// What each hostile last name must look like on screen (placeholders instead of controls).
     static let placeholders = [

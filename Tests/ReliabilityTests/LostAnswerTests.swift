@@ -15,7 +15,7 @@ import Testing
 struct LostAnswerTests {
     func entities(_ path: String, at root: String) async throws -> [ODataEntity] {
         let response = try await HTTPClientTransport(timeout: 10).send(TransportRequest(url: root + path))
-        guard case .collection(let collection) = try VerboseJSONDecoder(serviceRoot: root).decode(response.body)
+        guard case .collection(let collection) = try PayloadDecoder(serviceRoot: root).decode(response.body)
         else { return [] }
         return collection.entities
     }

@@ -17,7 +17,7 @@ import Glibc
 /// optimistic change and its outbox entry in one transaction), starts the built browser, which sends them, and
 /// kills it at a random moment. After the last round one more start drains the outbox. `RELIABILITY_KILLS` sets
 /// the number of kills (default 20).
-@Suite(.serialized, .enabled(if: CardealerProcess.isAvailable, "needs tmux and a built cardealer"))
+@Suite(.tags(.endToEnd), .serialized, .enabled(if: CardealerProcess.isAvailable, "needs tmux and a built cardealer"))
 struct OutboxCrashSafetyTests {
     static let kills = ProcessInfo.processInfo.environment["RELIABILITY_KILLS"].flatMap(Int.init) ?? 20
 
@@ -32,7 +32,7 @@ struct OutboxCrashSafetyTests {
     func people(_ filter: String, at root: String) async throws -> [ODataEntity] {
         let url = root + "Person?$filter=" + PercentEncoding.encodeQueryValue(filter)
         let response = try await HTTPClientTransport(timeout: 10).send(TransportRequest(url: url))
-        guard case .collection(let collection) = try VerboseJSONDecoder(serviceRoot: root).decode(response.body)
+        guard case .collection(let collection) = try PayloadDecoder(serviceRoot: root).decode(response.body)
         else { return [] }
         return collection.entities
     }

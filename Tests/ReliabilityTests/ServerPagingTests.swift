@@ -20,7 +20,7 @@ import Testing
         // the first page has 40 rows and a `__next` for the remaining 10
         let cache = try CacheDatabase()
         let key = ListKey(canonical: "Person?$orderby=lastName")
-        let decoder = VerboseJSONDecoder(serviceRoot: "http://h/S.svc/")
+        let decoder = PayloadDecoder(serviceRoot: "http://h/S.svc/")
         let first = try decoder.decode(
             Self.page(1...40, count: 120, next: "http://h/S.svc/Person?$top=10&$skiptoken=40"), entitySet: "Person")
         try cache.write {
@@ -67,7 +67,9 @@ import Testing
             "http://h/S.svc/Person(1)", target: .entity(EntityKey(entitySet: "Person", value: .int(1)), expanded: []))
         // Then the failure says what came instead of JSON, and the status line's error does too
         #expect(result.outcome == .failed)
-        #expect(result.error?.contains("the answer is text/html, not JSON") == true, "\(result.error ?? "nil")")
+        #expect(
+            result.error?.description.contains("the answer is text/html, not JSON") == true,
+            "\(String(describing: result.error))")
         await engine.waitUntilIdle()
         #expect(try cache.syncStatus().lastError?.contains("text/html") == true)
     }

@@ -7,7 +7,7 @@ import Glibc
 #endif
 
 /// Issue 18: a `$metadata` that never comes left a blank terminal for 30 s in which `q` did nothing.
-@Suite(.serialized, .enabled(if: CardealerProcess.isAvailable, "needs tmux and a built cardealer"))
+@Suite(.tags(.endToEnd), .serialized, .enabled(if: CardealerProcess.isAvailable, "needs tmux and a built cardealer"))
 struct SilentServiceStartTests {
     /// A server on 127.0.0.1 that runs `serve` on a thread of its own for each connection (and closes it after).
     final class LoopbackServer: @unchecked Sendable {

@@ -1,3 +1,4 @@
+import CarDealerTestSupport
 import Foundation
 import Testing
 
@@ -9,7 +10,7 @@ import Glibc
 /// (issue 7, "terminal and signals").
 ///
 /// Exit statuses are documented on ``TerminalSignal/exitStatus``: 0 after `q`, 128 + n after signal n.
-@Suite(.serialized, .enabled(if: CardealerProcess.isAvailable, "needs tmux and a built cardealer"))
+@Suite(.tags(.endToEnd), .serialized, .enabled(if: CardealerProcess.isAvailable, "needs tmux and a built cardealer"))
 struct TerminalSignalTests {
     @Test(arguments: [(SIGINT, "SIGINT"), (SIGTERM, "SIGTERM"), (SIGHUP, "SIGHUP")])
     func a_signal_restores_the_terminal_and_exits_with_128_plus_its_number(signal: Int32, name: String) async throws {

@@ -44,7 +44,7 @@ let sshKeygen = ["/usr/bin/ssh-keygen", "/usr/local/bin/ssh-keygen"].first {
 }
 
 /// The host key file, the authorized keys, the limits and what a client may put in TERM.
-@Suite struct GatewayPartsTests {
+@Suite(.tags(.endToEnd)) struct GatewayPartsTests {
     func temporaryDirectory() throws -> String {
         let path = NSTemporaryDirectory() + "gateway-parts-\(getpid())-\(UInt64.random(in: 0...UInt64.max))"
         try FileManager.default.createDirectory(

@@ -8,6 +8,7 @@ import Testing
 /// them: the credentials are the gateway's (its options and environment, never the visitor's), and the device grant
 /// works inside an SSH session, the code shown on the visitor's terminal (nothing opens a browser).
 @Suite(
+    .tags(.endToEnd),
     .serialized,
     .enabled(if: TmuxSession.executable != nil && sshClient != nil, "tmux or ssh is not installed; skipping")
 )

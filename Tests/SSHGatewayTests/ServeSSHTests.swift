@@ -114,6 +114,7 @@ final class ServedGateway: @unchecked Sendable {
 
 /// The built binary's SSH server, with the real OpenSSH client: sessions in tmux, refusals, auth, limits, keys.
 @Suite(
+    .tags(.endToEnd),
     .serialized,
     .enabled(if: TmuxSession.executable != nil && sshClient != nil, "tmux or ssh is not installed; skipping")
 )

@@ -57,7 +57,7 @@ import Testing
     func serviceEntity(_ root: String, _ path: String) async throws -> ODataEntity? {
         let response = try await HTTPClientTransport(timeout: 10).send(TransportRequest(url: root + path))
         guard response.status == 200 else { return nil }
-        let decoder = VerboseJSONDecoder(serviceRoot: root)
+        let decoder = PayloadDecoder(serviceRoot: root)
         guard case .entity(let entity) = try decoder.decode(response.body) else { return nil }
         return entity
     }

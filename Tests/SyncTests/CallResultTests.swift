@@ -16,8 +16,8 @@ import Testing
     func file(_ text: String, dialect: ODataDialect? = nil, into cache: CacheDatabase) throws {
         var decoder =
             dialect == .v4
-            ? VerboseJSONDecoder(serviceRoot: root, dialect: .v4)
-            : VerboseJSONDecoder(serviceRoot: root, model: CarDealerModel.model)
+            ? PayloadDecoder(serviceRoot: root, dialect: .v4)
+            : PayloadDecoder(serviceRoot: root, model: CarDealerModel.model)
         decoder.answersValues = true
         let payload = try decoder.decode(Array(text.utf8))
         try cache.write {

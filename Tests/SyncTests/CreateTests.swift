@@ -39,7 +39,7 @@ import Testing
     /// The service's own answer for `path` (past the client's cache), decoded.
     func serviceEntities(_ server: RunningDemoServer, _ path: String) async throws -> [ODataEntity] {
         let response = try await HTTPClientTransport(timeout: 10).send(TransportRequest(url: server.baseURL + path))
-        switch try VerboseJSONDecoder(serviceRoot: server.baseURL).decode(response.body) {
+        switch try PayloadDecoder(serviceRoot: server.baseURL).decode(response.body) {
         case .entity(let entity): return [entity]
         case .collection(let collection): return collection.entities
         default: return []

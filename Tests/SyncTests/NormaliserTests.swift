@@ -12,7 +12,7 @@ import Testing
     let person = EntityKey(entitySet: "Person", value: .int(1))
 
     func ingest(_ text: String, into cache: CacheDatabase, target: FetchTarget, partial: Bool = false) throws {
-        let payload = try VerboseJSONDecoder(serviceRoot: root, model: CarDealerModel.model).decode(Array(text.utf8))
+        let payload = try PayloadDecoder(serviceRoot: root, model: CarDealerModel.model).decode(Array(text.utf8))
         try cache.write { try Normaliser().write(payload, for: target, partial: partial, at: date, into: $0) }
     }
 

@@ -68,7 +68,7 @@ import Testing
     func title(_ root: String, _ key: EntityKey) async throws -> String? {
         let response = try await send(root, "GET", key.canonical)
         guard response.status == 200,
-            case .entity(let entity) = try VerboseJSONDecoder(serviceRoot: root, dialect: .v4).decode(response.body),
+            case .entity(let entity) = try PayloadDecoder(serviceRoot: root, dialect: .v4).decode(response.body),
             case .string(let title)? = entity["title"]
         else { return nil }
         return title
@@ -159,7 +159,7 @@ import Testing
             let key = Self.order(3)
             let shown = try await cached(setting, key)
             engine.editDraft(of: key, etag: shown.etag)
-            #expect(try await eventually { await engine.lastError?.0.contains("ALICE") == true })
+            #expect(try await eventually { await engine.lastError?.problem.description.contains("ALICE") == true })
             #expect(await engine.outbox.openDrafts.isEmpty)
         }
     }

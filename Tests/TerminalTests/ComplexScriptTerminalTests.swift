@@ -7,7 +7,9 @@ import Testing
 /// tmux is the judge: capture-pane must show what the server sent, and tmux's own cursor (copy
 /// mode) must find each row's `|label` marker in the column where the ASCII row has it. The demo
 /// pads with dots, never blanks, so ncurses sends each row in one stretch and any drift shows.
-@Suite(.enabled(if: TmuxSession.executable != nil, "tmux is not installed; skipping the real-terminal test"))
+@Suite(
+    .tags(.endToEnd),
+    .enabled(if: TmuxSession.executable != nil, "tmux is not installed; skipping the real-terminal test"))
 struct ComplexScriptTerminalTests {
     /// Label and what the pane must show: the demo's corpus text as sent, except where noted.
     static let rows: [(label: String, shown: String)] = [

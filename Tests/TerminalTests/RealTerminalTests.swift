@@ -3,7 +3,9 @@ import Foundation
 import Testing
 
 /// One end-to-end check through real ncurses: the TerminalDemo executable inside tmux.
-@Suite(.enabled(if: TmuxSession.executable != nil, "tmux is not installed; skipping the real-terminal test"))
+@Suite(
+    .tags(.endToEnd),
+    .enabled(if: TmuxSession.executable != nil, "tmux is not installed; skipping the real-terminal test"))
 struct RealTerminalTests {
     /// The built TerminalDemo next to the test bundle (`.build/<config>/`).
     static func demoExecutable() -> String? { BuiltProducts.executable("TerminalDemo") }

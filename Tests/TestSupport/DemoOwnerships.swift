@@ -13,7 +13,7 @@ public enum DemoOwnerships {
     public static func latest(root: String) async throws -> (car: Int64, ownership: Int64, person: Int64) {
         let url = root + "PersonCar?$expand=Car/PersonCar,Person&$top=40&$format=json"
         let response = try await HTTPClientTransport(timeout: 10).send(TransportRequest(url: url))
-        guard case .collection(let links) = try VerboseJSONDecoder(serviceRoot: root).decode(response.body) else {
+        guard case .collection(let links) = try PayloadDecoder(serviceRoot: root).decode(response.body) else {
             throw Failure(description: "the service listed no ownerships")
         }
         for link in links.entities {

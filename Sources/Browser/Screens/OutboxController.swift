@@ -22,6 +22,8 @@ public final class OutboxController: ScreenController {
     var observation: CacheObservation?
     /// The entry whose discard waits for a yes.
     var confirmingDiscard: Int64?
+    /// `x` was pressed on a change on its way to the service: said until the next key.
+    var notDroppable = false
 
     init(environment: BrowserEnvironment) {
         self.environment = environment
@@ -46,6 +48,9 @@ public final class OutboxController: ScreenController {
     }
 
     public var statusSummary: String {
+        if notDroppable {
+            return "This change is on its way to the service: it can be dropped if the service refuses it"
+        }
         if let id = confirmingDiscard {
             if let entry = entries.first(where: { $0.id == id }), let made = Self.leftLinkedToNobody(entry) {
                 return
@@ -61,7 +66,7 @@ public final class OutboxController: ScreenController {
         if let entry = entries[safe: cursor.selected] {
             if entry.state == .failed { keys.append("r retry") }
             if editable(entry) { keys.append("e edit") }
-            keys.append("x drop")
+            if entry.state != .sending { keys.append("x drop") }
             if entry.state == .conflict { keys += ["m mine", "t theirs"] }
         }
         return (["\(entries.count - waiting) queued", "\(waiting) need you"] + keys).joined(separator: " · ")
@@ -87,6 +92,7 @@ public final class OutboxController: ScreenController {
 
     public func handle(_ key: Key) -> ScreenAction {
         defer { environment.setNeedsDisplay() }
+        notDroppable = false
         if let id = confirmingDiscard {
             confirmingDiscard = nil
             if key == .char("y") || key == .char("Y") { environment.writes?.resolve(outboxEntry: id, .discard) }
@@ -112,7 +118,7 @@ public final class OutboxController: ScreenController {
         case .char("e") where editable(entry):
             return (entry.kind == .create ? createForm(entry) : editForm(entry)).map(ScreenAction.push) ?? .handled
         case .char("x"), .delete:
-            confirmingDiscard = entry.id
+            if entry.state == .sending { notDroppable = true } else { confirmingDiscard = entry.id }
         default:
             return .ignored
         }

@@ -146,10 +146,10 @@ extension WorkOrderSet {
         case (_, .administration), (_, .administrations), (_, .administrationOf):
             throw ServiceError.methodNotAllowed(
                 "\(write.method) of a draft's administrative data (the service keeps it)")
-        case ("POST", .collection):
+        case (.post, .collection):
             let fields = try Self.fields(of: write.body)
             change = { db in try self.create(fields, write, db) }
-        case ("POST", .action(let id, let isActive, let name)):
+        case (.post, .action(let id, let isActive, let name)):
             let body = write.body.isEmpty ? JSONObject() : try EntityWriter.object(of: write.body)
             var preserve = false
             for member in body.members where !member.key.hasPrefix("@") {
@@ -166,7 +166,7 @@ extension WorkOrderSet {
             change = { db in
                 try self.act(name, id: id, isActive: isActive, preserve: preserves, ifMatch: ifMatch, write, db)
             }
-        case ("PATCH", .entity(let id, let isActive)), ("MERGE", .entity(let id, let isActive)):
+        case (.patch, .entity(let id, let isActive)), (.merge, .entity(let id, let isActive)):
             guard !isActive else {
                 throw ServiceError(
                     status: 409, code: "DraftRequired",
@@ -175,15 +175,15 @@ extension WorkOrderSet {
             }
             let fields = try Self.fields(of: write.body)
             change = { db in try self.patch(id: id, fields, ifMatch: ifMatch, write, db) }
-        case ("DELETE", .entity(let id, let isActive)):
+        case (.delete, .entity(let id, let isActive)):
             change = { db in try self.delete(id: id, isActive: isActive, ifMatch: ifMatch, write, db) }
-        case ("PUT", .entity):
+        case (.put, .entity):
             throw ServiceError.notImplemented("PUT of a work order: PATCH its draft.")
         default:
             throw ServiceError.methodNotAllowed("\(write.method) of \(write.relative)")
         }
         // (what a request id names: the same id on another request is refused, not answered with this one's answer)
-        let request = write.method + " " + write.relative
+        let request = write.method.rawValue + " " + write.relative
         return { db in
             if let requestID,
                 let stored = try Row.fetchOne(

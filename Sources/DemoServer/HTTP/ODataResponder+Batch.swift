@@ -184,14 +184,12 @@ extension ODataResponder {
         for (name, value) in given {
             if let field = HTTPField.Name(name) { headers[field] = value }
         }
-        var method = method.uppercased()
-        if method == "POST", let tunnelled = headers[.xHTTPMethod] { method = tunnelled.uppercased() }
-        guard ["MERGE", "PATCH", "PUT", "DELETE", "POST"].contains(method) else {
+        guard let method = try? ServiceMethod(method, tunnelled: headers[.xHTTPMethod]), method.changes else {
             return BatchMember(
                 id: id, group: group,
                 refusal: ServiceError(
                     status: 501, code: "NotImplemented",
-                    message: "\(method) is not served inside a $batch here: send reads alone."))
+                    message: "\(method.uppercased()) is not served inside a $batch here: send reads alone."))
         }
         // The target: relative to the service root, or an absolute path or URL under it.
         let rootPath = String(serviceRoot.drop { $0 != "/" }.dropFirst(2).drop { $0 != "/" })  // `/CarDealer.svc/`
@@ -300,7 +298,7 @@ extension ODataResponder {
         line("--" + boundary + "--")
         var headers = HTTPFields()
         headers[.contentType] = "multipart/mixed; boundary=" + boundary
-        if dialect == .v4 { headers[.odataVersion] = "4.0" } else { headers[.dataServiceVersion] = "1.0;" }
+        AnswerVersion(dialect).declare(in: &headers)
         headers[.contentLength] = String(out.count)
         return Response(status: .accepted, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: out)))
     }
@@ -336,7 +334,7 @@ extension ODataResponder {
         let body = Array((#"{"responses":["# + entries.joined(separator: ",") + "]}").utf8)
         var headers = HTTPFields()
         headers[.contentType] = "application/json;charset=utf-8"
-        headers[.odataVersion] = "4.0"
+        AnswerVersion.version4.declare(in: &headers)
         headers[.contentLength] = String(body.count)
         return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: body)))
     }

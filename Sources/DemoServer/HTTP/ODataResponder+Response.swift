@@ -17,15 +17,11 @@ extension HTTPField.Name {
 extension ODataResponder {
     /// A 200 response, or 304 when `If-None-Match` names the ETag. HEAD gets the headers only.
     func respond(
-        _ request: Request, body: [UInt8], version: String, etag: String?,
+        _ request: Request, body: [UInt8], version: AnswerVersion, etag: String?,
         contentType: String = "application/json;charset=utf-8"
     ) -> Response {
         var headers = HTTPFields()
-        if version.hasPrefix("4") {
-            headers[.odataVersion] = version
-        } else {
-            headers[.dataServiceVersion] = version + ";"
-        }
+        version.declare(in: &headers)
         headers[.cacheControl] = "no-cache"
         if let etag { headers[.eTag] = etag }
         if let etag, let ifNoneMatch = request.headers[.ifNoneMatch], Self.matches(ifNoneMatch, etag) {
@@ -112,7 +108,7 @@ extension ODataResponder {
         json.endObject()
         var headers = HTTPFields()
         headers[.contentType] = "application/json;charset=utf-8"
-        if dialect == .v4 { headers[.odataVersion] = "4.0" } else { headers[.dataServiceVersion] = "1.0;" }
+        AnswerVersion(dialect).declare(in: &headers)
         if error.status == 405 { headers[.allow] = "GET, HEAD, MERGE, PATCH, PUT, DELETE" }
         return ServiceAnswer(status: error.status, headers: headers, body: json.bytes)
     }

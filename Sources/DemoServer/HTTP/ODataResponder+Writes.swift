@@ -7,7 +7,7 @@ import ODataCore
 /// A write as the service takes it: from a request of its own, or from a part of a `$batch`.
 struct WriteRequest: Sendable {
     /// The verb, tunnelled ones (`X-HTTP-Method`) already applied.
-    var method: String
+    var method: ServiceMethod
     /// The path under the service root, without a leading slash (`Car(1)`, `Person(1)/$links/Cars`).
     var relative: String
     var dialect: ODataDialect
@@ -55,7 +55,7 @@ extension ODataResponder {
             }
             if let target = try workOrders.target(relative) { return try workOrders.plan(write, target: target) }
         }
-        if write.method == "POST", engine.schema.offersRecordService {
+        if write.method == .post, engine.schema.offersRecordService {
             var relative = unescaped
             for (escape, character) in [("%28", "("), ("%29", ")")] {
                 relative = relative.replacingOccurrences(of: escape, with: character, options: .caseInsensitive)
@@ -67,14 +67,14 @@ extension ODataResponder {
                 return planRecordService(write, car: call.car, mileage: call.mileage)
             }
         }
-        if write.method == "POST" { return try planCreate(write) }
+        if write.method == .post { return try planCreate(write) }
         return try planChange(write)
     }
 
     /// The versions header and, for a write sent with a request id, `Repeatability-Result`.
     static func writeHeaders(_ write: WriteRequest, etag: String?) -> HTTPFields {
         var headers = HTTPFields()
-        if write.dialect == .v4 { headers[.odataVersion] = "4.0" } else { headers[.dataServiceVersion] = "1.0;" }
+        AnswerVersion(write.dialect).declare(in: &headers)
         if let etag { headers[.eTag] = etag }
         if write.headers[.repeatabilityRequestID] != nil { headers[.repeatabilityResult] = "accepted" }
         return headers
@@ -107,11 +107,11 @@ extension ODataResponder {
     /// A change or delete of one entity (`Set(key)`): 204 with its new ETag (see ``EntityWriter``).
     private func planChange(_ write: WriteRequest) throws -> @Sendable (Database) throws -> ServiceAnswer {
         let method = write.method
-        guard ["MERGE", "PATCH", "PUT", "DELETE"].contains(method) else {
-            throw ServiceError.methodNotAllowed(method)
+        guard [.merge, .patch, .put, .delete].contains(method) else {
+            throw ServiceError.methodNotAllowed(method.rawValue)
         }
         let path = ResourcePath.parse(relative: write.relative)
-        let change: EntityWriter.Change = method == "DELETE" ? .delete : method == "PUT" ? .replace : .merge
+        let change: EntityWriter.Change = method == .delete ? .delete : method == .put ? .replace : .merge
         if write.dialect == .v4, let path, let (container, set, key) = try contained(path) {
             // A contained entity, through its principal (`Car(3)/Options(7)`): it must be inside that one.
             let step = try writer.writing(
@@ -193,7 +193,7 @@ extension ODataResponder {
                 throw ServiceError.notFound("\(set.name)(\(made.key)) does not exist.")
             }
             var headers = Self.writeHeaders(write, etag: payload.etag(node))
-            if write.dialect == .v2 { headers[.dataServiceVersion] = "1.0;" }
+            if write.dialect == .v2 { AnswerVersion.version1.declare(in: &headers) }
             headers[.contentType] = "application/json;charset=utf-8"
             headers[.cacheControl] = "no-cache"
             let address = "\(containerPath ?? set.name)(\(made.key))"
@@ -238,7 +238,7 @@ extension ODataResponder {
         return { db in
             let outcome = try step(db)
             var headers = Self.writeHeaders(write, etag: outcome.etag)
-            headers[.dataServiceVersion] = "1.0;"
+            AnswerVersion.version1.declare(in: &headers)
             return ServiceAnswer(status: outcome.status, headers: headers, body: [])
         }
     }
@@ -262,7 +262,7 @@ extension ODataResponder {
             let list = "[" + uris.joined(separator: ",") + "]"
             body = isVersion2 ? #"{"d":{"results":"# + list + "}}" : #"{"d":"# + list + "}"
         }
-        return respond(request, body: Array(body.utf8), version: isVersion2 ? "2.0" : "1.0", etag: nil)
+        return respond(request, body: Array(body.utf8), version: isVersion2 ? .version2 : .version1, etag: nil)
     }
 
     /// A v4 path to a contained entity, `Principal(k)/Navigation(key)`: the principal it must be inside, the set and

@@ -59,9 +59,8 @@ public struct ODataResponder: HTTPResponder {
 
     private func respondOnce(to request: Request, context: Context) async throws -> Response {
         do {
-            let method = request.method.rawValue.uppercased()
-            let loseAnswer = try await faults.apply(
-                isWrite: ["POST", "MERGE", "PATCH", "PUT", "DELETE"].contains(method))
+            let method = try? ServiceMethod(request.method.rawValue, tunnelled: request.headers[.xHTTPMethod])
+            let loseAnswer = try await faults.apply(isWrite: method?.changes ?? false)
             let response = try await answer(request)
             if loseAnswer, (200..<300).contains(response.status.code) { return Self.lostAnswer() }
             return response
@@ -90,24 +89,23 @@ public struct ODataResponder: HTTPResponder {
         }
         let relative = String(path.dropFirst(rootPath.count)).trimmingCharacters(in: "/")
         // `POST` with `X-HTTP-Method` tunnels a verb a proxy would not let through.
-        var method = request.method.rawValue.uppercased()
-        if method == "POST", let tunnelled = request.headers[.xHTTPMethod] { method = tunnelled.uppercased() }
+        let method = try ServiceMethod(request.method.rawValue, tunnelled: request.headers[.xHTTPMethod])
         let unescapedRelative = relative.replacingOccurrences(of: "%24", with: "$", options: .caseInsensitive)
         if unescapedRelative == "$batch" {
-            guard method == "POST" else { throw ServiceError.methodNotAllowed("\(method) of $batch (POST it)") }
+            guard method == .post else { throw ServiceError.methodNotAllowed("\(method) of $batch (POST it)") }
             return try await batch(request, dialect: dialect)
         }
-        if readOnly, ["MERGE", "PATCH", "PUT", "DELETE", "POST"].contains(method) {
+        if readOnly, method.changes {
             throw ServiceError(
                 status: 403, code: "ReadOnly",
                 message: "This service is read-only (started with --read-only): \(method) changes nothing here.")
         }
         let isLinks = unescapedRelative.split(separator: "/").contains("$links")
         if isLinks, dialect != .v2 { throw ServiceError.notFound("$links is OData v2's; v4 links with $ref.") }
-        if isLinks, method == "GET" || method == "HEAD" { return try await links(request, relative: String(relative)) }
-        if ["MERGE", "PATCH", "PUT", "DELETE", "POST"].contains(method) {
+        if isLinks, !method.changes { return try await links(request, relative: String(relative)) }
+        if method.changes {
             var body: [UInt8] = []
-            if method != "DELETE" {
+            if method != .delete {
                 do {
                     body = Array(buffer: try await request.body.collect(upTo: EntityWriter.maximumBodyBytes))
                 } catch {
@@ -130,18 +128,19 @@ public struct ODataResponder: HTTPResponder {
             schema: engine.schema, serviceRoot: "http://\(host)\(rootPath)/", isVersion2: isVersion2, dialect: dialect)
         let v4 = dialect == .v4
         if relative.isEmpty {
-            return respond(request, body: writer.serviceDocument(), version: v4 ? "4.0" : "1.0", etag: nil)
+            return respond(request, body: writer.serviceDocument(), version: AnswerVersion(dialect), etag: nil)
         }
         if relative == "annotations", !v4 {
             // The annotation document, as SAP Gateway publishes a v2 service's (the same blocks `$metadata` holds).
             let document = engine.schema.annotationDocument(metadataURL: "http://\(host)\(rootPath)/$metadata")
             return respond(
-                request, body: Array(document.utf8), version: "4.0", etag: nil,
+                request, body: Array(document.utf8), version: .version4, etag: nil,
                 contentType: "application/xml;charset=utf-8")
         }
         if relative == "$metadata" {
             return respond(
-                request, body: v4 ? metadataVersion4 : metadata, version: v4 ? "4.0" : "2.0", etag: nil,
+                request, body: v4 ? metadataVersion4 : metadata, version: AnswerVersion(dialect, usesVersion2: true),
+                etag: nil,
                 contentType: "application/xml;charset=utf-8")
         }
         // Some clients (pyodata) percent-encode the key predicate's parentheses and quotes: `Person%281%29`.
@@ -162,13 +161,13 @@ public struct ODataResponder: HTTPResponder {
             if read.body.isEmpty {
                 // (a navigation to nothing: no draft, so no administrative data)
                 var headers = HTTPFields()
-                headers[.odataVersion] = "4.0"
+                AnswerVersion.version4.declare(in: &headers)
                 return Response(status: .noContent, headers: headers)
             }
             // (revalidated by what the answer says: a work order's version stays when a draft of it is made or dropped,
             // its HasDraftEntity does not)
             var response = respond(
-                request, body: read.body, version: "4.0", etag: Self.weakETag(of: read.body),
+                request, body: read.body, version: .version4, etag: Self.weakETag(of: read.body),
                 contentType: read.isText ? "text/plain;charset=utf-8" : "application/json;charset=utf-8")
             if let version = read.etag { response.headers[.eTag] = version }
             return response
@@ -188,7 +187,7 @@ public struct ODataResponder: HTTPResponder {
             let root = "http://\(host)\(rootPath)/"
             return respond(
                 request, body: MaintenanceCostFunction.body(cents: cents, dialect: dialect, root: root),
-                version: v4 ? "4.0" : "2.0", etag: nil)
+                version: AnswerVersion(dialect, usesVersion2: true), etag: nil)
         }
         let resourcePath: ResourcePath
         var isCall = false
@@ -235,7 +234,7 @@ public struct ODataResponder: HTTPResponder {
         case .entity(let node):
             return respond(
                 request, body: writer.entityDocument(node, select: select),
-                version: v4 ? "4.0" : isVersion2 ? "2.0" : "1.0", etag: writer.etag(node))
+                version: AnswerVersion(dialect, usesVersion2: isVersion2), etag: writer.etag(node))
         case .collection(let nodes, let count, let next):
             if next != nil && !isVersion2 {
                 throw ServiceError.badRequest(
@@ -261,12 +260,13 @@ public struct ODataResponder: HTTPResponder {
             // a tracked page revalidates with 304, and the client keeps the link it has.
             let etag = Self.weakETag(of: body[..<rows])
             var response = respond(
-                request, body: body, version: v4 ? "4.0" : isVersion2 ? "2.0" : "1.0", etag: etag)
+                request, body: body, version: AnswerVersion(dialect, usesVersion2: isVersion2), etag: etag)
             if tracks { response.headers[.preferenceApplied] = "odata.track-changes" }
             return response
         case .count(let count):
             return respond(
-                request, body: Array(String(count).utf8), version: v4 ? "4.0" : "2.0", etag: nil,
+                request, body: Array(String(count).utf8), version: AnswerVersion(dialect, usesVersion2: true),
+                etag: nil,
                 contentType: "text/plain;charset=utf-8")
         case .property(let name, let type, let value, let raw):
             if raw {
@@ -279,29 +279,17 @@ public struct ODataResponder: HTTPResponder {
                 default: text = ""
                 }
                 return respond(
-                    request, body: Array(text.utf8), version: v4 ? "4.0" : "1.0", etag: nil,
+                    request, body: Array(text.utf8), version: AnswerVersion(dialect), etag: nil,
                     contentType: "text/plain;charset=utf-8")
             }
             return respond(
                 request, body: writer.propertyDocument(name: name, type: type, value: value),
-                version: v4 ? "4.0" : "1.0", etag: nil)
+                version: AnswerVersion(dialect), etag: nil)
         }
     }
 
-    /// A JSON string literal of `text`.
-    static func jsonString(_ text: String) -> String {
-        var out = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "/": out += "\\/"
-            case _ where scalar.value < 0x20: out += String(format: "\\u%04x", scalar.value)
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out + "\""
-    }
+    /// A JSON string literal of `text`, escaped as the service writes its payloads (``JSONWriter``).
+    static func jsonString(_ text: String) -> String { JSONWriter.string(text) }
 
     /// Where a tracked read asks what changed since `moment`: its `$filter`, `$select` and `$expand`, and the token
     /// (v4 `$deltatoken`, v2 `!deltatoken` as SAP Gateway spells it).

@@ -64,6 +64,13 @@ struct JSONWriter {
         if !needsComma.isEmpty { needsComma[needsComma.count - 1] = true }
     }
 
+    /// `text` as a JSON string literal, escaped as every string this writer writes.
+    static func string(_ text: String) -> String {
+        var writer = JSONWriter(capacity: text.utf8.count + 2)
+        writer.writeString(text)
+        return String(decoding: writer.bytes, as: UTF8.self)
+    }
+
     private mutating func writeString(_ text: String) {
         bytes.append(UInt8(ascii: "\""))
         for byte in text.utf8 {

@@ -2,7 +2,7 @@ import Foundation
 import GRDB
 import ODataCore
 
-/// Creating entities (issue 13), as OData v2 servers do.
+/// Creating entities (issue 13), in either dialect, as OData servers do.
 ///
 /// * `POST /Set` with the properties; the key is the service's to give when the body leaves it out (or sends 0).
 ///   A link entity names the entities it links as navigation bindings:

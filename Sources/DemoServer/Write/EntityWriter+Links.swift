@@ -73,14 +73,14 @@ extension EntityWriter {
 
     /// Carries out a write of a link; returns its outcome (the dependent's new ETag).
     func writeLink(
-        _ method: String, _ address: LinkAddress, body: [UInt8], requestID: String?
+        _ method: ServiceMethod, _ address: LinkAddress, body: [UInt8], requestID: String?
     ) async throws -> Outcome {
         try await writer.write(try linking(method, address, body: body, requestID: requestID))
     }
 
     /// The write of a link checked, as a step to run in a transaction.
     func linking(
-        _ method: String, _ address: LinkAddress, body: [UInt8], requestID: String?
+        _ method: ServiceMethod, _ address: LinkAddress, body: [UInt8], requestID: String?
     ) throws -> @Sendable (Database) throws -> Outcome {
         if let requestID, requestID.isEmpty || requestID.utf8.count > 100 {
             throw ServiceError.badRequest("Repeatability-Request-ID is 1 to 100 characters.")
@@ -91,13 +91,13 @@ extension EntityWriter {
         // (dependent key, principal key) the write sets.
         let move: (Int64, Int64)
         switch (method, address.fromDependent) {
-        case ("DELETE", _):
+        case (.delete, _):
             throw ServiceError.badRequest(
                 "A \(dependent.name) always has its \(relation.dependentNavigation), so the link cannot be removed: "
                     + "delete the \(dependent.name), or link it to another \(principal.name).")
-        case ("PUT", true), ("MERGE", true), ("PATCH", true):
+        case (.put, true), (.merge, true), (.patch, true):
             move = (address.sourceKey, try linkedURIKey(body, set: principal))
-        case ("POST", false) where address.target == nil:
+        case (.post, false) where address.target == nil:
             move = (try linkedURIKey(body, set: dependent), address.sourceKey)
         case (_, true):
             throw ServiceError(

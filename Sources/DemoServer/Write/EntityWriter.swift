@@ -2,7 +2,7 @@ import Foundation
 import GRDB
 import ODataCore
 
-/// Changes and deletes entities of the demo service, as OData v2 servers do (issue 13).
+/// Changes and deletes entities of the demo service, in either dialect, as OData servers do (issue 13).
 ///
 /// * `MERGE` / `PATCH` set the properties a body names; `PUT` also sets every other one to null. The key may be
 ///   sent only with its value; the concurrency property (the weak ETag) is the service's: any value sent is

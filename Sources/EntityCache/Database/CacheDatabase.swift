@@ -112,9 +112,9 @@ public final class CacheDatabase: Sendable {
 
     /// Runs `body` in one write transaction. Not part of ``CacheReader``: screens cannot write.
     @discardableResult
-    public func write<T>(_ body: (CacheWriteSession) throws -> T) throws -> T {
+    public func write<T>(_ body: (CacheWriter) throws -> T) throws -> T {
         try writer.write { db in
-            let result = try body(CacheWriteSession(db: db))
+            let result = try body(CacheWriter(db: db))
             try Self.notifyWithoutRowIDChanges(db)
             return result
         }
@@ -133,8 +133,8 @@ public final class CacheDatabase: Sendable {
     /// each in its own savepoint (``GroupCommit``): `body` is all-or-nothing and its error is
     /// its own, and observers may see it land together with its neighbours.
     @discardableResult
-    public func write<T: Sendable>(_ body: @escaping @Sendable (CacheWriteSession) throws -> T) async throws -> T {
-        try await groupCommit.write { db in try body(CacheWriteSession(db: db)) }
+    public func write<T: Sendable>(_ body: @escaping @Sendable (CacheWriter) throws -> T) async throws -> T {
+        try await groupCommit.write { db in try body(CacheWriter(db: db)) }
     }
 
     /// The counter behind ``changeCount``: every transaction the writer ends, committed or rolled back, whoever

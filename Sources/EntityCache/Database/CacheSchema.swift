@@ -193,12 +193,12 @@ enum CacheSchema {
         }
         migrator.registerMigration("v9: an entity known only in part") { db in
             // A `$select` answer brings some of an entity's fields: `complete` is 0 until a whole copy arrives
-            // (``CacheWriteSession/upsertEntity(key:entitySet:type:properties:etag:at:partial:requestedAt:)``).
+            // (``CacheWriter/upsertEntity(key:entitySet:type:properties:etag:at:partial:requestedAt:)``).
             try db.execute(sql: "ALTER TABLE entity ADD COLUMN complete BOOLEAN NOT NULL DEFAULT 1")
         }
         migrator.registerMigration("v10: which process is sending a queued write") { db in
             // Two browsers on one cache read one outbox: a write is claimed by the one that sends it, in the
-            // transaction that selects it (``CacheWriteSession/dueOutboxEntries(at:limit:claimant:lease:)``).
+            // transaction that selects it (``CacheWriter/dueOutboxEntries(at:limit:claimant:lease:)``).
             try db.execute(
                 sql: """
                     ALTER TABLE outbox ADD COLUMN claimedBy TEXT;
@@ -234,7 +234,7 @@ enum CacheSchema {
         }
         migrator.registerMigration("v14: the keys the service gave new entities, and who set a retry's wait") { db in
             // A screen can hold a new entity's temporary key after the service made it (a form opened before the
-            // answer came): a write made with it goes to the service's key (``CacheWriteSession/madeKey(of:)``).
+            // answer came): a write made with it goes to the service's key (``CacheWriter/madeKey(of:)``).
             try db.execute(
                 sql: """
                     CREATE TABLE madeKey (
@@ -244,7 +244,7 @@ enum CacheSchema {
                     ) WITHOUT ROWID;
                     """)
             // Which process set a write's wait for a retry: one that has ended no longer stands behind it
-            // (``CacheWriteSession/makeWaitsOfEndedProcessesDue()``).
+            // (``CacheWriter/makeWaitsOfEndedProcessesDue()``).
             try db.execute(sql: "ALTER TABLE outbox ADD COLUMN waitSetBy TEXT")
         }
         migrator.registerMigration("v15: actions in the outbox") { db in

@@ -47,7 +47,7 @@ extension CacheQueries {
         let shownIn =
             listKey == nil && parentKey == nil
             ? nil
-            : DeletedFrom(
+            : ShownIn(
                 list: listKey.map(ListKey.init(canonical:)), parent: parent, navigation: navigation,
                 member: member.flatMap { EntityKey(stored: $0) })
         let write: OutboxEntry.Write
@@ -65,7 +65,7 @@ extension CacheQueries {
                 },
                 draft: (row["draft"] as String?).flatMap { EntityKey(stored: $0) })
         case .unlink:
-            // (written with both by ``CacheWriteSession/enqueueUnlink(_:parent:navigation:requestID:at:)``)
+            // (written with both by ``CacheWriter/enqueueUnlink(_:parent:navigation:requestID:at:)``)
             if let parent, let navigation {
                 write = .unlink(parent: parent, navigation: navigation)
             } else {

@@ -4,8 +4,8 @@ import ODataCore
 ///
 /// JSON rather than a private binary form so that SQLite can read it too: the v2 migration
 /// builds it with `json_group_array`, and integrity checks walk it with `json_each`.
-/// Keys are written with the escapes SQLite's JSON functions use (`\"`, `\\`, and `\u00XX`
-/// for control characters), so any canonical key round-trips.
+/// Keys are written as the client writes every JSON string (`ODataCore.JSONEscaping`), which SQLite's JSON
+/// functions and the decoder below both read, so any canonical key round-trips.
 enum ChildKeys {
     /// `["Car(1)","Car(2)"]` for `["Car(1)", "Car(2)"]`.
     static func encode(_ keys: [String]) -> [UInt8] {
@@ -14,21 +14,7 @@ enum ChildKeys {
         bytes.append(UInt8(ascii: "["))
         for (index, key) in keys.enumerated() {
             if index > 0 { bytes.append(UInt8(ascii: ",")) }
-            bytes.append(UInt8(ascii: "\""))
-            for byte in key.utf8 {
-                switch byte {
-                case UInt8(ascii: "\""), UInt8(ascii: "\\"):
-                    bytes.append(UInt8(ascii: "\\"))
-                    bytes.append(byte)
-                case 0..<0x20:
-                    bytes.append(contentsOf: Array("\\u00".utf8))
-                    bytes.append(hexDigit(byte >> 4))
-                    bytes.append(hexDigit(byte & 0xF))
-                default:
-                    bytes.append(byte)
-                }
-            }
-            bytes.append(UInt8(ascii: "\""))
+            JSONEscaping.appendString(key, to: &bytes)
         }
         bytes.append(UInt8(ascii: "]"))
         return bytes
@@ -45,9 +31,5 @@ enum ChildKeys {
             keys.append(key)
         }
         return keys
-    }
-
-    private static func hexDigit(_ value: UInt8) -> UInt8 {
-        value < 10 ? UInt8(ascii: "0") + value : UInt8(ascii: "a") + value - 10
     }
 }

@@ -1,7 +1,7 @@
 import Foundation
 
 /// Who sends a cache's queued writes: each opened cache is one (``CacheDatabase/claimant``), so that two browsers
-/// on one cache file never both send a write (``CacheWriteSession/dueOutboxEntries(at:limit:claimant:lease:)``).
+/// on one cache file never both send a write (``CacheWriter/dueOutboxEntries(at:limit:claimant:lease:)``).
 ///
 /// Its id names the process (`pid:nonce`), so that the claims of a process that has ended can be let go at once.
 public struct OutboxClaimant: Sendable, Hashable {

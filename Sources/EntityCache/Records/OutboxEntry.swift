@@ -51,13 +51,13 @@ public struct OutboxEntry: Sendable, Hashable, Identifiable {
         case update
         /// The entity goes; `shownIn`: the list and the relation it left at once (and the member of the relation,
         /// a link entity for a row reached through one), so that a refusal puts them back (they are fetched again).
-        case delete(shownIn: DeletedFrom?)
+        case delete(shownIn: ShownIn?)
         /// A new entity (`changes` its properties). `shownIn`: where it was added (its list, or the relation of its
         /// parent it joined, with the link entity it was reached through as `member`), so that it shows there at
         /// once; a create with a parent is sent to the parent's navigation (`POST Parent(k)/Navigation`), which
         /// links it. `binding`: a link entity's, the entity it links. `draft`: the draft the service made of it and
         /// did not activate (a set edited through drafts): sent again, that draft is activated, no second one made.
-        case create(shownIn: DeletedFrom?, binding: Binding?, draft: EntityKey? = nil)
+        case create(shownIn: ShownIn?, binding: Binding?, draft: EntityKey? = nil)
         /// The link between `parent` and this entity through `navigation` goes; both entities stay.
         case unlink(parent: EntityKey, navigation: String)
         /// `operation` (as the service's model finds it, ``ODataCore/ServiceModel/operation(named:boundTo:)``)
@@ -127,10 +127,10 @@ public struct OutboxEntry: Sendable, Hashable, Identifiable {
     public var kind: Kind { write.kind }
 
     /// Where the write shows (or showed) at once: a delete's or a create's place, an unlink's relation.
-    public var shownIn: DeletedFrom? {
+    public var shownIn: ShownIn? {
         switch write {
         case .delete(let shownIn), .create(let shownIn, _, _): shownIn
-        case .unlink(let parent, let navigation): DeletedFrom(parent: parent, navigation: navigation)
+        case .unlink(let parent, let navigation): ShownIn(parent: parent, navigation: navigation)
         case .update, .action, .incomplete: nil
         }
     }
@@ -152,8 +152,9 @@ public struct OutboxEntry: Sendable, Hashable, Identifiable {
     public var isQueued: Bool { state == .pending || state == .sending }
 }
 
-/// Where a deleted entity was shown, so that it leaves there at once (or where a new one was added).
-public struct DeletedFrom: Sendable, Hashable {
+/// Where an entity is shown in the cache — a list's row, a relation's child — so that a deleted one leaves there at
+/// once and a new one is added there.
+public struct ShownIn: Sendable, Hashable {
     /// A stored list it was a row of.
     public var list: ListKey?
     /// A relation it (or `member`, the link entity it was reached through) was a child of.

@@ -28,7 +28,7 @@ extension CacheDatabase {
     }
 }
 
-extension CacheWriteSession {
+extension CacheWriter {
     /// Records that `fact` holds of the service (from now on, and after a restart).
     public func learn(_ fact: ServiceFact, at date: Date = Date()) throws {
         try db.execute(

@@ -2,7 +2,7 @@ import Foundation
 
 /// The body of a write, in OData's JSON request format: one plain object of properties.
 ///
-/// Each value is written as the property's Edm type wants it on the wire (what ``VerboseJSONDecoder`` reads
+/// Each value is written as the property's Edm type wants it on the wire (what ``PayloadDecoder`` reads
 /// back). v2: `Edm.Int64` and `Edm.Decimal` as strings (no precision lost in a JavaScript client), `Edm.DateTime`
 /// as `/Date(ms)/`, `Edm.DateTimeOffset` as `/Date(ms+hhmm)/`, `Edm.Time` as `PT…`, `Edm.Binary` as base64.
 /// v4: numbers as JSON numbers, `Edm.Date` as `2025-08-30`, `Edm.DateTimeOffset` as ISO 8601, `Edm.TimeOfDay` as
@@ -90,26 +90,6 @@ public enum RequestBodyEncoder {
         }
     }
 
-    /// A JSON string literal: quotes, backslashes and every control character escaped.
-    public static func string(_ text: String) -> String {
-        var out = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case "\u{08}": out += "\\b"
-            case "\u{0C}": out += "\\f"
-            default:
-                if scalar.value < 0x20 || scalar.value == 0x7F || (0x2028...0x2029).contains(scalar.value) {
-                    out += String(format: "\\u%04x", scalar.value)
-                } else {
-                    out.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        return out + "\""
-    }
+    /// A JSON string literal: quotes, backslashes and every control character escaped (``JSONEscaping``).
+    public static func string(_ text: String) -> String { JSONEscaping.string(text) }
 }

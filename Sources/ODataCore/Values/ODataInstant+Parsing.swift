@@ -110,32 +110,9 @@ extension ODataInstant {
             }
         }
         guard index == bytes.count else { return nil }
-        let days = Self.daysFromCivil(year: year, month: month, day: day)
+        let days = CivilCalendar.days(year: year, month: month, day: day)
         let seconds = Int64(days) * 86_400 + Int64(hour * 3600 + minute * 60 + second) - Int64((offset ?? 0) * 60)
         self.init(millisecondsSince1970: seconds * 1000 + Int64(millisecond), offsetMinutes: offset)
-    }
-
-    /// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's algorithm).
-    static func daysFromCivil(year: Int, month: Int, day: Int) -> Int {
-        let y = month <= 2 ? year - 1 : year
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yearOfEra = y - era * 400
-        let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        return era * 146_097 + dayOfEra - 719_468
-    }
-
-    /// The civil date of a day count since 1970-01-01.
-    static func civilFromDays(_ days: Int) -> (year: Int, month: Int, day: Int) {
-        let z = days + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let dayOfEra = z - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let mp = (5 * dayOfYear + 2) / 153
-        let day = dayOfYear - (153 * mp + 2) / 5 + 1
-        let month = mp < 10 ? mp + 3 : mp - 9
-        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
     }
 
     /// Local wall-clock components in the instant's own offset (UTC when it has none).
@@ -144,7 +121,7 @@ extension ODataInstant {
         let (daysSigned, msOfDay) = local.quotientAndRemainder(dividingBy: 86_400_000)
         let days = msOfDay < 0 ? daysSigned - 1 : daysSigned
         let ms = msOfDay < 0 ? msOfDay + 86_400_000 : msOfDay
-        let civil = Self.civilFromDays(Int(days))
+        let civil = CivilCalendar.date(fromDays: Int(days))
         return (
             civil.year, civil.month, civil.day, Int(ms / 3_600_000), Int(ms / 60_000 % 60), Int(ms / 1000 % 60),
             Int(ms % 1000)

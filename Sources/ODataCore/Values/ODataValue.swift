@@ -1,6 +1,6 @@
 import Foundation
 
-/// One property value as OData v2 carries it, typed as precisely as known.
+/// One property value as a payload of either dialect carries it, typed as precisely as known.
 ///
 /// Integers and decimals are lossless: `Edm.Int64` fits `Int64` whatever the
 /// server sent (string or number), and `Edm.Decimal` keeps its digits as text.

@@ -39,7 +39,8 @@ struct FetchJob: Sendable {
 public struct FetchResult: Sendable, Hashable {
     public var outcome: RequestLogEntry.Outcome
     public var status: Int?
-    public var error: String?
+    /// Why it failed, as the transport or the service said it (worded where it is shown).
+    public var error: ODataError?
 }
 
 /// What the runner reports back to the engine.

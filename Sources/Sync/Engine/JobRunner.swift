@@ -10,7 +10,7 @@ struct JobRunner: Sendable {
     let clock: any SyncClock
     let random: @Sendable () -> Double
     let retry: RetryPolicy
-    let decoder: VerboseJSONDecoder
+    let decoder: PayloadDecoder
     let normaliser = Normaliser()
 
     func run(_ job: FetchJob) async -> JobReport {

@@ -87,7 +87,7 @@ extension Outbox {
         case .failure(let error):
             // (every write of the batch is queued again before the engine hears the service is away: its probe,
             // starting at once, makes the queued writes due and would miss those still marked as sending)
-            var away: String?
+            var away: ODataError?
             for changeset in changesets {
                 for (entry, inner, _) in changeset {
                     let said = await settle(

@@ -18,7 +18,7 @@ extension Outbox {
     /// temporary) are the service's to give; null values are left out.
     /// `reference`: what names the bound entity instead of its URL (`$1`, the create made with it in one changeset).
     func createRequest(
-        _ entry: OutboxEntry, shownIn: DeletedFrom?, binding: OutboxEntry.Binding?,
+        _ entry: OutboxEntry, shownIn: ShownIn?, binding: OutboxEntry.Binding?,
         attempt: WriteRequestBuilder.Attempt, reference: String? = nil
     ) -> TransportRequest {
         var path: ResourcePath

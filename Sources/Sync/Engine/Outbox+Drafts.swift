@@ -350,7 +350,8 @@ extension Outbox {
             let sentence = (error as? ODataError)?.description ?? String(describing: error)
             await retryLater(entry, attempt: attempts, error: sentence, after: nil)
             // (told once the create is queued again: the probe this starts makes queued writes due)
-            await engine?.writeGotNoAnswer(sentence)
+            await engine?.writeGotNoAnswer(
+                error as? ODataError ?? ODataError(kind: .transport, message: sentence, url: request.url))
             return false
         }
         let failure = await noteAnswer(

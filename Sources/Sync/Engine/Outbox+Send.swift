@@ -3,7 +3,7 @@ import Foundation
 import ODataCore
 import ScreenSeam
 
-/// Writes: recorded in the cache with their optimistic change (``CacheWriteSession/enqueueUpdate(_:changes:baseEtag:requestID:at:)``),
+/// Writes: recorded in the cache with their optimistic change (``CacheWriter/enqueueUpdate(_:changes:baseEtag:requestID:at:)``),
 /// then sent in the order made per entity, several entities at once, each under its request id.
 ///
 /// * **Exactly once**: every attempt of a write carries the same `Repeatability-Request-ID` and the
@@ -149,7 +149,7 @@ extension Outbox {
     func settle(
         _ entry: OutboxEntry, request: TransportRequest, outcome: Result<TransportResponse, any Error>,
         started: Date, inBatch: Bool = false, answeredAt: Date? = nil, tellsEngine: Bool = true
-    ) async -> String? {
+    ) async -> ODataError? {
         let now = clock.now()
         let attempt = entry.attempts + 1
         let response: TransportResponse
@@ -176,8 +176,8 @@ extension Outbox {
             // No answer: the service is away (the status line says so, the probe watches for its return). Told
             // after the write is queued again, not while it is still on the wire: a probe that starts at once
             // makes queued writes due, and would miss one still marked as sending, then stop.
-            if tellsEngine { await engine?.writeGotNoAnswer(error.description) }
-            return error.description
+            if tellsEngine { await engine?.writeGotNoAnswer(error) }
+            return error
         case .failure(let error):
             await retryLater(entry, attempt: attempt, error: String(describing: error), after: nil)
             return nil
@@ -245,9 +245,20 @@ extension Outbox {
         case .settled:
             let copy = response.status == 200 ? runner.decodedCopy(response.body, entitySet: entry.entitySet) : nil
             // (a v4 answer may give its version only in the body, as `@odata.etag`: a draft's activation does)
-            let etag = response.etag ?? (copy != nil ? runner.etagInBody(response.body) : nil)
+            var etag = response.etag ?? (copy != nil ? runner.etagInBody(response.body) : nil)
+            var serverCopy = copy
+            // A change answered without its new version (a 204 with no ETag header) would leave the one it was sent
+            // against, which the service has no more: the next change would be refused as if someone else had made
+            // this one. The entity is read for its version (and its values) before anything else of it goes.
+            if etag == nil, entry.kind == .update, entry.baseEtag != nil, let fresh = await runner.read(entry.entityKey)
+            {
+                etag = fresh.etag
+                serverCopy = serverCopy ?? fresh.copy
+            }
             let settled = clock.now()
-            await record { try $0.settleOutbox(entry.id, etag: etag, serverCopy: copy, at: settled) }
+            await record { [etag, serverCopy] in
+                try $0.settleOutbox(entry.id, etag: etag, serverCopy: serverCopy, at: settled)
+            }
             if entry.kind == .update {
                 await sayWhatTheServiceChanged(entry.changes, answer: copy, of: entry.entityKey)
                 await readSideEffects(of: entry, answer: copy)

@@ -75,7 +75,7 @@ actor Outbox {
     var runner: WriteRunner {
         WriteRunner(
             transport: transport,
-            decoder: VerboseJSONDecoder(
+            decoder: PayloadDecoder(
                 serviceRoot: builder.serviceRoot, model: model, maxEntities: configuration.maxEntitiesPerAnswer),
             builder: builder, dialect: model?.dialect)
     }
@@ -140,13 +140,13 @@ actor Outbox {
     /// Runs `body` in one cache transaction with the request log lines not yet written (those of the answers read
     /// since the last one, this write's among them): the log costs no transaction of its own. Lines whose
     /// transaction failed wait for the next one, and a drain writes what is left before it ends.
-    func record(_ body: @escaping @Sendable (CacheWriteSession) throws -> Void) async {
+    func record(_ body: @escaping @Sendable (CacheWriter) throws -> Void) async {
         _ = await recording(body)
     }
 
     /// ``record(_:)``, answering what `body` does; nil when its transaction failed.
     @discardableResult
-    func recording<T: Sendable>(_ body: @escaping @Sendable (CacheWriteSession) throws -> T) async -> T? {
+    func recording<T: Sendable>(_ body: @escaping @Sendable (CacheWriter) throws -> T) async -> T? {
         let lines = unwrittenLog
         unwrittenLog = []
         do {
@@ -178,7 +178,7 @@ actor Outbox {
 /// ``JobRunner`` for reads): the outbox suspends on the network here, not between its own flag reads.
 struct WriteRunner: Sendable {
     let transport: any ODataTransport
-    let decoder: VerboseJSONDecoder
+    let decoder: PayloadDecoder
     let builder: ODataURLBuilder
     let dialect: ODataDialect?
 

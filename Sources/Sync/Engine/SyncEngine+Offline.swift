@@ -4,8 +4,8 @@ import ODataCore
 
 extension SyncEngine {
     /// The service could not be reached: queued work is parked and a probe started.
-    func wentOffline(_ sentence: String, at date: Date) {
-        lastError = (sentence, date)
+    func wentOffline(_ problem: SyncProblem, at date: Date) {
+        lastError = (problem, date)
         guard isOnline else { return }
         isOnline = false
         for job in queue where job.isWanted { parked[job.url] = job }

@@ -24,8 +24,8 @@ extension SyncEngine {
     }
 
     /// A write got no answer: the service is away (the status line says so, the probe watches for its return).
-    func writeGotNoAnswer(_ sentence: String) {
-        wentOffline(sentence, at: clock.now())
+    func writeGotNoAnswer(_ error: ODataError) {
+        wentOffline(.request(error), at: clock.now())
         startProbe()
     }
 
@@ -62,7 +62,12 @@ extension SyncEngine {
 
     /// Says `failure` on the status line.
     func note(failure: String) {
-        lastError = (failure, clock.now())
+        note(.sentence(failure))
+    }
+
+    /// Says `problem` on the status line.
+    func note(_ problem: SyncProblem) {
+        lastError = (problem, clock.now())
         publishStatus()
     }
 }

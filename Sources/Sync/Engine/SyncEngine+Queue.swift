@@ -135,15 +135,16 @@ extension SyncEngine {
         }
         let now = clock.now()
         if report.isUnreachable {
-            wentOffline(report.error?.description ?? "The service could not be reached.", at: now)
+            wentOffline(
+                report.error.map(SyncProblem.request) ?? .sentence("The service could not be reached."), at: now)
             if let job = entry?.job, job.isWanted { parked[url] = job }
         } else if report.outcome == .fetched || report.outcome == .notModified {
             serviceAnswered(success: true, at: now)
         } else if report.outcome == .failed, let error = report.error {
-            lastError = (error.description, now)
+            lastError = (.request(error), now)
             if report.status != nil { serviceAnswered(success: false, at: now) }
         }
-        if let notice = report.notice { lastError = (notice.description, now) }
+        if let notice = report.notice { lastError = (.request(notice), now) }
         let target = entry?.job.target
         let log = RequestLogEntry(
             url: url, status: report.status, bytes: report.bytes, duration: report.duration, outcome: report.outcome,
@@ -171,7 +172,7 @@ extension SyncEngine {
             }
         }
         if let job = entry?.job, !report.deferred.isEmpty { fetchDeferred(report.deferred, for: job) }
-        let result = FetchResult(outcome: report.outcome, status: report.status, error: report.error?.description)
+        let result = FetchResult(outcome: report.outcome, status: report.status, error: report.error)
         for waiter in resultWaiters.removeValue(forKey: url) ?? [] { waiter.resume(returning: result) }
         if report.tailGaveNoRows, let key = target?.listKey { forwardOnly.insert(key) }
         if report.outcome == .fetched, case .listPage(let key, let set, 0, _)? = target {
@@ -205,7 +206,7 @@ extension SyncEngine {
         startedAt[url] = nil
         learned.refusesSelect = true
         logRefusal(url, report: report, note: "asked again without $select", learned: .refusesSelect)
-        let result = FetchResult(outcome: report.outcome, status: report.status, error: report.error?.description)
+        let result = FetchResult(outcome: report.outcome, status: report.status, error: report.error)
         for waiter in resultWaiters.removeValue(forKey: url) ?? [] { waiter.resume(returning: result) }
         replanAll()
         dispatch()
@@ -271,7 +272,7 @@ extension SyncEngine {
     func publishStatus() {
         let status = SyncStatus(
             isOnline: isOnline, inFlight: running.count, queued: queue.count + parked.count,
-            lastError: lastError?.0, lastErrorAt: lastError?.1, lastSuccessAt: lastSuccessAt,
+            lastError: lastError?.problem.description, lastErrorAt: lastError?.at, lastSuccessAt: lastSuccessAt,
             slowRequest: running.isEmpty ? nil : slowNotice, download: downloads.progress
         )
         guard status != publishedStatus else { return }

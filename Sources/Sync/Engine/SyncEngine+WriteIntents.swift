@@ -73,11 +73,11 @@ extension SyncEngine: WriteIntents {
 
     /// Records a write in one cache transaction, then starts sending; one that cannot be recorded is said on the
     /// status line.
-    func recordAndFlush(_ record: @escaping @Sendable (CacheWriteSession) throws -> Void) async {
+    func recordAndFlush(_ record: @escaping @Sendable (CacheWriter) throws -> Void) async {
         do {
             try await cache.write(record)
         } catch {
-            note(failure: String(describing: error))
+            note(.cache(error))
             return
         }
         // (a change saved from a form goes to the draft its opening made: its send waits for that draft work)
@@ -112,11 +112,11 @@ extension SyncEngine: WriteIntents {
             case .list(let request)?:
                 _ = try session.enqueueCreate(
                     key, entitySet: creation.entitySet, properties: properties,
-                    shownIn: DeletedFrom(list: request.key), requestID: Self.requestID(), at: date)
+                    shownIn: ShownIn(list: request.key), requestID: Self.requestID(), at: date)
             case .related(let parent, let path)? where path.count == 1:
                 _ = try session.enqueueCreate(
                     key, entitySet: madeIn, properties: properties,
-                    shownIn: DeletedFrom(parent: parent, navigation: path[0]), requestID: Self.requestID(),
+                    shownIn: ShownIn(parent: parent, navigation: path[0]), requestID: Self.requestID(),
                     at: date)
             case .related(let parent, let path)? where path.count == 2:
                 guard let linkSet = resolvedLinkSet else {
@@ -156,7 +156,7 @@ extension SyncEngine: WriteIntents {
     static func requestID() -> String { UUID().uuidString.lowercased() }
 
     /// `content` with a parent's temporary key replaced by the one the service gave it, when it has made it.
-    static func madeKeys(in content: ScreenContent, _ session: CacheWriteSession) throws -> ScreenContent {
+    static func madeKeys(in content: ScreenContent, _ session: CacheWriter) throws -> ScreenContent {
         switch content {
         case .related(let parent, let path): .related(parent: try session.madeKey(of: parent), path: path)
         case .entity(let key): .entity(try session.madeKey(of: key))
@@ -179,12 +179,12 @@ extension SyncEngine: WriteIntents {
                 _ = try session.enqueueUnlink(key, parent: parent, navigation: path[0], requestID: requestID, at: date)
                 return
             }
-            var shownIn: DeletedFrom?
+            var shownIn: ShownIn?
             switch content {
-            case .list(let request)?: shownIn = DeletedFrom(list: request.key)
+            case .list(let request)?: shownIn = ShownIn(list: request.key)
             case .related(let parent, let path)?:
                 let member = try deletion.link.map { try session.madeKey(of: $0) }
-                shownIn = DeletedFrom(parent: parent, navigation: path.first, member: path.count > 1 ? member : nil)
+                shownIn = ShownIn(parent: parent, navigation: path.first, member: path.count > 1 ? member : nil)
             case .entity?, .call?, nil: shownIn = nil
             }
             _ = try session.enqueueDelete(key, shownIn: shownIn, requestID: requestID, at: date)

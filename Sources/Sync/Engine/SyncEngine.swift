@@ -46,8 +46,8 @@ public actor SyncEngine {
         /// Whether prefetches of the next screens ask only for what those screens show (`$select`, from the
         /// profile's ``PrefetchHints/shown``); a detail screen then fetches the rest when opened.
         public var selectPrefetch = true
-        /// The most entities one answer may hold, nested ones included (``VerboseJSONDecoder/maxEntities``).
-        public var maxEntitiesPerAnswer = VerboseJSONDecoder.defaultMaxEntities
+        /// The most entities one answer may hold, nested ones included (``PayloadDecoder/maxEntities``).
+        public var maxEntitiesPerAnswer = PayloadDecoder.defaultMaxEntities
 
         public init(serviceRoot: String) {
             self.serviceRoot = serviceRoot
@@ -94,7 +94,8 @@ public actor SyncEngine {
     var isOnline = true
     var probeTask: Task<Void, Never>?
     var publishedStatus: SyncStatus?
-    var lastError: (String, Date)?
+    /// What went wrong last, and when: kept as it came until the status is published, which words it.
+    var lastError: (problem: SyncProblem, at: Date)?
     var lastSuccessAt: Date?
     /// Whether the service has answered anything since this engine started (``serviceAnswered(success:at:)``).
     var heardFromService = false
@@ -179,7 +180,7 @@ public actor SyncEngine {
     var runner: JobRunner {
         JobRunner(
             cache: cache, transport: transport, clock: clock, random: random, retry: configuration.retry,
-            decoder: VerboseJSONDecoder(
+            decoder: PayloadDecoder(
                 serviceRoot: builder.serviceRoot, model: model, maxEntities: configuration.maxEntitiesPerAnswer)
         )
     }

@@ -44,7 +44,7 @@ public struct Normaliser: Sendable {
     public func write(
         _ payload: ODataPayload, for target: FetchTarget, partial: Bool, partialSets: [String: Set<String>] = [:],
         at date: Date,
-        requestedAt: Date? = nil, into session: CacheWriteSession
+        requestedAt: Date? = nil, into session: CacheWriter
     ) throws -> Summary {
         let partial = Shape(all: partial, sets: partialSets)
         var summary = Summary()
@@ -139,7 +139,7 @@ public struct Normaliser: Sendable {
     /// the list already: otherwise a new one belongs somewhere in it, which only a read of its pages can say.
     public func writeDelta(
         _ collection: ODataCollection, list: ListKey, resolvedLink: String?, at date: Date,
-        into session: CacheWriteSession
+        into session: CacheWriter
     ) throws -> Bool {
         var summary = Summary()
         var written: [EntityKey] = []
@@ -163,7 +163,7 @@ public struct Normaliser: Sendable {
     /// complex value.
     func writeCall(
         _ payload: ODataPayload, key: ListKey, partial: Shape, at date: Date, requestedAt: Date?,
-        session: CacheWriteSession, summary: inout Summary
+        session: CacheWriter, summary: inout Summary
     ) throws {
         // (an entity without a key is a value: its one property, or a record of them)
         func value(of entity: ODataEntity) -> ODataValue {
@@ -208,7 +208,7 @@ public struct Normaliser: Sendable {
     /// `requested` are the `$expand` paths below this entity: a first segment the server left `__deferred` is
     /// noted in the summary (once per parent and navigation).
     func write(
-        _ entity: ODataEntity, partial: Shape, at date: Date, requestedAt: Date? = nil, session: CacheWriteSession,
+        _ entity: ODataEntity, partial: Shape, at date: Date, requestedAt: Date? = nil, session: CacheWriter,
         summary: inout Summary,
         requested: [[String]] = []
     ) throws -> EntityKey? {

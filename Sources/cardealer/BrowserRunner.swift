@@ -9,7 +9,7 @@ import Terminal
 ///
 /// A warm start reads the `$metadata` the cache holds, so it draws a full frame before any request
 /// completes; only a cold start waits for the network, with the start-up screen saying so.
-enum BrowserSession {
+enum BrowserRunner {
     /// Settings from the command line's browsing options, with the credentials of the environment.
     static func settings(
         serviceRoot: String, identity: String?, options: BrowserOptions, profile: DisplayProfile?,
@@ -87,7 +87,7 @@ enum BrowserSession {
             }
         }
         if session.root != settings.serviceRoot.appendingSlash, let set = session.profile.root {
-            SessionLog.write("\(settings.serviceRoot) names the entity set \(set) of the service \(session.root)")
+            AppLog.write("\(settings.serviceRoot) names the entity set \(set) of the service \(session.root)")
         }
         let opening = link
         let status = await withCheckedContinuation { (ended: CheckedContinuation<Int32, Never>) in
@@ -106,12 +106,12 @@ enum BrowserSession {
         _ session: BrowsingSession, on screen: StartupScreen, trace: TraceLog?, link: DeepLink? = nil,
         keymap: Keymap = Keymap(), counter: TransferCounter? = nil, end: @escaping (Int32) -> Void
     ) {
-        SessionLog.write("browsing \(session.root) (cache \(session.cache.path ?? "in memory"))")
+        AppLog.write("browsing \(session.root) (cache \(session.cache.path ?? "in memory"))")
         // (their URLs and reasons come from the service: sanitised and cut like anything else it sends)
         for note in session.notes {
-            SessionLog.write(String(TextSanitizer.sanitize(note).prefix(400)), level: .warning)
+            AppLog.write(String(TextSanitizer.sanitize(note).prefix(400)), level: .warning)
         }
-        if let proxy = session.proxy { SessionLog.write("through the proxy \(proxy)") }
+        if let proxy = session.proxy { AppLog.write("through the proxy \(proxy)") }
         let environment = session.makeEnvironment()
         if let counter { environment.bytesArrived = { counter.total } }
         let terminal = screen.terminal
@@ -124,7 +124,7 @@ enum BrowserSession {
         func finish(_ status: Int32, _ reason: String) {
             guard !ended else { return }
             ended = true
-            SessionLog.write(reason)
+            AppLog.write(reason)
             app.shutdown()
             terminal.restore()
             end(status)

@@ -7,11 +7,11 @@ import Synchronization
 import Glibc
 #endif
 
-/// The session log: `$XDG_STATE_HOME/cardealer/cardealer.log` (default `~/.local/state/cardealer/`), mode 0600.
+/// The app's log: `$XDG_STATE_HOME/cardealer/cardealer.log` (default `~/.local/state/cardealer/`), mode 0600.
 ///
 /// While the browser owns the terminal, standard error is redirected here too, so that nothing a
 /// library prints (runtime warnings) can reach the screen. Credentials are never written.
-enum SessionLog {
+enum AppLog {
     /// How much goes to the log (`--log-level`): each level includes those above it.
     enum Level: String, CaseIterable, Comparable, Sendable {
         case error, warning, info, debug
@@ -99,9 +99,9 @@ enum SessionLog {
     }
 }
 
-/// swift-log into the session log: the in-process demo server's logs go where the browser's do, at the run's level,
+/// swift-log into the app's log: the in-process demo server's logs go where the browser's do, at the run's level,
 /// never to the screen.
-struct SessionLogHandler: LogHandler {
+struct AppLogHandler: LogHandler {
     let label: String
     var metadata: Logger.Metadata = [:]
     var logLevel: Logger.Level = .trace
@@ -112,15 +112,15 @@ struct SessionLogHandler: LogHandler {
     }
 
     func log(event: LogEvent) {
-        let level: SessionLog.Level =
+        let level: AppLog.Level =
             switch event.level {
             case .trace, .debug: .debug
             case .info, .notice: .info
             case .warning: .warning
             case .error, .critical: .error
             }
-        SessionLog.append("\(label): \(event.message)", level: level)
+        AppLog.append("\(label): \(event.message)", level: level)
     }
 }
 
-extension SessionLog.Level: ExpressibleByArgument {}
+extension AppLog.Level: ExpressibleByArgument {}

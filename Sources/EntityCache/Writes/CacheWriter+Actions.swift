@@ -7,7 +7,7 @@ private let queuedStates = OutboxEntry.State.queuedSQL
 
 /// Actions in the outbox (issue 36): queued like a write, nothing changed here until the service has run them, then
 /// the entity read again; and what is kept when an answer is lost or a version refused.
-extension CacheWriteSession {
+extension CacheWriter {
     /// Records an invocation of the action `operation` on `key` with `parameters`, queued under `requestID` after
     /// the writes to `key` made before it; nothing in the cache changes until the service answers. `baseEtag`: the
     /// version it was invoked on (`If-Match`), else the one cached now. Returns the entry's id.

@@ -3,7 +3,7 @@ import GRDB
 import ODataCore
 
 /// Lists the service tracks changes to (issue 34): the delta link a read came with, and what a delta answer says.
-extension CacheWriteSession {
+extension CacheWriter {
     /// Keeps `link` as where `list` asks what changed since (nil forgets it: an expired link; empty: the service was
     /// asked and gave none, so the list's pages revalidate as others do).
     public func setDeltaLink(_ link: String?, for list: ListKey, at date: Date = Date()) throws {

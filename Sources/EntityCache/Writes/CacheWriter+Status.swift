@@ -1,7 +1,7 @@
 import Foundation
 import GRDB
 
-extension CacheWriteSession {
+extension CacheWriter {
     /// Entries kept in the request log; older ones are dropped as new ones arrive.
     static let requestLogCapacity = 2000
 

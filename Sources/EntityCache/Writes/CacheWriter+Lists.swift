@@ -2,7 +2,7 @@ import Foundation
 import GRDB
 import ODataCore
 
-extension CacheWriteSession {
+extension CacheWriter {
     /// Writes one page of a stored list: `entityKeys` at positions `offset…`.
     ///
     /// * `nextLink` is the page's `__next`; it continues at `offset + entityKeys.count`.

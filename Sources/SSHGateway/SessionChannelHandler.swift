@@ -24,7 +24,7 @@ struct GatewayContext: Sendable {
 
 /// One SSH session channel: takes the pty request, runs the browser on a pty for the shell request, and refuses
 /// every other way of running something.
-final class SessionHandler: ChannelDuplexHandler {
+final class SessionChannelHandler: ChannelDuplexHandler {
     typealias InboundIn = SSHChannelData
     typealias OutboundIn = SSHChannelData
     typealias OutboundOut = SSHChannelData

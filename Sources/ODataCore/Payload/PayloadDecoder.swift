@@ -10,7 +10,7 @@
 /// are skipped. Values are typed by the ``ServiceModel`` when the
 /// type is known, best effort otherwise. Nothing here traps: bad input is an
 /// ``ODataError`` of kind ``ODataError/Kind/malformedPayload``.
-public struct VerboseJSONDecoder: Sendable {
+public struct PayloadDecoder: Sendable {
     /// 20,000: a page the fetcher asks for holds 50 rows and what one level of `$expand` brings with them.
     public static let defaultMaxEntities = 20_000
 
@@ -115,10 +115,10 @@ public struct VerboseJSONDecoder: Sendable {
 
 }
 
-extension VerboseJSONDecoder {
+extension PayloadDecoder {
     /// Decoding state for one document.
     final class Context {
-        let decoder: VerboseJSONDecoder
+        let decoder: PayloadDecoder
         let tape: JSONTape
         let url: String?
         /// Decoding plans per type the payload names and set, built once per document.
@@ -129,7 +129,7 @@ extension VerboseJSONDecoder {
             var type: String?
             var set: String?
         }
-        /// Entities decoded so far, nested ones included, against ``VerboseJSONDecoder/maxEntities``.
+        /// Entities decoded so far, nested ones included, against ``PayloadDecoder/maxEntities``.
         private var entityCount = 0
         /// A v4 document: annotations (`@…`) instead of `__metadata`, navigations bare.
         let version4: Bool
@@ -137,7 +137,7 @@ extension VerboseJSONDecoder {
         /// none of their own.
         var castType: String?
 
-        init(decoder: VerboseJSONDecoder, tape: JSONTape, url: String?, version4: Bool = false) {
+        init(decoder: PayloadDecoder, tape: JSONTape, url: String?, version4: Bool = false) {
             self.decoder = decoder
             self.tape = tape
             self.url = url

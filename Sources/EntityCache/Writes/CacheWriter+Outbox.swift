@@ -20,7 +20,7 @@ public struct OutboxError: Error, CustomStringConvertible, Sendable {
 
 /// The outbox: writes made here, each recorded in the same transaction as the change it makes to the cached
 /// entity, so that a crash at any instant loses no accepted edit and leaves no half-applied one.
-extension CacheWriteSession {
+extension CacheWriter {
     /// Records an update of `key`: its cached values take `changes` at once (the screen shows them in its next
     /// frame, marked pending), and the write is queued under `requestID`. Returns the entry's id.
     /// `baseEtag`: the version the change was made on, when the screen knew it (else the one cached now).
@@ -73,7 +73,7 @@ extension CacheWriteSession {
     /// move up), and the delete is queued under `requestID`. The entity's row stays, marked pending, until the
     /// service settles it. Returns the entry's id.
     public func enqueueDelete(
-        _ key: EntityKey, shownIn: DeletedFrom?, requestID: String, at date: Date
+        _ key: EntityKey, shownIn: ShownIn?, requestID: String, at date: Date
     ) throws -> Int64 {
         guard let current = try CacheQueries.entity(db, key: key.canonical, bound: nil) else {
             throw OutboxError(description: "\(key.canonical) is not in the cache, so it cannot be deleted here.")
@@ -105,7 +105,7 @@ extension CacheWriteSession {
     public func enqueueUnlink(
         _ key: EntityKey, parent: EntityKey, navigation: String, requestID: String, at date: Date
     ) throws -> Int64 {
-        let shownIn = DeletedFrom(parent: parent, navigation: navigation)
+        let shownIn = ShownIn(parent: parent, navigation: navigation)
         try removeChild(key, from: parent, navigation: navigation)
         try insertOutbox(
             key, entitySet: key.entitySet, kind: .unlink, changes: [], shownIn: shownIn, bind: nil,
@@ -148,7 +148,7 @@ extension CacheWriteSession {
     }
 
     /// Marks what a refused delete left as not fetched, so that screens fetch it again (with the entity back).
-    func markStale(_ shownIn: DeletedFrom?) throws {
+    func markStale(_ shownIn: ShownIn?) throws {
         if let list = shownIn?.list {
             try db.execute(sql: "UPDATE list SET fetchedAt = 0 WHERE listKey = ?", arguments: [list.canonical])
             try db.execute(

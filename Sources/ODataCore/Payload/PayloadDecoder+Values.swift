@@ -1,6 +1,6 @@
 import Foundation
 
-extension VerboseJSONDecoder.Context {
+extension PayloadDecoder.Context {
     /// A value whose declared type is known; a value of the wrong shape is an error naming the property.
     func typedValue(_ value: Int, type: EdmTypeReference, name: String, depth: Int) throws(ODataError) -> ODataValue {
         let kind = tape[value].kind

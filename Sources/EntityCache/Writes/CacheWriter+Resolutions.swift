@@ -9,7 +9,7 @@ private let conflictState = OutboxEntry.State.conflict.sql
 
 /// What the user decided about a write in the outbox: keep mine or take theirs in a conflict, send it again (as it
 /// was, or edited), or drop it.
-extension CacheWriteSession {
+extension CacheWriter {
     /// A conflict resolved by keeping mine: sent again against the service's current ETag.
     public func keepMine(_ id: Int64) throws {
         try db.execute(
@@ -83,7 +83,8 @@ extension CacheWriteSession {
     /// Drops a write the service has not settled: its changes leave the cached entity. A dropped create takes
     /// the later writes to its entity, and the creates that link it, with it.
     public func discardOutbox(_ id: Int64) throws {
-        guard let entry = try CacheQueries.outboxEntry(db, id: id) else { return }
+        // (one on the wire stays: its answer may make it on the service, which a rollback here would hide)
+        guard let entry = try CacheQueries.outboxEntry(db, id: id), entry.state != .sending else { return }
         if entry.state != .failed { try rollBack(entry) }
         try db.execute(sql: "DELETE FROM outbox WHERE id = ?", arguments: [id])
         if entry.kind == .create {

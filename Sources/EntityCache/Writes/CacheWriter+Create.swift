@@ -8,13 +8,13 @@ private let queuedStates = OutboxEntry.State.queuedSQL
 /// Creates in the outbox: a new entity lives here under a temporary key (``EntityKey/temporary(in:)``) from the
 /// moment it is saved, shown first in the list or relation it was added to; when the service answers `201`, its
 /// key replaces the temporary one everywhere (the entity row, list rows, relations, queued writes).
-extension CacheWriteSession {
+extension CacheWriter {
     /// Records a create of `key` (temporary) in `entitySet` with `properties`, shown at once in `shownIn` (first
     /// in its list; first in the parent's relation, through `shownIn.member` — a new link entity — for a row
     /// reached through one). `bind` names the entity a new link entity links (`shownIn.member`'s create binds
     /// it). Returns the entry's id.
     public func enqueueCreate(
-        _ key: EntityKey, entitySet: String, properties: [ODataProperty], shownIn: DeletedFrom?,
+        _ key: EntityKey, entitySet: String, properties: [ODataProperty], shownIn: ShownIn?,
         requestID: String, at date: Date
     ) throws -> Int64 {
         guard key.isTemporary else { throw OutboxError(description: "\(key) is not a key made for a new entity.") }
@@ -36,7 +36,7 @@ extension CacheWriteSession {
         if !target.isTemporary, try CacheQueries.entity(db, key: target.canonical, bound: nil) == nil {
             throw OutboxError(description: "\(target) is not in the cache, so it cannot be linked here.")
         }
-        let shownIn = DeletedFrom(parent: parent, navigation: navigation)
+        let shownIn = ShownIn(parent: parent, navigation: navigation)
         try place(link, entitySet: entitySet, properties: properties, shownIn: shownIn, at: date)
         try setRelation(parent: link.canonical, navigation: bindNavigation, keys: [target.canonical], at: date)
         try insertOutbox(
@@ -99,7 +99,7 @@ extension CacheWriteSession {
 
     /// `temporary` becomes `real` wherever it is: list rows, relations that hold it or hang from it, queued writes.
     /// A change made here at `date`: a fetch sent before then does not take the entity out (``writeListPage``).
-    func replaceKey(_ temporary: EntityKey, with real: EntityKey, shownIn: DeletedFrom?, at date: Date) throws {
+    func replaceKey(_ temporary: EntityKey, with real: EntityKey, shownIn: ShownIn?, at date: Date) throws {
         let (old, new) = (temporary.canonical, real.canonical)
         // Remembered for the screens that still hold the temporary key (a day is longer than any form stays open).
         try db.execute(
@@ -143,7 +143,7 @@ extension CacheWriteSession {
 
     /// A new entity shows: its row (pending), first in its list, first among its parent's children.
     func place(
-        _ key: EntityKey, entitySet: String, properties: [ODataProperty], shownIn: DeletedFrom?, at date: Date
+        _ key: EntityKey, entitySet: String, properties: [ODataProperty], shownIn: ShownIn?, at date: Date
     ) throws {
         // (a new entity of a derived type says which in `@odata.type`: its type, not a value of it)
         try upsertEntity(
@@ -214,7 +214,7 @@ extension CacheWriteSession {
     }
 
     func insertOutbox(
-        _ key: EntityKey, entitySet: String, kind: OutboxEntry.Kind, changes: [ODataProperty], shownIn: DeletedFrom?,
+        _ key: EntityKey, entitySet: String, kind: OutboxEntry.Kind, changes: [ODataProperty], shownIn: ShownIn?,
         bind: (navigation: String, key: EntityKey)?, requestID: String, at date: Date
     ) throws {
         try db.execute(
@@ -233,7 +233,7 @@ extension CacheWriteSession {
     }
 }
 
-extension CacheWriteSession {
+extension CacheWriter {
     /// The service made create `id` as `draft` and did not activate it: sent again, that draft is activated (nil: it
     /// is gone from the service, and the create makes a new one).
     public func setCreateDraft(_ id: Int64, draft: EntityKey?) throws {

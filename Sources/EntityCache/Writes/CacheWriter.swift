@@ -2,12 +2,13 @@ import Foundation
 import GRDB
 import ODataCore
 
-/// The write API, valid inside one ``CacheDatabase/write(_:)`` transaction. **Used only by Sync.**
+/// The write API: what one ``CacheDatabase/write(_:)`` transaction may do. **Used only by Sync**; screens hold a
+/// ``CacheReader``, which has none of it.
 ///
 /// Writes are flat upserts keyed by canonical keys; the hot statements are prepared once
 /// per transaction (``WriteStatements``), so normalising a page costs a handful of
 /// prepared-statement executions per entity.
-public struct CacheWriteSession {
+public struct CacheWriter {
     let db: Database
     let statements: WriteStatements
 

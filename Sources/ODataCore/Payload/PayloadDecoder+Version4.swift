@@ -2,7 +2,7 @@ import Foundation
 
 /// How a body says it is OData v4 (`@odata.context`, or a `value` envelope), and how a v4 body and a function's
 /// answer of values are read.
-extension VerboseJSONDecoder {
+extension PayloadDecoder {
     /// Whether a non-empty array holds values rather than entities (its first element is not an object): a
     /// function's answer of strings or numbers, not a collection to file.
     static func holdsValues(_ tape: JSONTape, array: Int) -> Bool {

@@ -2,7 +2,7 @@ import Foundation
 import GRDB
 import ODataCore
 
-extension CacheWriteSession {
+extension CacheWriter {
     /// Files what the call `key` (a list key: the call's path and parameters) answered: an entity already written, or
     /// a value as plain JSON.
     public func writeCallResult(_ key: String, entityKey: EntityKey?, value: String?, at date: Date) throws {
