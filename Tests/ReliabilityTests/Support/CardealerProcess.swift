@@ -7,17 +7,8 @@ import Glibc
 
 /// The built `cardealer` binary running in a private tmux pane, with its data and cache in a private directory.
 struct CardealerProcess {
-    /// `.build/<configuration>/cardealer`, next to the test bundle or under the package root.
-    static let executable: String? = {
-        var directories: [URL] = [URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()]
-        if let main = Bundle.main.executableURL { directories.append(main.deletingLastPathComponent()) }
-        directories.append(Bundle.main.bundleURL.deletingLastPathComponent())
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().deletingLastPathComponent()
-        directories.append(root.appendingPathComponent(".build/debug"))
-        return directories.map { $0.appendingPathComponent("cardealer").path }
-            .first { FileManager.default.isExecutableFile(atPath: $0) }
-    }()
+    /// The built binary (found as every end-to-end test finds it).
+    static let executable: String? = BuiltProducts.executable("cardealer")
 
     /// Whether the end-to-end tests can run here.
     static var isAvailable: Bool { TmuxSession.executable != nil && executable != nil }
