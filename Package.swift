@@ -17,6 +17,9 @@ let package = Package(
         .library(name: "Session", targets: ["Session"]),
         .library(name: "DemoServer", targets: ["DemoServer"]),
         .library(name: "SSHGateway", targets: ["SSHGateway"]),
+        // (for the benchmarks' package, Benchmarks/Package.swift)
+        .library(name: "Browser", targets: ["Browser"]),
+        .library(name: "Terminal", targets: ["Terminal"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -39,7 +42,7 @@ let package = Package(
         .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
     ],
     targets: [
-        // Pure OData v2 protocol core: $metadata, URLs, keys, verbose JSON, the transport protocol. No I/O.
+        // Pure OData protocol core, v2 and v4: $metadata, URLs, keys, verbose JSON, the transport protocol. No I/O.
         .target(name: "ODataCore"),
         // The local SQLite cache screens read: flat entities, relations, stored list results.
         .target(
@@ -121,34 +124,6 @@ let package = Package(
         ),
         // A tiny program that draws hostile text; driven inside tmux by TerminalTests.
         .executableTarget(name: "TerminalDemo", dependencies: ["Terminal"]),
-        // Benchmarks: programs that print figures; run in release.
-        .executableTarget(name: "decode-bench", dependencies: ["ODataCore"], path: "Benchmarks/DecodeBench"),
-        .executableTarget(name: "metadata-bench", dependencies: ["ODataCore"], path: "Benchmarks/MetadataBench"),
-        .executableTarget(
-            name: "cache-bench", dependencies: ["ODataCore", "EntityCache", "ScreenSeam", "Sync"],
-            path: "Benchmarks/CacheBench"
-        ),
-        .executableTarget(
-            name: "ingest-bench", dependencies: ["ODataCore", "EntityCache", "ScreenSeam", "Sync"],
-            path: "Benchmarks/IngestBench"
-        ),
-        .executableTarget(
-            name: "write-bench",
-            dependencies: [
-                "ODataCore", "ODataHTTP", "EntityCache", "ScreenSeam", "Sync", "Session", "Browser", "Terminal",
-                "DemoServer",
-            ],
-            path: "Benchmarks/WriteBench"
-        ),
-        .executableTarget(
-            name: "ssh-bench",
-            dependencies: [
-                .product(name: "NIOSSH", package: "swift-nio-ssh"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
-            ],
-            path: "Benchmarks/SSHBench"
-        ),
         .testTarget(name: "ODataCoreTests", dependencies: ["ODataCore"], resources: [.copy("Fixtures")]),
         .testTarget(
             name: "EntityCacheTests",

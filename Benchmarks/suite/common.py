@@ -11,6 +11,8 @@ import time
 REPO = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 WORK = os.environ.get("BENCH_WORK", os.path.join(REPO, "Benchmarks", ".work"))
 BIN = os.path.join(REPO, ".build", "release", "cardealer")
+# The benchmark programs: a package of their own (Benchmarks/Package.swift), built by run.sh.
+BENCH_BINARIES = os.path.join(REPO, "Benchmarks", ".build", "release")
 TMUX_SOCKET = "cardealer-bench-%d" % os.getpid()
 
 
@@ -235,8 +237,8 @@ def shell_command(argv, env_overrides):
 
 
 def run_release_bench(name, timeout):
-    """Runs `.build/release/<name>`, a bench that prints its figures on one `json: ` line, and returns them."""
-    done = subprocess.run([os.path.join(REPO, ".build", "release", name)],
+    """Runs `Benchmarks/.build/release/<name>`, a bench that prints its figures on one `json: ` line, and returns them."""
+    done = subprocess.run([os.path.join(BENCH_BINARIES, name)],
                           capture_output=True, text=True, check=True, timeout=timeout)
     line = next(l for l in done.stdout.splitlines() if l.startswith("json: "))
     return json.loads(line[len("json: "):])

@@ -27,7 +27,7 @@ import sys
 import urllib.request
 
 import trippin
-from common import REPO, WORK, Server, fresh_dir, log
+from common import BENCH_BINARIES, REPO, WORK, Server, fresh_dir, log
 
 VENV = os.path.join(REPO, "Benchmarks", ".venv")
 PEOPLE = 10000
@@ -65,20 +65,20 @@ def section():
     log("ingest: recording payloads")
     directory, directory4 = record()
     log("ingest: CarDealer")
-    ours = json.loads(subprocess.run([os.path.join(REPO, ".build", "release", "ingest-bench"), directory, "5"],
+    ours = json.loads(subprocess.run([os.path.join(BENCH_BINARIES, "ingest-bench"), directory, "5"],
                                      capture_output=True, text=True, check=True, timeout=600).stdout)
     log("ingest: CarDealer, the same pages in OData v4")
-    ours4 = json.loads(subprocess.run([os.path.join(REPO, ".build", "release", "ingest-bench"), directory4, "5"],
+    ours4 = json.loads(subprocess.run([os.path.join(BENCH_BINARIES, "ingest-bench"), directory4, "5"],
                                       capture_output=True, text=True, check=True, timeout=600).stdout)
     log("ingest: CarDealer, TripPin-shaped v4 pages (derived types, complex and open properties)")
     directory_trippin = fresh_dir("ingest", "payloads-trippin")
     trippin.write(directory_trippin)
     ours_trippin = json.loads(subprocess.run(
-        [os.path.join(REPO, ".build", "release", "ingest-bench"), directory_trippin, "5", "People"],
+        [os.path.join(BENCH_BINARIES, "ingest-bench"), directory_trippin, "5", "People"],
         capture_output=True, text=True, check=True, timeout=600).stdout)
     log("ingest: CSDL v4 $metadata with 2,000 entity types")
     annotations = os.path.join(directory, "annotations.xml")
-    metadata = json.loads(subprocess.run([os.path.join(REPO, ".build", "release", "metadata-bench"), "2000", "5",
+    metadata = json.loads(subprocess.run([os.path.join(BENCH_BINARIES, "metadata-bench"), "2000", "5",
                                           annotations], capture_output=True, text=True, check=True, timeout=600).stdout)
     # The baseline beside it: the same annotation document only read by Python's ElementTree (best of 3).
     log("ingest: the annotation document read by ElementTree")

@@ -27,7 +27,7 @@ import time
 
 import paramiko
 
-from common import BIN, REPO, WORK, fresh_dir, log, percentile
+from common import BENCH_BINARIES, BIN, REPO, WORK, fresh_dir, log, percentile
 
 CONCURRENT = int(os.environ.get("BENCH_SSH_SESSIONS", "50"))
 # The swift-nio-ssh client's spread runs (10 s each, new sessions each time), pooled.
@@ -271,7 +271,7 @@ def nio_concurrent(port, count, phase, runs, base):
     for run in range(runs):
         # A failed run is logged and left out: the section's other figures stand.
         try:
-            done = subprocess.run([os.path.join(REPO, ".build", "release", "ssh-bench"), str(port), str(count), "10",
+            done = subprocess.run([os.path.join(BENCH_BINARIES, "ssh-bench"), str(port), str(count), "10",
                                    phase], capture_output=True, text=True, check=True, timeout=600,
                                   env=dict(os.environ, SSH_BENCH_SCREEN="1"))
             with open(os.path.join(base, "ssh-bench-%s-%d.err" % (phase, run + 1)), "w") as kept:
