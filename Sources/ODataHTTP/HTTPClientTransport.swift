@@ -19,7 +19,8 @@ import Synchronization
 ///   kept-alive connection that was reused before an answer arrived. Here that is an ordinary failure, and since
 ///   a GET is safe, a GET whose connection closed or reset before any answer is sent once more, on another
 ///   pooled connection or a new one, before it fails. Writes are sent once; their caller decides about retries.
-/// * **One origin**: a transport made for a service root (``init(serviceRoot:environment:timeout:requestTimeout:credentials:maxBodyBytes:)``)
+/// * **One origin**: a transport made for a service root
+///   (``init(serviceRoot:environment:timeout:requestTimeout:credentials:tokens:headers:parameters:tls:maxBodyBytes:counter:)``)
 ///   sends requests only to that root's origin (scheme, host and port), however their URL was learned — a
 ///   `__next`, `__deferred` or `__metadata.uri` link, a `Location` — so credentials, cookies and tokens never
 ///   go to another host. A URL elsewhere is refused (``ODataError/Kind/refused``) before any connection.
@@ -33,11 +34,10 @@ import Synchronization
 ///   a session in a cookie keeps one session. `Set-Cookie` is not passed on in the response's headers.
 /// * **Failing fast**: an unreachable server fails the request at once (no reconnect loop inside the client):
 ///   the fetcher has its own retry with backoff and its own offline state.
-/// * **Proxy**: one per transport, as a transport serves one service:
-///   ``init(serviceRoot:environment:timeout:credentials:maxBodyBytes:)`` picks it from the proxy environment
-///   variables (``ProxySettings``). AsyncHTTPClient sends every request through it in a `CONNECT` tunnel, http
-///   ones included, with the proxy's credentials on the `CONNECT` only; failures to reach it or to open the
-///   tunnel name it, never its credentials.
+/// * **Proxy**: one per transport, as a transport serves one service: the initializer that takes a service root
+///   picks it from the proxy environment variables (``ProxySettings``). AsyncHTTPClient sends every request through
+///   it in a `CONNECT` tunnel, http ones included, with the proxy's credentials on the `CONNECT` only; failures to
+///   reach it or to open the tunnel name it, never its credentials.
 /// * **Lifecycle**: the `HTTPClient` runs on NIO's process-wide event loops and is shut down, without
 ///   blocking, when the transport is released (AsyncHTTPClient traps in debug builds on a client released
 ///   while running); a process that ends with `exit()` needs nothing.
@@ -112,7 +112,7 @@ public final class HTTPClientTransport: ODataTransport {
         root = Mutex(serviceOrigin)
         authorization = credentials.authorization
         var configuration = HTTPClient.Configuration(
-            redirectConfiguration: .disallow,  // followed in `get`, within the origin only
+            redirectConfiguration: .disallow,  // followed in `exchangeFollowingRedirects`, within the origin only
             timeout: .init(connect: Self.amount(timeout), read: Self.amount(timeout)),
             proxy: proxy?.clientProxy,
             decompression: .enabled(limit: .size(maxBodyBytes))
@@ -378,21 +378,6 @@ public final class HTTPClientTransport: ODataTransport {
         return TransportResponse(status: status, headers: headers, body: body)
     }
 
-    /// `url` with each of `parameters` its query does not name already.
-    static func adding(_ parameters: [(name: String, value: String)], to url: URL) -> URL {
-        guard !parameters.isEmpty, var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else {
-            return url
-        }
-        let named = Set((components.queryItems ?? []).map { $0.name.lowercased() })
-        let added = parameters.filter { !named.contains($0.name.lowercased()) }.map {
-            PercentEncoding.encodeQueryValue($0.name) + "=" + PercentEncoding.encodeQueryValue($0.value)
-        }
-        guard !added.isEmpty else { return url }
-        let existing = components.percentEncodedQuery.flatMap { $0.isEmpty ? nil : $0 }
-        components.percentEncodedQuery = ([existing].compactMap { $0 } + added).joined(separator: "&")
-        return components.url ?? url
-    }
-
     /// Whether the connection closed or reset before any answer came: the request may not even have gone out.
     static func isLostBeforeAnswer(_ error: any Error) -> Bool {
         switch error {
@@ -417,40 +402,5 @@ public final class HTTPClientTransport: ODataTransport {
 
     static func amount(_ seconds: TimeInterval) -> TimeAmount {
         .nanoseconds(Int64(max(0.001, min(seconds, 86_400)) * 1_000_000_000))
-    }
-
-    // MARK: - URLs and redirects
-
-    /// An `http` or `https` URL with a host, or nil.
-    static func webURL(_ string: String) -> URL? {
-        guard let url = URL(string: string), Origin(url) != nil else { return nil }
-        return url
-    }
-
-    /// Where a 301, 302, 303, 307 or 308 points, when that is within the origin `url` came from.
-    static func sameOriginRedirect(_ response: TransportResponse, from url: URL) -> URL? {
-        guard [301, 302, 303, 307, 308].contains(response.status), let location = response.headers["location"],
-            let target = URL(string: location, relativeTo: url)?.absoluteURL,
-            let origin = Origin(target), origin == Origin(url)
-        else { return nil }
-        return target
-    }
-
-    /// Scheme, host and port: what decides whether credentials may follow a redirect.
-    struct Origin: Equatable, CustomStringConvertible {
-        var scheme: String
-        var host: String
-        var port: Int
-
-        init?(_ url: URL) {
-            guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
-                let host = url.host?.lowercased(), !host.isEmpty
-            else { return nil }
-            self.scheme = scheme
-            self.host = host
-            port = url.port ?? (scheme == "https" ? 443 : 80)
-        }
-
-        var description: String { "\(scheme)://\(host.contains(":") ? "[\(host)]" : host):\(port)" }
     }
 }
