@@ -439,3 +439,24 @@ extension OutboxFlushTests {
         #expect(sent.first?.hasSuffix("$batch") == true, "\(sent)")
     }
 }
+
+extension OutboxFlushTests {
+    /// A `Retry-After` given as an HTTP date is counted from the engine's clock, as every other wait of the outbox
+    /// is (here a manual clock in 2023: against the wall clock that date would be long past, and the write due at once).
+    @Test func a_retry_after_date_is_counted_from_the_engines_clock() async throws {
+        let clock = ManualClock()
+        let later = HTTPDate.format(clock.now().addingTimeInterval(120))
+        let transport = FakeTransport { _, _ in TransportResponse(status: 503, headers: ["retry-after": later]) }
+        let cache = try CacheDatabase()
+        try seedCar(cache)
+        let engine = SyncEngine(
+            configuration: SyncEngine.Configuration(serviceRoot: Self.root), cache: cache, transport: transport,
+            model: CarDealerModel.model, clock: clock, random: { 0.5 })
+        engine.save(Self.change)
+        await engine.flushIntents()
+        #expect(try await eventually { try cache.outboxEntries().first?.nextAttemptAt != nil })
+        let due = try #require(try cache.outboxEntries().first?.nextAttemptAt)
+        #expect(abs(due.timeIntervalSince(clock.now()) - 120) < 1, "\(due) against \(clock.now())")
+        #expect(await transport.requests.count == 1)
+    }
+}

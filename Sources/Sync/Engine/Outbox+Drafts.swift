@@ -392,7 +392,8 @@ extension Outbox {
             return false
         }
         if WriteVerdict.isTransient(response.status) {
-            await retryLater(entry, attempt: attempts, error: reason, after: Self.retryAfter(response))
+            await retryLater(
+                entry, attempt: attempts, error: reason, after: Self.retryAfter(response, now: clock.now()))
             return false
         }
         await record {

@@ -184,8 +184,8 @@ extension Outbox {
         }
         let failure = await noteAnswer(
             response, to: request, attempts: attempt, started: started, inBatch: inBatch, at: answeredAt ?? clock.now())
-        switch WriteVerdict.of(entry.kind, status: response.status, retryAfter: Self.retryAfter(response), known: known)
-        {
+        let retryAfter = Self.retryAfter(response, now: clock.now())
+        switch WriteVerdict.of(entry.kind, status: response.status, retryAfter: retryAfter, known: known) {
         case .settled where entry.kind == .create:
             // (a set edited through drafts makes it a draft: activated first)
             if let made = await activatedIfDraft(entry, response) { await settleCreate(entry, response: made) }
@@ -264,7 +264,8 @@ extension Outbox {
                 await readSideEffects(of: entry, answer: copy)
             }
         case .alreadyGone:
-            await record { try $0.settleOutbox(entry.id, etag: nil) }
+            let settled = clock.now()
+            await record { try $0.settleOutbox(entry.id, etag: nil, at: settled) }
         case .tunnelAndResend:
             learned.tunnelsMerge = true
             await record {
@@ -383,7 +384,7 @@ extension Outbox {
     }
 
     /// `Retry-After` in seconds (a number, or an HTTP date), capped at 5 minutes.
-    static func retryAfter(_ response: TransportResponse, now: Date = Date()) -> Double? {
+    static func retryAfter(_ response: TransportResponse, now: Date) -> Double? {
         guard let value = response.headers["retry-after"]?.trimmingCharacters(in: .whitespaces) else { return nil }
         if let seconds = Double(value) { return min(max(seconds, 0), 300) }
         return HTTPDate.parse(value).map { min(max($0.timeIntervalSince(now), 0), 300) }
