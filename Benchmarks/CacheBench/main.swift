@@ -47,7 +47,7 @@ for index in 0..<ingestPages {
     decodeTime += try seconds { payload = try decoder.decode(bytes, entitySet: "Person") }
     ingestTime += try seconds {
         let target = FetchTarget.listPage(list, entitySet: "Person", offset: index * pageSize, requestedTop: nil)
-        let summary = try cache.write {
+        let summary = try cache.writeBlocking {
             try normaliser.write(payload!, for: target, partial: false, at: fetchedAt, into: $0)
         }
         ingested += summary.entities
@@ -65,7 +65,7 @@ let fillTime = try seconds {
     var first = ingestPages * pageSize
     while first < rows {
         let count = min(10_000, rows - first)
-        try cache.write { session in
+        try cache.writeBlocking { session in
             var keys: [EntityKey] = []
             keys.reserveCapacity(count)
             for id in first..<(first + count) {

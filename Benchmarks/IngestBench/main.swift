@@ -80,7 +80,7 @@ func withFreshCache<T>(_ name: String, _ body: (CacheDatabase) throws -> T) thro
 func write(_ payload: ODataPayload, page index: Int, into cache: CacheDatabase) throws -> Int {
     let target = FetchTarget.listPage(listKey, entitySet: entitySet, offset: index * pageSize, requestedTop: pageSize)
     let normaliser = Normaliser()
-    return try cache.write { session in
+    return try cache.writeBlocking { session in
         try normaliser.write(payload, for: target, partial: false, at: Date(), into: session)
     }.entities
 }

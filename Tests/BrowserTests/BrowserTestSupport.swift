@@ -46,7 +46,7 @@ func seedPeople(
     people: [(id: Int, first: String, last: String, cars: [(link: Int, car: Int, make: String, model: String)])],
     at now: Date = Date()
 ) throws {
-    try cache.write { session in
+    try cache.writeBlocking { session in
         for person in people {
             try session.upsertEntity(
                 key: "Person(\(person.id))", entitySet: "Person", type: "edmexampleModel.Person",
@@ -89,7 +89,7 @@ func seedMaintenance(
     _ cache: CacheDatabase, link: Int, records: [(id: Int, date: Int64, text: String, mileage: Int, cost: String)],
     at now: Date = Date()
 ) throws {
-    try cache.write { session in
+    try cache.writeBlocking { session in
         for record in records {
             try session.upsertEntity(
                 key: "PersonCarMaintenance(\(record.id))", entitySet: "PersonCarMaintenance", type: nil,

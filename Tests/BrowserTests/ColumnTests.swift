@@ -21,7 +21,7 @@ import Testing
                 (3, "Cy", "Ng", []),
             ])
         let people = ListRequest(entitySet: "Person")
-        try cache.write { session in
+        try cache.writeBlocking { session in
             try session.writeListPage(
                 people.key, offset: 0, entityKeys: ["Person(1)", "Person(2)", "Person(3)"], totalCount: 3,
                 nextLink: nil, isLastPage: true, at: Date())
@@ -109,7 +109,7 @@ import Testing
         let cache = try temporaryCache()
         try seedPeople(cache, people: [(1, "Ann", "Smith", []), (2, "Cy", "Ng", [])])
         let people = ListRequest(entitySet: "Person")
-        try cache.write { session in
+        try cache.writeBlocking { session in
             try session.writeListPage(
                 people.key, offset: 0, entityKeys: ["Person(1)", "Person(2)"], totalCount: 2, nextLink: nil,
                 isLastPage: true, at: Date())

@@ -90,7 +90,7 @@ import Testing
         let cache = try temporaryCache()
         try seedPeople(cache, people: [(1, "Ann", "Smith", [(1, 2, "Ford", "Explorer")])])
         let people = ListRequest(entitySet: "Person")
-        try cache.write { session in
+        try cache.writeBlocking { session in
             try session.writeListPage(
                 people.key, offset: 0, entityKeys: ["Person(1)"], totalCount: 1, nextLink: nil,
                 isLastPage: true, at: Date())

@@ -44,7 +44,7 @@ import Testing
     ) throws -> (BrowserApp, HeadlessTerminal, BrowserEnvironment) {
         let cache = try temporaryCache()
         let staff = ListRequest(entitySet: "Staff")
-        try cache.write { session in
+        try cache.writeBlocking { session in
             for (id, name, type, extra) in [
                 (1, "Dana", "W.Employee", [ODataProperty]()),
                 (

@@ -11,7 +11,7 @@ import Testing
 @MainActor
 extension ScreenSnapshotTests {
     func rename(_ cache: CacheDatabase, person id: Int, first: String, last: String) throws {
-        try cache.write {
+        try cache.writeBlocking {
             try $0.upsertEntity(
                 key: EntityKey(entitySet: "Person", value: .int(Int64(id))), entitySet: "Person", type: nil,
                 properties: [

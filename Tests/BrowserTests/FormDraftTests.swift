@@ -33,7 +33,7 @@ import Testing
 
     func open() throws -> Setup {
         let cache = try CacheDatabase()
-        try cache.write { session in
+        try cache.writeBlocking { session in
             try session.upsertEntity(
                 key: Self.key(active: true), entitySet: "Orders", type: nil,
                 properties: Self.values(title: "Old", note: "", total: 7, active: true), etag: "W/\"1\"", at: Date(),
@@ -54,7 +54,7 @@ import Testing
 
     /// Stores the service's draft as the fetcher would.
     func serviceDraft(_ setup: Setup, title: String, note: String, total: Int64) throws {
-        try setup.cache.write { session in
+        try setup.cache.writeBlocking { session in
             try session.upsertEntity(
                 key: Self.key(active: false), entitySet: "Orders", type: nil,
                 properties: Self.values(title: title, note: note, total: total, active: false), etag: "W/\"d\"",

@@ -21,7 +21,7 @@ import Testing
         -> (BrowserApp, HeadlessTerminal)
     {
         let (app, terminal, cache) = try ScreenSnapshotTests().seededApp(size: size)
-        try cache.write { session in
+        try cache.writeBlocking { session in
             try session.upsertEntity(
                 key: "Maintenance(11)", entitySet: "Maintenance", type: nil,
                 properties: [
@@ -67,7 +67,7 @@ import Testing
     @Test func enter_on_a_request_shows_everything_the_log_holds() throws {
         // Given a failed request with a long URL in the log
         let (app, terminal, cache) = try ScreenSnapshotTests().seededApp(size: TerminalSize(columns: 48, rows: 22))
-        try cache.write { session in
+        try cache.writeBlocking { session in
             _ = try session.appendRequestLog(
                 RequestLogEntry(
                     url:

@@ -17,7 +17,7 @@ import Testing
         let huge = String(repeating: "Łódź ", count: 1_000_000)
         let people = ListRequest(
             entitySet: "Person", orderBy: [.init("lastName"), .init("firstName"), .init("personID")])
-        try cache.write { session in
+        try cache.writeBlocking { session in
             try session.upsertEntity(
                 key: "Person(1)", entitySet: "Person", type: nil,
                 properties: [

@@ -16,7 +16,7 @@ import Testing
 
     /// Cy (cars not known) cached, and the people list Ann, Bob, Cy.
     nonisolated func listPeople(_ cache: CacheDatabase) throws {
-        try cache.write { session in
+        try cache.writeBlocking { session in
             try session.upsertEntity(
                 key: person(3), entitySet: "Person", type: nil,
                 properties: [ODataProperty(name: "personID", value: .int(3))], etag: nil, at: Date(), partial: false)

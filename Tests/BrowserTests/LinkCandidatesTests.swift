@@ -20,7 +20,7 @@ import Testing
         var (app, terminal, cache) = try ScreenSnapshotTests().seededApp(
             size: TerminalSize(columns: 100, rows: 14), writes: writes)
         let cars = ListRequest(entitySet: "Car", orderBy: [.init("make"), .init("model"), .init("carID")])
-        try cache.write { session in
+        try cache.writeBlocking { session in
             try session.writeListPage(
                 cars.key, offset: 0, entityKeys: ["Car(2)", "Car(5)", "Car(7)"], totalCount: 3, nextLink: nil,
                 isLastPage: true, at: ScreenSnapshotTests.fixedNow)

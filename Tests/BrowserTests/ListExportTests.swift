@@ -18,7 +18,7 @@ import Testing
     func app() throws -> (BrowserApp, HeadlessTerminal, CacheDatabase, RecordingIntents) {
         let cache = try temporaryCache()
         try seedPeople(cache, people: (1...8).map { ($0, "First\($0)", "Last\($0)", []) })
-        try cache.write { session in
+        try cache.writeBlocking { session in
             try session.writeListPage(
                 people.key, offset: 0, entityKeys: ["Person(1)", "Person(2)", "Person(3)"], totalCount: 8,
                 nextLink: nil, isLastPage: false, at: Date())

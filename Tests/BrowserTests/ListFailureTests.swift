@@ -32,7 +32,7 @@ import Testing
     @Test func a_list_whose_request_failed_shows_why_and_how_to_retry() throws {
         // Given the People list's first request was refused with HTTP 400
         let cache = try temporaryCache()
-        try cache.write { try $0.setListError(Self.people.key, message: Self.refused) }
+        try cache.writeBlocking { try $0.setListError(Self.people.key, message: Self.refused) }
         // When the list is drawn
         let terminal = try app(cache, size: TerminalSize(columns: 64, rows: 12))
         // Then the list area says it failed, the whole reason wrapped, and that r retries — not “(none)”
@@ -75,7 +75,7 @@ import Testing
     @Test func a_list_that_is_really_empty_still_says_none() throws {
         // Given the People list fetched with no rows
         let cache = try temporaryCache()
-        try cache.write { session in
+        try cache.writeBlocking { session in
             try session.writeListPage(
                 Self.people.key, offset: 0, entityKeys: [], totalCount: 0, nextLink: nil,
                 isLastPage: true, at: ScreenSnapshotTests.fixedNow)
@@ -91,7 +91,7 @@ import Testing
     @Test func a_short_screen_keeps_the_advice_and_cuts_the_reason() throws {
         // Given a failed People list on a screen with four list rows
         let cache = try temporaryCache()
-        try cache.write { try $0.setListError(Self.people.key, message: Self.refused) }
+        try cache.writeBlocking { try $0.setListError(Self.people.key, message: Self.refused) }
         // When the list is drawn
         let terminal = try app(cache, size: TerminalSize(columns: 40, rows: 7))
         // Then the first line and the advice are both there

@@ -115,7 +115,7 @@ extension ScreenSnapshotTests {
                 collectionPath: "Car", label: "Makes",
                 parameters: [.init(kind: .out, localProperty: "text", valueListProperty: "make")])
         }
-        try app.environment.testCache.write { session in
+        try app.environment.testCache.writeBlocking { session in
             try session.writeListPage(
                 ListRequest(entitySet: "Car").key, offset: 0, entityKeys: ["Car(2)", "Car(7)"], totalCount: 2,
                 nextLink: nil, isLastPage: true, at: Self.fixedNow)
@@ -155,13 +155,13 @@ extension ScreenSnapshotTests {
         #expect(call.key.canonical == "Describe?personID=2")
         #expect(terminal.lastFrame.joined().contains("loading…"))
         // A failure is said where the answer would be
-        try app.environment.testCache.write {
+        try app.environment.testCache.writeBlocking {
             try $0.setFetchError(subject: call.key.canonical, message: "HTTP 501: not here", at: Self.fixedNow)
         }
         _ = app.handle([.key(.resize)])
         #expect(terminal.lastFrame.joined().contains("The service could not answer: HTTP 501: not here"))
         // When the fetcher files it, it shows
-        try app.environment.testCache.write {
+        try app.environment.testCache.writeBlocking {
             try $0.writeCallResult(call.key.canonical, entityKey: nil, value: #""Zoë, a customer""#, at: Self.fixedNow)
         }
         app.presentIfNeeded()
@@ -193,7 +193,7 @@ extension ScreenSnapshotTests {
                 Issue.record("no call was asked for: \(intents.shown)")
                 return
             }
-            try app.environment.testCache.write {
+            try app.environment.testCache.writeBlocking {
                 try $0.writeCallResult(call.key.canonical, entityKey: nil, value: stored, at: Self.fixedNow)
             }
             app.presentIfNeeded()

@@ -90,7 +90,7 @@ import Testing
     ) throws -> Setup {
         let cache = try temporaryCache()
         try seedPeople(cache, people: [(1, "Ann", "Smith", [])])
-        try cache.write { session in
+        try cache.writeBlocking { session in
             try session.writeListPage(
                 ListRequest(entitySet: "Person").key, offset: 0, entityKeys: ["Person(1)"], totalCount: 1,
                 nextLink: nil, isLastPage: true, at: Date())
@@ -109,7 +109,7 @@ import Testing
             entitySet: "Surname",
             filter: QueryFilter.all([.compare("firstName", .eq, .string("Ann"), type: .string)]).and(
                 nil, dialect: helpModel.dialect))
-        try helpCache.write { session in
+        try helpCache.writeBlocking { session in
             for (id, name, first) in [(1, "Smith", "Ann"), (2, "Jones", "Ann"), (3, "Brown", "Bob")] {
                 try session.upsertEntity(
                     key: "Surname(\(id))", entitySet: "Surname", type: nil,

@@ -35,7 +35,7 @@ import Testing
             ], at: Self.fixedNow.addingTimeInterval(-7200))
         let people = ListRequest(
             entitySet: "Person", orderBy: [.init("lastName"), .init("firstName"), .init("personID")])
-        try cache.write { session in
+        try cache.writeBlocking { session in
             try session.writeListPage(
                 people.key, offset: 0, entityKeys: ["Person(2)", "Person(3)", "Person(1)"], totalCount: 3,
                 nextLink: nil, isLastPage: true, at: Self.fixedNow.addingTimeInterval(-42))
@@ -110,7 +110,7 @@ import Testing
     @Test func the_request_log_shows_the_latest_request_first() throws {
         // Given three requests logged in order
         let (app, terminal, cache) = try seededApp(size: TerminalSize(columns: 100, rows: 12))
-        try cache.write { session in
+        try cache.writeBlocking { session in
             for (offset, path) in ["first", "second", "third"].enumerated() {
                 _ = try session.appendRequestLog(
                     RequestLogEntry(

@@ -30,7 +30,7 @@ extension ScreenSnapshotTests {
         let people = ListRequest(
             entitySet: "Person", orderBy: [.init("lastName"), .init("firstName"), .init("personID")])
         if let total {
-            try cache.write {
+            try cache.writeBlocking {
                 try $0.writeListPage(
                     people.key, offset: 0, entityKeys: ["Person(2)", "Person(3)", "Person(1)"], totalCount: total,
                     nextLink: nil, isLastPage: total == 3, at: Self.fixedNow)
@@ -164,13 +164,13 @@ extension ScreenSnapshotTests {
         #expect(asked.options.search == "samson" && asked.options.filter == nil)
         #expect(terminal.lastFrame.last?.contains("filter “samson” (searched by the service)") == true)
         // A failure an earlier session left on the same search is not this one's answer: nothing changes
-        try app.environment.testCache.write {
+        try app.environment.testCache.writeBlocking {
             try $0.setListError(asked.key, message: "HTTP 503: busy", at: Self.fixedNow.addingTimeInterval(-60))
         }
         _ = app.handle([.key(.down)])
         #expect(lastAsked(intents)?.options.search == "samson")
         // When this read fails (a service that says it searches but refuses $search), the fields are filtered
-        try app.environment.testCache.write {
+        try app.environment.testCache.writeBlocking {
             try $0.setListError(
                 asked.key, message: "HTTP 501: not implemented", at: Self.fixedNow.addingTimeInterval(1))
         }

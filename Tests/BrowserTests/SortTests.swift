@@ -80,7 +80,7 @@ extension ScreenSnapshotTests {
         let (app, _, cache) = try seededApp(size: TerminalSize(columns: 80, rows: 8))
         let people = ListRequest(
             entitySet: "Person", orderBy: [.init("lastName"), .init("firstName"), .init("personID")])
-        try cache.write {
+        try cache.writeBlocking {
             try $0.writeListPage(
                 people.key, offset: 0, entityKeys: ["Person(2)", "Person(3)", "Person(1)"], totalCount: 500,
                 nextLink: nil, isLastPage: false, at: Self.fixedNow)

@@ -35,7 +35,7 @@ import Testing
     @Test func the_request_log_shows_local_times() throws {
         // Given a request at 08:00 UTC, browsed from India (UTC+05:30)
         let cache = try temporaryCache()
-        try cache.write { session in
+        try cache.writeBlocking { session in
             _ = try session.appendRequestLog(
                 RequestLogEntry(
                     url: "http://127.0.0.1/svc/Person", status: 200, bytes: 10, duration: 0.01, outcome: .fetched,

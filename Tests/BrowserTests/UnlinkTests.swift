@@ -20,7 +20,7 @@ import Testing
         let writes = RecordingWrites()
         let (app, terminal, cache) = try ScreenSnapshotTests().seededApp(
             size: TerminalSize(columns: 140, rows: 14), writes: writes)
-        try cache.write {
+        try cache.writeBlocking {
             try $0.upsertEntity(
                 key: "PersonCar(9)", entitySet: "PersonCar", type: nil,
                 properties: [ODataProperty(name: "personCarID", value: .int(9))], etag: nil,

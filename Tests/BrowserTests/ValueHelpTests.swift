@@ -30,7 +30,7 @@ import Testing
     func app(lastName change: (inout Property) -> Void) throws -> (BrowserApp, HeadlessTerminal, RecordingWrites) {
         let cache = try temporaryCache()
         try seedPeople(cache, people: [(1, "Ann", "Smith", [(10, 20, "Skoda", "Octavia"), (11, 21, "Ford", "Focus")])])
-        try cache.write { session in
+        try cache.writeBlocking { session in
             try session.writeListPage(
                 ListRequest(entitySet: "Person").key, offset: 0, entityKeys: ["Person(1)"], totalCount: 1,
                 nextLink: nil, isLastPage: true, at: Date())

@@ -12,7 +12,7 @@ import Testing
     @Test func a_partial_entity_merges_into_known_fields_and_never_erases_them() throws {
         // Given a full person in the cache
         let cache = try CacheDatabase()
-        try cache.write { session in
+        try cache.writeBlocking { session in
             try session.upsertEntity(
                 key: "Person(1)", entitySet: "Person", type: "M.Person",
                 properties: [
@@ -22,7 +22,7 @@ import Testing
             )
         }
         // When a $select response brings a new lastName and a field never seen, without an etag
-        try cache.write { session in
+        try cache.writeBlocking { session in
             try session.upsertEntity(
                 key: "Person(1)", entitySet: "Person", type: nil,
                 properties: [
@@ -44,7 +44,7 @@ import Testing
     @Test func a_cut_copy_keeps_an_entity_whole_only_when_it_is_the_same_version() throws {
         let cache = try CacheDatabase()
         func upsert(_ fields: [(String, String)], etag: String?, partial: Bool) throws {
-            try cache.write { session in
+            try cache.writeBlocking { session in
                 try session.upsertEntity(
                     key: "Person(1)", entitySet: "Person", type: nil,
                     properties: fields.map { ODataProperty(name: $0.0, value: .string($0.1)) }, etag: etag,
@@ -76,7 +76,7 @@ import Testing
         try upsert([("lastName", "Sampson")], etag: nil, partial: true)
         #expect(try entity().isComplete == false)
         // The list window reads the same mark
-        try cache.write { session in
+        try cache.writeBlocking { session in
             try session.writeListPage(
                 ListKey(canonical: "Person"), offset: 0, entityKeys: [person], totalCount: 1, nextLink: nil,
                 isLastPage: true, at: date)
@@ -88,7 +88,9 @@ import Testing
     @Test func an_unfetched_relation_is_unknown_and_an_empty_one_is_known_and_empty() throws {
         // Given a cache where Person(1)'s cars were fetched empty and Person(2)'s never
         let cache = try CacheDatabase()
-        try cache.write { try $0.replaceRelation(parent: "Person(1)", navigation: "PersonCar", children: [], at: date) }
+        try cache.writeBlocking {
+            try $0.replaceRelation(parent: "Person(1)", navigation: "PersonCar", children: [], at: date)
+        }
         // When both are read
         let empty = try cache.related(person, navigation: "PersonCar")
         let unknown = try cache.related(EntityKey(entitySet: "Person", value: .int(2)), navigation: "PersonCar")
@@ -100,7 +102,7 @@ import Testing
     @Test func replacing_a_relation_with_fewer_children_removes_the_old_tail() throws {
         // Given a relation of three children
         let cache = try CacheDatabase()
-        try cache.write { session in
+        try cache.writeBlocking { session in
             for id in 1...3 {
                 try session.upsertEntity(
                     key: "Car(\(id))", entitySet: "Car", type: nil, properties: [], etag: nil,
@@ -110,7 +112,7 @@ import Testing
                 parent: "Person(1)", navigation: "Cars", children: ["Car(1)", "Car(2)", "Car(3)"], at: date)
         }
         // When it is replaced by one child
-        try cache.write {
+        try cache.writeBlocking {
             try $0.replaceRelation(parent: "Person(1)", navigation: "Cars", children: ["Car(3)"], at: date)
         }
         // Then only that child remains
@@ -154,7 +156,7 @@ extension CacheWriteTests {
         _ = try cache.entity(person)
         #expect(cache.changeCount == seen.last)
         let upsertHere: (CacheWriter) throws -> Void = upsert  // not Sendable: the synchronous write
-        try cache.write(upsertHere)
+        try cache.writeBlocking(upsertHere)
         seen.append(cache.changeCount)
         try await cache.write(upsert)
         seen.append(cache.changeCount)

@@ -15,7 +15,7 @@ import Testing
     func person(_ id: Int) -> EntityKey { EntityKey(entitySet: "Person", value: .int(Int64(id))) }
 
     func writePeople(_ cache: CacheDatabase, _ ids: [Int], requestedAt: Date?, at: Date) throws {
-        try cache.write { session in
+        try cache.writeBlocking { session in
             for id in ids {
                 try session.upsertEntity(
                     key: person(id), entitySet: "Person", type: nil,
@@ -32,7 +32,7 @@ import Testing
         let cache = try CacheDatabase()
         try writePeople(cache, [1, 2], requestedAt: date, at: date)
         let temporary = EntityKey.temporary(in: "Person")
-        let id = try cache.write {
+        let id = try cache.writeBlocking {
             try $0.enqueueCreate(
                 temporary, entitySet: "Person", properties: [.init(name: "name", value: .string("Zed"))],
                 shownIn: ShownIn(list: list), requestID: "r1", at: date.addingTimeInterval(1))
@@ -43,7 +43,7 @@ import Testing
         #expect(try cache.listKeys(list, range: 0..<10) == [temporary, person(1), person(2)])
         // And when the service makes it as Person(3), and a page asked for before that arrives after it
         let settled = date.addingTimeInterval(5)
-        try cache.write {
+        try cache.writeBlocking {
             try $0.settleCreate(id, serverKey: person(3), type: nil, serverCopy: nil, etag: nil, at: settled)
         }
         try writePeople(cache, [1, 2], requestedAt: settled.addingTimeInterval(-1), at: settled.addingTimeInterval(1))
@@ -61,7 +61,7 @@ import Testing
     @Test func an_entity_added_before_its_list_first_arrives_is_in_the_list_the_page_makes() throws {
         let cache = try CacheDatabase()
         let temporary = EntityKey.temporary(in: "Person")
-        _ = try cache.write {
+        _ = try cache.writeBlocking {
             try $0.enqueueCreate(
                 temporary, entitySet: "Person", properties: [.init(name: "name", value: .string("Zed"))],
                 shownIn: ShownIn(list: list), requestID: "r1", at: date)
@@ -78,14 +78,14 @@ import Testing
         let cache = try CacheDatabase()
         let cars = [EntityKey(entitySet: "Car", value: .int(1))]
         func fetched(_ children: [EntityKey], requestedAt: Date, at: Date) throws {
-            try cache.write {
+            try cache.writeBlocking {
                 try $0.replaceRelation(
                     parent: person, navigation: "Cars", children: children, at: at, requestedAt: requestedAt)
             }
         }
         try fetched(cars, requestedAt: date, at: date)
         let temporary = EntityKey.temporary(in: "Car")
-        let id = try cache.write {
+        let id = try cache.writeBlocking {
             try $0.enqueueCreate(
                 temporary, entitySet: "Car", properties: [.init(name: "make", value: .string("Wartburg"))],
                 shownIn: ShownIn(parent: person, navigation: "Cars"), requestID: "r1",
@@ -95,7 +95,9 @@ import Testing
         #expect(try cache.relationKeys(person, navigation: "Cars")?.keys == [temporary] + cars)
         let made = EntityKey(entitySet: "Car", value: .int(2))
         let settled = date.addingTimeInterval(5)
-        try cache.write { try $0.settleCreate(id, serverKey: made, type: nil, serverCopy: nil, etag: nil, at: settled) }
+        try cache.writeBlocking {
+            try $0.settleCreate(id, serverKey: made, type: nil, serverCopy: nil, etag: nil, at: settled)
+        }
         try fetched(cars, requestedAt: settled.addingTimeInterval(-1), at: settled.addingTimeInterval(1))
         #expect(try cache.relationKeys(person, navigation: "Cars")?.keys == [made] + cars)
         try fetched(cars + [made], requestedAt: settled.addingTimeInterval(2), at: settled.addingTimeInterval(3))
@@ -111,17 +113,17 @@ extension CreateStorageTests {
     @Test func a_change_made_while_the_create_was_on_its_way_outlives_the_services_copy() throws {
         let cache = try CacheDatabase()
         let temporary = EntityKey.temporary(in: "Person")
-        let id = try cache.write {
+        let id = try cache.writeBlocking {
             try $0.enqueueCreate(
                 temporary, entitySet: "Person", properties: [.init(name: "name", value: .string("Zed"))],
                 shownIn: ShownIn(list: list), requestID: "r1", at: date)
         }
-        _ = try cache.write {
+        _ = try cache.writeBlocking {
             try $0.enqueueUpdate(
                 temporary, changes: [.init(name: "name", value: .string("Yara"))], requestID: "r2",
                 at: date.addingTimeInterval(1))
         }
-        try cache.write {
+        try cache.writeBlocking {
             try $0.settleCreate(
                 id, serverKey: person(3), type: nil,
                 serverCopy: [.init(name: "id", value: .int(3)), .init(name: "name", value: .string("Zed"))],
@@ -134,8 +136,8 @@ extension CreateStorageTests {
         let queued = try cache.outboxEntries()
         #expect(queued.map(\.entityKey) == [person(3)])
         #expect(queued.first?.baseEtag == "W/\"1\"")
-        #expect(try cache.write { try $0.madeKey(of: temporary) } == person(3))
-        #expect(try cache.write { try $0.madeKey(of: person(1)) } == person(1))
-        #expect(try cache.write { try $0.madeKey(of: EntityKey.temporary(in: "Person")) }.isTemporary)
+        #expect(try cache.writeBlocking { try $0.madeKey(of: temporary) } == person(3))
+        #expect(try cache.writeBlocking { try $0.madeKey(of: person(1)) } == person(1))
+        #expect(try cache.writeBlocking { try $0.madeKey(of: EntityKey.temporary(in: "Person")) }.isTemporary)
     }
 }

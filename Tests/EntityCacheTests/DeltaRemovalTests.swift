@@ -13,7 +13,7 @@ import Testing
     let people = ListRequest(entitySet: "Person").key
 
     func listed(_ cache: CacheDatabase, ids: Range<Int>, next: String?) throws {
-        try cache.write { session in
+        try cache.writeBlocking { session in
             for id in ids {
                 try session.upsertEntity(
                     key: "Person(\(id))", entitySet: "Person", type: nil,
@@ -31,7 +31,7 @@ import Testing
         try listed(cache, ids: 0..<10, next: "Person?$skiptoken=10")
         // When a delta says 2, 5, 6 and 9 left it (and 42, never listed)
         let gone: [EntityKey] = ["Person(6)", "Person(2)", "Person(9)", "Person(5)", "Person(42)"]
-        try cache.write { try $0.removeFromList(gone, list: people) }
+        try cache.writeBlocking { try $0.removeFromList(gone, list: people) }
         // Then the others keep their order, one after the other from 0, and the rest of the window is not read yet
         let rows = try cache.listWindow(people, range: 0..<8).rows.map { $0.entity?.key }
         #expect(rows == ["Person(0)", "Person(1)", "Person(3)", "Person(4)", "Person(7)", "Person(8)", nil, nil])
@@ -47,7 +47,7 @@ import Testing
         // Given people 0…9 listed, person 4 a second time at the end (a page that shifted while it was read)
         let cache = try CacheDatabase()
         try listed(cache, ids: 0..<10, next: nil)
-        try cache.write { session in
+        try cache.writeBlocking { session in
             try session.writeListPage(
                 people, offset: 10, entityKeys: ["Person(4)"], totalCount: 11, nextLink: nil, isLastPage: true,
                 at: date)
@@ -55,7 +55,7 @@ import Testing
         let before = try #require(try cache.listState(people))
         // When the first row, person 4, and 1,200 keys never listed leave (more than one statement's worth)
         let gone = [EntityKey("Person(0)"), "Person(4)"] + (100..<1300).map { "Person(\($0))" }
-        try cache.write { try $0.removeFromList(gone, list: people) }
+        try cache.writeBlocking { try $0.removeFromList(gone, list: people) }
         // Then the others move up in order, and the rows go down by three but the service's count by two
         let rows = try cache.listWindow(people, range: 0..<8).rows.map { $0.entity?.key }
         #expect(rows == (1..<10).filter { $0 != 4 }.map { EntityKey("Person(\($0))") })
@@ -68,7 +68,7 @@ import Testing
         let cache = try CacheDatabase()
         try listed(cache, ids: 0..<10, next: nil)
         let asked = (0..<1200).map { EntityKey(entitySet: "Person", value: .int(Int64($0 * 3))) }
-        let held = try cache.write { try $0.listHolding(asked, in: people) }
+        let held = try cache.writeBlocking { try $0.listHolding(asked, in: people) }
         #expect(held == ["Person(0)", "Person(3)", "Person(6)", "Person(9)"])
     }
 }

@@ -15,7 +15,7 @@ import Testing
 
     func cacheWithHugeNotes() throws -> CacheDatabase {
         let cache = try CacheDatabase()
-        try cache.write { session in
+        try cache.writeBlocking { session in
             try session.upsertEntity(
                 key: "Person(1)", entitySet: "Person", type: nil,
                 properties: [.init(name: "name", value: .string("Ann")), .init(name: "notes", value: .string(huge))],
@@ -63,7 +63,7 @@ import Testing
         // Given a person whose notes are 5 MB
         let cache = try cacheWithHugeNotes()
         // When a $select response updates only the name
-        try cache.write { session in
+        try cache.writeBlocking { session in
             try session.upsertEntity(
                 key: "Person(1)", entitySet: "Person", type: nil,
                 properties: [.init(name: "name", value: .string("Anne"))],

@@ -11,7 +11,7 @@ import Testing
     let people = ListRequest(entitySet: "Person").key
 
     func store(_ cache: CacheDatabase, ids: Range<Int>, offset: Int, total: Int?, next: String?, last: Bool) throws {
-        try cache.write { session in
+        try cache.writeBlocking { session in
             for id in ids {
                 try session.upsertEntity(
                     key: "Person(\(id))", entitySet: "Person", type: nil,

@@ -14,7 +14,7 @@ import Testing
     func sharedCache() throws -> (CacheDatabase, CacheDatabase, String) {
         let path = NSTemporaryDirectory() + "outbox-claim-\(UUID().uuidString).sqlite"
         let cache = try CacheDatabase(path: path)
-        try cache.write { session in
+        try cache.writeBlocking { session in
             try session.upsertEntity(
                 key: "Car(1)", entitySet: "Car", type: nil, properties: [.init(name: "carID", value: .int(1))],
                 etag: nil, at: date, partial: false)
@@ -28,16 +28,23 @@ import Testing
         let (cache, other, path) = try sharedCache()
         defer { _ = try? CacheDatabase.removeFiles(at: path) }
         // When one claimant takes the due write
-        #expect(try cache.write { try $0.dueOutboxEntries(at: date, limit: 8, claimant: cache.claimant) }.count == 1)
+        #expect(
+            try cache.writeBlocking { try $0.dueOutboxEntries(at: date, limit: 8, claimant: cache.claimant) }.count == 1
+        )
         // Then the other gets nothing, even asking again
-        #expect(try other.write { try $0.dueOutboxEntries(at: date, limit: 8, claimant: other.claimant) }.isEmpty)
+        #expect(
+            try other.writeBlocking { try $0.dueOutboxEntries(at: date, limit: 8, claimant: other.claimant) }.isEmpty)
         // When the attempt ends (a retry later, due now), then the other may take it
         let id = try #require(try cache.outboxEntries().first?.id)
-        try cache.write { try $0.retryOutboxLater(id, error: "busy", due: date) }
-        #expect(try other.write { try $0.dueOutboxEntries(at: date, limit: 8, claimant: other.claimant) }.count == 1)
+        try cache.writeBlocking { try $0.retryOutboxLater(id, error: "busy", due: date) }
+        #expect(
+            try other.writeBlocking { try $0.dueOutboxEntries(at: date, limit: 8, claimant: other.claimant) }.count == 1
+        )
         // And a claim whose lease has run out is taken over too
         let later = date.addingTimeInterval(121)
-        #expect(try cache.write { try $0.dueOutboxEntries(at: later, limit: 8, claimant: cache.claimant) }.count == 1)
+        #expect(
+            try cache.writeBlocking { try $0.dueOutboxEntries(at: later, limit: 8, claimant: cache.claimant) }.count
+                == 1)
     }
 
     @Test func the_claim_of_a_process_that_has_ended_is_let_go_at_once() throws {
@@ -54,14 +61,17 @@ import Testing
                 arguments: ["\(ended.processIdentifier):gone", date.addingTimeInterval(600).timeIntervalSince1970])
         }
         // When this process looks for due writes, then the write is its own to send
-        #expect(try cache.write { try $0.dueOutboxEntries(at: date, limit: 8, claimant: cache.claimant) }.count == 1)
+        #expect(
+            try cache.writeBlocking { try $0.dueOutboxEntries(at: date, limit: 8, claimant: cache.claimant) }.count == 1
+        )
         // And while it holds it, another live claimant does not get it
-        #expect(try other.write { try $0.dueOutboxEntries(at: date, limit: 8, claimant: other.claimant) }.isEmpty)
+        #expect(
+            try other.writeBlocking { try $0.dueOutboxEntries(at: date, limit: 8, claimant: other.claimant) }.isEmpty)
     }
 
     @Test func an_update_is_queued_against_the_version_the_screen_made_it_on() throws {
         let cache = try CacheDatabase()
-        try cache.write { session in
+        try cache.writeBlocking { session in
             try session.upsertEntity(
                 key: "Car(1)", entitySet: "Car", type: nil, properties: [.init(name: "carID", value: .int(1))],
                 etag: "W/\"2\"", at: date, partial: false)

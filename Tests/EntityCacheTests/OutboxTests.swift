@@ -18,7 +18,7 @@ import Testing
 
     /// Car(1) as the service has it (Ford Focus, ETag 1), written as a fetch writes it.
     func fetchCar(into cache: CacheDatabase) throws {
-        try cache.write { session in
+        try cache.writeBlocking { session in
             try session.upsertEntity(
                 key: car, entitySet: "Car", type: nil,
                 properties: [
@@ -30,7 +30,7 @@ import Testing
     }
 
     func update(_ cache: CacheDatabase, _ field: String, _ text: String, id: String) throws -> Int64 {
-        try cache.write {
+        try cache.writeBlocking {
             try $0.enqueueUpdate(car, changes: [.init(name: field, value: .string(text))], requestID: id, at: date)
         }
     }
@@ -53,7 +53,7 @@ import Testing
         let cache = try cacheWithCar()
         struct Crash: Error {}
         #expect(throws: Crash.self) {
-            try cache.write { session in
+            try cache.writeBlocking { session in
                 _ = try session.enqueueUpdate(
                     car, changes: [.init(name: "model", value: .string("Ka"))], requestID: "r", at: date)
                 throw Crash()
@@ -72,9 +72,9 @@ import Testing
         // Then the optimistic values stay
         #expect(try cache.entity(car)?["model"] == .string("Fiesta"))
         // And only the oldest write of the car is due
-        #expect(try cache.write { try $0.dueOutboxEntries(at: date, limit: 10) }.map(\.id) == [first])
+        #expect(try cache.writeBlocking { try $0.dueOutboxEntries(at: date, limit: 10) }.map(\.id) == [first])
         // When the service applies the first, with a new ETag
-        try cache.write { try $0.settleOutbox(first, etag: "W/\"2\"") }
+        try cache.writeBlocking { try $0.settleOutbox(first, etag: "W/\"2\"") }
         // Then the car has the new ETag, one write left, made against that ETag
         let shown = try #require(try cache.entity(car))
         #expect(shown.etag == "W/\"2\"" && shown.pendingWrites == 1 && shown["make"] == .string("FORD"))
@@ -86,15 +86,15 @@ import Testing
         let first = try update(cache, "model", "X", id: "r1")
         let second = try update(cache, "make", "Y", id: "r2")
         // When the service refuses the first
-        try cache.write { try $0.failOutbox(first, error: "model is too short") }
+        try cache.writeBlocking { try $0.failOutbox(first, error: "model is too short") }
         // Then model is back, make keeps the later change, and nothing of this car is due
         let shown = try #require(try cache.entity(car))
         #expect(shown["model"] == .string("Focus") && shown["make"] == .string("Y") && shown.pendingWrites == 1)
-        #expect(try cache.write { try $0.dueOutboxEntries(at: date, limit: 10) }.isEmpty)
+        #expect(try cache.writeBlocking { try $0.dueOutboxEntries(at: date, limit: 10) }.isEmpty)
         #expect(try cache.outboxCounts() == OutboxCounts(pending: 1, failed: 1))
         // When the failed one is discarded, the later one is due
-        try cache.write { try $0.discardOutbox(first) }
-        #expect(try cache.write { try $0.dueOutboxEntries(at: date, limit: 10) }.map(\.id) == [second])
+        try cache.writeBlocking { try $0.discardOutbox(first) }
+        #expect(try cache.writeBlocking { try $0.dueOutboxEntries(at: date, limit: 10) }.map(\.id) == [second])
     }
 
     /// A change on the wire is not dropped: its answer may still make it on the service, which a rollback here
@@ -102,12 +102,12 @@ import Testing
     @Test func a_change_being_sent_is_not_dropped_until_it_is_answered() throws {
         let cache = try cacheWithCar()
         let sent = try update(cache, "model", "X", id: "r1")
-        try cache.write { try $0.markOutboxSending(sent, at: date) }
-        try cache.write { try $0.discardOutbox(sent) }
+        try cache.writeBlocking { try $0.markOutboxSending(sent, at: date) }
+        try cache.writeBlocking { try $0.discardOutbox(sent) }
         #expect(try cache.outboxEntries().map(\.state) == [.sending])
         #expect(try cache.entity(car)?["model"] == .string("X"))
-        try cache.write { try $0.failOutbox(sent, error: "model is too short") }
-        try cache.write { try $0.discardOutbox(sent) }
+        try cache.writeBlocking { try $0.failOutbox(sent, error: "model is too short") }
+        try cache.writeBlocking { try $0.discardOutbox(sent) }
         #expect(try cache.outboxEntries().isEmpty)
         #expect(try cache.entity(car)?["model"] == .string("Focus"))
     }
@@ -119,16 +119,18 @@ import Testing
             .init(name: "carID", value: .int(1)), .init(name: "make", value: .string("Ford")),
             .init(name: "model", value: .string("Theirs")),
         ]
-        try cache.write { try $0.conflictOutbox(mine, theirs: theirs, theirsEtag: "W/\"9\"", error: "changed") }
+        try cache.writeBlocking { try $0.conflictOutbox(mine, theirs: theirs, theirsEtag: "W/\"9\"", error: "changed") }
         #expect(try cache.outboxEntries().first?.state == .conflict)
         // Keep mine: queued again against their ETag, still showing mine
-        try cache.write { try $0.keepMine(mine) }
+        try cache.writeBlocking { try $0.keepMine(mine) }
         let kept = try #require(try cache.outboxEntries().first)
         #expect(kept.state == .pending && kept.baseEtag == "W/\"9\"" && kept.theirs == nil)
         #expect(try cache.entity(car)?["model"] == .string("Mine"))
         // Take theirs (after a second conflict): the car shows theirs, with their ETag, and nothing is queued
-        try cache.write { try $0.conflictOutbox(mine, theirs: theirs, theirsEtag: "W/\"10\"", error: "changed") }
-        try cache.write { try $0.takeTheirs(mine) }
+        try cache.writeBlocking {
+            try $0.conflictOutbox(mine, theirs: theirs, theirsEtag: "W/\"10\"", error: "changed")
+        }
+        try cache.writeBlocking { try $0.takeTheirs(mine) }
         let shown = try #require(try cache.entity(car))
         #expect(shown["model"] == .string("Theirs") && shown.etag == "W/\"10\"" && shown.pendingWrites == 0)
         #expect(try cache.outboxEntries().isEmpty)
@@ -138,7 +140,7 @@ import Testing
         let path = NSTemporaryDirectory() + "outbox-\(UUID().uuidString).sqlite"
         do {
             let cache = try CacheDatabase(path: path)
-            try cache.write { session in
+            try cache.writeBlocking { session in
                 try session.upsertEntity(
                     key: car, entitySet: "Car", type: nil, properties: [.init(name: "carID", value: .int(1))],
                     etag: nil, at: date, partial: false)
@@ -150,7 +152,7 @@ import Testing
         let reopened = try CacheDatabase(path: path)
         let entry = try #require(try reopened.outboxEntries().first)
         #expect(entry.state == .sending && entry.attempts == 1 && entry.firstSent == date && entry.requestID == "r9")
-        #expect(try reopened.write { try $0.dueOutboxEntries(at: date, limit: 5) }.count == 1)
+        #expect(try reopened.writeBlocking { try $0.dueOutboxEntries(at: date, limit: 5) }.count == 1)
     }
 }
 
@@ -158,7 +160,7 @@ extension OutboxTests {
     @Test func a_delete_leaves_its_list_and_relation_at_once_and_settling_removes_the_entity() throws {
         let cache = try cacheWithCar()
         let list = ListKey(canonical: "Car")
-        try cache.write { session in
+        try cache.writeBlocking { session in
             for id in 2...3 {
                 try session.upsertEntity(
                     key: "Car(\(id))", entitySet: "Car", type: nil,
@@ -173,7 +175,7 @@ extension OutboxTests {
                 parent: "Person(1)", navigation: "Cars", children: ["Car(1)", "Car(3)"], at: date)
         }
         // When Car(1) is deleted from the list
-        let id = try cache.write {
+        let id = try cache.writeBlocking {
             try $0.enqueueDelete(car, shownIn: ShownIn(list: list), requestID: "d1", at: date)
         }
         // Then the rows after it move up and the count follows, at once
@@ -182,16 +184,16 @@ extension OutboxTests {
         #expect(window.state?.totalCount == 2 && window.state?.isComplete == true)
         #expect(try cache.outboxEntries().first?.kind == .delete)
         // When the service settles it, the entity goes
-        try cache.write { try $0.settleOutbox(id, etag: nil) }
+        try cache.writeBlocking { try $0.settleOutbox(id, etag: nil) }
         #expect(try cache.entity(car) == nil && cache.outboxEntries().isEmpty)
         // And a delete from a relation takes it out of that relation
-        let second = try cache.write {
+        let second = try cache.writeBlocking {
             try $0.enqueueDelete(
                 "Car(3)", shownIn: ShownIn(parent: "Person(1)", navigation: "Cars"), requestID: "d2", at: date)
         }
         #expect(try cache.relationKeys("Person(1)", navigation: "Cars")?.keys == ["Car(1)"])
         // And a refused one puts it back to be fetched again (the relation is unknown until then)
-        try cache.write { try $0.failOutbox(second, error: "in use") }
+        try cache.writeBlocking { try $0.failOutbox(second, error: "in use") }
         #expect(try cache.relationKeys("Person(1)", navigation: "Cars") == nil)
         #expect(try cache.entity("Car(3)")?.pendingWrites == 0)
     }
@@ -205,9 +207,9 @@ extension OutboxTests {
             .init(name: "carID", value: .int(1)), .init(name: "make", value: .string("FORD")),
             .init(name: "model", value: .string("Theirs")),
         ]
-        try cache.write { try $0.conflictOutbox(id, theirs: theirs, theirsEtag: "W/\"9\"", error: "changed") }
+        try cache.writeBlocking { try $0.conflictOutbox(id, theirs: theirs, theirsEtag: "W/\"9\"", error: "changed") }
         // When the user edits the change and sends it again
-        try cache.write { try $0.resendOutbox(id, changes: [.init(name: "model", value: .string("Edited"))]) }
+        try cache.writeBlocking { try $0.resendOutbox(id, changes: [.init(name: "model", value: .string("Edited"))]) }
         // Then it is queued against their ETag, and the car shows their make with my edited model
         let entry = try #require(try cache.outboxEntries().first)
         #expect(entry.state == .pending && entry.baseEtag == "W/\"9\"" && entry.theirs == nil)
@@ -219,9 +221,9 @@ extension OutboxTests {
     @Test func an_edited_failed_change_shows_again_and_is_queued() throws {
         let cache = try cacheWithCar()
         let id = try update(cache, "model", "Too long", id: "r1")
-        try cache.write { try $0.failOutbox(id, error: "model takes at most 3 characters") }
+        try cache.writeBlocking { try $0.failOutbox(id, error: "model takes at most 3 characters") }
         #expect(try cache.entity(car)?["model"] == .string("Focus"))
-        try cache.write { try $0.resendOutbox(id, changes: [.init(name: "model", value: .string("Ka"))]) }
+        try cache.writeBlocking { try $0.resendOutbox(id, changes: [.init(name: "model", value: .string("Ka"))]) }
         let shown = try #require(try cache.entity(car))
         #expect(shown["model"] == .string("Ka") && shown.pendingWrites == 1)
         #expect(try cache.outboxEntries().first?.state == .pending && cache.outboxCounts() == OutboxCounts(pending: 1))
@@ -233,10 +235,10 @@ extension OutboxTests {
         let cache = try cacheWithCar()
         let id = try update(cache, "model", "Fiesta", id: "r1")
         let settled = date.addingTimeInterval(10)
-        try cache.write { try $0.settleOutbox(id, etag: "W/\"2\"", at: settled) }
+        try cache.writeBlocking { try $0.settleOutbox(id, etag: "W/\"2\"", at: settled) }
         // When a list page asked for before the write settled arrives after it, with the old model
         func arrive(requestedAt: Date, model: String) throws {
-            try cache.write { session in
+            try cache.writeBlocking { session in
                 try session.upsertEntity(
                     key: car, entitySet: "Car", type: nil,
                     properties: [.init(name: "carID", value: .int(1)), .init(name: "model", value: .string(model))],
@@ -258,7 +260,7 @@ extension OutboxTests {
         let cache = try cacheWithCar()
         let list = ListKey(canonical: "Car?long")
         let keys = (1...2_000).map { EntityKey(canonical: "Car(\($0))")! }
-        try cache.write { session in
+        try cache.writeBlocking { session in
             for (index, key) in keys.enumerated() where index > 0 {
                 try session.upsertEntity(
                     key: key, entitySet: "Car", type: nil,
@@ -269,7 +271,9 @@ extension OutboxTests {
                 list, offset: 0, entityKeys: keys, totalCount: 2_000, nextLink: nil, isLastPage: true, at: date)
         }
         // When the 700th row is deleted
-        try cache.write { try $0.enqueueDelete(keys[699], shownIn: ShownIn(list: list), requestID: "d", at: date) }
+        try cache.writeBlocking {
+            try $0.enqueueDelete(keys[699], shownIn: ShownIn(list: list), requestID: "d", at: date)
+        }
         // Then every row after it sits one place up, in order, and nothing else moved
         let window = try cache.listWindow(list, range: 0..<2_000)
         #expect(window.rows.count == 1_999)
@@ -286,7 +290,7 @@ extension OutboxTests {
         let newCar = EntityKey.temporary(in: "Car")
         let newLink = EntityKey.temporary(in: "PersonCar")
         let list = ListKey(canonical: "Car")
-        try cache.write { session in
+        try cache.writeBlocking { session in
             _ = try session.enqueueUpdate(
                 car, changes: [.init(name: "model", value: .string("Ka"))], requestID: "u", at: date)
             _ = try session.enqueueAction(car, operation: "Service", parameters: [], requestID: "a", at: date)
@@ -319,7 +323,7 @@ extension OutboxTests {
     @Test func a_row_without_what_its_kind_needs_is_read_as_incomplete_not_skipped() throws {
         // Given an unlink and an action whose rows lost what they need (nothing here writes such rows)
         let cache = try cacheWithCar()
-        try cache.write { session in
+        try cache.writeBlocking { session in
             _ = try session.enqueueUnlink(car, parent: "Person(3)", navigation: "Cars", requestID: "n", at: date)
             _ = try session.enqueueAction(car, operation: "Service", parameters: [], requestID: "a", at: date)
             try session.db.execute(sql: "UPDATE outbox SET parentKey = NULL WHERE kind = 'unlink'")

@@ -10,7 +10,7 @@ import Testing
     @Test func waits_of_ended_processes_end_and_those_of_live_ones_stand() throws {
         let cache = try CacheDatabase()
         let now = Date()
-        let ids = try cache.write { session in
+        let ids = try cache.writeBlocking { session in
             try (1...3).map { car -> Int64 in
                 let key = EntityKey(entitySet: "Car", value: .int(Int64(car)))
                 try session.upsertEntity(
@@ -21,9 +21,9 @@ import Testing
             }
         }
         // Given three writes told to wait a minute: by this (live) process, by one that has ended, by nobody known
-        let due = try cache.write { try $0.dueOutboxEntries(at: now, limit: 10, claimant: .thisProcess) }
+        let due = try cache.writeBlocking { try $0.dueOutboxEntries(at: now, limit: 10, claimant: .thisProcess) }
         #expect(due.count == 3)
-        try cache.write { session in
+        try cache.writeBlocking { session in
             for id in ids { try session.retryOutboxLater(id, error: "busy", due: now.addingTimeInterval(60)) }
             try session.db.execute(
                 sql: "UPDATE outbox SET waitSetBy = '2147483646:ended' WHERE id = ?", arguments: [ids[1]])
@@ -31,7 +31,7 @@ import Testing
         }
         #expect(try cache.outboxEntries().first { $0.id == ids[0] }?.nextAttemptAt != nil)
         // When a browser starts on the cache
-        try cache.write { try $0.makeWaitsOfEndedProcessesDue() }
+        try cache.writeBlocking { try $0.makeWaitsOfEndedProcessesDue() }
         // Then the live process's wait stands, the others are due now
         let entries = try cache.outboxEntries()
         #expect(entries.first { $0.id == ids[0] }?.nextAttemptAt != nil)

@@ -16,7 +16,7 @@ import Testing
         // Given Person(1) (fetched at 5) with two cars (relation fetched at 10); Car(1)'s services fetched at 3,
         // Car(2)'s at 7; no relation known for Person(1)/Friends
         let cache = try CacheDatabase()
-        try cache.write { session in
+        try cache.writeBlocking { session in
             try session.upsertEntity(
                 key: person, entitySet: "Person", type: nil, properties: [], etag: nil, at: at(5), partial: false)
             try session.replaceRelation(
@@ -35,7 +35,7 @@ import Testing
     @Test func a_path_follows_at_most_breadth_parents_per_hop_and_an_entity_not_cached_reads_nil() throws {
         // Given Person(1) not cached, its three cars, and services known for the first two only
         let cache = try CacheDatabase()
-        try cache.write { session in
+        try cache.writeBlocking { session in
             try session.replaceRelation(
                 parent: "Person(1)", navigation: "Cars", children: ["Car(1)", "Car(2)", "Car(3)"], at: at(10))
             try session.replaceRelation(parent: "Car(1)", navigation: "Services", children: [], at: at(9))
@@ -54,7 +54,7 @@ import Testing
         // Given Person(1)'s cars and Car(1)'s services, each stored damaged (not a JSON array) in turn
         for damaged in ["Person(1)", "Car(1)"] {
             let cache = try CacheDatabase()
-            try cache.write { session in
+            try cache.writeBlocking { session in
                 try session.replaceRelation(parent: "Person(1)", navigation: "Cars", children: ["Car(1)"], at: at(10))
                 try session.replaceRelation(parent: "Car(1)", navigation: "Services", children: [], at: at(9))
             }
@@ -72,7 +72,9 @@ import Testing
     @Test func a_person_without_cars_has_fresh_paths_through_them() throws {
         // Given Person(1) whose cars are known to be none
         let cache = try CacheDatabase()
-        try cache.write { try $0.replaceRelation(parent: "Person(1)", navigation: "Cars", children: [], at: at(4)) }
+        try cache.writeBlocking {
+            try $0.replaceRelation(parent: "Person(1)", navigation: "Cars", children: [], at: at(4))
+        }
         // When the path through the cars is read
         let read = try cache.pathFreshness(from: person, paths: [["Cars", "Services"]], breadth: 64)
         // Then it is as fresh as the (empty) relation: there is nothing further to fetch

@@ -19,7 +19,7 @@ import Testing
             "Tag('Zoë 🚗')", "Tag('')",
         ]
         let cache = try CacheDatabase()
-        try cache.write { session in
+        try cache.writeBlocking { session in
             for key in keys {
                 try session.upsertEntity(
                     key: key, entitySet: "Tag", type: nil, properties: [], etag: nil, at: date, partial: false)
@@ -40,7 +40,9 @@ import Testing
     @Test func a_damaged_relation_row_reads_as_unknown_and_integrity_names_it() throws {
         // Given a relation whose stored child keys are not a JSON array of strings
         let cache = try CacheDatabase()
-        try cache.write { try $0.replaceRelation(parent: "Person(1)", navigation: "Cars", children: [], at: date) }
+        try cache.writeBlocking {
+            try $0.replaceRelation(parent: "Person(1)", navigation: "Cars", children: [], at: date)
+        }
         try cache.writer.write { db in
             try db.execute(sql: "UPDATE relation SET childKeys = '[\"Car(1)\", 2' WHERE parentKey = 'Person(1)'")
         }
@@ -57,7 +59,7 @@ import Testing
         // pointing at an entity not cached; one link twice, one link not cached at all; and keys needing quoting
         let links: [EntityKey] = ["PC(1)", "PC(2)", "PC(3)", "PC('it''s')", "PC(5)", "PC(77)", "PC(1)", "PC(6)"]
         let cache = try CacheDatabase()
-        try cache.write { session in
+        try cache.writeBlocking { session in
             for key: EntityKey in [
                 "PC(1)", "PC(2)", "PC(3)", "PC('it''s')", "PC(5)", "PC(6)", "Car(1)", "Car(4)", "Maker(1)",
             ] {

@@ -23,7 +23,7 @@ import Testing
         // Given one transaction writing 100 cars, then cars 0..<70 again with new values (more
         // than a hundred upserts), and a relation replaced twice
         let cache = try CacheDatabase()
-        try cache.write { session in
+        try cache.writeBlocking { session in
             for id in 0..<100 { try upsert(session, id, id) }
             for id in 0..<70 { try upsert(session, id, 1_000 + id) }
             try session.replaceRelation(
@@ -46,7 +46,7 @@ import Testing
     @Test func a_partial_write_after_a_full_write_in_the_same_transaction_merges_into_it() throws {
         // Given one transaction that writes a car in full, then a $select response for it with another field
         let cache = try CacheDatabase()
-        try cache.write { session in
+        try cache.writeBlocking { session in
             try upsert(session, 1, 5)
             try upsert(session, 1, 9, partial: true, field: "m")
         }
@@ -63,7 +63,7 @@ import Testing
         // Given a 50-row list page then a last page of 10 rows at offset 40 in the same transaction
         let cache = try CacheDatabase()
         let key = ListRequest(entitySet: "Car").key
-        try cache.write { session in
+        try cache.writeBlocking { session in
             for id in 0..<50 { try upsert(session, id, id) }
             try session.writeListPage(
                 key, offset: 0, entityKeys: (0..<50).map { "Car(\($0))" }, totalCount: nil, nextLink: "next",

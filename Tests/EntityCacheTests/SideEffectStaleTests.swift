@@ -23,7 +23,7 @@ import Testing
     /// has a navigation named `PersonCar` too, naming car 7's key as text (it must not be taken for an ownership).
     func cache() throws -> CacheDatabase {
         let cache = try CacheDatabase()
-        try cache.write { session in
+        try cache.writeBlocking { session in
             let keys: [EntityKey] = [
                 "Person(1)", "Person(2)", "PersonCar(10)", "PersonCar(11)", "Car(7)", "Car(8)", "Link(1)",
             ]
@@ -54,7 +54,7 @@ import Testing
 
     @Test func a_path_through_a_relation_known_only_from_its_far_end_marks_only_the_relation_at_its_end() throws {
         let cache = try cache()
-        let marked = try cache.write { session in
+        let marked = try cache.writeBlocking { session in
             try session.markStale(from: "Car(7)", along: [Self.ownershipsOfCar], at: marking)
         }
         // Car 7's ownership's maintenance is not fresh; car 8's is as it was, as are the relations along the way
@@ -70,7 +70,7 @@ import Testing
 
     @Test func without_the_way_back_only_what_is_held_forward_is_reached() throws {
         let cache = try cache()
-        let forward = try cache.write { session in
+        let forward = try cache.writeBlocking { session in
             try session.markStale(
                 from: "Person(2)", along: [[NavigationHop("PersonCar"), NavigationHop("PersonCarMaintenance")]],
                 at: marking)
@@ -80,7 +80,7 @@ import Testing
         #expect(try fetchedAt(cache, "PersonCar(11)", "PersonCarMaintenance") == Date(timeIntervalSince1970: 0))
         #expect(try fetchedAt(cache, "PersonCar(10)", "PersonCarMaintenance") == date)
         // From the car with no way back named: its own relation is unknown, so nothing is reached
-        let none = try cache.write { session in
+        let none = try cache.writeBlocking { session in
             try session.markStale(
                 from: "Car(7)", along: [[NavigationHop("PersonCar"), NavigationHop("PersonCarMaintenance")]],
                 at: marking)
@@ -91,13 +91,13 @@ import Testing
     @Test func the_limit_stops_the_walk() throws {
         let cache = try cache()
         // (one entity per hop: person 1's one ownership is walked, and its maintenance marked)
-        let one = try cache.write { session in
+        let one = try cache.writeBlocking { session in
             try session.markStale(
                 from: "Person(1)", along: [[NavigationHop("PersonCar"), NavigationHop("PersonCarMaintenance")]],
                 at: marking, limit: 1)
         }
         #expect(one == ["PersonCar(10)"])
-        let none = try cache.write { session in
+        let none = try cache.writeBlocking { session in
             try session.markStale(
                 from: "Person(1)", along: [[NavigationHop("PersonCar"), NavigationHop("PersonCarMaintenance")]],
                 at: marking, limit: 0)
@@ -107,13 +107,13 @@ import Testing
 
     @Test func a_damaged_relation_row_is_passed_over_not_a_failure() throws {
         let cache = try cache()
-        try cache.write { session in
+        try cache.writeBlocking { session in
             try session.db.execute(
                 sql:
                     "UPDATE relation SET childKeys = 'not json' WHERE parentKey = 'PersonCar(11)' AND navigation = 'Car'"
             )
         }
-        let marked = try cache.write { session in
+        let marked = try cache.writeBlocking { session in
             try session.markStale(from: "Car(7)", along: [Self.ownershipsOfCar], at: marking)
         }
         #expect(marked == ["PersonCar(10)"])
@@ -121,11 +121,11 @@ import Testing
 
     @Test func an_answer_to_a_read_sent_before_the_marking_leaves_it_not_fresh_and_a_later_one_freshens_it() throws {
         let cache = try cache()
-        try cache.write { session in
+        try cache.writeBlocking { session in
             try session.markStale(from: "Car(7)", along: [Self.ownershipsOfCar], at: marking)
         }
         // Given an answer to a read sent before the action ran
-        try cache.write { session in
+        try cache.writeBlocking { session in
             try session.replaceRelation(
                 parent: "PersonCar(10)", navigation: "PersonCarMaintenance", children: ["Link(1)"],
                 at: marking.addingTimeInterval(1), requestedAt: marking.addingTimeInterval(-1))
@@ -134,7 +134,7 @@ import Testing
         #expect(try fetchedAt(cache, "PersonCar(10)", "PersonCarMaintenance") == Date(timeIntervalSince1970: 0))
         // And one sent after freshens it
         let later = marking.addingTimeInterval(3)
-        try cache.write { session in
+        try cache.writeBlocking { session in
             try session.replaceRelation(
                 parent: "PersonCar(10)", navigation: "PersonCarMaintenance", children: ["Link(1)", "Link(2)"],
                 at: later, requestedAt: marking.addingTimeInterval(2))

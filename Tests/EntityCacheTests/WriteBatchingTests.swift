@@ -2,6 +2,7 @@ import CarDealerTestSupport
 import Foundation
 import GRDB
 import ODataCore
+import Synchronization
 import Testing
 
 @testable import EntityCache
@@ -55,6 +56,39 @@ import Testing
         }
         #expect(error is Refused)
         #expect(try cache.entity("Car(7)") == nil)
+    }
+
+    @Test func a_queued_write_is_made_in_order_and_tells_its_caller_once_it_is_in() async throws {
+        // Given a cache file, and 20 writes queued without waiting, each setting the same row, write 5 throwing
+        let path = temporaryPath()
+        defer { _ = try? CacheDatabase.removeFiles(at: path) }
+        let cache = try CacheDatabase(path: path)
+        let told = Mutex<[Int: Bool]>([:])
+        let seen = Mutex<[Int: Int64]>([:])
+        for index in 0..<20 {
+            cache.enqueueWrite { [date] session in
+                try session.upsertEntity(
+                    key: "Car(1)", entitySet: "Car", type: nil,
+                    properties: [.init(name: "n", value: .int(Int64(index)))],
+                    etag: nil, at: date, partial: false)
+                if index == 5 { throw Refused() }
+            } then: { error in
+                told.withLock { $0[index] = error is Refused }
+                // (what the caller is told comes after its write is committed: a reader sees it or a later one)
+                if case .int(let n)? = try? cache.entity("Car(1)")?["n"] { seen.withLock { $0[index] = n } }
+            }
+        }
+        // When a write asked after them has been made
+        try await cache.write { [date] session in
+            try session.upsertEntity(
+                key: "Car(2)", entitySet: "Car", type: nil, properties: [], etag: nil, at: date, partial: false)
+        }
+        // Then the queued ones were made before it, in the order asked for, and each caller was told (write 5 of
+        // its own error, having left nothing)
+        #expect(try cache.entity("Car(1)")?["n"] == .int(19))
+        #expect(told.withLock { $0 }.count == 20)
+        #expect(told.withLock { $0 }.filter(\.value).map(\.key) == [5])
+        for (index, n) in seen.withLock({ $0 }) where index != 5 { #expect(n >= Int64(index)) }
     }
 
     @Test func a_lone_write_that_throws_leaves_nothing_behind() async throws {

@@ -111,7 +111,7 @@ struct SecretsAndExposureTests {
         let directory = try BuiltProducts.temporaryDirectory("reliability-secrets")
         let cachePath = directory + "/nested/cache.sqlite"
         let cache = try CacheDatabase(path: cachePath)
-        try cache.write {
+        try cache.writeBlocking {
             try $0.appendRequestLog(
                 RequestLogEntry(
                     url: "u", status: 200, bytes: 0, duration: 0, outcome: .fetched, startedAt: Date(), attempts: 1))

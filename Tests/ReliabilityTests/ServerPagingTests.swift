@@ -23,7 +23,7 @@ import Testing
         let decoder = PayloadDecoder(serviceRoot: "http://h/S.svc/")
         let first = try decoder.decode(
             Self.page(1...40, count: 120, next: "http://h/S.svc/Person?$top=10&$skiptoken=40"), entitySet: "Person")
-        try cache.write {
+        try cache.writeBlocking {
             try Normaliser().write(
                 first, for: .listPage(key, entitySet: "Person", offset: 0, requestedTop: 50), partial: false,
                 at: Date(), into: $0)
@@ -31,7 +31,7 @@ import Testing
 
         // When the `__next` page brings those 10 and, its `$top` spent, no further `__next`
         let second = try decoder.decode(Self.page(41...50, count: 120, next: nil), entitySet: "Person")
-        try cache.write {
+        try cache.writeBlocking {
             try Normaliser().write(
                 second, for: .listPage(key, entitySet: "Person", offset: 40, requestedTop: nil), partial: false,
                 at: Date(), into: $0)

@@ -35,7 +35,7 @@ import Testing
         let cache = try CacheDatabase()
         var configuration = SyncEngine.Configuration(serviceRoot: Self.root)
         configuration.writeRetry = RetryPolicy(maxAttempts: .max, baseDelay: 0.01, maxDelay: 0.05, budget: .infinity)
-        try cache.write { session in
+        try cache.writeBlocking { session in
             try session.upsertEntity(
                 key: "Car(1)", entitySet: "Car", type: nil,
                 properties: [.init(name: "carID", value: .int(1)), .init(name: "make", value: .string("Ford"))],

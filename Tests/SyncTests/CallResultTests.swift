@@ -20,7 +20,7 @@ import Testing
             : PayloadDecoder(serviceRoot: root, model: CarDealerModel.model)
         decoder.answersValues = true
         let payload = try decoder.decode(Array(text.utf8))
-        try cache.write {
+        try cache.writeBlocking {
             try Normaliser().write(
                 payload, for: .call(call, entitySet: "Person"), partial: false, at: date, into: $0)
         }

@@ -88,7 +88,7 @@ import Testing
         let cache = try CacheDatabase()
         var configuration = SyncEngine.Configuration(serviceRoot: Self.root)
         configuration.writeRetry = RetryPolicy(maxAttempts: .max, baseDelay: 0.01, maxDelay: 0.05, budget: .infinity)
-        try cache.write { session in
+        try cache.writeBlocking { session in
             try session.upsertEntity(
                 key: Self.active, entitySet: "Orders", type: nil,
                 properties: [

@@ -36,7 +36,7 @@ import Testing
 
     func engine(_ transport: FakeTransport) throws -> (SyncEngine, CacheDatabase) {
         let cache = try CacheDatabase()
-        try cache.write { session in
+        try cache.writeBlocking { session in
             try session.upsertEntity(
                 key: Self.order, entitySet: "Orders", type: nil,
                 properties: [

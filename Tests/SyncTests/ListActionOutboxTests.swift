@@ -201,13 +201,13 @@ import Testing
             "Cars", "Cars?$filter=make eq 'Ford'", "CarsX", "CarsByMake?make='Ford'", "Cars/NS.Estate",
             "Cars/NS.Estate?$orderby=make", "Cars(1)/Owners", "Cars/NS.Estate/Owners", "Cars/$count", "Cars/1/Owners",
         ].map(ListKey.init)
-        try cache.write { session in
+        try cache.writeBlocking { session in
             for key in keys {
                 try session.writeListPage(
                     key, offset: 0, entityKeys: ["Cars(1)"], totalCount: 1, nextLink: nil, isLastPage: true, at: at)
             }
         }
-        let marked = try cache.write { try $0.markListsStale(ofSet: "Cars", at: at.addingTimeInterval(10)) }
+        let marked = try cache.writeBlocking { try $0.markListsStale(ofSet: "Cars", at: at.addingTimeInterval(10)) }
         // (and its lists narrowed to a derived type; not a relation of one of them)
         #expect(
             Set(marked.map(\.canonical)) == [
@@ -218,13 +218,13 @@ import Testing
         #expect(try cache.listState(keys[2])?.fetchedAt == at)
         #expect(try cache.listState(keys[3])?.fetchedAt == at)
         // A page asked for before the marking, answered after: still not fresh; one asked for after: fresh
-        try cache.write { session in
+        try cache.writeBlocking { session in
             try session.writeListPage(
                 keys[0], offset: 0, entityKeys: ["Cars(1)"], totalCount: 1, nextLink: nil, isLastPage: true,
                 at: at.addingTimeInterval(11), requestedAt: at.addingTimeInterval(9))
         }
         #expect(try cache.listState(keys[0])?.fetchedAt == Date(timeIntervalSince1970: 0))
-        try cache.write { session in
+        try cache.writeBlocking { session in
             try session.writeListPage(
                 keys[0], offset: 0, entityKeys: ["Cars(1)"], totalCount: 1, nextLink: nil, isLastPage: true,
                 at: at.addingTimeInterval(13), requestedAt: at.addingTimeInterval(12))

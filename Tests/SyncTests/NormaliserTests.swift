@@ -13,7 +13,7 @@ import Testing
 
     func ingest(_ text: String, into cache: CacheDatabase, target: FetchTarget, partial: Bool = false) throws {
         let payload = try PayloadDecoder(serviceRoot: root, model: CarDealerModel.model).decode(Array(text.utf8))
-        try cache.write { try Normaliser().write(payload, for: target, partial: partial, at: date, into: $0) }
+        try cache.writeBlocking { try Normaliser().write(payload, for: target, partial: partial, at: date, into: $0) }
     }
 
     @Test func the_seed_payload_becomes_flat_rows_readable_through_the_link_entity() throws {

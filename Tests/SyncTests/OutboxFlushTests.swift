@@ -24,7 +24,7 @@ import Testing
     }
 
     func seedCar(_ cache: CacheDatabase) throws {
-        try cache.write { session in
+        try cache.writeBlocking { session in
             try session.upsertEntity(
                 key: "Car(1)", entitySet: "Car", type: nil,
                 properties: [

@@ -5,7 +5,8 @@ import Synchronization
 /// One cache database: a SQLite file (WAL, via `DatabasePool`) or an in-memory queue.
 ///
 /// Screens use the read API (`CacheDatabase+Reads`, `+Observation`); only Sync
-/// uses ``write(_:)``. The type is `Sendable`: GRDB's writers serialise their
+/// writes, through ``write(_:)`` (awaiting the commit) or ``enqueueWrite(_:then:)``
+/// (not waiting); tools and tests may ``writeBlocking(_:)``. The type is `Sendable`: GRDB's writers serialise their
 /// own access, and nothing else here is mutable.
 public final class CacheDatabase: Sendable {
     /// The underlying GRDB writer (a pool for files, a queue in memory).
@@ -110,9 +111,12 @@ public final class CacheDatabase: Sendable {
         statusBoard.publish(status)
     }
 
-    /// Runs `body` in one write transaction. Not part of ``CacheReader``: screens cannot write.
+    /// Runs `body` in one write transaction of its own, blocking the calling thread until it is committed: for
+    /// tools and tests, never for the fetcher or the outbox, which write through ``write(_:)``
+    /// or ``enqueueWrite(_:then:)`` and so never hold a thread of the shared pool while the writer is busy. Not
+    /// part of ``CacheReader``: screens cannot write.
     @discardableResult
-    public func write<T>(_ body: (CacheWriter) throws -> T) throws -> T {
+    public func writeBlocking<T>(_ body: (CacheWriter) throws -> T) throws -> T {
         try writer.write { db in
             let result = try body(CacheWriter(db: db))
             try Self.notifyWithoutRowIDChanges(db)
@@ -135,6 +139,26 @@ public final class CacheDatabase: Sendable {
     @discardableResult
     public func write<T: Sendable>(_ body: @escaping @Sendable (CacheWriter) throws -> T) async throws -> T {
         try await groupCommit.write { db in try body(CacheWriter(db: db)) }
+    }
+
+    /// Queues `body` behind the writes already asked for and returns at once, neither blocking nor suspending the
+    /// caller: for an actor whose step must end as it began (the fetcher recording a request it ended). Writes are
+    /// made in the order they were asked for, so a later ``write(_:)`` by the same caller
+    /// sees this one. `then` is called once the write is committed or has failed, off the caller's executor; a
+    /// caller whose waiters must see the write resumes them there. Not part of ``CacheReader``.
+    public func enqueueWrite(
+        _ body: @escaping @Sendable (CacheWriter) throws -> Void,
+        then done: @escaping @Sendable (Error?) -> Void = { _ in }
+    ) {
+        groupCommit.enqueue({ db in try body(CacheWriter(db: db)) }) { result in
+            if case .failure(let error) = result { done(error) } else { done(nil) }
+        }
+    }
+
+    /// Returns once every write asked for before it (``write(_:)``, ``enqueueWrite(_:then:)``) is committed or has
+    /// failed: an empty write behind them, as writes are made in the order asked for.
+    public func writesSettled() async {
+        _ = try? await groupCommit.write { _ in }
     }
 
     /// The counter behind ``changeCount``: every transaction the writer ends, committed or rolled back, whoever

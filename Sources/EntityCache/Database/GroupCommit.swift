@@ -54,35 +54,43 @@ final class GroupCommit: @unchecked Sendable {
     /// Runs `body` in a transaction shared with the writes queued beside it; returns once committed.
     func write<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, Error>) in
-            let item = Pending(
-                perform: { db, alone in
-                    do {
-                        let result: T
-                        if alone {
-                            result = try body(db)
-                        } else {
-                            var value: T?
-                            try db.inSavepoint {
-                                value = try body(db)
-                                return .commit
-                            }
-                            result = value!
-                        }
-                        return Reply(error: nil) { continuation.resume(returning: result) }
-                    } catch {
-                        return Reply(error: error) { continuation.resume(throwing: error) }
-                    }
-                },
-                abandon: { continuation.resume(throwing: $0) }
-            )
-            let start = queued.withLock { queued in
-                queued.pending.append(item)
-                guard !queued.isDraining else { return false }
-                queued.isDraining = true
-                return true
-            }
-            if start { queue.async { self.drain() } }
+            enqueue(body) { continuation.resume(with: $0) }
         }
+    }
+
+    /// Queues `body` behind the writes already queued and returns at once; `done` is told how it went once its
+    /// transaction is settled, on the writer's queue.
+    func enqueue<T: Sendable>(
+        _ body: @escaping @Sendable (Database) throws -> T, done: @escaping @Sendable (Result<T, Error>) -> Void
+    ) {
+        let item = Pending(
+            perform: { db, alone in
+                do {
+                    let result: T
+                    if alone {
+                        result = try body(db)
+                    } else {
+                        var value: T?
+                        try db.inSavepoint {
+                            value = try body(db)
+                            return .commit
+                        }
+                        result = value!
+                    }
+                    return Reply(error: nil) { done(.success(result)) }
+                } catch {
+                    return Reply(error: error) { done(.failure(error)) }
+                }
+            },
+            abandon: { done(.failure($0)) }
+        )
+        let start = queued.withLock { queued in
+            queued.pending.append(item)
+            guard !queued.isDraining else { return false }
+            queued.isDraining = true
+            return true
+        }
+        if start { queue.async { self.drain() } }
     }
 
     /// Writes groups until nothing is waiting.

@@ -19,17 +19,22 @@ extension SyncEngine {
         resumeIdleWaitersIfIdle()
     }
 
-    /// `r` on `screen`, which shows `request`: by the list's delta `link`.
+    /// `r` on `screen`, which shows `request`: by the list's delta `link`; the request log says how it went.
     func refresh(_ screen: ScreenID, list request: ListRequest, by link: String) async {
         let started = clock.now()
         var entry = RequestLogEntry(
             url: link, status: nil, bytes: 0, duration: 0, outcome: .failed, startedAt: started, attempts: 1,
             error: nil, method: "GET")
-        defer {
-            entry.duration = clock.now().timeIntervalSince(started)
-            let logged = entry
-            _ = try? cache.write { try $0.appendRequestLog(logged) }
-        }
+        await refresh(screen, list: request, by: link, logging: &entry)
+        entry.duration = clock.now().timeIntervalSince(started)
+        let logged = entry
+        _ = try? await cache.write { try $0.appendRequestLog(logged) }
+    }
+
+    /// The refresh itself, writing what it learns into the log `entry`.
+    private func refresh(
+        _ screen: ScreenID, list request: ListRequest, by link: String, logging entry: inout RequestLogEntry
+    ) async {
         do {
             // The answer may come in pages (`@odata.nextLink`): all of them, the link to keep on the last.
             var changes = ODataCollection()

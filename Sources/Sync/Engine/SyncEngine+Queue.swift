@@ -152,7 +152,11 @@ extension SyncEngine {
             error: report.error?.description, headers: report.headers
         )
         let parkedNow = parked[url] != nil
-        _ = try? cache.write { session in
+        // Queued, not awaited: this step ends as it began, with no other intent let in halfway. Whoever waits for
+        // the result is told once the log and the errors are in the cache.
+        let waiters = resultWaiters.removeValue(forKey: url) ?? []
+        let result = FetchResult(outcome: report.outcome, status: report.status, error: report.error)
+        cache.enqueueWrite { session in
             try session.appendRequestLog(log)
             // (a count refused leaves the list as it was: its rows are there, only its length is not known)
             if let key = target?.listKey, report.outcome == .failed, !parkedNow, !(target?.isListCount ?? false) {
@@ -170,10 +174,10 @@ extension SyncEngine {
                     try session.clearFetchErrors(subjects: subjects)
                 }
             }
+        } then: { _ in
+            for waiter in waiters { waiter.resume(returning: result) }
         }
         if let job = entry?.job, !report.deferred.isEmpty { fetchDeferred(report.deferred, for: job) }
-        let result = FetchResult(outcome: report.outcome, status: report.status, error: report.error)
-        for waiter in resultWaiters.removeValue(forKey: url) ?? [] { waiter.resume(returning: result) }
         if report.tailGaveNoRows, let key = target?.listKey { forwardOnly.insert(key) }
         if report.outcome == .fetched, case .listPage(let key, let set, 0, _)? = target {
             countIfUnknown(key, set: set)
@@ -192,7 +196,7 @@ extension SyncEngine {
             url: url, status: report.status, bytes: report.bytes, duration: report.duration, outcome: report.outcome,
             startedAt: now.addingTimeInterval(-report.duration), attempts: report.attempts,
             error: (report.error?.description ?? "HTTP \(report.status ?? 0)") + " (\(note))", headers: report.headers)
-        _ = try? cache.write { session in
+        cache.enqueueWrite { session in
             try session.appendRequestLog(log)
             if let fact { try session.learn(fact) }
         }
@@ -253,11 +257,13 @@ extension SyncEngine {
         let entry = RequestLogEntry(
             url: url, status: nil, bytes: 0, duration: 0, outcome: outcome, startedAt: clock.now(), attempts: 0
         )
-        _ = try? cache.write { try $0.appendRequestLog(entry) }
-        if outcome == .cancelled {
-            refreshing.remove(url)
+        let waiters = outcome == .cancelled ? resultWaiters.removeValue(forKey: url) ?? [] : []
+        if outcome == .cancelled { refreshing.remove(url) }
+        cache.enqueueWrite {
+            try $0.appendRequestLog(entry)
+        } then: { _ in
             let result = FetchResult(outcome: .cancelled, status: nil, error: nil)
-            for waiter in resultWaiters.removeValue(forKey: url) ?? [] { waiter.resume(returning: result) }
+            for waiter in waiters { waiter.resume(returning: result) }
         }
     }
 

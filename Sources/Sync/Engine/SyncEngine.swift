@@ -147,8 +147,9 @@ public actor SyncEngine {
         self.intents = continuation
         // Writes recorded before a restart carry on, at once: a wait for a retry ended with the process that set it
         // (its service may have answered since, and nothing else may ask it anything to find out). Done here, before
-        // any write this engine makes can set a wait of its own; another live browser's waits stand.
-        _ = try? cache.write { try $0.makeWaitsOfEndedProcessesDue() }
+        // any write this engine makes can set a wait of its own (writes are made in the order asked for, and the
+        // outbox's first look at what is due is one); another live browser's waits stand.
+        cache.enqueueWrite { try $0.makeWaitsOfEndedProcessesDue() }
         continuation.yield(.flushOutbox)
         // The fetcher is background work, and the tasks it starts inherit that: on Linux they run on threads at
         // nice 10, so that the keypresses of many sessions sharing a machine are not queued behind their
@@ -196,12 +197,15 @@ public actor SyncEngine {
         }
     }
 
-    /// Suspends until every intent sent so far is handled and nothing is queued or running.
-    /// Parked (offline) jobs do not count.
+    /// Suspends until every intent sent so far is handled, nothing is queued or running, and what the ended jobs
+    /// asked the cache to record (``CacheDatabase/enqueueWrite(_:then:)``) is in it. Parked (offline) jobs do not
+    /// count.
     public func waitUntilIdle() async {
         await flushIntents()
-        if queue.isEmpty && running.isEmpty && deltaRefreshes == 0 { return }
-        await withCheckedContinuation { idleWaiters.append($0) }
+        if !(queue.isEmpty && running.isEmpty && deltaRefreshes == 0) {
+            await withCheckedContinuation { idleWaiters.append($0) }
+        }
+        await cache.writesSettled()
     }
 
     /// Suspends until every intent sent so far has been handled (fetches may still run).
