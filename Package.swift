@@ -141,9 +141,11 @@ let package = Package(
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ]
         ),
-        // Helpers shared by test targets: a private tmux session, built products, a loopback listener.
+        // Helpers shared by test targets: a private tmux session, built products, a loopback listener, a scripted
+        // transport and clock, one way to make an engine.
         .target(
-            name: "CarDealerTestSupport", dependencies: ["ODataCore", "ODataHTTP", "EntityCache", "DemoServer"],
+            name: "CarDealerTestSupport",
+            dependencies: ["ODataCore", "ODataHTTP", "EntityCache", "DemoServer", "Sync"],
             path: "Tests/TestSupport"),
         .testTarget(name: "TerminalTests", dependencies: ["Terminal", "CarDealerTestSupport"]),
         // The gateway's own parts (limits, keys, auth) and the built binary behind the real OpenSSH client.

@@ -33,16 +33,15 @@ import Testing
 
     func engine(_ transport: FakeTransport) throws -> (SyncEngine, CacheDatabase) {
         let cache = try CacheDatabase()
-        var configuration = SyncEngine.Configuration(serviceRoot: Self.root)
-        configuration.writeRetry = RetryPolicy(maxAttempts: .max, baseDelay: 0.01, maxDelay: 0.05, budget: .infinity)
         try cache.writeBlocking { session in
             try session.upsertEntity(
                 key: "Car(1)", entitySet: "Car", type: nil,
                 properties: [.init(name: "carID", value: .int(1)), .init(name: "make", value: .string("Ford"))],
                 etag: "W/\"1\"", at: date, partial: false)
         }
-        let engine = SyncEngine(
-            configuration: configuration, cache: cache, transport: transport, model: try Self.model())
+        let engine = try SyncEngine.forTesting(
+            root: Self.root, transport: transport, model: try Self.model(), cache: cache, clock: SystemClock()
+        ) { $0.writeRetry = .quickWrites }
         return (engine, cache)
     }
 

@@ -42,9 +42,8 @@ import Testing
         let opened = try await MetadataLoader.open(root: root, transport: transport.inner) { _ in
             directory + "/cache.sqlite"
         }
-        let engine = SyncEngine(
-            configuration: SyncEngine.Configuration(serviceRoot: root), cache: opened.cache, transport: transport,
-            model: opened.model)
+        let engine = try SyncEngine.forTesting(
+            root: root, transport: transport, model: opened.model, cache: opened.cache, clock: SystemClock())
         do {
             try await body(server, root, engine, transport)
         } catch {

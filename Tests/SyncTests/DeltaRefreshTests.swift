@@ -31,9 +31,8 @@ import Testing
             directory + "/cache.sqlite"
         }
         #expect(opened.model.entitySet(named: "Car")?.tracksChanges == true)
-        let engine = SyncEngine(
-            configuration: SyncEngine.Configuration(serviceRoot: root), cache: opened.cache, transport: transport,
-            model: opened.model)
+        let engine = try SyncEngine.forTesting(
+            root: root, transport: transport, model: opened.model, cache: opened.cache, clock: SystemClock())
         do {
             try await body(root, engine, transport)
         } catch {

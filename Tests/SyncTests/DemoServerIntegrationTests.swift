@@ -1,3 +1,4 @@
+import CarDealerTestSupport
 import DemoServer
 import EntityCache
 import Foundation
@@ -40,13 +41,16 @@ import Testing
         _ server: RunningDemoServer, dialect: ODataDialect, path: String, retry: RetryPolicy = RetryPolicy(),
         pageSize: Int = 50
     ) async throws -> SyncEngine {
-        var configuration = SyncEngine.Configuration(serviceRoot: root(server, dialect))
-        configuration.retry = retry
-        configuration.pageSize = pageSize
         let transport = HTTPClientTransport(timeout: 10)
         let opened = try await MetadataLoader.open(root: root(server, dialect), transport: transport) { _ in path }
         #expect(opened.model.dialect == dialect)
-        return SyncEngine(configuration: configuration, cache: opened.cache, transport: transport, model: opened.model)
+        return try SyncEngine.forTesting(
+            root: root(server, dialect), transport: transport, model: opened.model, cache: opened.cache,
+            clock: SystemClock()
+        ) {
+            $0.retry = retry
+            $0.pageSize = pageSize
+        }
     }
 
     @Test(arguments: ODataDialect.allCases)

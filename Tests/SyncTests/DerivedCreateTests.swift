@@ -33,9 +33,7 @@ import Testing
                 ##"{"@odata.type":"#W.Mechanic","staffID":5,"name":"Gus","certified":"2024-01-31"}"##, status: 201)
         }
         let cache = try CacheDatabase()
-        let engine = SyncEngine(
-            configuration: SyncEngine.Configuration(serviceRoot: Self.root), cache: cache, transport: transport,
-            model: Self.model, clock: ManualClock(autoAdvance: true), random: { 0.5 })
+        let engine = try SyncEngine.forTesting(root: Self.root, transport: transport, model: Self.model, cache: cache)
         await transport.hold()
         let day = ODataInstant(millisecondsSince1970: 1_706_659_200_000)  // 2024-01-31
         engine.create(

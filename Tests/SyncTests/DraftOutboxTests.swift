@@ -86,8 +86,6 @@ import Testing
 
     func engine(_ transport: FakeTransport) throws -> (SyncEngine, CacheDatabase) {
         let cache = try CacheDatabase()
-        var configuration = SyncEngine.Configuration(serviceRoot: Self.root)
-        configuration.writeRetry = RetryPolicy(maxAttempts: .max, baseDelay: 0.01, maxDelay: 0.05, budget: .infinity)
         try cache.writeBlocking { session in
             try session.upsertEntity(
                 key: Self.active, entitySet: "Orders", type: nil,
@@ -96,9 +94,9 @@ import Testing
                     .init(name: "IsActiveEntity", value: .bool(true)),
                 ], etag: "W/\"1\"", at: Date(), partial: false)
         }
-        let engine = SyncEngine(
-            configuration: configuration, cache: cache, transport: transport, model: Self.model,
-            clock: ManualClock(autoAdvance: true), random: { 0.5 })
+        let engine = try SyncEngine.forTesting(
+            root: Self.root, transport: transport, model: Self.model, cache: cache
+        ) { $0.writeRetry = .quickWrites }
         return (engine, cache)
     }
 

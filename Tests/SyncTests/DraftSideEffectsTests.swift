@@ -33,9 +33,7 @@ import Testing
     func opened() async throws -> (SyncEngine, CacheDatabase, FakeTransport) {
         let transport = Self.service()
         let cache = try CacheDatabase()
-        let engine = SyncEngine(
-            configuration: SyncEngine.Configuration(serviceRoot: Self.root), cache: cache, transport: transport,
-            model: Self.model, clock: ManualClock(autoAdvance: true), random: { 0.5 })
+        let engine = try SyncEngine.forTesting(root: Self.root, transport: transport, model: Self.model, cache: cache)
         engine.editDraft(of: Self.active, etag: "W/\"1\"")
         #expect(try await eventually { try cache.entity(Self.draft)?["total"] == .int(7) })
         return (engine, cache, transport)

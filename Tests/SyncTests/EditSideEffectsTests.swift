@@ -44,9 +44,7 @@ import Testing
                     .init(name: "total", value: .int(7)), .init(name: "IsActiveEntity", value: .bool(true)),
                 ], etag: "W/\"1\"", at: Date(), partial: false)
         }
-        let engine = SyncEngine(
-            configuration: SyncEngine.Configuration(serviceRoot: Self.root), cache: cache, transport: transport,
-            model: Self.model, clock: ManualClock(autoAdvance: true), random: { 0.5 })
+        let engine = try SyncEngine.forTesting(root: Self.root, transport: transport, model: Self.model, cache: cache)
         return (engine, cache)
     }
 
@@ -106,9 +104,9 @@ import Testing
                     .init(name: "total", value: .int(7)), .init(name: "IsActiveEntity", value: .bool(true)),
                 ], etag: "W/\"1\"", at: Date(), partial: false)
         }
-        let engine = SyncEngine(
-            configuration: SyncEngine.Configuration(serviceRoot: root), cache: cache,
-            transport: try HTTPClientTransport(serviceRoot: root, environment: [:], timeout: 5), model: Self.model)
+        let engine = try SyncEngine.forTesting(
+            root: root, transport: try HTTPClientTransport(serviceRoot: root, environment: [:], timeout: 5),
+            model: Self.model, cache: cache, clock: SystemClock())
         // When the title is changed
         engine.save(EntityChange(key: order, changes: [.init(name: "title", value: .string("New"))]))
         // Then the total the service worked out is read and shown, after the change

@@ -54,11 +54,10 @@ import Testing
                     close: true), close: true)
         }
         let cache = try CacheDatabase()
-        var configuration = SyncEngine.Configuration(serviceRoot: server.url("/svc/"))
-        configuration.writeRetry = RetryPolicy(maxAttempts: .max, baseDelay: 30, maxDelay: 60, budget: .infinity)
-        let engine = SyncEngine(
-            configuration: configuration, cache: cache, transport: HTTPClientTransport(timeout: 5),
-            model: CarDealerModel.model)
+        let engine = try SyncEngine.forTesting(
+            root: server.url("/svc/"), transport: HTTPClientTransport(timeout: 5), model: CarDealerModel.model,
+            cache: cache, clock: SystemClock()
+        ) { $0.writeRetry = RetryPolicy(maxAttempts: .max, baseDelay: 30, maxDelay: 60, budget: .infinity) }
         return (engine, cache, server)
     }
 

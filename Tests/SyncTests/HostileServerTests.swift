@@ -37,9 +37,8 @@ import Testing
             serviceRoot: root, environment: [:], timeout: timeout, requestTimeout: requestTimeout,
             credentials: Credentials(authorization: secret)
         )
-        var configuration = SyncEngine.Configuration(serviceRoot: root)
-        configure(&configuration)
-        return SyncEngine(configuration: configuration, cache: try CacheDatabase(), transport: transport, model: model)
+        return try SyncEngine.forTesting(
+            root: root, transport: transport, model: model, clock: SystemClock(), configure: configure)
     }
 
     static let people = ListRequest(entitySet: "Person")

@@ -1,3 +1,4 @@
+import CarDealerTestSupport
 import EntityCache
 import Testing
 

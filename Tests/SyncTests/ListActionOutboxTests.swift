@@ -67,9 +67,7 @@ import Testing
     }
 
     func makeEngine(_ transport: FakeTransport) throws -> SyncEngine {
-        SyncEngine(
-            configuration: SyncEngine.Configuration(serviceRoot: Self.root), cache: try CacheDatabase(),
-            transport: transport, model: Self.model, clock: ManualClock(autoAdvance: true), random: { 0.5 })
+        try SyncEngine.forTesting(root: Self.root, transport: transport, model: Self.model)
     }
 
     @Test func an_action_on_the_service_goes_once_to_its_import_and_reads_nothing_after() async throws {

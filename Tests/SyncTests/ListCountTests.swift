@@ -51,10 +51,10 @@ import Testing
     static func engine(_ service: ScriptedHTTPServer, model: ServiceModel) throws -> SyncEngine {
         let root = service.url("/svc/")
         let transport = try HTTPClientTransport(serviceRoot: root, environment: [:], timeout: 5)
-        var configuration = SyncEngine.Configuration(serviceRoot: root)
-        configuration.pageSize = 20
-        configuration.prefetch = false
-        return SyncEngine(configuration: configuration, cache: try CacheDatabase(), transport: transport, model: model)
+        return try SyncEngine.forTesting(root: root, transport: transport, model: model, clock: SystemClock()) {
+            $0.pageSize = 20
+            $0.prefetch = false
+        }
     }
 
     static let people = ListRequest(entitySet: "Person", filter: "lastName ne 'X'")

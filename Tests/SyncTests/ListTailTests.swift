@@ -44,13 +44,11 @@ import Testing
     }
 
     func engine(_ transport: FakeTransport) throws -> SyncEngine {
-        var configuration = SyncEngine.Configuration(serviceRoot: Self.root)
-        configuration.pageSize = 10
-        configuration.tailThreshold = 20
-        configuration.prefetch = false
-        return SyncEngine(
-            configuration: configuration, cache: try CacheDatabase(), transport: transport,
-            model: CarDealerModel.model, clock: ManualClock(autoAdvance: true), random: { 0.5 })
+        try SyncEngine.forTesting(root: Self.root, transport: transport, model: CarDealerModel.model) {
+            $0.pageSize = 10
+            $0.tailThreshold = 20
+            $0.prefetch = false
+        }
     }
 
     /// Shows the first rows, then the last ten; the positions 90..<100 and the requests sent.

@@ -42,9 +42,7 @@ import Testing
 
     func engine(_ transport: FakeTransport) throws -> (SyncEngine, CacheDatabase) {
         let cache = try CacheDatabase()
-        let engine = SyncEngine(
-            configuration: SyncEngine.Configuration(serviceRoot: Self.root), cache: cache, transport: transport,
-            model: Self.model, clock: ManualClock(autoAdvance: true), random: { 0.5 })
+        let engine = try SyncEngine.forTesting(root: Self.root, transport: transport, model: Self.model, cache: cache)
         return (engine, cache)
     }
 

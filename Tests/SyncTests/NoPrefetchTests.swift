@@ -41,12 +41,10 @@ import Testing
     }
 
     func makeEngine(_ transport: FakeTransport, prefetch: Bool) throws -> SyncEngine {
-        var configuration = SyncEngine.Configuration(serviceRoot: Self.root)
-        configuration.pageSize = 10
-        configuration.prefetch = prefetch
-        return SyncEngine(
-            configuration: configuration, cache: try CacheDatabase(), transport: transport,
-            model: CarDealerModel.model, clock: ManualClock(autoAdvance: true), random: { 0.5 })
+        try SyncEngine.forTesting(root: Self.root, transport: transport, model: CarDealerModel.model) {
+            $0.pageSize = 10
+            $0.prefetch = prefetch
+        }
     }
 
     /// Shows the people list, rests the cursor on person 3, waits, then drills into their cars.

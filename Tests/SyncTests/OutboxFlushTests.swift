@@ -16,10 +16,9 @@ import Testing
 
     func engine(_ transport: FakeTransport, cache: CacheDatabase? = nil) throws -> (SyncEngine, CacheDatabase) {
         let cache = try cache ?? CacheDatabase()
-        var configuration = SyncEngine.Configuration(serviceRoot: Self.root)
-        configuration.writeRetry = RetryPolicy(maxAttempts: .max, baseDelay: 0.01, maxDelay: 0.05, budget: .infinity)
-        let engine = SyncEngine(
-            configuration: configuration, cache: cache, transport: transport, model: CarDealerModel.model)
+        let engine = try SyncEngine.forTesting(
+            root: Self.root, transport: transport, model: CarDealerModel.model, cache: cache, clock: SystemClock()
+        ) { $0.writeRetry = .quickWrites }
         return (engine, cache)
     }
 
@@ -449,9 +448,8 @@ extension OutboxFlushTests {
         let transport = FakeTransport { _, _ in TransportResponse(status: 503, headers: ["retry-after": later]) }
         let cache = try CacheDatabase()
         try seedCar(cache)
-        let engine = SyncEngine(
-            configuration: SyncEngine.Configuration(serviceRoot: Self.root), cache: cache, transport: transport,
-            model: CarDealerModel.model, clock: clock, random: { 0.5 })
+        let engine = try SyncEngine.forTesting(
+            root: Self.root, transport: transport, model: CarDealerModel.model, cache: cache, clock: clock)
         engine.save(Self.change)
         await engine.flushIntents()
         #expect(try await eventually { try cache.outboxEntries().first?.nextAttemptAt != nil })

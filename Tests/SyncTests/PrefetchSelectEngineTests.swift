@@ -34,13 +34,11 @@ import Testing
         """#
 
     func engine(_ transport: FakeTransport, select: Bool = true) throws -> SyncEngine {
-        var configuration = SyncEngine.Configuration(serviceRoot: Self.root)
-        configuration.pageSize = 10
-        configuration.selectPrefetch = select
-        configuration.profile = PrefetchHints(drillPaths: [["PersonCar", "Car"]], shown: ["Car": ["make"]])
-        return SyncEngine(
-            configuration: configuration, cache: try CacheDatabase(), transport: transport,
-            model: CarDealerModel.model, clock: ManualClock(autoAdvance: true), random: { 0.5 })
+        try SyncEngine.forTesting(root: Self.root, transport: transport, model: CarDealerModel.model) {
+            $0.pageSize = 10
+            $0.selectPrefetch = select
+            $0.profile = PrefetchHints(drillPaths: [["PersonCar", "Car"]], shown: ["Car": ["make"]])
+        }
     }
 
     @Test func a_page_asks_its_next_screen_cut_and_a_detail_screen_fetches_the_rest() async throws {

@@ -34,11 +34,13 @@ import Testing
         return cache
     }
 
-    func engine(_ transport: FakeTransport, cache: CacheDatabase, probe: Double = 5) -> SyncEngine {
-        var configuration = SyncEngine.Configuration(serviceRoot: Self.root)
-        configuration.offlineProbeInterval = probe
-        configuration.retry = RetryPolicy(maxAttempts: 1)
-        return SyncEngine(configuration: configuration, cache: cache, transport: transport, model: CarDealerModel.model)
+    func engine(_ transport: FakeTransport, cache: CacheDatabase, probe: Double = 5) throws -> SyncEngine {
+        try SyncEngine.forTesting(
+            root: Self.root, transport: transport, model: CarDealerModel.model, cache: cache, clock: SystemClock()
+        ) {
+            $0.offlineProbeInterval = probe
+            $0.retry = RetryPolicy(maxAttempts: 1)
+        }
     }
 
     @Test func a_write_waiting_out_a_backoff_goes_at_the_services_first_answer() async throws {
@@ -50,7 +52,7 @@ import Testing
                 : TransportResponse(status: 204)
         }
         // When a fetcher starts on it and a screen's list is read (the service answers)
-        let engine = engine(transport, cache: cache)
+        let engine = try engine(transport, cache: cache)
         await engine.flushIntents()
         #expect(await transport.requests.isEmpty)  // (starting sent nothing: the wait stands)
         engine.screenDidShow(.list(Self.cars), visible: 0..<20, screen: ScreenID(1))
@@ -77,7 +79,7 @@ import Testing
             return request.method == .get ? json(#"{"d":{"results":[]}}"#) : TransportResponse(status: 204)
         }
         // (one try per read: the refused one is not tried again before the fetcher goes offline)
-        let engine = engine(transport, cache: cache, probe: 60)
+        let engine = try engine(transport, cache: cache, probe: 60)
         #expect(try await eventually { try cache.outboxEntries().isEmpty })
         engine.screenDidShow(.list(Self.cars), visible: 0..<20, screen: ScreenID(1))
         #expect(try await eventually { try !cache.syncStatus().isOnline })

@@ -40,11 +40,9 @@ import Testing
     }
 
     func engine(_ transport: FakeTransport) throws -> SyncEngine {
-        var configuration = SyncEngine.Configuration(serviceRoot: Self.root)
-        configuration.writeRetry = RetryPolicy(maxAttempts: .max, baseDelay: 0.01, maxDelay: 0.05, budget: .infinity)
-        return SyncEngine(
-            configuration: configuration, cache: try CacheDatabase(), transport: transport,
-            model: CarDealerModel.model)
+        try SyncEngine.forTesting(
+            root: Self.root, transport: transport, model: CarDealerModel.model, clock: SystemClock()
+        ) { $0.writeRetry = .quickWrites }
     }
 
     /// Adds a BMW to Person(1)'s cars and waits for the ownership's refusal.

@@ -29,9 +29,8 @@ import Testing
             let root = server.url("/svc/")
             let transport = try HTTPClientTransport(
                 serviceRoot: root, environment: [:], timeout: 30, maxBodyBytes: maxBodyBytes)
-            engine = SyncEngine(
-                configuration: SyncEngine.Configuration(serviceRoot: root), cache: try CacheDatabase(),
-                transport: transport, model: CarDealerModel.model)
+            engine = try SyncEngine.forTesting(
+                root: root, transport: transport, model: CarDealerModel.model, clock: SystemClock())
         }
 
         func file(_ name: String) -> String { directory + "/" + name }

@@ -29,11 +29,9 @@ import Testing
         _ transport: FakeTransport, clock: ManualClock = ManualClock(autoAdvance: true),
         cache: CacheDatabase? = nil
     ) throws -> SyncEngine {
-        var configuration = SyncEngine.Configuration(serviceRoot: Self.root)
-        configuration.pageSize = 10
-        return SyncEngine(
-            configuration: configuration, cache: try cache ?? CacheDatabase(), transport: transport,
-            model: CarDealerModel.model, clock: clock, random: { 0.5 })
+        try SyncEngine.forTesting(
+            root: Self.root, transport: transport, model: CarDealerModel.model, cache: cache, clock: clock
+        ) { $0.pageSize = 10 }
     }
 
     @Test func after_the_first_page_settles_opening_a_person_and_their_cars_makes_no_request() async throws {

@@ -58,16 +58,14 @@ import Testing
         }
     }
 
-    func makeEngine(_ transport: FakeTransport, cache: CacheDatabase) -> SyncEngine {
-        SyncEngine(
-            configuration: SyncEngine.Configuration(serviceRoot: Self.root), cache: cache, transport: transport,
-            model: Self.model, clock: ManualClock(autoAdvance: true), random: { 0.5 })
+    func makeEngine(_ transport: FakeTransport, cache: CacheDatabase) throws -> SyncEngine {
+        try SyncEngine.forTesting(root: Self.root, transport: transport, model: Self.model, cache: cache)
     }
 
     @Test func a_refused_nested_expand_is_asked_again_one_level_deep_and_remembered() async throws {
         let transport = makeTransport()
         let cache = try CacheDatabase()
-        let engine = makeEngine(transport, cache: cache)
+        let engine = try makeEngine(transport, cache: cache)
         // When the order's lines and their products are asked for in one request
         let nested = await engine.builder.url(
             ResourcePath(Self.order), QueryOptions(expand: ["Lines", "Lines/Product"]))
@@ -85,7 +83,7 @@ import Testing
         #expect(try cache.entity(Self.order)?.etag == "W/\"1\"")
         // And a later session on this cache asks one level deep from the start
         #expect(try cache.serviceFacts().contains(.refusesNestedExpand))
-        let later = makeEngine(makeTransport(), cache: cache)
+        let later = try makeEngine(makeTransport(), cache: cache)
         #expect(
             await later.builder.url(ResourcePath(Self.order), QueryOptions(expand: ["Lines", "Lines/Product"]))
                 == Self.root + "Orders(7)?$expand=Lines")
@@ -98,7 +96,7 @@ import Testing
                     + #"{"order":7,"position":2,"product":"oil"}]}"#)
         }
         let cache = try CacheDatabase()
-        let engine = makeEngine(transport, cache: cache)
+        let engine = try makeEngine(transport, cache: cache)
         engine.screenDidShow(.list(ListRequest(entitySet: "Lines")), visible: 0..<5, screen: ScreenID(1))
         await engine.waitUntilIdle()
         let first = try #require(await transport.requests.first?.url)

@@ -1,32 +1,32 @@
 import Foundation
 import ODataCore
 
-@testable import Sync
+import Sync
 
 /// A scripted transport: answers by URL through a handler, counts and records requests,
 /// and can hold requests until released (to make concurrency observable without sleeps).
-actor FakeTransport: ODataTransport {
-    typealias Handler = @Sendable (TransportRequest, Int) throws -> TransportResponse
+public actor FakeTransport: ODataTransport {
+    public typealias Handler = @Sendable (TransportRequest, Int) throws -> TransportResponse
 
     private var handler: Handler
-    private(set) var requests: [TransportRequest] = []
+    public private(set) var requests: [TransportRequest] = []
     private var held = false
     private var holdOnly: (@Sendable (TransportRequest) -> Bool)?
     private var holders: [CheckedContinuation<Void, Never>] = []
 
-    init(handler: @escaping Handler) {
+    public init(handler: @escaping Handler) {
         self.handler = handler
     }
 
-    func setHandler(_ handler: @escaping Handler) { self.handler = handler }
+    public func setHandler(_ handler: @escaping Handler) { self.handler = handler }
 
     /// While held, requests wait (counted) until ``release()``.
-    func hold() { held = true }
+    public func hold() { held = true }
 
     /// Only the requests `only` picks wait, until ``release()``.
-    func hold(only: @escaping @Sendable (TransportRequest) -> Bool) { holdOnly = only }
+    public func hold(only: @escaping @Sendable (TransportRequest) -> Bool) { holdOnly = only }
 
-    func release() {
+    public func release() {
         held = false
         holdOnly = nil
         let waiting = holders
@@ -34,11 +34,11 @@ actor FakeTransport: ODataTransport {
         for holder in waiting { holder.resume() }
     }
 
-    var waitingCount: Int { holders.count }
+    public var waitingCount: Int { holders.count }
 
-    func count(of url: String) -> Int { requests.filter { $0.url == url }.count }
+    public func count(of url: String) -> Int { requests.filter { $0.url == url }.count }
 
-    nonisolated func send(_ request: TransportRequest) async throws -> TransportResponse {
+    public nonisolated func send(_ request: TransportRequest) async throws -> TransportResponse {
         let number = await record(request)
         if await isHeld(request) { await wait() }
         try Task.checkCancellation()
@@ -62,20 +62,20 @@ actor FakeTransport: ODataTransport {
 }
 
 /// A clock whose sleeps are recorded and end only when the test advances time.
-actor ManualClock: SyncClock {
+public actor ManualClock: SyncClock {
     private var current = Date(timeIntervalSince1970: 1_700_000_000)
-    private(set) var sleeps: [Double] = []
+    public private(set) var sleeps: [Double] = []
     private var sleepers: [(deadline: Date, continuation: CheckedContinuation<Void, Never>)] = []
     private let autoAdvance: Bool
 
     /// With `autoAdvance`, every sleep returns at once (after moving time on).
-    init(autoAdvance: Bool = false) {
+    public init(autoAdvance: Bool = false) {
         self.autoAdvance = autoAdvance
     }
 
-    nonisolated func now() -> Date { Date(timeIntervalSince1970: 1_700_000_000) }
+    public nonisolated func now() -> Date { Date(timeIntervalSince1970: 1_700_000_000) }
 
-    func sleep(seconds: Double) async throws {
+    public func sleep(seconds: Double) async throws {
         sleeps.append(seconds)
         if autoAdvance { return }
         let deadline = current.addingTimeInterval(seconds)
@@ -83,9 +83,9 @@ actor ManualClock: SyncClock {
         try Task.checkCancellation()
     }
 
-    var pendingSleeps: Int { sleepers.count }
+    public var pendingSleeps: Int { sleepers.count }
 
-    func advance(by seconds: Double) {
+    public func advance(by seconds: Double) {
         current = current.addingTimeInterval(seconds)
         let due = sleepers.filter { $0.deadline <= current }
         sleepers.removeAll { $0.deadline <= current }
@@ -93,6 +93,6 @@ actor ManualClock: SyncClock {
     }
 }
 
-func json(_ text: String, status: Int = 200, etag: String? = nil) -> TransportResponse {
+public func json(_ text: String, status: Int = 200, etag: String? = nil) -> TransportResponse {
     TransportResponse(status: status, headers: etag.map { ["etag": $0] } ?? [:], body: Array(text.utf8))
 }
