@@ -158,3 +158,19 @@ extension BrowserEnvironment {
         return database
     }
 }
+
+extension BrowserApp {
+    /// The app on a headless terminal of `size`, showing `root` (the people list unless given), its first frame
+    /// drawn unless `present` is false: how a screen test starts.
+    static func presented(
+        _ environment: BrowserEnvironment, size: TerminalSize, root: (any ScreenController)? = nil,
+        present: Bool = true
+    ) -> (BrowserApp, HeadlessTerminal) {
+        let terminal = HeadlessTerminal(size: size)
+        let app = BrowserApp(
+            terminal: terminal, environment: environment,
+            root: root ?? EntityListController(environment: environment, entitySet: "Person"))
+        if present { app.presentIfNeeded() }
+        return (app, terminal)
+    }
+}

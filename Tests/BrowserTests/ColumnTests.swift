@@ -29,11 +29,7 @@ import Testing
         let environment = BrowserEnvironment(
             cache: cache, intents: RecordingIntents(), model: try CarDealerModel.plainModel,
             profile: DisplayProfile(root: nil, sets: [:]))
-        let terminal = HeadlessTerminal(size: TerminalSize(columns: columns, rows: 10))
-        let app = BrowserApp(
-            terminal: terminal, environment: environment,
-            root: EntityListController(environment: environment, entitySet: "Person"))
-        app.presentIfNeeded()
+        let (app, terminal) = BrowserApp.presented(environment, size: TerminalSize(columns: columns, rows: 10))
         return (app, terminal)
     }
 
@@ -120,11 +116,7 @@ import Testing
         let environment = BrowserEnvironment(
             cache: cache, intents: RecordingIntents(), model: model,
             profile: DisplayProfile.defaults(for: model))
-        let terminal = HeadlessTerminal(size: TerminalSize(columns: 100, rows: 8))
-        let app = BrowserApp(
-            terminal: terminal, environment: environment,
-            root: EntityListController(environment: environment, entitySet: "Person"))
-        app.presentIfNeeded()
+        let (_, terminal) = BrowserApp.presented(environment, size: TerminalSize(columns: 100, rows: 8))
         return terminal
     }
 

@@ -98,11 +98,7 @@ import Testing
         let environment = BrowserEnvironment(
             cache: cache, intents: RecordingIntents(), model: try CarDealerModel.plainModel,
             profile: DisplayProfile(root: nil, sets: [:]))
-        let terminal = HeadlessTerminal(size: TerminalSize(columns: 100, rows: 16))
-        let app = BrowserApp(
-            terminal: terminal, environment: environment,
-            root: EntityListController(environment: environment, entitySet: "Person"))
-        app.presentIfNeeded()
+        let (app, _) = BrowserApp.presented(environment, size: TerminalSize(columns: 100, rows: 16))
         // When Enter opens Ann, her PersonCar navigation, its first row, and that link's Car navigation
         _ = app.handle([.key(.enter)])
         let detail = try #require(app.stack.top as? EntityDetailController)

@@ -78,15 +78,14 @@ import Testing
         let environment = BrowserEnvironment(
             cache: cache, intents: RecordingIntents(), writes: writes, model: Self.model,
             profile: DisplayProfile(root: nil, sets: [:]))
-        let terminal = HeadlessTerminal(size: TerminalSize(columns: 100, rows: 12))
         let root: any ScreenController =
             key.map {
                 EntityDetailController(
                     environment: environment, key: EntityKey(entitySet: "Staff", value: .int(Int64($0))),
                     breadcrumb: "one")
             } ?? EntityListController(environment: environment, entitySet: "Staff")
-        let app = BrowserApp(terminal: terminal, environment: environment, root: root)
-        app.presentIfNeeded()
+        let (app, terminal) = BrowserApp.presented(
+            environment, size: TerminalSize(columns: 100, rows: 12), root: root)
         return (app, terminal, environment)
     }
 
@@ -230,11 +229,9 @@ import Testing
         let environment = BrowserEnvironment(
             cache: try temporaryCache(), intents: RecordingIntents(), writes: writes, model: model,
             profile: DisplayProfile(root: nil, sets: [:]))
-        let terminal = HeadlessTerminal(size: TerminalSize(columns: 100, rows: 12))
-        let app = BrowserApp(
-            terminal: terminal, environment: environment,
+        let (app, terminal) = BrowserApp.presented(
+            environment, size: TerminalSize(columns: 100, rows: 12),
             root: EntityListController(environment: environment, entitySet: "Fleet"))
-        app.presentIfNeeded()
         _ = app.handle([.key(.char("a"))])
         let form = try #require(app.stack.top as? EditFormController, "\(terminal.lastFrame)")
         #expect(form.fields.contains { $0.input.name == "payload" })

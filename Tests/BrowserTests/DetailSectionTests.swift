@@ -20,12 +20,11 @@ import Testing
         model.entityTypes[type]?.ui = ui
         let environment = BrowserEnvironment(
             cache: cache, intents: RecordingIntents(), model: model, profile: DisplayProfile.defaults(for: model))
-        let terminal = HeadlessTerminal(size: TerminalSize(columns: 80, rows: 16))
         let detail = EntityDetailController(
             environment: environment, key: EntityKey(entitySet: "Person", value: .int(1)),
             breadcrumb: "Ann")
-        let app = BrowserApp(terminal: terminal, environment: environment, root: detail)
-        app.presentIfNeeded()
+        let (app, terminal) = BrowserApp.presented(
+            environment, size: TerminalSize(columns: 80, rows: 16), root: detail)
         return (app, detail, terminal)
     }
 

@@ -18,12 +18,11 @@ import Testing
         let environment = BrowserEnvironment(
             cache: cache, intents: intents, model: try CarDealerModel.model,
             profile: DisplayProfile.carDealer!)
-        let terminal = HeadlessTerminal(size: size)
         let root = EntityListController(
             environment: environment,
             source: .related(parent: EntityKey(entitySet: "Person", value: .int(1)), path: ["PersonCar", "Car"]),
             breadcrumb: "Samson, Bob", kindTitle: "Cars")
-        return (BrowserApp(terminal: terminal, environment: environment, root: root), terminal)
+        return BrowserApp.presented(environment, size: size, root: root, present: false)
     }
 
     @Test func a_relation_fetched_after_the_screen_opened_replaces_loading() async throws {

@@ -13,10 +13,8 @@ import Testing
         let environment = BrowserEnvironment(
             cache: try temporaryCache(), intents: RecordingIntents(),
             model: try CarDealerModel.model, profile: DisplayProfile(root: nil, sets: [:]))
-        let terminal = HeadlessTerminal(size: TerminalSize(columns: 60, rows: 12))
         let sets = EntitySetsController(environment: environment, serviceName: "CarDealer")
-        let app = BrowserApp(terminal: terminal, environment: environment, root: sets)
-        app.presentIfNeeded()
+        let (app, terminal) = BrowserApp.presented(environment, size: TerminalSize(columns: 60, rows: 12), root: sets)
         #expect(terminal.lastFrame.joined(separator: "\n").contains("Maintenance"))
         // When "/main" is typed ("q" among the letters would quit outside the filter)
         _ = app.handle([.key(.char("/")), .key(.char("m")), .key(.char("a")), .key(.char("i")), .key(.char("n"))])
@@ -41,11 +39,9 @@ import Testing
         let environment = BrowserEnvironment(
             cache: try temporaryCache(), intents: RecordingIntents(),
             model: try CarDealerModel.model, profile: DisplayProfile(root: nil, sets: [:]))
-        let terminal = HeadlessTerminal(size: TerminalSize(columns: 70, rows: 12))
-        let app = BrowserApp(
-            terminal: terminal, environment: environment,
+        let (app, terminal) = BrowserApp.presented(
+            environment, size: TerminalSize(columns: 70, rows: 12),
             root: EntitySetsController(environment: environment, serviceName: "CarDealer"))
-        app.presentIfNeeded()
         #expect(terminal.lastFrame.last?.contains("! 1 operation") == true, "\(terminal.lastFrame.last ?? "")")
         _ = app.handle([.key(.char("!"))])
         let menu = terminal.lastFrame.joined(separator: "\n")

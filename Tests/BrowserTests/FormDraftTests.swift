@@ -46,9 +46,7 @@ import Testing
             profile: DisplayProfile.defaults(for: model))
         let entity = try #require(try cache.entity(Self.key(active: true)))
         let form = try #require(EditFormController(environment: environment, entity: entity, breadcrumb: "Orders"))
-        let terminal = HeadlessTerminal(size: TerminalSize(columns: 100, rows: 14))
-        let app = BrowserApp(terminal: terminal, environment: environment, root: form)
-        app.presentIfNeeded()
+        let (app, terminal) = BrowserApp.presented(environment, size: TerminalSize(columns: 100, rows: 14), root: form)
         return Setup(app: app, terminal: terminal, writes: writes, cache: cache)
     }
 

@@ -15,9 +15,7 @@ import Testing
         let environment = BrowserEnvironment(
             cache: cache, intents: intents, model: try CarDealerModel.model,
             profile: DisplayProfile.carDealer!)
-        let terminal = HeadlessTerminal(size: TerminalSize(columns: 60, rows: 12))
-        let root = EntityListController(environment: environment, entitySet: "Person")
-        return (BrowserApp(terminal: terminal, environment: environment, root: root), terminal)
+        return BrowserApp.presented(environment, size: TerminalSize(columns: 60, rows: 12), present: false)
     }
 
     @Test func rendering_at_another_size_draws_but_neither_announces_nor_changes_the_screen() throws {

@@ -32,11 +32,7 @@ import Testing
         let environment = BrowserEnvironment(
             cache: cache, intents: RecordingIntents(), model: try CarDealerModel.model,
             profile: DisplayProfile.carDealer!)
-        let terminal = HeadlessTerminal(size: TerminalSize(columns: 60, rows: 10))
-        let app = BrowserApp(
-            terminal: terminal, environment: environment,
-            root: EntityListController(environment: environment, entitySet: "Person"))
-        app.presentIfNeeded()
+        let (app, terminal) = BrowserApp.presented(environment, size: TerminalSize(columns: 60, rows: 10))
 
         // When the list is drawn and the details of that person open
         #expect(terminal.lastFrame[2].contains("Łódź Łódź"))

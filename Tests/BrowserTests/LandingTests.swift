@@ -41,10 +41,7 @@ import Testing
         let intents = RecordingIntents()
         let environment = BrowserEnvironment(
             cache: cache, intents: intents, model: try CarDealerModel.model, profile: DisplayProfile.carDealer!)
-        let app = BrowserApp(
-            terminal: HeadlessTerminal(size: TerminalSize(columns: 60, rows: 10)), environment: environment,
-            root: EntityListController(environment: environment, entitySet: "Person"))
-        app.presentIfNeeded()
+        let (app, _) = BrowserApp.presented(environment, size: TerminalSize(columns: 60, rows: 10))
         return (app, intents)
     }
 

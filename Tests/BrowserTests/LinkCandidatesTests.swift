@@ -30,11 +30,7 @@ import Testing
                 cache: cache, intents: RecordingIntents(), writes: writes, model: model,
                 profile: DisplayProfile.carDealer!, now: { ScreenSnapshotTests.fixedNow },
                 timeZone: TimeZone(identifier: "UTC")!)
-            terminal = HeadlessTerminal(size: TerminalSize(columns: 100, rows: 14))
-            app = BrowserApp(
-                terminal: terminal, environment: environment,
-                root: EntityListController(environment: environment, entitySet: "Person"))
-            app.presentIfNeeded()
+            (app, terminal) = BrowserApp.presented(environment, size: TerminalSize(columns: 100, rows: 14))
         }
         _ = app.handle([.key(.char("j")), .key(.char("j")), .key(.enter)])
         return (app, terminal, writes)

@@ -44,10 +44,7 @@ import Testing
             cache: cache, intents: RecordingIntents(), model: model, profile: DisplayProfile.defaults(for: model))
         let detail = EntityDetailController(
             environment: environment, key: EntityKey(entitySet: "Person", value: .int(1)), breadcrumb: "Ann")
-        let app = BrowserApp(
-            terminal: HeadlessTerminal(size: TerminalSize(columns: 80, rows: 16)), environment: environment,
-            root: detail)
-        app.presentIfNeeded()
+        let (app, _) = BrowserApp.presented(environment, size: TerminalSize(columns: 80, rows: 16), root: detail)
         let labels = detail.lines.map(\.label)
         let cars = try #require(labels.firstIndex(of: "Car"))
         #expect(labels[cars + 1] == "PersonCar")  // the link entities themselves, right after

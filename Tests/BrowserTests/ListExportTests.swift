@@ -26,11 +26,7 @@ import Testing
         let intents = RecordingIntents()
         let environment = BrowserEnvironment(
             cache: cache, intents: intents, model: try CarDealerModel.model, profile: DisplayProfile.carDealer!)
-        let terminal = HeadlessTerminal(size: TerminalSize(columns: 100, rows: 16))
-        let app = BrowserApp(
-            terminal: terminal, environment: environment,
-            root: EntityListController(environment: environment, entitySet: "Person"))
-        app.presentIfNeeded()
+        let (app, terminal) = BrowserApp.presented(environment, size: TerminalSize(columns: 100, rows: 16))
         return (app, terminal, cache, intents)
     }
 

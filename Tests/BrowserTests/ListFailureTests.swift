@@ -21,11 +21,7 @@ import Testing
         let environment = BrowserEnvironment(
             cache: cache, intents: RecordingIntents(), model: try CarDealerModel.model,
             profile: DisplayProfile.carDealer!, now: { ScreenSnapshotTests.fixedNow })
-        let terminal = HeadlessTerminal(size: size)
-        let app = BrowserApp(
-            terminal: terminal, environment: environment,
-            root: EntityListController(environment: environment, entitySet: "Person"))
-        app.presentIfNeeded()
+        let (_, terminal) = BrowserApp.presented(environment, size: size)
         return terminal
     }
 
@@ -50,13 +46,11 @@ import Testing
         let environment = BrowserEnvironment(
             cache: cache, intents: RecordingIntents(), model: try CarDealerModel.model,
             profile: DisplayProfile.carDealer!, now: { ScreenSnapshotTests.fixedNow })
-        let terminal = HeadlessTerminal(size: TerminalSize(columns: 64, rows: 12))
         let person = EntityKey(entitySet: "Person", value: .int(1))
         let cars = EntityListController(
             environment: environment, source: .related(parent: person, path: ["PersonCar", "Car"]),
             breadcrumb: "Cars", kindTitle: "Cars")
-        let app = BrowserApp(terminal: terminal, environment: environment, root: cars)
-        app.presentIfNeeded()
+        let (app, terminal) = BrowserApp.presented(environment, size: TerminalSize(columns: 64, rows: 12), root: cars)
         #expect(terminal.lastFrame.joined().contains("loading…"))
         // When the fetcher records that the fetch of the person's PersonCar failed
         let refused = Self.refused

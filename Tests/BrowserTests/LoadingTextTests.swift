@@ -20,11 +20,7 @@ import Testing
             profile: DisplayProfile.carDealer!)
         let counter = Counter()
         environment.bytesArrived = { counter.bytes }
-        let terminal = HeadlessTerminal(size: TerminalSize(columns: 60, rows: 8))
-        let app = BrowserApp(
-            terminal: terminal, environment: environment,
-            root: EntityListController(environment: environment, entitySet: "Person"))
-        app.presentIfNeeded()
+        let (app, terminal) = BrowserApp.presented(environment, size: TerminalSize(columns: 60, rows: 8))
         // What arrived before the list was drawn ($metadata) is not the list's
         #expect(terminal.lastFrame[2].trimmingCharacters(in: .whitespaces) == "loading…", "\(terminal.lastFrame)")
         counter.bytes += 2048

@@ -42,11 +42,7 @@ extension ScreenSnapshotTests {
         let environment = BrowserEnvironment(
             cache: cache, intents: intents, writes: writes, model: model, profile: DisplayProfile.carDealer!,
             now: { Self.fixedNow }, timeZone: TimeZone(identifier: "UTC")!)
-        let terminal = HeadlessTerminal(size: TerminalSize(columns: 100, rows: 12))
-        let app = BrowserApp(
-            terminal: terminal, environment: environment,
-            root: EntityListController(environment: environment, entitySet: "Person"))
-        app.presentIfNeeded()
+        let (app, terminal) = BrowserApp.presented(environment, size: TerminalSize(columns: 100, rows: 12))
         return (app, terminal, intents)
     }
 

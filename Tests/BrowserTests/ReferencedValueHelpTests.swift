@@ -144,11 +144,7 @@ import Testing
                 root: root, cache: helpCache, intents: helpIntents, model: model,
                 profile: DisplayProfile.defaults(for: model))
         }
-        let terminal = HeadlessTerminal(size: TerminalSize(columns: 80, rows: 14))
-        let app = BrowserApp(
-            terminal: terminal, environment: environment,
-            root: EntityListController(environment: environment, entitySet: "Person"))
-        app.presentIfNeeded()
+        let (app, terminal) = BrowserApp.presented(environment, size: TerminalSize(columns: 80, rows: 14))
         return Setup(
             app: app, terminal: terminal, writes: writes, intents: intents, helpIntents: helpIntents, opened: opened)
     }

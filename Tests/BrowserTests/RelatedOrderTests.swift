@@ -14,13 +14,10 @@ import Testing
         let environment = BrowserEnvironment(
             cache: cache, intents: RecordingIntents(), model: try CarDealerModel.model,
             profile: DisplayProfile.carDealer!)
-        let terminal = HeadlessTerminal(size: TerminalSize(columns: 60, rows: 10))
         let root = EntityListController(
             environment: environment, source: .related(parent: parent, path: path),
             breadcrumb: "Smith, Ann", kindTitle: "Cars")
-        let app = BrowserApp(terminal: terminal, environment: environment, root: root)
-        app.presentIfNeeded()
-        return (app, terminal)
+        return BrowserApp.presented(environment, size: TerminalSize(columns: 60, rows: 10), root: root)
     }
 
     @Test func a_persons_cars_follow_the_profiles_order_not_the_links() throws {

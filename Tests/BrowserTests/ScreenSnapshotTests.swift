@@ -51,11 +51,7 @@ import Testing
             cache: cache, intents: RecordingIntents(), writes: writes, model: try CarDealerModel.model,
             profile: DisplayProfile.carDealer!, now: { Self.fixedNow },
             timeZone: TimeZone(identifier: "UTC")!)
-        let terminal = HeadlessTerminal(size: size)
-        let app = BrowserApp(
-            terminal: terminal, environment: environment,
-            root: EntityListController(environment: environment, entitySet: "Person"))
-        app.presentIfNeeded()
+        let (app, terminal) = BrowserApp.presented(environment, size: size)
         return (app, terminal, cache)
     }
 

@@ -40,11 +40,9 @@ extension ScreenSnapshotTests {
         let environment = BrowserEnvironment(
             cache: cache, intents: intents, writes: nil, model: model, profile: DisplayProfile.carDealer!,
             now: { Self.fixedNow }, timeZone: TimeZone(identifier: "UTC")!)
-        let terminal = HeadlessTerminal(size: TerminalSize(columns: 180, rows: 8))
-        let app = BrowserApp(
-            terminal: terminal, environment: environment,
+        let (app, terminal) = BrowserApp.presented(
+            environment, size: TerminalSize(columns: 180, rows: 8),
             root: EntityListController(environment: environment, entitySet: name))
-        app.presentIfNeeded()
         return (app, terminal, intents)
     }
 

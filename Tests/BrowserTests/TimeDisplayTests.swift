@@ -45,10 +45,8 @@ import Testing
             cache: cache, intents: RecordingIntents(), model: try CarDealerModel.model,
             profile: DisplayProfile.carDealer!,
             now: { ScreenSnapshotTests.fixedNow }, timeZone: TimeZone(identifier: "Asia/Kolkata")!)
-        let terminal = HeadlessTerminal(size: TerminalSize(columns: 80, rows: 12))
-        let app = BrowserApp(
-            terminal: terminal, environment: environment,
-            root: EntityListController(environment: environment, entitySet: "Person"))
+        let (app, terminal) = BrowserApp.presented(
+            environment, size: TerminalSize(columns: 80, rows: 12), present: false)
         // When the request log opens, and then the request
         _ = app.handle([.key(.char("i"))])
         let row = terminal.lastFrame.first { $0.contains("/svc/Person") }

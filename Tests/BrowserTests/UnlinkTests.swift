@@ -85,11 +85,7 @@ import Testing
             cache: cache, intents: RecordingIntents(), writes: writes, model: model,
             profile: DisplayProfile.carDealer!, now: { ScreenSnapshotTests.fixedNow },
             timeZone: TimeZone(identifier: "UTC")!)
-        let terminal = HeadlessTerminal(size: TerminalSize(columns: 140, rows: 14))
-        let app = BrowserApp(
-            terminal: terminal, environment: environment,
-            root: EntityListController(environment: environment, entitySet: "Person"))
-        app.presentIfNeeded()
+        let (app, terminal) = BrowserApp.presented(environment, size: TerminalSize(columns: 140, rows: 14))
         _ = app.handle([.key(.char("j")), .key(.char("j")), .key(.enter)])
         // When x is pressed on a car
         _ = app.handle([.key(.char("x"))])

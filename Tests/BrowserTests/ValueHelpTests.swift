@@ -46,11 +46,7 @@ import Testing
         let environment = BrowserEnvironment(
             cache: cache, intents: RecordingIntents(), writes: writes, model: model,
             profile: DisplayProfile.defaults(for: model))
-        let terminal = HeadlessTerminal(size: TerminalSize(columns: 90, rows: 14))
-        let app = BrowserApp(
-            terminal: terminal, environment: environment,
-            root: EntityListController(environment: environment, entitySet: "Person"))
-        app.presentIfNeeded()
+        let (app, terminal) = BrowserApp.presented(environment, size: TerminalSize(columns: 90, rows: 14))
         return (app, terminal, writes)
     }
 
