@@ -13,19 +13,8 @@ import Testing
     static func runWithStatus(
         _ arguments: [String], in directory: String, environment: [String: String] = [:]
     ) throws -> (status: Int32, output: String) {
-        let binary = try #require(BuiltProducts.executable("cardealer"), "cardealer is not built (swift build first)")
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: binary)
-        process.arguments = arguments
-        process.currentDirectoryURL = URL(fileURLWithPath: directory)
-        process.environment = ["HOME": directory, "PATH": "/usr/bin:/bin"].merging(environment) { $1 }
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+        let ended = try BuiltProducts.runCardealer(arguments, in: directory, environment: environment)
+        return (ended.status, ended.output)
     }
 
     @Test func a_relative_cache_directory_is_taken_from_the_working_directory_by_every_command() throws {

@@ -15,22 +15,10 @@ import Testing
     }
 
     static func exportBlocking(_ arguments: [String], directory: String) throws -> (Int32, String, String) {
-        let binary = try #require(BuiltProducts.executable("cardealer"), "cardealer is not built (swift build first)")
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: binary)
-        process.arguments = ["export"] + arguments
-        process.environment = ["HOME": directory, "PATH": "/usr/bin:/bin", "XDG_CACHE_HOME": directory + "/cache"]
-        let output = Pipe()
-        let error = Pipe()
-        process.standardOutput = output
-        process.standardError = error
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        let errorData = error.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (
-            process.terminationStatus, String(decoding: data, as: UTF8.self), String(decoding: errorData, as: UTF8.self)
-        )
+        let ended = try BuiltProducts.runCardealer(
+            ["export"] + arguments, in: directory, environment: ["XDG_CACHE_HOME": directory + "/cache"],
+            errorsApart: true)
+        return (ended.status, ended.output, ended.errors)
     }
 
     /// RFC 4180 records (quoted fields may hold commas, quotes and line breaks).
