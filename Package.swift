@@ -90,11 +90,13 @@ let package = Package(
         .target(name: "CPtySupport", linkerSettings: [.linkedLibrary("util")]),
         // gzip for the built-in service's answers (the system's zlib).
         .target(name: "CZlib", linkerSettings: [.linkedLibrary("z")]),
+        // An append-only log file only its owner reads (the browser's log and the SSH gateway's).
+        .target(name: "LogFile"),
         // `cardealer serve-ssh`: an SSH server whose every session is the browser in its own process on its own pty.
         .target(
             name: "SSHGateway",
             dependencies: [
-                "CPtySupport",
+                "CPtySupport", "LogFile",
                 .product(name: "NIOSSH", package: "swift-nio-ssh"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -117,6 +119,7 @@ let package = Package(
             name: "cardealer",
             dependencies: [
                 "ODataCore", "EntityCache", "ODataHTTP", "Session", "Terminal", "Browser", "DemoServer", "SSHGateway",
+                "LogFile",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "TOMLKit", package: "TOMLKit"),
                 .product(name: "Logging", package: "swift-log"),

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import LogFile
 import Logging
 import Synchronization
 
@@ -47,33 +48,15 @@ enum AppLog {
         if savedStandardError.load(ordering: .acquiring) < 0 {
             savedStandardError.store(dup(STDERR_FILENO), ordering: .releasing)
         }
-        let file = path()
-        let directory = (file as NSString).deletingLastPathComponent
-        try? FileManager.default.createDirectory(
-            atPath: directory, withIntermediateDirectories: true,
-            attributes: [.posixPermissions: 0o700])
-        let descriptor = open(file, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else { return false }
-        fchmod(descriptor, 0o600)
-        let redirected = dup2(descriptor, STDERR_FILENO) >= 0
-        close(descriptor)
-        return redirected
+        guard let file = try? LogFile(path: path()) else { return false }
+        return dup2(file.descriptor, STDERR_FILENO) >= 0
     }
 
     /// Appends one line straight to the log file (not standard error), for what may log before the terminal is
     /// taken or from another thread: the in-process demo server.
     static func append(_ message: String, level: Level) {
         guard level <= Self.level else { return }
-        let file = path()
-        try? FileManager.default.createDirectory(
-            atPath: (file as NSString).deletingLastPathComponent, withIntermediateDirectories: true,
-            attributes: [.posixPermissions: 0o700])
-        let descriptor = open(file, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else { return }
-        defer { close(descriptor) }
-        let stamp = ISO8601DateFormatter().string(from: Date())
-        let line = "\(stamp) [\(getpid())] \(level == .info ? "" : level.rawValue + ": ")\(message)\n"
-        _ = line.withCString { Glibc.write(descriptor, $0, strlen($0)) }
+        try? LogFile(path: path()).append(line(message, level: level))
     }
 
     /// The terminal's standard error while the log stands in for it; -1 when not captured.
@@ -92,10 +75,13 @@ enum AppLog {
     /// finer than the run's.
     static func write(_ message: String, level: Level = .info) {
         guard level <= Self.level else { return }
+        LogFile.write(line(message, level: level), to: STDERR_FILENO)
+    }
+
+    /// One line of the log: when, which process, how grave (unless plain information), what.
+    private static func line(_ message: String, level: Level) -> String {
         let stamp = ISO8601DateFormatter().string(from: Date())
-        let line = "\(stamp) [\(getpid())] \(level == .info ? "" : level.rawValue + ": ")\(message)\n"
-        // write(2) on the descriptor: unbuffered, and no shared FILE* to guard.
-        _ = line.withCString { Glibc.write(STDERR_FILENO, $0, strlen($0)) }
+        return "\(stamp) [\(getpid())] \(level == .info ? "" : level.rawValue + ": ")\(message)\n"
     }
 }
 
