@@ -97,6 +97,24 @@ import Testing
         #expect(try cache.writeBlocking { try $0.dueOutboxEntries(at: date, limit: 10) }.map(\.id) == [second])
     }
 
+    @Test func a_refused_change_leaves_a_later_change_of_the_same_field_shown_and_standing_on_the_services_value()
+        throws
+    {
+        let cache = try cacheWithCar()
+        let first = try update(cache, "model", "X", id: "r1")
+        let second = try update(cache, "model", "Y", id: "r2")
+        // When the service refuses the first
+        try cache.writeBlocking { try $0.failOutbox(first, error: "model is too short") }
+        // Then the row shows the change still waiting, not the value before the refused one
+        #expect(try cache.entity(car)?["model"] == .string("Y"))
+        // And when the first is dropped and the second is refused too, the row shows what the service has
+        try cache.writeBlocking { try $0.discardOutbox(first) }
+        #expect(try cache.entity(car)?["model"] == .string("Y"))
+        try cache.writeBlocking { try $0.failOutbox(second, error: "model is too short") }
+        let shown = try #require(try cache.entity(car))
+        #expect(shown["model"] == .string("Focus") && shown["make"] == .string("Ford") && shown.pendingWrites == 0)
+    }
+
     /// A change on the wire is not dropped: its answer may still make it on the service, which a rollback here
     /// would hide. Once refused, it can be.
     @Test func a_change_being_sent_is_not_dropped_until_it_is_answered() throws {

@@ -362,11 +362,33 @@ extension CacheWriter {
         }
         guard let current = try CacheQueries.entity(db, key: entry.entityKey.canonical, bound: nil) else { return }
         let names = Set(entry.changes.map(\.name))
-        // A changed field takes its value from before the write; one the entity did not have leaves it again.
+        // The entity's later changes still waiting (settled ones have left the outbox), in the order made.
+        let later = try CacheQueries.outbox(
+            db, where: "entityKey = ? AND id > ? AND kind = ? ORDER BY id",
+            arguments: [entry.entityKey.canonical, entry.id, OutboxEntry.Kind.update.rawValue])
+        let changedLater = later.reduce(into: Set<String>()) { $0.formUnion($1.changes.map(\.name)) }
+        // A changed field takes its value from before the write, one the entity did not have leaves it again;
+        // unless a later change of that field waits: the row keeps showing what it will send.
         let restored = current.properties.compactMap { property in
-            names.contains(property.name) ? entry.base.first { $0.name == property.name } : property
+            names.contains(property.name) && !changedLater.contains(property.name)
+                ? entry.base.first { $0.name == property.name } : property
         }
         try setProperties(entry.entityKey, restored, pendingDelta: -1)
+        try rebase(later, onto: entry.base, for: names)
+    }
+
+    /// The first of `later` to change each of `names` was made on a value the service never took: it now stands on
+    /// `base`'s, so that its own rollback, if it is refused too, shows what the service has.
+    func rebase(_ later: [OutboxEntry], onto base: [ODataProperty], for names: Set<String>) throws {
+        var left = names
+        for entry in later where !left.isDisjoint(with: entry.changes.map(\.name)) {
+            let taken = left.intersection(entry.changes.map(\.name))
+            left.subtract(taken)
+            let rebased =
+                entry.base.filter { !taken.contains($0.name) } + base.filter { taken.contains($0.name) }
+            try db.execute(
+                sql: "UPDATE outbox SET base = ? WHERE id = ?", arguments: [Self.encode(rebased), entry.id])
+        }
     }
 
     func setProperties(_ key: EntityKey, _ properties: [ODataProperty], pendingDelta: Int) throws {
