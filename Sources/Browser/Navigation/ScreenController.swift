@@ -41,7 +41,9 @@ public protocol ScreenController: AnyObject {
     /// and tells the fetcher what is on screen. Called before every frame; cheap when nothing changed.
     func update()
     /// Draws the content area: `rows` of `buffer` (the chrome owns the others). Draws only: it reads nothing,
-    /// announces nothing and changes no state.
+    /// announces nothing and changes no state that a key, an update or the fetcher reads. (A screen may keep a memo
+    /// of what it drew, to copy rows that did not change into the next frame, as the list does: only `render`
+    /// reads it, and drawing without it draws the same.)
     func render(into buffer: inout ScreenBuffer, rows: Range<Int>)
     /// `r`: ask for fresh data.
     func refresh()

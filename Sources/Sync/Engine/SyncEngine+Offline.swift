@@ -81,6 +81,8 @@ extension SyncEngine {
             return nil
         }
         parked[job.url] = nil
+        // (the probe's own task runs it, not this placeholder: a screen letting the job go does not cancel it, as
+        // it also asks whether the service is back; its answer is written as any other)
         running[job.url] = (job, Task {})
         startedAt[job.url] = .now
         watchForSlowRequests()
