@@ -44,10 +44,13 @@ public enum JSONEscaping {
         bytes.append(UInt8(ascii: "\""))
     }
 
+    private static let hexDigits = Array("0123456789abcdef".utf8)
+
     /// `\uXXXX`, lowercase hex.
     private static func appendEscape(_ unit: UInt16, to bytes: inout [UInt8]) {
-        let hex = Array("0123456789abcdef".utf8)
         bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "u")])
-        for shift in stride(from: 12, through: 0, by: -4) { bytes.append(hex[Int((unit >> UInt16(shift)) & 0xF)]) }
+        for shift in stride(from: 12, through: 0, by: -4) {
+            bytes.append(hexDigits[Int((unit >> UInt16(shift)) & 0xF)])
+        }
     }
 }
