@@ -138,7 +138,7 @@ extension ScreenSnapshotTests {
 @MainActor
 @Suite struct DeclaredChartTests {
     func environment(profile: (ServiceModel) -> DisplayProfile) throws -> BrowserEnvironment {
-        var model = try CarDealerModel.plainModel
+        var model = CarDealerModel.plainModel
         let type = try #require(model.entitySet(named: "Maintenance")?.entityType)
         model.entityTypes[type]?.ui.charts = [
             ChartDefinition(
@@ -208,8 +208,8 @@ extension ScreenSnapshotTests {
 
     @Test func the_chart_samples_the_lists_rows_in_date_order_and_moves_its_cursor() throws {
         let environment = BrowserEnvironment(
-            cache: try temporaryCache(), intents: RecordingIntents(), model: try CarDealerModel.plainModel,
-            profile: DisplayProfile.defaults(for: try CarDealerModel.plainModel))
+            cache: try temporaryCache(), intents: RecordingIntents(), model: CarDealerModel.plainModel,
+            profile: DisplayProfile.defaults(for: CarDealerModel.plainModel))
         let list = ThreeRecords()
         let chart = try #require(
             ChartController(environment: environment, list: list, specs: [.init(x: "serviceDate", y: "mileage")]))

@@ -27,7 +27,7 @@ import Testing
                 nextLink: nil, isLastPage: true, at: Date())
         }
         let environment = BrowserEnvironment(
-            cache: cache, intents: RecordingIntents(), model: try CarDealerModel.plainModel,
+            cache: cache, intents: RecordingIntents(), model: CarDealerModel.plainModel,
             profile: DisplayProfile(root: nil, sets: [:]))
         let (app, terminal) = BrowserApp.presented(environment, size: TerminalSize(columns: columns, rows: 10))
         return (app, terminal)
@@ -110,7 +110,7 @@ import Testing
                 people.key, offset: 0, entityKeys: ["Person(1)", "Person(2)"], totalCount: 2, nextLink: nil,
                 isLastPage: true, at: Date())
         }
-        var model = try CarDealerModel.plainModel
+        var model = CarDealerModel.plainModel
         let name = try #require(model.entitySet(named: "Person")?.entityType)
         change(&model.entityTypes[name]!)
         let environment = BrowserEnvironment(

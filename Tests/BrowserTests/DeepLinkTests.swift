@@ -11,7 +11,7 @@ import Testing
 @MainActor
 extension ScreenSnapshotTests {
     func resolve(_ text: String) throws -> Result<DeepLink, DeepLinkError> {
-        DeepLink.resolve(text, model: try CarDealerModel.model, profile: DisplayProfile.carDealer!)
+        DeepLink.resolve(text, model: CarDealerModel.model, profile: DisplayProfile.carDealer!)
     }
 
     @Test func paths_name_the_screens_a_user_would_drill_to() throws {

@@ -96,7 +96,7 @@ import Testing
                 isLastPage: true, at: Date())
         }
         let environment = BrowserEnvironment(
-            cache: cache, intents: RecordingIntents(), model: try CarDealerModel.plainModel,
+            cache: cache, intents: RecordingIntents(), model: CarDealerModel.plainModel,
             profile: DisplayProfile(root: nil, sets: [:]))
         let (app, _) = BrowserApp.presented(environment, size: TerminalSize(columns: 100, rows: 16))
         // When Enter opens Ann, her PersonCar navigation, its first row, and that link's Car navigation

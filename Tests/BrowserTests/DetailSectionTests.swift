@@ -15,7 +15,7 @@ import Testing
     func detail(_ ui: UIAnnotations) throws -> (BrowserApp, EntityDetailController, HeadlessTerminal) {
         let cache = try temporaryCache()
         try seedPeople(cache, people: [(1, "Ann", "Smith", [(1, 2, "Ford", "Explorer")])])
-        var model = try CarDealerModel.plainModel
+        var model = CarDealerModel.plainModel
         let type = try #require(model.entitySet(named: "Person")?.entityType)
         model.entityTypes[type]?.ui = ui
         let environment = BrowserEnvironment(

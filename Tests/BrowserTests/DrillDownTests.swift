@@ -16,7 +16,7 @@ import Testing
         throws -> (BrowserApp, HeadlessTerminal)
     {
         let environment = BrowserEnvironment(
-            cache: cache, intents: intents, model: try CarDealerModel.model,
+            cache: cache, intents: intents, model: CarDealerModel.model,
             profile: DisplayProfile.carDealer!)
         let root = EntityListController(
             environment: environment,

@@ -12,7 +12,7 @@ import Testing
         // Given the list of entity sets of the CarDealer service, without a profile
         let environment = BrowserEnvironment(
             cache: try temporaryCache(), intents: RecordingIntents(),
-            model: try CarDealerModel.model, profile: DisplayProfile(root: nil, sets: [:]))
+            model: CarDealerModel.model, profile: DisplayProfile(root: nil, sets: [:]))
         let sets = EntitySetsController(environment: environment, serviceName: "CarDealer")
         let (app, terminal) = BrowserApp.presented(environment, size: TerminalSize(columns: 60, rows: 12), root: sets)
         #expect(terminal.lastFrame.joined(separator: "\n").contains("Maintenance"))
@@ -38,7 +38,7 @@ import Testing
     @Test func bang_on_the_entity_sets_lists_the_services_own_operations() throws {
         let environment = BrowserEnvironment(
             cache: try temporaryCache(), intents: RecordingIntents(),
-            model: try CarDealerModel.model, profile: DisplayProfile(root: nil, sets: [:]))
+            model: CarDealerModel.model, profile: DisplayProfile(root: nil, sets: [:]))
         let (app, terminal) = BrowserApp.presented(
             environment, size: TerminalSize(columns: 70, rows: 12),
             root: EntitySetsController(environment: environment, serviceName: "CarDealer"))

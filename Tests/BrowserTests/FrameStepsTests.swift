@@ -13,7 +13,7 @@ import Testing
 @Suite struct FrameStepsTests {
     func makeApp(_ cache: CacheDatabase, intents: RecordingIntents) throws -> (BrowserApp, HeadlessTerminal) {
         let environment = BrowserEnvironment(
-            cache: cache, intents: intents, model: try CarDealerModel.model,
+            cache: cache, intents: intents, model: CarDealerModel.model,
             profile: DisplayProfile.carDealer!)
         return BrowserApp.presented(environment, size: TerminalSize(columns: 60, rows: 12), present: false)
     }

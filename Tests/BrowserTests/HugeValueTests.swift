@@ -30,7 +30,7 @@ import Testing
                 isLastPage: true, at: Date())
         }
         let environment = BrowserEnvironment(
-            cache: cache, intents: RecordingIntents(), model: try CarDealerModel.model,
+            cache: cache, intents: RecordingIntents(), model: CarDealerModel.model,
             profile: DisplayProfile.carDealer!)
         let (app, terminal) = BrowserApp.presented(environment, size: TerminalSize(columns: 60, rows: 10))
 

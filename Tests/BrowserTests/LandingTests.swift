@@ -40,7 +40,7 @@ import Testing
         try listPeople(cache)
         let intents = RecordingIntents()
         let environment = BrowserEnvironment(
-            cache: cache, intents: intents, model: try CarDealerModel.model, profile: DisplayProfile.carDealer!)
+            cache: cache, intents: intents, model: CarDealerModel.model, profile: DisplayProfile.carDealer!)
         let (app, _) = BrowserApp.presented(environment, size: TerminalSize(columns: 60, rows: 10))
         return (app, intents)
     }

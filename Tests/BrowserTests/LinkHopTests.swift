@@ -12,7 +12,7 @@ import Testing
 /// stamps and two to-one navigations leads on to what they link.
 @Suite struct LinkHopTests {
     @Test func the_car_dealers_link_entities_lead_on_to_what_they_link() throws {
-        let model = try CarDealerModel.model
+        let model = CarDealerModel.model
         #expect(model.linkHop("PersonCar", fromSet: "Person") == ["PersonCar", "Car"])
         #expect(model.linkHop("PersonCar", fromSet: "Car") == ["PersonCar", "Person"])
         #expect(model.linkHop("PersonCarMaintenance", fromSet: "PersonCar") == ["PersonCarMaintenance", "Maintenance"])

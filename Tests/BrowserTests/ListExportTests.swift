@@ -25,7 +25,7 @@ import Testing
         }
         let intents = RecordingIntents()
         let environment = BrowserEnvironment(
-            cache: cache, intents: intents, model: try CarDealerModel.model, profile: DisplayProfile.carDealer!)
+            cache: cache, intents: intents, model: CarDealerModel.model, profile: DisplayProfile.carDealer!)
         let (app, terminal) = BrowserApp.presented(environment, size: TerminalSize(columns: 100, rows: 16))
         return (app, terminal, cache, intents)
     }

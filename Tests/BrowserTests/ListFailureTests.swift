@@ -19,7 +19,7 @@ import Testing
 
     func app(_ cache: CacheDatabase, size: TerminalSize) throws -> HeadlessTerminal {
         let environment = BrowserEnvironment(
-            cache: cache, intents: RecordingIntents(), model: try CarDealerModel.model,
+            cache: cache, intents: RecordingIntents(), model: CarDealerModel.model,
             profile: DisplayProfile.carDealer!, now: { ScreenSnapshotTests.fixedNow })
         let (_, terminal) = BrowserApp.presented(environment, size: size)
         return terminal
@@ -44,7 +44,7 @@ import Testing
         // Given a person's cars screen whose relation was never fetched
         let cache = try temporaryCache()
         let environment = BrowserEnvironment(
-            cache: cache, intents: RecordingIntents(), model: try CarDealerModel.model,
+            cache: cache, intents: RecordingIntents(), model: CarDealerModel.model,
             profile: DisplayProfile.carDealer!, now: { ScreenSnapshotTests.fixedNow })
         let person = EntityKey(entitySet: "Person", value: .int(1))
         let cars = EntityListController(

@@ -16,7 +16,7 @@ import Testing
     @Test func a_loading_list_counts_the_bytes_arrived_since_it_was_drawn() throws {
         let cache = try temporaryCache()
         let environment = BrowserEnvironment(
-            cache: cache, intents: RecordingIntents(), model: try CarDealerModel.model,
+            cache: cache, intents: RecordingIntents(), model: CarDealerModel.model,
             profile: DisplayProfile.carDealer!)
         let counter = Counter()
         environment.bytesArrived = { counter.bytes }

@@ -17,7 +17,7 @@ extension ScreenSnapshotTests {
     func operationsApp(
         writes: RecordingWrites? = nil, note adjust: (inout ServiceOperation) -> Void = { _ in }
     ) throws -> (BrowserApp, HeadlessTerminal, RecordingIntents) {
-        var model = try CarDealerModel.model
+        var model = CarDealerModel.model
         let person = try #require(model.entityType(ofSet: "Person")).qualifiedName
         let car = try #require(model.entityType(ofSet: "Car")).qualifiedName
         var byMake = ServiceOperation(

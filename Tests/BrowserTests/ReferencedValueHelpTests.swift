@@ -95,7 +95,7 @@ import Testing
                 ListRequest(entitySet: "Person").key, offset: 0, entityKeys: ["Person(1)"], totalCount: 1,
                 nextLink: nil, isLastPage: true, at: Date())
         }
-        var model = try CarDealerModel.plainModel
+        var model = CarDealerModel.plainModel
         let type = try #require(model.entitySet(named: "Person")?.entityType)
         let index = try #require(model.entityTypes[type]?.properties.firstIndex { $0.name == "lastName" })
         model.entityTypes[type]!.properties[index].valueListReferences = references

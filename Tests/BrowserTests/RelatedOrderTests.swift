@@ -12,7 +12,7 @@ import Testing
 @Suite struct RelatedOrderTests {
     func app(_ cache: CacheDatabase, parent: EntityKey, path: [String]) throws -> (BrowserApp, HeadlessTerminal) {
         let environment = BrowserEnvironment(
-            cache: cache, intents: RecordingIntents(), model: try CarDealerModel.model,
+            cache: cache, intents: RecordingIntents(), model: CarDealerModel.model,
             profile: DisplayProfile.carDealer!)
         let root = EntityListController(
             environment: environment, source: .related(parent: parent, path: path),

@@ -48,7 +48,7 @@ import Testing
         on cache: CacheDatabase, size: TerminalSize, writes: (any WriteIntents)?
     ) throws -> (BrowserApp, HeadlessTerminal, CacheDatabase) {
         let environment = BrowserEnvironment(
-            cache: cache, intents: RecordingIntents(), writes: writes, model: try CarDealerModel.model,
+            cache: cache, intents: RecordingIntents(), writes: writes, model: CarDealerModel.model,
             profile: DisplayProfile.carDealer!, now: { Self.fixedNow },
             timeZone: TimeZone(identifier: "UTC")!)
         let (app, terminal) = BrowserApp.presented(environment, size: size)

@@ -19,7 +19,7 @@ extension ScreenSnapshotTests {
     func restrictedApp(
         total: Int?, set name: String = "Person", _ restrict: (inout EntitySet) -> Void
     ) throws -> (BrowserApp, HeadlessTerminal, RecordingIntents) {
-        var model = try CarDealerModel.model
+        var model = CarDealerModel.model
         for container in model.containers.indices {
             for set in model.containers[container].entitySets.indices
             where model.containers[container].entitySets[set].name == name {

@@ -42,7 +42,7 @@ import Testing
                     startedAt: ScreenSnapshotTests.fixedNow, attempts: 1))
         }
         let environment = BrowserEnvironment(
-            cache: cache, intents: RecordingIntents(), model: try CarDealerModel.model,
+            cache: cache, intents: RecordingIntents(), model: CarDealerModel.model,
             profile: DisplayProfile.carDealer!,
             now: { ScreenSnapshotTests.fixedNow }, timeZone: TimeZone(identifier: "Asia/Kolkata")!)
         let (app, terminal) = BrowserApp.presented(

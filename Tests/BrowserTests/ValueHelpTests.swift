@@ -38,7 +38,7 @@ import Testing
                 ListRequest(entitySet: "Car").key, offset: 0, entityKeys: ["Car(20)", "Car(21)"], totalCount: 2,
                 nextLink: nil, isLastPage: true, at: Date())
         }
-        var model = try CarDealerModel.plainModel
+        var model = CarDealerModel.plainModel
         let type = try #require(model.entitySet(named: "Person")?.entityType)
         let index = try #require(model.entityTypes[type]?.properties.firstIndex { $0.name == "lastName" })
         change(&model.entityTypes[type]!.properties[index])

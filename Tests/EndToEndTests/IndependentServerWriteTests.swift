@@ -181,9 +181,8 @@ extension IndependentServerWriteTests {
         let metadata = try await transport.send(TransportRequest(url: root + "$metadata"))
         let model = try EDMXParser.parse(metadata.body)
         let cache = try CacheDatabase()
-        let engine = SyncEngine(
-            configuration: SyncEngine.Configuration(serviceRoot: root), cache: cache, transport: transport,
-            model: model)
+        let engine = try SyncEngine.forTesting(
+            root: root, transport: transport, model: model, cache: cache, clock: SystemClock())
         // When a contact is created (SAP's Guid keys are the client's to give)
         let guid = UUID().uuidString.lowercased()
         let name = "Quorra\(UInt16.random(in: 1000...9999))"
@@ -243,8 +242,8 @@ func flushQueuedChanges(
     let metadata = try await transport.send(TransportRequest(url: root + "$metadata", acceptsXML: true))
     let model = try EDMXParser.parse(metadata.body)
     let cache = try CacheDatabase()
-    let engine = SyncEngine(
-        configuration: SyncEngine.Configuration(serviceRoot: root), cache: cache, transport: transport, model: model)
+    let engine = try SyncEngine.forTesting(
+        root: root, transport: transport, model: model, cache: cache, clock: SystemClock())
     let list = ListRequest(entitySet: set)
     engine.screenDidShow(.list(list), visible: 0..<(rows.upperBound + 2), screen: ScreenID(1))
     await engine.waitUntilIdle()

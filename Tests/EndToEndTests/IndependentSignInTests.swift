@@ -168,10 +168,12 @@ struct IndependentSignInTests {
         let metadata = try await transport.send(TransportRequest(url: root + "$metadata", acceptsXML: true))
         let model = try EDMXParser.parse(metadata.body)
         let cache = try CacheDatabase()
-        var configuration = SyncEngine.Configuration(serviceRoot: root)
-        configuration.writeRetry = RetryPolicy(maxAttempts: .max, baseDelay: 0.2, maxDelay: 0.5, budget: .infinity)
-        configuration.offlineProbeInterval = 0.5
-        let engine = SyncEngine(configuration: configuration, cache: cache, transport: transport, model: model)
+        let engine = try SyncEngine.forTesting(
+            root: root, transport: transport, model: model, cache: cache, clock: SystemClock()
+        ) {
+            $0.writeRetry = RetryPolicy(maxAttempts: .max, baseDelay: 0.2, maxDelay: 0.5, budget: .infinity)
+            $0.offlineProbeInterval = 0.5
+        }
         let list = ListRequest(entitySet: "BusinessPartnerSet")
         engine.screenDidShow(.list(list), visible: 0..<3, screen: ScreenID(1))
         await engine.waitUntilIdle()

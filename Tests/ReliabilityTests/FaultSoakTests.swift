@@ -91,7 +91,7 @@ struct FaultSoakTests {
             }
             let status = try harness.cache.syncStatus()
             if let words = Self.words[fault] {
-                try await eventually { (harness.terminal.lastFrame.last ?? "").contains(words.line) }
+                _ = try await eventually { (harness.terminal.lastFrame.last ?? "").contains(words.line) }
             }
             let line = harness.terminal.lastFrame.last ?? ""
             if let words = Self.words[fault] {

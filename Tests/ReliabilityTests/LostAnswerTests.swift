@@ -30,13 +30,14 @@ struct LostAnswerTests {
         defer { proxy.stop() }
         let root = "http://127.0.0.1:\(proxy.port)/CarDealer.svc/"
         let cache = try CacheDatabase(path: directory + "/cache.sqlite")
-        var configuration = SyncEngine.Configuration(serviceRoot: root)
-        configuration.writeRetry = RetryPolicy(maxAttempts: .max, baseDelay: 0.01, maxDelay: 0.1, budget: .infinity)
-        // (small batches: many exchanges, each of whose answers may be lost)
-        configuration.writeBatchSize = 4
-        let engine = SyncEngine(
-            configuration: configuration, cache: cache, transport: HTTPClientTransport(timeout: 5),
-            model: CarDealerModel.model)
+        let engine = try SyncEngine.forTesting(
+            root: root, transport: HTTPClientTransport(timeout: 5), model: CarDealerModel.model, cache: cache,
+            clock: SystemClock()
+        ) {
+            $0.writeRetry = RetryPolicy(maxAttempts: .max, baseDelay: 0.01, maxDelay: 0.1, budget: .infinity)
+            // (small batches: many exchanges, each of whose answers may be lost)
+            $0.writeBatchSize = 4
+        }
         _ = await engine.fetch(
             root + "Person?$top=20",
             target: .listPage(ListKey(canonical: "Person"), entitySet: "Person", offset: 0, requestedTop: 20))

@@ -75,11 +75,10 @@ struct SecretsAndExposureTests {
         ].enumerated() {
             let cachePath = directory + "/cache-\(index).sqlite"
             let cache = try CacheDatabase(path: cachePath)
-            var configuration = SyncEngine.Configuration(serviceRoot: root)
-            configuration.retry = RetryPolicy(maxAttempts: 2, baseDelay: 0.001, maxDelay: 0.01)
-            let engine = SyncEngine(
-                configuration: configuration, cache: cache,
-                transport: HTTPClientTransport(timeout: 5, credentials: credentials))
+            let engine = try SyncEngine.forTesting(
+                root: root, transport: HTTPClientTransport(timeout: 5, credentials: credentials), model: nil,
+                cache: cache, clock: SystemClock()
+            ) { $0.retry = RetryPolicy(maxAttempts: 2, baseDelay: 0.001, maxDelay: 0.01) }
             // When it fetches pages and entities, some of which fail
             for offset in stride(from: 0, to: 60, by: 10) {
                 let url = root + "Person?$top=10&$skip=\(offset)&$expand=PersonCar"

@@ -59,9 +59,8 @@ import Testing
     @Test func an_html_page_instead_of_json_is_named_by_its_content_type() async throws {
         // Given a fetcher whose every answer is an HTML login page
         let cache = try CacheDatabase()
-        let engine = SyncEngine(
-            configuration: SyncEngine.Configuration(serviceRoot: "http://h/S.svc/"), cache: cache,
-            transport: PortalTransport())
+        let engine = try SyncEngine.forTesting(
+            root: "http://h/S.svc/", transport: PortalTransport(), model: nil, cache: cache, clock: SystemClock())
         // When it fetches an entity
         let result = await engine.fetch(
             "http://h/S.svc/Person(1)", target: .entity(EntityKey(entitySet: "Person", value: .int(1)), expanded: []))

@@ -12,11 +12,11 @@ import Testing
         let manager = FileManager.default
         func make(_ name: String) throws {
             try manager.createDirectory(atPath: root + "/" + name + "/cache", withIntermediateDirectories: true)
-            manager.createFile(atPath: root + "/" + name + "/cache/cache.sqlite", contents: Data([1, 2, 3]))
+            #expect(manager.createFile(atPath: root + "/" + name + "/cache/cache.sqlite", contents: Data([1, 2, 3])))
         }
         // Given a gone server's lock file (nobody holds it) and its sessions, a live server's claim (held here)
         // and its session, names of other shapes, and a link named like a gone server's session
-        manager.createFile(atPath: root + "/cardealer-ssh-dead01.lock", contents: Data())
+        #expect(manager.createFile(atPath: root + "/cardealer-ssh-dead01.lock", contents: Data()))
         try make("cardealer-ssh-dead01-1-AbC123")
         try make("cardealer-ssh-dead01-2-XyZ789")
         let live = try SessionDirectories.claim(in: root)

@@ -76,7 +76,7 @@ enum RawHTTP {
                     address, socklen_t(MemoryLayout<sockaddr_in>.size), &host, socklen_t(host.count), nil, 0,
                     NI_NUMERICHOST) == 0
             else { continue }
-            let text = String(cString: host)
+            let text = String(decoding: host.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
             if !text.hasPrefix("127.") { result.append(text) }
         }
         return result
