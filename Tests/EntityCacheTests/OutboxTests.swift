@@ -115,6 +115,58 @@ import Testing
         #expect(shown["model"] == .string("Focus") && shown["make"] == .string("Ford") && shown.pendingWrites == 0)
     }
 
+    @Test func a_refused_change_sent_again_shows_under_a_later_change_and_what_it_made_stands_under_that_one()
+        throws
+    {
+        let cache = try cacheWithCar()
+        let first = try update(cache, "model", "X", id: "r1")
+        let second = try update(cache, "model", "Y", id: "r2")
+        try cache.writeBlocking { try $0.failOutbox(first, error: "model is too short") }
+        // When it is sent again as it was, and refused again: the row shows the later change all along
+        try cache.writeBlocking { try $0.retryFailedOutbox(first) }
+        #expect(try cache.entity(car)?["model"] == .string("Y"))
+        try cache.writeBlocking { try $0.failOutbox(first, error: "model is too short") }
+        #expect(try cache.entity(car)?["model"] == .string("Y"))
+        // When it is sent again and made, and then the later one is refused: the row shows what the service made
+        try cache.writeBlocking { try $0.retryFailedOutbox(first) }
+        try cache.writeBlocking { try $0.settleOutbox(first, etag: "W/\"2\"") }
+        try cache.writeBlocking { try $0.failOutbox(second, error: "model is too long") }
+        #expect(try cache.entity(car)?["model"] == .string("X"))
+    }
+
+    @Test func a_refused_change_edited_and_made_is_what_a_later_refused_change_falls_back_to() throws {
+        let cache = try cacheWithCar()
+        let first = try update(cache, "model", "X", id: "r1")
+        let second = try update(cache, "model", "Y", id: "r2")
+        try cache.writeBlocking { try $0.failOutbox(first, error: "model is too short") }
+        // When the refused one is edited to Z and sent (the row keeps showing the later change) and made
+        try cache.writeBlocking { try $0.resendOutbox(first, changes: [.init(name: "model", value: .string("Z"))]) }
+        #expect(try cache.entity(car)?["model"] == .string("Y"))
+        try cache.writeBlocking { try $0.settleOutbox(first, etag: "W/\"2\"") }
+        // Then the later one, refused, falls back to Z
+        try cache.writeBlocking { try $0.failOutbox(second, error: "model is too long") }
+        #expect(try cache.entity(car)?["model"] == .string("Z"))
+    }
+
+    @Test func taking_theirs_keeps_a_later_change_shown_over_their_copy_and_standing_on_it() throws {
+        let cache = try cacheWithCar()
+        let first = try update(cache, "model", "X", id: "r1")
+        let second = try update(cache, "model", "Y", id: "r2")
+        let theirs: [ODataProperty] = [
+            .init(name: "carID", value: .int(1)), .init(name: "make", value: .string("Ford")),
+            .init(name: "model", value: .string("Mondeo")),
+        ]
+        try cache.writeBlocking {
+            try $0.conflictOutbox(first, theirs: theirs, theirsEtag: "W/\"5\"", error: "changed on the service")
+        }
+        // When their copy is taken: the later change still shows, over it
+        try cache.writeBlocking { try $0.takeTheirs(first) }
+        #expect(try cache.entity(car)?["model"] == .string("Y"))
+        // And refused, it falls back to their copy
+        try cache.writeBlocking { try $0.failOutbox(second, error: "model is too long") }
+        #expect(try cache.entity(car)?["model"] == .string("Mondeo"))
+    }
+
     /// A change on the wire is not dropped: its answer may still make it on the service, which a rollback here
     /// would hide. Once refused, it can be.
     @Test func a_change_being_sent_is_not_dropped_until_it_is_answered() throws {

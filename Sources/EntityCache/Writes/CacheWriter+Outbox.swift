@@ -362,30 +362,38 @@ extension CacheWriter {
         }
         guard let current = try CacheQueries.entity(db, key: entry.entityKey.canonical, bound: nil) else { return }
         let names = Set(entry.changes.map(\.name))
-        // The entity's later changes still waiting (settled ones have left the outbox), in the order made.
-        let later = try CacheQueries.outbox(
-            db, where: "entityKey = ? AND id > ? AND kind = ? ORDER BY id",
-            arguments: [entry.entityKey.canonical, entry.id, OutboxEntry.Kind.update.rawValue])
-        let changedLater = later.reduce(into: Set<String>()) { $0.formUnion($1.changes.map(\.name)) }
-        // A changed field takes its value from before the write, one the entity did not have leaves it again;
-        // unless a later change of that field waits: the row keeps showing what it will send.
+        // A changed field takes its value from before the write (the service's copy, for a conflict); one the entity
+        // did not have leaves it again. The entity's later changes still waiting are made over that again: the row
+        // keeps showing what will be sent.
+        let below = entry.state == .conflict ? (entry.theirs ?? entry.base) : entry.base
         let restored = current.properties.compactMap { property in
-            names.contains(property.name) && !changedLater.contains(property.name)
-                ? entry.base.first { $0.name == property.name } : property
+            names.contains(property.name) ? below.first { $0.name == property.name } : property
         }
-        try setProperties(entry.entityKey, restored, pendingDelta: -1)
-        try rebase(later, onto: entry.base, for: names)
+        try setProperties(entry.entityKey, Self.overlaid(restored, with: laterUpdates(than: entry)), pendingDelta: -1)
     }
 
-    /// The first of `later` to change each of `names` was made on a value the service never took: it now stands on
-    /// `base`'s, so that its own rollback, if it is refused too, shows what the service has.
-    func rebase(_ later: [OutboxEntry], onto base: [ODataProperty], for names: Set<String>) throws {
+    /// The entity's updates made after `entry` and still to be sent, in the order made.
+    func laterUpdates(than entry: OutboxEntry) throws -> [OutboxEntry] {
+        try CacheQueries.outbox(
+            db, where: "entityKey = ? AND id > ? AND kind = ? ORDER BY id",
+            arguments: [entry.entityKey.canonical, entry.id, OutboxEntry.Kind.update.rawValue]
+        ).filter(\.isQueued)
+    }
+
+    /// `properties` with the changes of `later` made over them in order: what the row shows while they wait.
+    static func overlaid(_ properties: [ODataProperty], with later: [OutboxEntry]) -> [ODataProperty] {
+        later.reduce(properties) { merge($0, with: $1.changes) }
+    }
+
+    /// The first of `later` to change each of `names` was made over a value the service does not have (a change
+    /// dropped or replaced before it): it now stands on `values`, what the service has, so that its own rollback,
+    /// and the outbox's "before", say that.
+    func rebase(_ later: [OutboxEntry], onto values: [ODataProperty], for names: Set<String>) throws {
         var left = names
         for entry in later where !left.isDisjoint(with: entry.changes.map(\.name)) {
             let taken = left.intersection(entry.changes.map(\.name))
             left.subtract(taken)
-            let rebased =
-                entry.base.filter { !taken.contains($0.name) } + base.filter { taken.contains($0.name) }
+            let rebased = entry.base.filter { !taken.contains($0.name) } + values.filter { taken.contains($0.name) }
             try db.execute(
                 sql: "UPDATE outbox SET base = ? WHERE id = ?", arguments: [Self.encode(rebased), entry.id])
         }

@@ -26,7 +26,10 @@ extension CacheWriter {
         guard let entry = try CacheQueries.outboxEntry(db, id: id), entry.state == .conflict, let theirs = entry.theirs
         else { return }
         try db.execute(sql: "DELETE FROM outbox WHERE id = ?", arguments: [id])
-        try setProperties(entry.entityKey, theirs, pendingDelta: -1)
+        // (the entity's later changes still waiting show over their copy, and stand on it)
+        let later = try laterUpdates(than: entry)
+        try setProperties(entry.entityKey, Self.overlaid(theirs, with: later), pendingDelta: -1)
+        try rebase(later, onto: theirs, for: Set(entry.changes.map(\.name)))
         try db.execute(
             sql: "UPDATE entity SET etag = ? WHERE key = ?", arguments: [entry.theirsEtag, entry.entityKey.canonical])
         // A delete not made after all: the entity comes back where it was shown.
@@ -44,8 +47,16 @@ extension CacheWriter {
             let current = try CacheQueries.entity(db, key: entry.entityKey.canonical, bound: nil)
         else { return }
         let below = entry.state == .conflict ? (entry.theirs ?? current.properties) : current.properties
+        // The entity's later changes still waiting show over the new ones, and now stand on them (and on the
+        // service's values of the fields this change no longer makes).
+        let later = try laterUpdates(than: entry)
         try setProperties(
-            entry.entityKey, Self.merge(below, with: changes), pendingDelta: entry.state == .failed ? 1 : 0)
+            entry.entityKey, Self.overlaid(Self.merge(below, with: changes), with: later),
+            pendingDelta: entry.state == .failed ? 1 : 0)
+        let service = entry.state == .conflict ? (entry.theirs ?? entry.base) : entry.base
+        try rebase(
+            later, onto: Self.merge(service, with: changes),
+            for: Set(entry.changes.map(\.name)).union(changes.map(\.name)))
         try db.execute(
             sql: """
                 UPDATE outbox SET state = \(pendingState), changes = ?, attempts = 0, lastError = NULL, nextAttemptAt = NULL,
@@ -67,7 +78,11 @@ extension CacheWriter {
         // (nor is a draft a dropped create left cached: its delete goes again all the same)
         guard current != nil || entry.kind == .action || entry.kind == .delete else { return }
         if let current, entry.kind != .unlink && entry.kind != .action {
-            try setProperties(entry.entityKey, Self.merge(current.properties, with: entry.changes), pendingDelta: 1)
+            // (the entity's later changes still waiting keep showing over it)
+            let later = try laterUpdates(than: entry)
+            try setProperties(
+                entry.entityKey, Self.overlaid(Self.merge(current.properties, with: entry.changes), with: later),
+                pendingDelta: 1)
         }
         if entry.kind == .delete || entry.kind == .unlink, let shownIn = entry.shownIn {
             if let list = shownIn.list { try removeRow(entry.entityKey, from: list) }
@@ -87,6 +102,18 @@ extension CacheWriter {
         guard let entry = try CacheQueries.outboxEntry(db, id: id), entry.state != .sending else { return }
         if entry.state != .failed { try rollBack(entry) }
         try db.execute(sql: "DELETE FROM outbox WHERE id = ?", arguments: [id])
+        // The entity's later changes were made over this one: they now stand on what the service has, when that is
+        // known (refused, in conflict, or never sent; one sent without an answer may have been made there).
+        if entry.kind == .update {
+            let service: [ODataProperty]? =
+                switch entry.state {
+                case .failed: entry.base
+                case .conflict: entry.theirs ?? entry.base
+                case .pending where entry.attempts == 0 && !entry.outcomeUnknown: entry.base
+                default: nil
+                }
+            if let service { try rebase(laterUpdates(than: entry), onto: service, for: Set(entry.changes.map(\.name))) }
+        }
         if entry.kind == .create {
             try db.execute(sql: "DELETE FROM outbox WHERE entityKey = ?", arguments: [entry.entityKey.canonical])
             for dependent in try dependents(of: entry.entityKey) { try discardOutbox(dependent.id) }
