@@ -189,8 +189,12 @@ extension SyncEngine {
         dispatch()
     }
 
-    /// Logs a request the service refused, with what was done about it, and records what that taught.
-    func logRefusal(_ url: String, report: JobReport, note: String, learned fact: ServiceFact?) {
+    /// Logs a request the service refused, with what was done about it, and records what that taught; `then` runs
+    /// once both are in the cache.
+    func logRefusal(
+        _ url: String, report: JobReport, note: String, learned fact: ServiceFact?,
+        then done: @escaping @Sendable () -> Void = {}
+    ) {
         let now = clock.now()
         let log = RequestLogEntry(
             url: url, status: report.status, bytes: report.bytes, duration: report.duration, outcome: report.outcome,
@@ -199,6 +203,8 @@ extension SyncEngine {
         cache.enqueueWrite { session in
             try session.appendRequestLog(log)
             if let fact { try session.learn(fact) }
+        } then: { _ in
+            done()
         }
     }
 
@@ -209,9 +215,11 @@ extension SyncEngine {
         running[url] = nil
         startedAt[url] = nil
         learned.refusesSelect = true
-        logRefusal(url, report: report, note: "asked again without $select", learned: .refusesSelect)
+        let waiters = resultWaiters.removeValue(forKey: url) ?? []
         let result = FetchResult(outcome: report.outcome, status: report.status, error: report.error)
-        for waiter in resultWaiters.removeValue(forKey: url) ?? [] { waiter.resume(returning: result) }
+        logRefusal(url, report: report, note: "asked again without $select", learned: .refusesSelect) {
+            for waiter in waiters { waiter.resume(returning: result) }
+        }
         replanAll()
         dispatch()
     }
@@ -259,6 +267,8 @@ extension SyncEngine {
         )
         let waiters = outcome == .cancelled ? resultWaiters.removeValue(forKey: url) ?? [] : []
         if outcome == .cancelled { refreshing.remove(url) }
+        guard !waiters.isEmpty else { return instantLog.add(entry) }
+        // (whoever waits for the job is told once its line is in)
         cache.enqueueWrite {
             try $0.appendRequestLog(entry)
         } then: { _ in

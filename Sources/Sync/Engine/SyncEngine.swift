@@ -90,6 +90,8 @@ public actor SyncEngine {
     var screens: [ScreenID: ScreenState] = [:]
     var resultWaiters: [String: [CheckedContinuation<FetchResult, Never>]] = [:]
     var idleWaiters: [CheckedContinuation<Void, Never>] = []
+    /// The request log's lines for outcomes that sent nothing, written together (``InstantLog``).
+    let instantLog: InstantLog
     var sequence = 0
     var isOnline = true
     var probeTask: Task<Void, Never>?
@@ -131,6 +133,7 @@ public actor SyncEngine {
     ) {
         self.configuration = configuration
         self.cache = cache
+        self.instantLog = InstantLog(cache: cache)
         self.transport = transport
         self.clock = clock
         self.random = random
