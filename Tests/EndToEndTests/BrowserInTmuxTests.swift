@@ -9,56 +9,8 @@ import Testing
     .tags(.endToEnd), .serialized,
     .enabled(if: TmuxSession.executable != nil, "tmux is not installed; skipping end-to-end tests"))
 struct BrowserInTmuxTests {
-    struct Launch {
-        let tmux: TmuxSession
-        let directory: String
-
-        /// Starts `cardealer ARGUMENTS` in a `columns`×`rows` pane, then prints its exit status; `wrapper` goes
-        /// before the binary (`strace …`), `environment` before that (`NAME=value `).
-        init(
-            _ arguments: String = "", columns: Int = 80, rows: Int = 24, wrapper: String = "", environment: String = ""
-        ) throws {
-            let binary = try #require(
-                BuiltProducts.executable("cardealer"), "cardealer is not built (swift build first)")
-            directory = try BuiltProducts.temporaryDirectory("cardealer-e2e")
-            tmux = try TmuxSession(columns: columns, rows: rows)
-            try tmux.typeLine(
-                "\(environment)XDG_CACHE_HOME=\(directory)/cache XDG_DATA_HOME=\(directory)/data "
-                    + "XDG_STATE_HOME=\(directory)/state \(wrapper)\(binary) \(arguments); echo EXIT=$?"
-            )
-        }
-
-        func close() {
-            tmux.kill()
-            try? FileManager.default.removeItem(atPath: directory)
-        }
-
-        /// Presses `j` until the line that starts with `label` is the selected one (at most `presses` times),
-        /// failing the test with the screen when it never is: a detail's lines move with the sections a service
-        /// declares, so a test finds a line by what it says, not by where it was.
-        func select(_ label: String, presses: Int = 60) async throws {
-            // (the selection mark, the spaces some screens put after it, then the label)
-            let pattern = "▌ *" + NSRegularExpression.escapedPattern(for: label)
-            let selected = { (screen: String) in screen.range(of: pattern, options: .regularExpression) != nil }
-            for _ in 0..<presses {
-                if selected(try await tmux.captured()) { return }
-                try tmux.sendKeys("j")
-                _ = try await tmux.waitFor(timeout: .milliseconds(300), selected)
-            }
-            let screen = try tmux.capture()
-            #expect(selected(screen), "never selected \(label); the screen was:\n\(screen)")
-        }
-
-        /// Waits for the screen to satisfy `condition`, failing the test with the screen when it never does.
-        @discardableResult
-        func expect(
-            _ what: String, timeout: Duration = .seconds(20), _ condition: (String) -> Bool
-        ) async throws -> String {
-            let result = try await tmux.waitFor(timeout: timeout, condition)
-            #expect(result.matched, "never saw \(what); the screen was:\n\(result.screen)")
-            return result.screen
-        }
-    }
+    /// The browser in a private pane (``CardealerInTmux``), under the name these suites know it by.
+    typealias Launch = CardealerInTmux
 
     /// Once per dialect: the built-in service speaks OData v2 and (`--odata-version 4`) v4 over the same data.
     @Test(arguments: ["", "--odata-version 4"])

@@ -9,7 +9,9 @@ import Testing
     static let root = tests.deletingLastPathComponent()
 
     /// What starts a process in a test (the launchers of the shared test support and the reliability suite's own).
-    static let starts = ["Process()", "TmuxSession(", "BuiltProducts.executable(", "CardealerProcess(", "Launch("]
+    static let starts = [
+        "Process()", "TmuxSession(", "BuiltProducts.executable(", "CardealerProcess(", "Launch(", "CardealerInTmux(",
+    ]
 
     /// The `--skip` pattern of the README's fast layer.
     static func skipPattern() throws -> String {

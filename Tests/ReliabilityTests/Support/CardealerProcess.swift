@@ -5,7 +5,8 @@ import Foundation
 import Glibc
 #endif
 
-/// The built `cardealer` binary running in a private tmux pane, with its data and cache in a private directory.
+/// The built `cardealer` binary running in a private tmux pane (``CardealerInTmux``), with what the reliability
+/// suites read of it: its pid, its exit status, the pane's tty settings, its cache file.
 struct CardealerProcess {
     /// The built binary (found as every end-to-end test finds it).
     static let executable: String? = BuiltProducts.executable("cardealer")
@@ -13,24 +14,20 @@ struct CardealerProcess {
     /// Whether the end-to-end tests can run here.
     static var isAvailable: Bool { TmuxSession.executable != nil && executable != nil }
 
-    let tmux: TmuxSession
-    /// Holds `data/` (the demo's generated data) and `cache/` (the browser's cache).
-    let directory: String
+    let pane: CardealerInTmux
+    var tmux: TmuxSession { pane.tmux }
+    /// Holds `data/` (the demo's generated data), `cache/` (the browser's cache) and `state/`.
+    var directory: String { pane.directory }
 
     /// A fresh pane of `columns`×`rows` and a private directory (reused when given).
     init(columns: Int = 80, rows: Int = 24, directory: String? = nil) throws {
-        self.directory = directory ?? NSTemporaryDirectory() + "reliability-e2e-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: self.directory, withIntermediateDirectories: true)
-        tmux = try TmuxSession(columns: columns, rows: rows)
+        pane = try CardealerInTmux(columns: columns, rows: rows, directory: directory)
     }
 
     /// Types the command line that runs `cardealer arguments…`, then prints `EXIT=<status>` when it ends.
     func launch(_ arguments: [String], environment: [String: String] = [:]) throws {
-        guard let executable = Self.executable else { throw POSIXError(.ENOENT) }
-        var variables = ["XDG_DATA_HOME": directory + "/data", "XDG_CACHE_HOME": directory + "/cache"]
-        variables.merge(environment) { $1 }
-        let assignments = variables.sorted { $0.key < $1.key }.map { "\($0.key)='\($0.value)'" }.joined(separator: " ")
-        try tmux.typeLine("\(assignments) \(executable) \(arguments.joined(separator: " ")); echo EXIT=$?")
+        let assignments = environment.sorted { $0.key < $1.key }.map { "\($0.key)='\($0.value)' " }.joined()
+        try pane.launch(arguments.joined(separator: " "), environment: assignments)
     }
 
     /// The pid of the `cardealer` process that is a child of the pane's shell, once it exists.
