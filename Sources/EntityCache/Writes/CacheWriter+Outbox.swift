@@ -365,11 +365,17 @@ extension CacheWriter {
         // A changed field takes its value from before the write (the service's copy, for a conflict); one the entity
         // did not have leaves it again. The entity's later changes still waiting are made over that again: the row
         // keeps showing what will be sent.
-        let below = entry.state == .conflict ? (entry.theirs ?? entry.base) : entry.base
+        let below = Self.serviceValues(under: entry)
         let restored = current.properties.compactMap { property in
             names.contains(property.name) ? below.first { $0.name == property.name } : property
         }
         try setProperties(entry.entityKey, Self.overlaid(restored, with: laterUpdates(than: entry)), pendingDelta: -1)
+    }
+
+    /// What the service holds for the fields `entry` changes, as far as the cache knows: its copy for a conflict,
+    /// else the values the change was made on.
+    static func serviceValues(under entry: OutboxEntry) -> [ODataProperty] {
+        entry.state == .conflict ? (entry.theirs ?? entry.base) : entry.base
     }
 
     /// The entity's updates made after `entry` and still to be sent, in the order made.

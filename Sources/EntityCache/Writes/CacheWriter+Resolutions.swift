@@ -53,9 +53,8 @@ extension CacheWriter {
         try setProperties(
             entry.entityKey, Self.overlaid(Self.merge(below, with: changes), with: later),
             pendingDelta: entry.state == .failed ? 1 : 0)
-        let service = entry.state == .conflict ? (entry.theirs ?? entry.base) : entry.base
         try rebase(
-            later, onto: Self.merge(service, with: changes),
+            later, onto: Self.merge(Self.serviceValues(under: entry), with: changes),
             for: Set(entry.changes.map(\.name)).union(changes.map(\.name)))
         try db.execute(
             sql: """
@@ -104,15 +103,9 @@ extension CacheWriter {
         try db.execute(sql: "DELETE FROM outbox WHERE id = ?", arguments: [id])
         // The entity's later changes were made over this one: they now stand on what the service has, when that is
         // known (refused, in conflict, or never sent; one sent without an answer may have been made there).
-        if entry.kind == .update {
-            let service: [ODataProperty]? =
-                switch entry.state {
-                case .failed: entry.base
-                case .conflict: entry.theirs ?? entry.base
-                case .pending where entry.attempts == 0 && !entry.outcomeUnknown: entry.base
-                default: nil
-                }
-            if let service { try rebase(laterUpdates(than: entry), onto: service, for: Set(entry.changes.map(\.name))) }
+        if entry.kind == .update, entry.state != .pending || (entry.attempts == 0 && !entry.outcomeUnknown) {
+            try rebase(
+                laterUpdates(than: entry), onto: Self.serviceValues(under: entry), for: Set(entry.changes.map(\.name)))
         }
         if entry.kind == .create {
             try db.execute(sql: "DELETE FROM outbox WHERE entityKey = ?", arguments: [entry.entityKey.canonical])
